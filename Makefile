@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rdmactl: build, test, install. `make help` lists the targets.
+
+VERSION := 0.1.0
+
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+DESTDIR ?=
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+CFLAGS ?= -O2 -g
+LIBS_PC := libmnl libibverbs librdmacm libkmod json-c
+
+WARNINGS := -Wall -Wextra -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
+	-Wshadow -Wvla
+PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
+PC_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null)
+# User CFLAGS come last but warnings are appended so they cannot be lost.
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DVERSION='"$(VERSION)"' -MMD -MP \
+	$(PC_CFLAGS) $(CFLAGS) $(WARNINGS)
+SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-7s %s\n' $(1) $(2)
+endif
+
+SRCS := $(wildcard src/*.c)
+OBJS := $(SRCS:src/%.c=build/obj/%.o)
+UNIT_SRCS := $(wildcard src/tests/test_*.c)
+UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
+UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
+SCRIPTS := tools/rxe-vm tools/vm/init tools/vm/stage2 tools/install-deps \
+	tools/run-tests tools/demo ci/run .ci/run
+
+.PHONY: all check demo lint install uninstall clean unit-tests deps help pc-check
+
+all: pc-check rdmactl docs/rdmactl.8
+
+help:
+	@echo 'make            build rdmactl and its man page'
+	@echo 'make check      install what the tests need, run every test tier'
+	@echo 'make demo       install what it needs, show Soft-RoCE working (in the VM bed'
+	@echo '                when this kernel has no rdma_rxe)'
+	@echo 'make lint       cppcheck and shellcheck'
+	@echo 'make install    honours DESTDIR, PREFIX, SBINDIR, MANDIR'
+	@echo 'V=1             show the commands'
+
+pc-check:
+	@$(PKG_CONFIG) --exists $(LIBS_PC) || { \
+		echo "missing development packages for: $(LIBS_PC)"; \
+		echo "run tools/install-deps build (as root) first"; exit 1; }
+
+rdmactl: $(OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(PC_LIBS)
+
+build/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# Each unit test links only the module it is named after (test_X: src/X.c).
+build/tests/test_%: src/tests/test_%.c src/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^ $(PC_LIBS) -lcmocka
+
+build/asan/test_%: src/tests/test_%.c src/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SANITIZE) -Isrc -o $@ $^ $(PC_LIBS) -lcmocka
+
+unit-tests: $(UNIT_BINS)
+
+docs/%.8: docs/%.8.scd
+	$(call msg,SCDOC,$@)
+	$(Q)scdoc <$< >$@.tmp && mv $@.tmp $@
+
+deps:
+	tools/install-deps all
+
+# Dependencies first, then a fresh make: pkg-config is read when make starts.
+check:
+	tools/install-deps test
+	$(MAKE) all unit-tests
+	tools/run-tests
+
+demo:
+	tools/install-deps vm
+	$(MAKE) all
+	tools/demo
+
+lint:
+	tools/install-deps lint
+	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
+		--std=c11 --inline-suppr --suppress=missingIncludeSystem -Isrc src
+	shellcheck -x -S warning $(SCRIPTS) bats/helpers.bash
+
+install: all
+	install -D -m 0755 rdmactl $(DESTDIR)$(SBINDIR)/rdmactl
+	install -D -m 0644 docs/rdmactl.8 $(DESTDIR)$(MANDIR)/man8/rdmactl.8
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/rdmactl $(DESTDIR)$(MANDIR)/man8/rdmactl.8
+
+clean:
+	rm -rf build rdmactl docs/*.8
+
+-include $(OBJS:.o=.d)

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The context every command handler gets, and the command table's row. */
+#ifndef RDMACTL_H
+#define RDMACTL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct out;
+
+/* Not an errno: a handler returns -EUSAGE for a usage error (exit status 2). */
+#define EUSAGE 4096
+
+enum rc_exit {
+	RC_EXIT_OK = 0,
+	RC_EXIT_FAIL = 1,
+	RC_EXIT_USAGE = 2,
+};
+
+struct rc_ctx {
+	struct out *out;
+	bool json;
+	bool pretty;
+	/* Prefix for every sysfs and proc path; "" for the running system. */
+	const char *sysfs_root;
+};
+
+struct rc_cmd {
+	const char *name;
+	/* ARGV[0] is the command's name. Returns 0, or a negative errno / -EUSAGE. */
+	int (*fn)(struct rc_ctx *ctx, int argc, char **argv);
+	const char *synopsis;
+	const char *help;
+};
+
+extern const struct rc_cmd rc_commands[];
+
+void rc_print_usage(FILE *f);
+
+int cmd_help(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_version(struct rc_ctx *ctx, int argc, char **argv);
+
+#endif

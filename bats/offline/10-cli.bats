@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The CLI skeleton on a host without RDMA: help, version, usage errors.
+
+setup() {
+	load ../helpers
+}
+
+@test "help exits 0 and lists commands and options on a kernel without RDMA" {
+	run --separate-stderr rdmactl help
+	assert_success
+	assert_output --partial 'Usage: rdmactl [OPTIONS] COMMAND [ARGS]'
+	assert_output --partial '--json'
+	assert_output --partial '--sysfs-root DIR'
+	assert_output --partial 'Exit status: 0 success, 1 failure, 2 usage error.'
+	assert_equal "$stderr" ''
+}
+
+@test "-h and --help print the same help as 'help'" {
+	want=$(rdmactl help)
+	run rdmactl -h
+	assert_success
+	assert_output "$want"
+	run rdmactl --help
+	assert_success
+	assert_output "$want"
+}
+
+@test "--version and -V print the version, -j version gives JSON" {
+	run rdmactl --version
+	assert_success
+	assert_output --regexp '^rdmactl [0-9]+\.[0-9]+\.[0-9]+$'
+	run rdmactl -V
+	assert_output --regexp '^rdmactl [0-9]+\.[0-9]+\.[0-9]+$'
+	run rdmactl -j version
+	assert_success
+	run jq -e '.version | test("^[0-9]+\\.[0-9]+\\.[0-9]+$")' <<<"$output"
+	assert_success
+}
+
+@test "an unknown command exits 2 with a one-line hint on stderr only" {
+	run --separate-stderr rdmactl nosuchcommand
+	assert_failure 2
+	assert_equal "$output" ''
+	assert_equal "$stderr" "rdmactl: unknown command 'nosuchcommand'; try 'rdmactl help'"
+}
+
+@test "no command prints the usage on stderr and exits 2" {
+	run --separate-stderr rdmactl
+	assert_failure 2
+	assert_equal "$output" ''
+	[[ $stderr == *'Usage: rdmactl'* ]]
+}
+
+@test "an unknown option exits 2" {
+	run --separate-stderr rdmactl --bogus help
+	assert_failure 2
+	[[ $stderr == *"unrecognized option '--bogus'"* ]]
+	[[ $stderr == *"Try 'rdmactl help'."* ]]
+}
+
+@test "a unique prefix runs its command" {
+	run rdmactl vers
+	assert_success
+	assert_output --regexp '^rdmactl [0-9.]+$'
+}
+
+@test "help COMMAND and COMMAND --help print that command's synopsis" {
+	for c in $(help_commands); do
+		run rdmactl help "$c"
+		assert_success
+		assert_line --index 0 --regexp "^Usage: rdmactl $c( |$)"
+		want=$output
+		run rdmactl "$c" --help
+		assert_success
+		assert_output "$want"
+	done
+}
+
+@test "help of an unknown command exits 2" {
+	run --separate-stderr rdmactl help nosuch
+	assert_failure 2
+	[[ $stderr == *"unknown command 'nosuch'"* ]]
+}
+
+@test "extra arguments are usage errors" {
+	run rdmactl version extra
+	assert_failure 2
+	run rdmactl help help extra
+	assert_failure 2
+}
+
+@test "the man page documents every command and global option" {
+	man=$TOP/docs/rdmactl.8.scd
+	cmds=$(help_commands)
+	[ -n "$cmds" ]
+	for c in $cmds; do
+		grep -q "^\*$c\*" "$man" || fail "command '$c' is missing from docs/rdmactl.8.scd"
+	done
+	for o in --json --pretty --sysfs-root --help --version; do
+		grep -q -- "\*$o\*" "$man" || fail "option '$o' is missing from docs/rdmactl.8.scd"
+	done
+	[ -s "$TOP/docs/rdmactl.8" ] || fail "make did not build docs/rdmactl.8"
+	run man -l "$TOP/docs/rdmactl.8"
+	assert_success
+	assert_output --partial 'EXIT STATUS'
+}

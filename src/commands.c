@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "conf.h"
 #include "out.h"
 #include "rdmactl.h"
 
@@ -12,6 +13,36 @@
 #endif
 
 const struct rc_cmd rc_commands[] = {
+	{ "add", cmd_add, "[--persist] [--exist-ok] [--force] [NAME] NETDEV",
+	  "Create the rxe link NAME on the Ethernet device NETDEV.\n"
+	  "Without NAME the first free rxeN is taken. The new link is printed.\n"
+	  "  --persist   also record it in the persistent-links file, so 'start'\n"
+	  "              re-creates it at boot; if that fails the link is removed\n"
+	  "  --exist-ok  succeed when NAME already runs on NETDEV\n"
+	  "  --force     allow loopback and non-Ethernet devices (the port\n"
+	  "              carries no RoCE traffic to other hosts there)" },
+	{ "del", cmd_del, "[--persist] NAME... | --netdev NETDEV | --all",
+	  "Delete rxe links: by name, the one on NETDEV, or all of them.\n"
+	  "Every name is checked first: nothing is deleted when one is unknown or\n"
+	  "not an rxe device (hardware devices are refused).\n"
+	  "  --persist   also remove them from the persistent-links file" },
+	{ "link", cmd_link, "[NAME]",
+	  "Show each rxe link: device, port, state, physical state, netdev,\n"
+	  "netdev MTU and active (RoCE) MTU. The MTU needs ib_uverbs loaded." },
+	{ "status", cmd_status, "",
+	  "Show every Ethernet device as rxe_cfg status did: link, driver, speed,\n"
+	  "MTU, IPv4 address, its rxe device and that device's RoCE MTU." },
+	{ "start", cmd_start, "",
+	  "Load ib_core, ib_uverbs, rdma_ucm and rdma_rxe (with their\n"
+	  "dependencies; built-in modules count as loaded), then create every link\n"
+	  "in the persistent-links file that does not exist yet." },
+	{ "stop", cmd_stop, "",
+	  "Delete every rxe link, then unload rdma_rxe unless something uses it." },
+	{ "persist", cmd_persist, "[list | add NAME NETDEV | del NAME|NETDEV...]",
+	  "Show or edit the persistent-links file (default " RDMACTL_CONF_DEFAULT ",\n"
+	  "or --config FILE, or RDMACTL_CONFIG): one 'NAME NETDEV' a line, '#'\n"
+	  "comments. Edits keep comments and replace the file atomically; a\n"
+	  "malformed file is reported by line and never rewritten." },
 	{ "help", cmd_help, "[COMMAND]",
 	  "Show the commands, or one command's synopsis and help.\n"
 	  "Works on any machine: it never touches the kernel." },
@@ -31,6 +62,8 @@ void rc_print_usage(FILE *f)
 	      "  -j, --json             JSON output (the stable interface for programs)\n"
 	      "  -p, --pretty           indent JSON output\n"
 	      "      --sysfs-root DIR   read sysfs and proc below DIR (also RDMACTL_SYSFS_ROOT)\n"
+	      "      --config FILE      the persistent-links file (also RDMACTL_CONFIG;\n"
+	      "                         default " RDMACTL_CONF_DEFAULT ")\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          print the version\n"
 	      "\n"

@@ -7,9 +7,31 @@
 #include <string.h>
 
 #include "cli.h"
+#include "conf.h"
+#include "explain.h"
+#include "nl.h"
 #include "out.h"
 #include "rdmactl.h"
 
+
+int rc_netlink(struct rc_ctx *ctx, struct nl **nlp)
+{
+	int err;
+
+	if (!ctx->nl) {
+		err = nl_open(&ctx->nl);
+		if (err == -EPROTONOSUPPORT) {
+			pr_no_rdma_kernel();
+			return err;
+		}
+		if (err) {
+			pr_kerr(err, NULL, "cannot open the RDMA netlink socket");
+			return err;
+		}
+	}
+	*nlp = ctx->nl;
+	return 0;
+}
 
 static int exit_status(int ret)
 {
@@ -49,11 +71,15 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "sysfs-root", required_argument, NULL, 'S' },
+		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rc_ctx ctx = { .sysfs_root = getenv("RDMACTL_SYSFS_ROOT") };
+	struct rc_ctx ctx = {
+		.sysfs_root = getenv("RDMACTL_SYSFS_ROOT"),
+		.config = getenv("RDMACTL_CONFIG"),
+	};
 	bool version = false;
 	int ret, err, opt;
 
@@ -69,6 +95,9 @@ int main(int argc, char **argv)
 		case 'S':
 			ctx.sysfs_root = optarg;
 			break;
+		case 'c':
+			ctx.config = optarg;
+			break;
 		case 'h':
 			rc_print_usage(stdout);
 			return RC_EXIT_OK;
@@ -82,6 +111,8 @@ int main(int argc, char **argv)
 	}
 	if (!ctx.sysfs_root)
 		ctx.sysfs_root = "";
+	if (!ctx.config || !*ctx.config)
+		ctx.config = RDMACTL_CONF_DEFAULT;
 
 	ctx.out = out_new(stdout, ctx.json, ctx.pretty);
 	if (!ctx.out) {
@@ -98,6 +129,7 @@ int main(int argc, char **argv)
 	} else {
 		ret = dispatch(&ctx, argc - optind, argv + optind);
 	}
+	nl_close(ctx.nl);
 	err = out_finish(ctx.out);
 	if (err && !ret) {
 		pr_err("cannot write the output: %s", strerror(-err));

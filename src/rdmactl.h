@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct nl;
 struct out;
 
 /* Not an errno: a handler returns -EUSAGE for a usage error (exit status 2). */
@@ -23,7 +24,14 @@ struct rc_ctx {
 	bool pretty;
 	/* Prefix for every sysfs and proc path; "" for the running system. */
 	const char *sysfs_root;
+	/* The persistent-links file. */
+	const char *config;
+	/* Opened on first use by rc_netlink(): help and offline work never touch it. */
+	struct nl *nl;
 };
+
+/* The RDMA netlink socket, opened now if need be; explains a failure to the user. */
+int rc_netlink(struct rc_ctx *ctx, struct nl **nlp);
 
 struct rc_cmd {
 	const char *name;
@@ -39,5 +47,12 @@ void rc_print_usage(FILE *f);
 
 int cmd_help(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_version(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_add(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_del(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_link(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_status(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_start(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_stop(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_persist(struct rc_ctx *ctx, int argc, char **argv);
 
 #endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The persistent-links file: "NAME NETDEV" a line, comments kept, atomic rewrite. */
+#ifndef RDMACTL_CONF_H
+#define RDMACTL_CONF_H
+
+#include <stddef.h>
+
+#define RDMACTL_CONF_DEFAULT "/etc/rdmactl/rxe.conf"
+
+struct conf_entry {
+	char *name;
+	char *netdev;
+	size_t line;		/* 1-based line in the file */
+};
+
+struct conf {
+	char **lines;		/* the file as read, each without its newline */
+	size_t nlines;
+	struct conf_entry *e;
+	size_t n;
+};
+
+/*
+ * Reads PATH. A missing file is an empty configuration. On a malformed line,
+ * -EINVAL and ERR says "PATH:LINE: what is wrong". Other errors: negative errno.
+ */
+int conf_load(const char *path, struct conf *c, char *err, size_t errlen);
+void conf_free(struct conf *c);
+
+const struct conf_entry *conf_find(const struct conf *c, const char *name);
+/* Appends "NAME NETDEV". -EEXIST if NAME is already there with another netdev, 1 if identical. */
+int conf_add(struct conf *c, const char *name, const char *netdev);
+/* Removes the entries named NAME or on netdev NAME; the number removed. */
+int conf_del(struct conf *c, const char *name);
+
+/* Writes C to PATH through a temporary file and rename: PATH is old or new, never torn. */
+int conf_save(const struct conf *c, const char *path);
+
+#endif

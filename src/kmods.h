@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Kernel modules through libkmod: state, load with dependencies, unload. */
+#ifndef RDMACTL_KMODS_H
+#define RDMACTL_KMODS_H
+
+#include <stdbool.h>
+
+struct kmods;
+
+enum kmod_state {
+	KMOD_ABSENT,		/* not installed for the running kernel */
+	KMOD_AVAILABLE,		/* installed, not loaded */
+	KMOD_LOADED,
+	KMOD_BUILTIN,
+};
+
+int kmods_open(struct kmods **km);
+void kmods_close(struct kmods *km);
+enum kmod_state kmods_state(struct kmods *km, const char *name);
+const char *kmods_state_name(enum kmod_state s);
+/* Loads NAME and what it depends on; 0 when loaded or built in. */
+int kmods_load(struct kmods *km, const char *name);
+/* Unloads NAME when nothing holds it: -EBUSY when something does. */
+int kmods_unload(struct kmods *km, const char *name);
+int kmods_refcnt(struct kmods *km, const char *name);
+
+#endif

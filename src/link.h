@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* RDMA links (device ports and their netdevs): list, create and delete rxe links. */
+#ifndef RDMACTL_LINK_H
+#define RDMACTL_LINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nldev.h"
+
+struct nl;
+
+struct rdma_link {
+	struct nldev_port p;
+	char driver[32];	/* "rxe", "siw", or the hardware's kernel driver */
+	bool is_rxe;
+};
+
+struct link_list {
+	struct rdma_link *v;
+	size_t n;
+};
+
+/* Every port of every RDMA device, by netlink, with each device's driver from sysfs. */
+int links_get(struct nl *nl, const char *root, struct link_list *l);
+void links_free(struct link_list *l);
+const struct rdma_link *links_find_dev(const struct link_list *l, const char *name);
+const struct rdma_link *links_find_netdev(const struct link_list *l, const char *netdev);
+
+/* The driver behind RDMA device NAME, from sysfs: "rxe", "siw", a driver, or "unknown". */
+void rdma_dev_driver(const char *root, const char *name, char *buf, size_t len);
+
+/* Raw kernel answers (negative errno); the commands explain them. */
+int link_create(struct nl *nl, const char *name, const char *netdev);
+int link_delete(struct nl *nl, uint32_t dev_index);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* RDMA netlink transport over libmnl: one socket, sequence checks, extended ACK. */
+#ifndef RDMACTL_NL_H
+#define RDMACTL_NL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libmnl/libmnl.h>
+
+struct nl;
+
+/* Requests are built, and answers read, in a buffer this large (dumps need 32 KiB). */
+#define NL_BUF_SIZE 32768
+
+/* libmnl callback results, named (mnl: >= 1 go on, 0 stop, < 0 error). */
+enum {
+	NL_CB_ERROR = MNL_CB_ERROR,
+	NL_CB_STOP = MNL_CB_STOP,
+	NL_CB_CONTINUE = MNL_CB_OK,
+};
+
+/*
+ * Opens the NETLINK_RDMA socket. -EPROTONOSUPPORT: the kernel has no RDMA
+ * netlink (CONFIG_INFINIBAND off).
+ */
+int nl_open(struct nl **nlp);
+void nl_close(struct nl *nl);
+
+/* A request for NLDEV command CMD in the socket's buffer, with a fresh sequence. */
+struct nlmsghdr *nl_request(struct nl *nl, uint16_t cmd, uint16_t flags);
+
+/*
+ * Sends REQ and reads the answer until done, calling CB for each data message.
+ * Returns 0 or a negative errno; the kernel's extended ACK message, if any, is
+ * then in nl_ext_msg().
+ */
+int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data);
+const char *nl_ext_msg(const struct nl *nl);
+
+/*
+ * Parses an NLMSG_ERROR message: returns its error (0 for an ACK, negative
+ * errno) and copies the extended ACK text into MSG (empty when there is none).
+ * -EBADMSG for a malformed message.
+ */
+int nl_parse_error(const struct nlmsghdr *nlh, char *msg, size_t len);
+
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* RDMA NLDEV messages: builders and parsers, pure functions over buffers. */
+#ifndef RDMACTL_NLDEV_H
+#define RDMACTL_NLDEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <net/if.h>
+
+struct nlmsghdr;
+
+#define RDMA_DEV_NAME_MAX 64	/* IB_DEVICE_NAME_MAX, with the NUL */
+
+struct nldev_dev {
+	uint32_t index;
+	char name[RDMA_DEV_NAME_MAX];
+	uint32_t nports;
+};
+
+struct nldev_port {
+	uint32_t dev_index;
+	char dev_name[RDMA_DEV_NAME_MAX];
+	uint32_t port;
+	uint8_t state;		/* IB port state: 4 is ACTIVE */
+	uint8_t phys_state;	/* 5 is LINK_UP */
+	bool has_netdev;
+	uint32_t netdev_index;
+	char netdev[IF_NAMESIZE];
+};
+
+/* Appends NEWLINK's attributes. False when they do not fit in BUFLEN. */
+bool nldev_put_newlink(struct nlmsghdr *nlh, size_t buflen, const char *name,
+		       const char *type, const char *netdev);
+bool nldev_put_dev_index(struct nlmsghdr *nlh, size_t buflen, uint32_t index);
+
+/* 0, or -EBADMSG / -ENODATA (a required attribute missing). */
+int nldev_parse_dev(const struct nlmsghdr *nlh, struct nldev_dev *d);
+int nldev_parse_port(const struct nlmsghdr *nlh, struct nldev_port *p);
+
+const char *nldev_port_state_name(uint8_t state);
+const char *nldev_phys_state_name(uint8_t state);
+
+#endif

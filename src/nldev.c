@@ -39,8 +39,18 @@ static int attr_cb(const struct nlattr *attr, void *data)
 
 static int parse(const struct nlmsghdr *nlh, const struct nlattr **tb)
 {
+	const struct nlattr *attr;
+
 	memset(tb, 0, sizeof(*tb) * TB_SIZE);
-	if (mnl_attr_parse(nlh, 0, attr_cb, tb) != MNL_CB_OK)
+	/*
+	 * mnl_attr_parse() stops quietly at an attribute that runs past the
+	 * message; a truncated message must be an error, not a shorter one.
+	 */
+	mnl_attr_for_each(attr, nlh, 0) {
+		if (attr_cb(attr, tb) != MNL_CB_OK)
+			return -EBADMSG;
+	}
+	if ((const char *)attr != (const char *)mnl_nlmsg_get_payload_tail(nlh))
 		return -EBADMSG;
 	return 0;
 }

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Unit tests for nldev.c: NLDEV messages built and parsed over canned buffers. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <errno.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <libmnl/libmnl.h>
+#include <rdma/rdma_netlink.h>
+
+#include "nldev.h"
+
+static char buf[8192];
+
+static struct nlmsghdr *msg(void)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_PORT_GET);
+	return nlh;
+}
+
+/* What 6.1 sends for rxe0 port 1 on veth0, plus an attribute newer than us. */
+static struct nlmsghdr *port_msg(void)
+{
+	struct nlmsghdr *nlh = msg();
+
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 3);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_CAP_FLAGS, 0x12345);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_PORT_STATE, 4);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_PORT_PHYS_STATE, 5);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_NDEV_INDEX, 7);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_NDEV_NAME, "veth0");
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_MAX + 5, 99);	/* from a future kernel */
+	return nlh;
+}
+
+static void parse_port(void **state)
+{
+	struct nldev_port p;
+
+	(void)state;
+	assert_int_equal(nldev_parse_port(port_msg(), &p), 0);
+	assert_int_equal(p.dev_index, 3);
+	assert_string_equal(p.dev_name, "rxe0");
+	assert_int_equal(p.port, 1);
+	assert_int_equal(p.state, 4);
+	assert_int_equal(p.phys_state, 5);
+	assert_true(p.has_netdev);
+	assert_int_equal(p.netdev_index, 7);
+	assert_string_equal(p.netdev, "veth0");
+	assert_string_equal(nldev_port_state_name(p.state), "ACTIVE");
+	assert_string_equal(nldev_phys_state_name(p.phys_state), "LINK_UP");
+}
+
+static void parse_port_without_netdev(void **state)
+{
+	struct nlmsghdr *nlh = msg();
+	struct nldev_port p;
+
+	(void)state;
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "mlx5_0");
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 2);
+	assert_int_equal(nldev_parse_port(nlh, &p), 0);
+	assert_false(p.has_netdev);
+	assert_string_equal(p.netdev, "");
+	assert_string_equal(nldev_port_state_name(p.state), "NOP");
+}
+
+static void parse_missing_required(void **state)
+{
+	struct nlmsghdr *nlh = msg();
+	struct nldev_port p;
+	struct nldev_dev d;
+
+	(void)state;
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
+	assert_int_equal(nldev_parse_port(nlh, &p), -ENODATA);
+	assert_int_equal(nldev_parse_dev(nlh, &d), -ENODATA);
+	assert_int_equal(nldev_parse_dev(msg(), &d), -ENODATA);	/* empty */
+}
+
+static void parse_malformed(void **state)
+{
+	struct nlmsghdr *nlh = msg();
+	struct nldev_port p;
+
+	(void)state;
+	/* A u32 attribute carrying one byte. */
+	mnl_attr_put(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1, "x");
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	assert_int_equal(nldev_parse_port(nlh, &p), -EBADMSG);
+
+	/* A name that is not NUL-terminated. */
+	nlh = msg();
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
+	mnl_attr_put(nlh, RDMA_NLDEV_ATTR_DEV_NAME, 4, "rxe0");
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	assert_int_equal(nldev_parse_port(nlh, &p), -EBADMSG);
+
+	/* An attribute whose length runs past the message: cut the message short. */
+	nlh = port_msg();
+	nlh->nlmsg_len -= 6;
+	assert_int_equal(nldev_parse_port(nlh, &p), -EBADMSG);
+}
+
+static void parse_long_name_truncated_safely(void **state)
+{
+	char name[200];
+	struct nlmsghdr *nlh = msg();
+	struct nldev_port p;
+
+	(void)state;
+	memset(name, 'a', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, name);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_NDEV_NAME, name);
+	assert_int_equal(nldev_parse_port(nlh, &p), 0);
+	assert_int_equal(strlen(p.dev_name), sizeof(p.dev_name) - 1);
+	assert_int_equal(strlen(p.netdev), sizeof(p.netdev) - 1);
+}
+
+static void parse_dev(void **state)
+{
+	struct nlmsghdr *nlh = msg();
+	struct nldev_dev d;
+
+	(void)state;
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 9);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe9");
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	assert_int_equal(nldev_parse_dev(nlh, &d), 0);
+	assert_int_equal(d.index, 9);
+	assert_string_equal(d.name, "rxe9");
+	assert_int_equal(d.nports, 1);
+}
+
+static void build_newlink(void **state)
+{
+	struct nlmsghdr *nlh = msg();
+	const struct nlattr *attr;
+	int seen = 0;
+
+	(void)state;
+	assert_true(nldev_put_newlink(nlh, sizeof(buf), "rxe0", "rxe", "veth0"));
+	mnl_attr_for_each(attr, nlh, 0) {
+		switch (mnl_attr_get_type(attr)) {
+		case RDMA_NLDEV_ATTR_DEV_NAME:
+			assert_string_equal(mnl_attr_get_str(attr), "rxe0");
+			seen |= 1;
+			break;
+		case RDMA_NLDEV_ATTR_LINK_TYPE:
+			assert_string_equal(mnl_attr_get_str(attr), "rxe");
+			seen |= 2;
+			break;
+		case RDMA_NLDEV_ATTR_NDEV_NAME:
+			assert_string_equal(mnl_attr_get_str(attr), "veth0");
+			seen |= 4;
+			break;
+		default:
+			fail();
+		}
+	}
+	assert_int_equal(seen, 7);
+}
+
+static void build_refuses_overflow(void **state)
+{
+	char big[600];
+	struct nlmsghdr *nlh = msg();
+
+	(void)state;
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	/* A buffer of 512 bytes cannot hold a 600-byte name: refused, not overrun. */
+	assert_false(nldev_put_newlink(nlh, 512, big, "rxe", "veth0"));
+	assert_true(nlh->nlmsg_len <= 512);
+	assert_false(nldev_put_dev_index(nlh, nlh->nlmsg_len, 1));
+}
+
+static void state_names_out_of_range(void **state)
+{
+	(void)state;
+	assert_string_equal(nldev_port_state_name(255), "UNKNOWN");
+	assert_string_equal(nldev_phys_state_name(8), "UNKNOWN");
+	assert_string_equal(nldev_phys_state_name(3), "DISABLED");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parse_port),
+		cmocka_unit_test(parse_port_without_netdev),
+		cmocka_unit_test(parse_missing_required),
+		cmocka_unit_test(parse_malformed),
+		cmocka_unit_test(parse_long_name_truncated_safely),
+		cmocka_unit_test(parse_dev),
+		cmocka_unit_test(build_newlink),
+		cmocka_unit_test(build_refuses_overflow),
+		cmocka_unit_test(state_names_out_of_range),
+	};
+
+	return cmocka_run_group_tests_name("nldev", tests, NULL, NULL);
+}

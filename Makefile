@@ -6,6 +6,12 @@ VERSION := 0.1.0
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+# systemd reads units and modules-load.d below /usr/local/lib too; kmod reads
+# modprobe.d only below /etc, /run and /lib, hence SYSCONFDIR for it.
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
+MODPROBEDIR ?= $(SYSCONFDIR)/modprobe.d
 DESTDIR ?=
 
 CC ?= cc
@@ -105,9 +111,17 @@ lint:
 install: all
 	install -D -m 0755 rdmactl $(DESTDIR)$(SBINDIR)/rdmactl
 	install -D -m 0644 docs/rdmactl.8 $(DESTDIR)$(MANDIR)/man8/rdmactl.8
+	@# The unit names the installed binary: made here, with install's own SBINDIR.
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@CONFIG@|$(SYSCONFDIR)/rdmactl/rxe.conf|g' \
+		modules/rdmactl.service.in >$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl.service
+	install -D -m 0644 modules/rdmactl-modules-load.conf $(DESTDIR)$(MODULESLOADDIR)/rdmactl.conf
+	install -D -m 0644 modules/rdmactl-modprobe.conf $(DESTDIR)$(MODPROBEDIR)/rdmactl.conf
 
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/rdmactl $(DESTDIR)$(MANDIR)/man8/rdmactl.8
+	rm -f $(DESTDIR)$(SBINDIR)/rdmactl $(DESTDIR)$(MANDIR)/man8/rdmactl.8 \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl.service \
+		$(DESTDIR)$(MODULESLOADDIR)/rdmactl.conf $(DESTDIR)$(MODPROBEDIR)/rdmactl.conf
 
 clean:
 	rm -rf build rdmactl docs/*.8

@@ -18,3 +18,23 @@ rdmactl() {
 help_commands() {
 	"$RDMACTL" help | sed -n '/^Commands/,/^$/ { s/^  \([a-z][a-z-]*\).*/\1/p }'
 }
+
+# --- VM tier helpers (real kernel, iproute2's `rdma` as the oracle) ---
+
+# "name netdev state" of every RDMA link, as iproute2 sees them.
+rdma_links() {
+	rdma -j link show | jq -r '.[] | "\(.ifname) \(.netdev // "-") \(.state)"'
+}
+
+# Deletes every RDMA link iproute2 lists: each test starts from none.
+rdma_links_clear() {
+	local d
+	for d in $(rdma -j link show | jq -r '.[].ifname'); do
+		rdma link delete "$d" 2>/dev/null || true
+	done
+}
+
+# Runs the rest of the line as an unprivileged user.
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- "$@"
+}

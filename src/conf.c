@@ -178,7 +178,10 @@ int conf_add(struct conf *c, const char *name, const char *netdev)
 		return -ENOMEM;
 	}
 	c->e = v;
-	c->e[c->n++] = (struct conf_entry){ dup_name, dup_netdev, c->nlines };
+	c->e[c->n].name = dup_name;
+	c->e[c->n].netdev = dup_netdev;
+	c->e[c->n].line = c->nlines;
+	c->n++;
 	return 0;
 }
 

@@ -16,10 +16,9 @@
 
 int rc_netlink(struct rc_ctx *ctx, struct nl **nlp)
 {
-	int err;
-
 	if (!ctx->nl) {
-		err = nl_open(&ctx->nl);
+		int err = nl_open(&ctx->nl);
+
 		if (err == -EPROTONOSUPPORT) {
 			pr_no_rdma_kernel();
 			return err;

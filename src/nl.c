@@ -164,7 +164,6 @@ int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
 	};
 	struct talk t = { .nl = nl, .cb = cb, .data = data };
 	unsigned int seq = req->nlmsg_seq;
-	ssize_t n;
 	int ret;
 
 	nl->err = 0;
@@ -174,7 +173,8 @@ int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
 	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
 		return -errno;
 	do {
-		n = mnl_socket_recvfrom(nl->sock, nl->buf, sizeof(nl->buf));
+		ssize_t n = mnl_socket_recvfrom(nl->sock, nl->buf, sizeof(nl->buf));
+
 		if (n < 0)
 			return -errno;
 		/* mnl_cb_run2 checks portid and seq on every message. */

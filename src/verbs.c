@@ -22,7 +22,7 @@ int verbs_port_mtu(const char *dev, uint32_t port, int *active, int *max)
 
 	list = ibv_get_device_list(&n);
 	if (!list)
-		return -errno ? -errno : -ENODEV;
+		return errno ? -errno : -ENODEV;
 	for (int i = 0; i < n; i++) {
 		if (strcmp(ibv_get_device_name(list[i]), dev))
 			continue;

@@ -97,8 +97,14 @@ setup() {
 	for c in $cmds; do
 		grep -q "^\*$c\*" "$man" || fail "command '$c' is missing from docs/rdmactl.8.scd"
 	done
-	for o in --json --pretty --sysfs-root --help --version; do
+	for o in --json --pretty --sysfs-root --config --help --version; do
 		grep -q -- "\*$o\*" "$man" || fail "option '$o' is missing from docs/rdmactl.8.scd"
+	done
+	# Every option a command's help names is in the man page too.
+	for c in $cmds; do
+		for o in $(rdmactl help "$c" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+			grep -q -- "\*$o\*" "$man" || fail "'$c $o' is missing from docs/rdmactl.8.scd"
+		done
 	done
 	[ -s "$TOP/docs/rdmactl.8" ] || fail "make did not build docs/rdmactl.8"
 	run man -l "$TOP/docs/rdmactl.8"

@@ -23,3 +23,25 @@ setup() {
 	[ -x "$d/opt/x/bin/rdmactl" ] || fail "SBINDIR not honoured"
 	[ -s "$d/opt/x/man/man8/rdmactl.8" ] || fail "MANDIR not honoured"
 }
+
+@test "make install places the systemd unit and module snippets; the unit verifies" {
+	d=$BATS_TEST_TMPDIR/root
+	run make -C "$TOP" -s install DESTDIR="$d" PREFIX=/usr
+	assert_success
+	unit=$d/usr/lib/systemd/system/rdmactl.service
+	[ -s "$unit" ] || fail "no unit"
+	run grep -x 'ExecStart=/usr/sbin/rdmactl start' "$unit"
+	assert_success
+	run grep -x 'ExecStop=/usr/sbin/rdmactl stop' "$unit"
+	assert_success
+	run grep -x 'rdma_rxe' "$d/usr/lib/modules-load.d/rdmactl.conf"
+	assert_success
+	run grep -x 'softdep rdma_rxe post: ib_uverbs rdma_ucm' "$d/etc/modprobe.d/rdmactl.conf"
+	assert_success
+	command -v systemd-analyze >/dev/null || skip "no systemd-analyze to verify the unit"
+	# verify wants the binary the unit names: point it at the staged one.
+	sed -i "s|/usr/sbin/rdmactl|$d/usr/sbin/rdmactl|" "$unit"
+	# --man=no: the staged man page is not where man(1) looks.
+	run systemd-analyze verify --man=no "$unit"
+	assert_success
+}

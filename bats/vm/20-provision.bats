@@ -1,0 +1,311 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# add, del, link, status against the real kernel; `rdma` (iproute2) is the oracle.
+
+setup_file() {
+	[ "${RXE_VM:-}" = 1 ] || return 0
+	modprobe ib_uverbs
+	modprobe rdma_rxe
+}
+
+setup() {
+	load ../helpers
+	[ "${RXE_VM:-}" = 1 ] || skip "not inside tools/rxe-vm"
+	N=$RXE_VM_NETDEV
+	export RDMACTL_CONFIG=$BATS_TEST_TMPDIR/rxe.conf
+	rdma_links_clear
+}
+
+teardown() {
+	[ "${RXE_VM:-}" = 1 ] || return 0
+	rdma_links_clear
+	ip link del "$N.5" 2>/dev/null || true
+}
+
+@test "provision: add creates a link that rdma lists, ACTIVE, and prints it" {
+	run --separate-stderr rdmactl add rxe0 "$N"
+	assert_success
+	assert_output "rxe0/1 state ACTIVE physical_state LINK_UP netdev $N netdev_mtu 1500 active_mtu 1024"
+	assert_equal "$stderr" ''
+	run rdma_links
+	assert_output "rxe0 $N ACTIVE"
+}
+
+@test "provision: add -j prints the link as JSON; its MTUs agree with ibv_devinfo" {
+	run --separate-stderr rdmactl -j add rxe0 "$N"
+	assert_success
+	run jq -r '"\(.ifname) \(.port) \(.state) \(.netdev) \(.netdev_mtu) \(.active_mtu) \(.max_mtu)"' <<<"$output"
+	assert_output "rxe0 1 ACTIVE $N 1500 1024 4096"
+	run ibv_devinfo -d rxe0
+	assert_output --regexp 'max_mtu:[[:space:]]+4096 \(5\)'
+	assert_output --regexp 'active_mtu:[[:space:]]+1024 \(3\)'
+}
+
+@test "provision: add NETDEV takes the first free rxeN" {
+	rdma link add rxe0 type rxe netdev veth1
+	run rdmactl add "$N"
+	assert_success
+	assert_output --partial "rxe1/1 state ACTIVE"
+	run rdma_links
+	assert_line "rxe0 veth1 ACTIVE"
+	assert_line "rxe1 $N ACTIVE"
+}
+
+@test "provision: what rdma link add creates, link lists with the same fields and del removes" {
+	rdma link add rxe7 type rxe netdev "$N"
+	want=$(rdma -j link show rxe7/1 | jq -c '.[0] | {ifname, port, state, physical_state, netdev}')
+	run rdmactl -j link
+	assert_success
+	run jq -c '.[0] | {ifname, port, state, physical_state, netdev}' <<<"$output"
+	assert_output "$want"
+	run rdmactl link rxe7
+	assert_success
+	assert_output --partial "rxe7/1 state ACTIVE"
+	run rdmactl del rxe7
+	assert_success
+	run rdma_links
+	assert_output ''
+}
+
+@test "provision: the same netdev again is EEXIST, naming the device it has" {
+	rdmactl add rxe0 "$N" >/dev/null
+	run --separate-stderr rdmactl add rxe1 "$N"
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: cannot add rxe1: $N already has an rxe device: rxe0 (EEXIST: File exists)"
+	run rdma_links
+	assert_output "rxe0 $N ACTIVE"
+}
+
+@test "provision: --exist-ok succeeds only when that name already runs on that netdev" {
+	rdmactl add rxe0 "$N" >/dev/null
+	run rdmactl add --exist-ok rxe0 "$N"
+	assert_success
+	assert_output --partial "rxe0/1 state ACTIVE"
+	run rdmactl add --exist-ok "$N"
+	assert_success
+	assert_output --partial "rxe0/1"
+	run --separate-stderr rdmactl add --exist-ok rxe1 "$N"
+	assert_failure 1
+	[[ $stderr == *'already has an rxe device: rxe0'* ]]
+	run --separate-stderr rdmactl add --exist-ok rxe0 veth1
+	assert_failure 1
+	run rdma_links
+	assert_output "rxe0 $N ACTIVE"
+}
+
+@test "provision: a name taken on another netdev is ENFILE, said as a taken name" {
+	rdmactl add rxe0 "$N" >/dev/null
+	run --separate-stderr rdmactl add rxe0 veth1
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: cannot add rxe0: an RDMA device named rxe0 already exists, on $N (ENFILE: Too many open files in system)"
+}
+
+@test "provision: an unknown netdev is ENODEV" {
+	run --separate-stderr rdmactl add rxe0 nosuch0
+	assert_failure 1
+	[[ $stderr == *"there is no network device named nosuch0"*'(ENODEV: No such device)' ]]
+	run rdma_links
+	assert_output ''
+}
+
+@test "provision: lo is refused unless --force" {
+	run --separate-stderr rdmactl add rxe0 lo
+	assert_failure 1
+	[[ $stderr == *'lo is the loopback device, not an Ethernet device'*'--force'* ]]
+	run rdma_links
+	assert_output ''
+	run rdmactl add --force rxe0 lo
+	assert_success
+	run rdma_links
+	assert_output --regexp '^rxe0 lo '
+}
+
+@test "provision: a VLAN netdev is EPERM from rxe, explained with its parent" {
+	ip link add link "$N" name "$N.5" type vlan id 5
+	run --separate-stderr rdmactl add rxe5 "$N.5"
+	assert_failure 1
+	[[ $stderr == *"$N.5 is a VLAN device"*"add the link on its parent, $N"*EPERM* ]]
+	run rdma_links
+	assert_output ''
+}
+
+@test "provision: without CAP_NET_ADMIN add and del say what is needed; link works" {
+	run --separate-stderr as_nobody "$RDMACTL" add rxe0 "$N"
+	assert_failure 1
+	[[ $stderr == *'this needs root or CAP_NET_ADMIN (EPERM'* ]]
+	rdmactl add rxe0 "$N" >/dev/null
+	run --separate-stderr as_nobody "$RDMACTL" del rxe0
+	assert_failure 1
+	[[ $stderr == *'cannot delete rxe0: this needs root or CAP_NET_ADMIN'* ]]
+	run as_nobody "$RDMACTL" link
+	assert_success
+	assert_output --partial "rxe0/1 state ACTIVE"
+	run rdma_links
+	assert_output "rxe0 $N ACTIVE"
+}
+
+@test "provision: rdma_rxe refused by modprobe is EINVAL, said as rdma_rxe not loading" {
+	modprobe -r rdma_rxe
+	echo 'install rdma_rxe /bin/false' >/etc/modprobe.d/zz-rdmactl-test.conf
+	run --separate-stderr rdmactl add rxe0 "$N"
+	rm -f /etc/modprobe.d/zz-rdmactl-test.conf
+	assert_failure 1
+	[[ $stderr == *'the kernel has no rxe link type: rdma_rxe did not load'*'(EINVAL'* ]]
+	modprobe rdma_rxe
+}
+
+@test "provision: rdma_rxe not installed is EINVAL, said as a missing module" {
+	k=$(uname -r)
+	modprobe -r rdma_rxe
+	# A writable view of the modules without rdma_rxe (the guest root is itself
+	# an overlay, so the upper layer needs a tmpfs of its own).
+	mkdir -p /tmp/mods
+	mount -t tmpfs mods /tmp/mods
+	mkdir -p /tmp/mods/u /tmp/mods/w
+	mount -t overlay overlay -o lowerdir=/lib/modules/$k,upperdir=/tmp/mods/u,workdir=/tmp/mods/w /lib/modules/$k
+	rm -rf /lib/modules/$k/kernel/drivers/infiniband/sw/rxe
+	depmod -a
+	run --separate-stderr rdmactl add rxe0 "$N"
+	umount /lib/modules/$k
+	umount /tmp/mods
+	assert_failure 1
+	[[ $stderr == *"the rdma_rxe module is not installed for kernel $k"*CONFIG_RDMA_RXE*'(EINVAL'* ]]
+	modprobe rdma_rxe
+}
+
+@test "provision: del checks every name first; unknown names delete nothing" {
+	rdmactl add rxe0 "$N" >/dev/null
+	run --separate-stderr rdmactl del rxe0 nosuch
+	assert_failure 1
+	[[ $stderr == *'there is no RDMA device named nosuch'*ENODEV* ]]
+	run rdma_links
+	assert_output "rxe0 $N ACTIVE"
+}
+
+@test "provision: del --netdev and --all remove rxe links only" {
+	rdmactl add rxe0 "$N" >/dev/null
+	rdmactl add rxe1 veth1 >/dev/null
+	run rdmactl del --netdev veth1
+	assert_success
+	run rdma_links
+	assert_output "rxe0 $N ACTIVE"
+	run --separate-stderr rdmactl del --netdev veth1
+	assert_failure 1
+	[[ $stderr == *'veth1 carries no rxe device'* ]]
+	rdmactl add rxe1 veth1 >/dev/null
+	run rdmactl -j del --all
+	assert_success
+	assert_output '["rxe0","rxe1"]'
+	run rdma_links
+	assert_output ''
+	run rdmactl del --all
+	assert_success
+}
+
+@test "provision: a device of another driver (siw) is refused by del" {
+	modprobe siw || skip "no siw module in this kernel"
+	rdma link add siw0 type siw netdev veth1
+	run --separate-stderr rdmactl del siw0
+	assert_failure 1
+	[[ $stderr == *'siw0 is not an rxe device (driver siw)'* ]]
+	run rdmactl link
+	refute_output --partial siw0
+	run rdma_links
+	assert_output --partial siw0
+	rdma link delete siw0
+}
+
+@test "provision: status shows each Ethernet device with its rxe device and RoCE MTU" {
+	rdmactl add rxe0 "$N" >/dev/null
+	run rdmactl status
+	assert_success
+	assert_line --index 0 --regexp '^Name +Link +Driver +Speed +NMTU +IPv4_addr +RDEV +RMTU$'
+	assert_line --regexp "^$N +yes +veth +[0-9]+ +1500 +$RXE_VM_ADDR +rxe0 +1024$"
+	refute_line --regexp '^lo '
+	run rdmactl -j status
+	run jq -c ".[] | select(.name == \"$N\") | {link, driver, mtu, ipv4, rdma_dev, roce_mtu}" <<<"$output"
+	assert_output "{\"link\":true,\"driver\":\"veth\",\"mtu\":1500,\"ipv4\":\"$RXE_VM_ADDR\",\"rdma_dev\":\"rxe0\",\"roce_mtu\":1024}"
+}
+
+@test "provision: link of an unknown name exits 1" {
+	run --separate-stderr rdmactl link rxe9
+	assert_failure 1
+	[[ $stderr == *'rxe9: no such RDMA device'* ]]
+}
+
+@test "provision: add --persist records the link; a failed persist leaves no link" {
+	run rdmactl add --persist rxe0 "$N"
+	assert_success
+	run rdmactl persist
+	assert_output "rxe0 $N"
+	# /proc reads as "no such file" (an empty configuration) but takes no new file.
+	run --separate-stderr rdmactl --config /proc/rdmactl-test.conf add --persist rxe1 veth1
+	assert_failure 1
+	[[ $stderr == *'cannot write /proc/rdmactl-test.conf'* ]]
+	[[ $stderr == *'rxe1 was not kept'* ]]
+	run rdma_links
+	assert_output "rxe0 $N ACTIVE"
+	run rdmactl del --persist rxe0
+	assert_success
+	run rdmactl persist
+	assert_output ''
+}
+
+@test "provision: start after nothing is loaded ends with every persisted link ACTIVE" {
+	rdmactl persist add rxe0 "$N"
+	rdmactl persist add rxe1 veth1
+	modprobe -r rdma_rxe rdma_ucm ib_uverbs
+	run lsmod
+	refute_output --regexp '^(rdma_rxe|ib_uverbs|rdma_ucm) '
+	run rdmactl start
+	assert_success
+	assert_line 'module rdma_rxe loaded now'
+	assert_line 'module ib_uverbs loaded now'
+	assert_line "link rxe0 netdev $N added"
+	run rdma_links
+	assert_line "rxe0 $N ACTIVE"
+	assert_line "rxe1 veth1 ACTIVE"
+	[ -c /dev/infiniband/uverbs0 ] || fail "no uverbs node after start"
+	# Again: nothing to do, nothing fails.
+	run rdmactl start
+	assert_success
+	assert_line "link rxe0 netdev $N present"
+}
+
+@test "provision: start reports a persisted link it cannot create, by line, and makes the rest" {
+	printf '# test\nrxe0 %s\nrxe1 nosuch0\n' "$N" >"$RDMACTL_CONFIG"
+	run --separate-stderr rdmactl start
+	assert_failure 1
+	[[ $stderr == *"rxe.conf:3: cannot add rxe1 on nosuch0: no such network device"* ]]
+	run rdma_links
+	assert_output "rxe0 $N ACTIVE"
+}
+
+@test "provision: stop deletes every rxe link and unloads rdma_rxe" {
+	rdmactl add rxe0 "$N" >/dev/null
+	rdmactl add rxe1 veth1 >/dev/null
+	run rdmactl stop
+	assert_success
+	assert_line 'deleted rxe0'
+	assert_line 'rdma_rxe unloaded'
+	run rdma_links
+	assert_output ''
+	run lsmod
+	refute_output --regexp '^rdma_rxe '
+	modprobe rdma_rxe
+}
+
+@test "provision: with the installed modprobe snippet, loading rdma_rxe brings ib_uverbs" {
+	rdmactl stop >/dev/null
+	modprobe -r rdma_ucm ib_uverbs 2>/dev/null || true
+	cp "$TOP/modules/rdmactl-modprobe.conf" /etc/modprobe.d/rdmactl.conf
+	modprobe rdma_rxe
+	rm -f /etc/modprobe.d/rdmactl.conf
+	run lsmod
+	assert_output --regexp $'\n''ib_uverbs '
+	assert_output --regexp $'\n''rdma_ucm '
+	# Every module the modules-load.d snippet names exists in this kernel.
+	for m in $(grep -v '^#' "$TOP/modules/rdmactl-modules-load.conf"); do
+		modinfo -F name "$m" >/dev/null || fail "modules-load.d names $m, which $(uname -r) lacks"
+	done
+}

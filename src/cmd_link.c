@@ -185,18 +185,6 @@ static int persist_add_conf(struct rc_ctx *ctx, struct conf *c, const char *name
 	return err < 0 ? err : 0;
 }
 
-static int load_conf(struct rc_ctx *ctx, struct conf *c)
-{
-	char msg[512];
-	int err = conf_load(ctx->config, c, msg, sizeof(msg));
-
-	if (err && *msg)
-		fprintf(stderr, "rdmactl: %s; the file was left as it is\n", msg);
-	else if (err)
-		pr_kerr(err, NULL, "cannot read %s", ctx->config);
-	return err;
-}
-
 int cmd_add(struct rc_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -251,15 +239,13 @@ int cmd_add(struct rc_ctx *ctx, int argc, char **argv)
 		return -EINVAL;
 	}
 	if (persist) {
-		err = load_conf(ctx, &c);
+		err = rc_conf_load(ctx, &c);
 		if (err)
 			return err;
 	}
-	err = links_get(nl, ctx->sysfs_root, &l);
-	if (err) {
-		pr_kerr(err, nl_ext_msg(nl), "cannot list the RDMA devices");
+	err = rc_links(ctx, &l);
+	if (err)
 		goto out;
-	}
 	if (!name) {
 		/* The same netdev again with --exist-ok names its existing link. */
 		k = links_find_netdev(&l, netdev);
@@ -300,11 +286,9 @@ int cmd_add(struct rc_ctx *ctx, int argc, char **argv)
 		}
 	}
 	links_free(&l);
-	err = links_get(nl, ctx->sysfs_root, &l);
-	if (err) {
-		pr_kerr(err, nl_ext_msg(nl), "cannot list the RDMA devices");
+	err = rc_links(ctx, &l);
+	if (err)
 		goto out;
-	}
 	k = links_find_dev(&l, name);
 	if (!k) {
 		err = -ENODEV;
@@ -398,13 +382,11 @@ int cmd_del(struct rc_ctx *ctx, int argc, char **argv)
 	err = rc_netlink(ctx, &nl);
 	if (err)
 		return err;
-	if (persist && (err = load_conf(ctx, &c)))
+	if (persist && (err = rc_conf_load(ctx, &c)))
 		return err;
-	err = links_get(nl, ctx->sysfs_root, &l);
-	if (err) {
-		pr_kerr(err, nl_ext_msg(nl), "cannot list the RDMA devices");
+	err = rc_links(ctx, &l);
+	if (err)
 		goto out;
-	}
 	targets = calloc(l.n + 1, sizeof(*targets));
 	if (!targets) {
 		err = -ENOMEM;
@@ -454,21 +436,15 @@ int cmd_link(struct rc_ctx *ctx, int argc, char **argv)
 {
 	struct link_list l = { 0 };
 	const struct rdma_link *k;
-	struct nl *nl;
 	int err;
 
 	if (argc > 2)
 		return usage_err("link", "at most one NAME");
 	if (argc == 2 && (err = check_name("link", "device name", argv[1], true)))
 		return err;
-	err = rc_netlink(ctx, &nl);
+	err = rc_links(ctx, &l);
 	if (err)
 		return err;
-	err = links_get(nl, ctx->sysfs_root, &l);
-	if (err) {
-		pr_kerr(err, nl_ext_msg(nl), "cannot list the RDMA devices");
-		return err;
-	}
 	if (argc == 2) {
 		k = links_find_dev(&l, argv[1]);
 		if (!k || !k->is_rxe) {
@@ -528,20 +504,14 @@ int cmd_status(struct rc_ctx *ctx, int argc, char **argv)
 	struct status_row *rows = NULL;
 	struct link_list l = { 0 };
 	size_t n = 0, nrows = 0;
-	struct nl *nl;
 	int err;
 
 	(void)argv;
 	if (argc > 1)
 		return usage_err("status", "takes no arguments");
-	err = rc_netlink(ctx, &nl);
+	err = rc_links(ctx, &l);
 	if (err)
 		return err;
-	err = links_get(nl, ctx->sysfs_root, &l);
-	if (err) {
-		pr_kerr(err, nl_ext_msg(nl), "cannot list the RDMA devices");
-		return err;
-	}
 	err = netdev_list(ctx->sysfs_root, &nds, &n);
 	if (err) {
 		pr_kerr(err, NULL, "cannot list the network devices");

@@ -56,18 +56,6 @@ static int load_modules(struct rc_ctx *ctx)
 	return ret;
 }
 
-static int load_conf(struct rc_ctx *ctx, struct conf *c)
-{
-	char msg[512];
-	int err = conf_load(ctx->config, c, msg, sizeof(msg));
-
-	if (err && *msg)
-		fprintf(stderr, "rdmactl: %s; the file was left as it is\n", msg);
-	else if (err)
-		pr_kerr(err, NULL, "cannot read %s", ctx->config);
-	return err;
-}
-
 int cmd_start(struct rc_ctx *ctx, int argc, char **argv)
 {
 	struct link_list l = { 0 };
@@ -82,7 +70,7 @@ int cmd_start(struct rc_ctx *ctx, int argc, char **argv)
 	}
 	out_obj_open(ctx->out, NULL);
 	/* The file first: a broken file is reported before anything changes. */
-	ret = load_conf(ctx, &c);
+	ret = rc_conf_load(ctx, &c);
 	if (ret)
 		goto out;
 	ret = load_modules(ctx);
@@ -104,9 +92,8 @@ int cmd_start(struct rc_ctx *ctx, int argc, char **argv)
 			continue;
 		}
 		links_free(&l);
-		err = links_get(nl, ctx->sysfs_root, &l);
+		err = rc_links(ctx, &l);
 		if (err) {
-			pr_kerr(err, nl_ext_msg(nl), "cannot list the RDMA devices");
 			ret = err;
 			break;
 		}
@@ -157,11 +144,9 @@ int cmd_stop(struct rc_ctx *ctx, int argc, char **argv)
 	err = rc_netlink(ctx, &nl);
 	if (err)
 		return err;
-	err = links_get(nl, ctx->sysfs_root, &l);
-	if (err) {
-		pr_kerr(err, nl_ext_msg(nl), "cannot list the RDMA devices");
+	err = rc_links(ctx, &l);
+	if (err)
 		return err;
-	}
 	out_obj_open(ctx->out, NULL);
 	out_arr_open(ctx->out, "deleted");
 	for (size_t i = 0; i < l.n; i++) {
@@ -233,7 +218,7 @@ int cmd_persist(struct rc_ctx *ctx, int argc, char **argv)
 			return -EUSAGE;
 		}
 	}
-	err = load_conf(ctx, &c);
+	err = rc_conf_load(ctx, &c);
 	if (err)
 		return err;
 	if (!strcmp(verb, "list")) {

@@ -8,29 +8,10 @@
 
 #include "cli.h"
 #include "conf.h"
-#include "explain.h"
 #include "nl.h"
 #include "out.h"
 #include "rdmactl.h"
 
-
-int rc_netlink(struct rc_ctx *ctx, struct nl **nlp)
-{
-	if (!ctx->nl) {
-		int err = nl_open(&ctx->nl);
-
-		if (err == -EPROTONOSUPPORT) {
-			pr_no_rdma_kernel();
-			return err;
-		}
-		if (err) {
-			pr_kerr(err, NULL, "cannot open the RDMA netlink socket");
-			return err;
-		}
-	}
-	*nlp = ctx->nl;
-	return 0;
-}
 
 static int exit_status(int ret)
 {

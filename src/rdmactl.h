@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct conf;
+struct link_list;
 struct nl;
 struct out;
 
@@ -30,8 +32,15 @@ struct rc_ctx {
 	struct nl *nl;
 };
 
-/* The RDMA netlink socket, opened now if need be; explains a failure to the user. */
+/*
+ * What commands share (ctx.c); each explains its own failure to the user.
+ * rc_netlink: the RDMA netlink socket, opened now if need be.
+ * rc_links: every RDMA port (link.h), through that socket.
+ * rc_conf_load: the persistent-links file.
+ */
 int rc_netlink(struct rc_ctx *ctx, struct nl **nlp);
+int rc_links(struct rc_ctx *ctx, struct link_list *l);
+int rc_conf_load(struct rc_ctx *ctx, struct conf *c);
 
 struct rc_cmd {
 	const char *name;

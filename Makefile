@@ -71,13 +71,18 @@ build/obj/%.o: src/%.c
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-# Each unit test links only the module it is named after (test_X: src/X.c).
-build/tests/test_%: src/tests/test_%.c src/%.c
+# Each unit test links the module it is named after (test_X: src/X.c) and only
+# the pure lower-layer modules that one is built on, listed here.
+TEST_DEPS_model := sysfs gid
+.SECONDEXPANSION:
+test_srcs = src/tests/test_$*.c src/$*.c $(patsubst %,src/%.c,$(TEST_DEPS_$*))
+
+build/tests/test_%: $$(test_srcs)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^ $(PC_LIBS) -lcmocka
 
-build/asan/test_%: src/tests/test_%.c src/%.c
+build/asan/test_%: $$(test_srcs)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SANITIZE) -Isrc -o $@ $^ $(PC_LIBS) -lcmocka

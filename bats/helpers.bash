@@ -38,3 +38,45 @@ rdma_links_clear() {
 as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- "$@"
 }
+
+# --- table helpers: what ibv_devinfo -v says, in rdmactl's terms ---
+
+# "dev index address type" for every GID ibv_devinfo -v lists (from FILE or stdin).
+devinfo_gids() {
+	awk '/^hca_id:/ { dev = $2 }
+	     /GID\[ *[0-9]+\]:/ {
+		idx = $0; sub(/.*GID\[ */, "", idx); sub(/\].*/, "", idx)
+		rest = $0; sub(/.*\]:[[:space:]]*/, "", rest)
+		split(rest, a, ", ")
+		print dev, idx, a[1], a[2]
+	     }' "$@"
+}
+
+# The same from `rdmactl -j gids` (stdin), mapped GIDs written as ibv_devinfo does.
+rdmactl_gids_as_devinfo() {
+	jq -r '.[] | "\(.ifname) \(.index) \(if (.address | test("^[0-9.]+$")) then "::ffff:" + .address else .address end) \(.type)"'
+}
+
+# "dev port field value" for the port fields ibv_devinfo -v shows.
+devinfo_ports() {
+	awk '/^hca_id:/ { dev = $2 }
+	     /^[[:space:]]+port:/ { port = $2 }
+	     port && /^[[:space:]]+(state|phys_state|link_layer|gid_tbl_len|pkey_tbl_len|active_width|max_mtu|active_mtu):/ {
+		f = $1; sub(/:$/, "", f); print dev, port, f, $2
+	     }
+	     port && /^[[:space:]]+active_speed:/ { print dev, port, "speed_mbps", $2 * 1000 }' "$@"
+}
+
+# The same fields from `rdmactl -j show` (stdin), in ibv_devinfo's words.
+rdmactl_ports_as_devinfo() {
+	jq -r '.[] | .ifname as $d | .ports[] |
+		"\($d) \(.port) state PORT_\(.state)",
+		"\($d) \(.port) phys_state \(.physical_state)",
+		"\($d) \(.port) link_layer \(.link_layer)",
+		"\($d) \(.port) gid_tbl_len \(.gid_tbl_len)",
+		"\($d) \(.port) pkey_tbl_len \(.pkey_tbl_len)",
+		"\($d) \(.port) active_width \(.width)",
+		"\($d) \(.port) speed_mbps \(.speed_mbps)",
+		(if .max_mtu then "\($d) \(.port) max_mtu \(.max_mtu)" else empty end),
+		(if .active_mtu then "\($d) \(.port) active_mtu \(.active_mtu)" else empty end)'
+}

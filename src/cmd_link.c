@@ -13,6 +13,7 @@
 #include "explain.h"
 #include "kmods.h"
 #include "link.h"
+#include "model.h"
 #include "names.h"
 #include "netdev.h"
 #include "nl.h"
@@ -148,8 +149,8 @@ static void print_link(struct rc_ctx *ctx, const struct rdma_link *k)
 	out_obj_open(o, NULL);
 	out_str(o, "ifname", "%s", k->p.dev_name);
 	out_u64(o, "port", "/%" PRIu64, k->p.port);
-	out_str(o, "state", " state %s", nldev_port_state_name(k->p.state));
-	out_str(o, "physical_state", " physical_state %s", nldev_phys_state_name(k->p.phys_state));
+	out_str(o, "state", " state %s", ib_port_state_name(k->p.state));
+	out_str(o, "physical_state", " physical_state %s", ib_phys_state_name(k->p.phys_state));
 	out_str(o, "netdev", " netdev %s", k->p.has_netdev ? k->p.netdev : NULL);
 	if (have_nd) {
 		out_u64(o, "netdev_mtu", " netdev_mtu %" PRIu64, nd.mtu);

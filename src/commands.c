@@ -43,6 +43,19 @@ const struct rc_cmd rc_commands[] = {
 	  "or --config FILE, or RDMACTL_CONFIG): one 'NAME NETDEV' a line, '#'\n"
 	  "comments. Edits keep comments and replace the file atomically; a\n"
 	  "malformed file is reported by line and never rewritten." },
+	{ "show", cmd_show, "[-s|--stats] [DEV]",
+	  "Show RDMA devices and their ports: node type and GUIDs, firmware,\n"
+	  "driver (rxe recognised), netdev, uverbs node; per port the state,\n"
+	  "physical state, link layer, max and active MTU, rate, GID and pkey\n"
+	  "table lengths. -s adds the port's hw_counters. Read from sysfs (the MTUs\n"
+	  "from libibverbs, on the live system only)." },
+	{ "gids", cmd_gids, "[--all] [DEV]",
+	  "Show the GID table: device, port, index, GID, the address it stands for\n"
+	  "(IPv4 for ::ffff:a.b.c.d), type and netdev. Every slot is read; only\n"
+	  "occupied ones are shown unless --all. The first RoCE v2 IPv4 GID of\n"
+	  "each netdev is marked: that index is what -g needs (JSON: recommended)." },
+	{ "netdevs", cmd_netdevs, "[DEV]",
+	  "The ibdev2netdev view, rxe included: 'rxe0 port 1 ==> ens4 (Up)'." },
 	{ "help", cmd_help, "[COMMAND]",
 	  "Show the commands, or one command's synopsis and help.\n"
 	  "Works on any machine: it never touches the kernel." },

@@ -9,6 +9,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "link.h"
+#include "model.h"
 #include "nl.h"
 #include "sysfs.h"
 
@@ -59,26 +60,6 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 		return NL_CB_ERROR;
 	l->n++;
 	return NL_CB_CONTINUE;
-}
-
-void rdma_dev_driver(const char *root, const char *name, char *buf, size_t len)
-{
-	char node_type[32];
-
-	/* Hardware has a parent device bound to a driver. */
-	if (sysfs_link_base(root, buf, len, "/sys/class/infiniband/%s/device/driver", name) > 0)
-		return;
-	/* Only rdma_rxe gives its (virtual) device a "parent" attribute. */
-	if (sysfs_exists(root, "/sys/class/infiniband/%s/parent", name)) {
-		snprintf(buf, len, "rxe");
-		return;
-	}
-	if (sysfs_read(root, node_type, sizeof(node_type), "/sys/class/infiniband/%s/node_type",
-		       name) > 0 && !strncmp(node_type, "4:", 2)) {
-		snprintf(buf, len, "siw");	/* the software iWARP RNIC */
-		return;
-	}
-	snprintf(buf, len, "unknown");
 }
 
 int links_get(struct nl *nl, const char *root, struct link_list *l)

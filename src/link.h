@@ -28,9 +28,6 @@ void links_free(struct link_list *l);
 const struct rdma_link *links_find_dev(const struct link_list *l, const char *name);
 const struct rdma_link *links_find_netdev(const struct link_list *l, const char *netdev);
 
-/* The driver behind RDMA device NAME, from sysfs: "rxe", "siw", a driver, or "unknown". */
-void rdma_dev_driver(const char *root, const char *name, char *buf, size_t len);
-
 /* Raw kernel answers (negative errno); the commands explain them. */
 int link_create(struct nl *nl, const char *name, const char *netdev);
 int link_delete(struct nl *nl, uint32_t dev_index);

@@ -117,22 +117,3 @@ bool nldev_put_dev_index(struct nlmsghdr *nlh, size_t buflen, uint32_t index)
 {
 	return mnl_attr_put_u32_check(nlh, buflen, RDMA_NLDEV_ATTR_DEV_INDEX, index);
 }
-
-const char *nldev_port_state_name(uint8_t state)
-{
-	static const char *const names[] = {
-		"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER",
-	};
-
-	return state < sizeof(names) / sizeof(names[0]) ? names[state] : "UNKNOWN";
-}
-
-const char *nldev_phys_state_name(uint8_t state)
-{
-	static const char *const names[] = {
-		"NOP", "SLEEP", "POLLING", "DISABLED", "PORT_CONFIGURATION_TRAINING",
-		"LINK_UP", "LINK_ERROR_RECOVERY", "PHY_TEST",
-	};
-
-	return state < sizeof(names) / sizeof(names[0]) ? names[state] : "UNKNOWN";
-}

@@ -39,7 +39,4 @@ bool nldev_put_dev_index(struct nlmsghdr *nlh, size_t buflen, uint32_t index);
 int nldev_parse_dev(const struct nlmsghdr *nlh, struct nldev_dev *d);
 int nldev_parse_port(const struct nlmsghdr *nlh, struct nldev_port *p);
 
-const char *nldev_port_state_name(uint8_t state);
-const char *nldev_phys_state_name(uint8_t state);
-
 #endif

@@ -63,5 +63,8 @@ int cmd_status(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_start(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_stop(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_persist(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_show(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_gids(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_netdevs(struct rc_ctx *ctx, int argc, char **argv);
 
 #endif

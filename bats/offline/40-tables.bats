@@ -1,0 +1,155 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# show, gids and netdevs on fixture trees captured from real rxe devices in the
+# test bed (tools/make-fixtures), checked against what ibv_devinfo -v, rdma and
+# ip said at the moment of capture (the fixture's oracle/ directory).
+
+setup() {
+	load ../helpers
+	F=$TOP/bats/fixtures/two-netdevs
+	E=$TOP/bats/fixtures/no-rdma
+	O=$F/oracle
+}
+
+@test "tables: every GID, its address and type match ibv_devinfo -v" {
+	run rdmactl --sysfs-root "$F" -j gids
+	assert_success
+	got=$(rdmactl_gids_as_devinfo <<<"$output" | sort)
+	want=$(devinfo_gids "$O/ibv_devinfo-v.txt" | sort)
+	[ -n "$want" ]
+	assert_equal "$got" "$want"
+}
+
+@test "tables: port fields match ibv_devinfo -v (MTUs are live-only)" {
+	run rdmactl --sysfs-root "$F" -j show
+	assert_success
+	got=$(rdmactl_ports_as_devinfo <<<"$output" | sort)
+	want=$(devinfo_ports "$O/ibv_devinfo-v.txt" | grep -v -e max_mtu -e active_mtu | sort)
+	[ "$(wc -l <<<"$want")" -eq 14 ]	# 7 fields, 2 devices
+	assert_equal "$got" "$want"
+	run jq -c '[.[].ports[] | .max_mtu, .active_mtu] | unique' <<<"$output"
+	assert_output '[null]'
+}
+
+@test "tables: devices match rdma dev show: node type and GUIDs" {
+	run rdmactl --sysfs-root "$F" -j show
+	got=$(jq -c '[.[] | {ifname, node_type, node_guid, sys_image_guid}]' <<<"$output")
+	want=$(jq -c '[.[] | {ifname, node_type, node_guid, sys_image_guid}]' "$O/rdma-dev.json")
+	assert_equal "$got" "$want"
+	run jq -r '.[] | "\(.ifname) \(.driver) \(.netdev) \(.uverbs) \(.fw_ver)"' <<<"$output"
+	assert_line 'rxe0 rxe veth0 /dev/infiniband/uverbs0 null'
+	assert_line 'rxe1 rxe veth1 /dev/infiniband/uverbs1 null'
+}
+
+@test "tables: netdevs is ibdev2netdev's view, matching rdma link and ip" {
+	run rdmactl --sysfs-root "$F" netdevs
+	assert_success
+	want=$(jq -r '.[] | "\(.ifname) port \(.port) ==> \(.netdev)"' "$O/rdma-link.json")
+	while read -r line; do
+		nd=${line##* }
+		up=$(jq -r --arg n "$nd" '.[] | select(.ifname == $n) | .operstate' "$O/ip-addr.json")
+		[ "$up" = UP ] && state=Up || state=Down
+		assert_line "$line ($state)"
+	done <<<"$want"
+	assert_equal "${#lines[@]}" "$(jq length "$O/rdma-link.json")"
+}
+
+@test "tables: the recommended index is each netdev's first RoCE v2 IPv4 GID" {
+	run rdmactl --sysfs-root "$F" -j gids
+	run jq -r '.[] | select(.recommended) | "\(.ifname) \(.netdev) \(.index)"' <<<"$output"
+	got=$output
+	want=$(devinfo_gids "$O/ibv_devinfo-v.txt" |
+		awk '$3 ~ /^::ffff:/ && $4 == "RoCE" && !seen[$1]++ { print $1, $2 }')
+	assert_equal "$(awk '{ print $1, $3 }' <<<"$got")" "$want"
+	run rdmactl --sysfs-root "$F" gids rxe0
+	assert_line --regexp '^rxe0 +1 +1 +0000:0000:0000:0000:0000:ffff:0a0b:0bfb 10\.11\.11\.251 +RoCE v2 +veth0  \* use -g 1 for RoCE v2 over IPv4$'
+	refute_line --regexp ' 2 .*use -g'
+}
+
+@test "tables: addresses decode to IPv4 for mapped GIDs, IPv6 otherwise; all on the netdev" {
+	run rdmactl --sysfs-root "$F" -j gids rxe1
+	run jq -r '.[] | "\(.index) \(.address) \(.netdev)"' <<<"$output"
+	# Every address rdmactl decodes is one ip showed on that netdev, or its fe80::.
+	while read -r idx addr nd; do
+		jq -e --arg a "$addr" --arg n "$nd" \
+			'any(.[] | select(.ifname == $n) | .addr_info[]; .local == $a)' "$O/ip-addr.json" >/dev/null ||
+			fail "GID $idx: $addr is not an address of $nd"
+	done <<<"$output"
+	assert_line --regexp '^1 10\.11\.13\.1 veth1$'
+	assert_line --regexp '^2 fd00:13::1 veth1$'
+}
+
+@test "tables: gids reads every slot: --all shows 1024 a port, the count stays the used ones" {
+	run rdmactl --sysfs-root "$F" gids --all rxe0
+	assert_success
+	# Header, 1024 slots, count.
+	assert_equal "${#lines[@]}" 1026
+	assert_line --index 1025 '4 GIDs in use'
+	run rdmactl --sysfs-root "$F" -j gids --all
+	run jq '[.[] | select(.address == null)] | length' <<<"$output"
+	assert_output $((2048 - 7))
+}
+
+@test "tables: plain gids ends with the count; JSON has no count line" {
+	run rdmactl --sysfs-root "$F" gids
+	assert_line --index 0 --regexp '^DEV +PORT INDEX GID +ADDRESS +TYPE +NETDEV$'
+	assert_line --index 8 '7 GIDs in use'
+	run rdmactl --sysfs-root "$F" -j gids
+	run jq length <<<"$output"
+	assert_output 7
+}
+
+@test "tables: show -s adds each port's hw_counters" {
+	run rdmactl --sysfs-root "$F" -j show -s rxe0
+	assert_success
+	run jq -r '.[0].ports[0].counters | keys | length' <<<"$output"
+	n=$(ls "$F/sys/class/infiniband/rxe0/ports/1/hw_counters" | wc -l)
+	assert_output "$n"
+	run rdmactl --sysfs-root "$F" show -s rxe0
+	assert_output --regexp 'retry_exceeded_err +[0-9]+'
+	run rdmactl --sysfs-root "$F" -j show rxe0
+	run jq '.[0].ports[0] | has("counters")' <<<"$output"
+	assert_output false
+}
+
+@test "tables: a host with no RDMA devices gives empty tables, a note, and exit 0" {
+	for cmd in show gids netdevs; do
+		run --separate-stderr rdmactl --sysfs-root "$E" -j $cmd
+		assert_success
+		assert_output '[]'
+		[[ $stderr == *'no RDMA devices'* ]] || fail "$cmd: $stderr"
+	done
+	run --separate-stderr rdmactl --sysfs-root "$E" gids
+	assert_output --partial '0 GIDs in use'
+}
+
+@test "tables: an unknown device exits 1; bad arguments exit 2" {
+	run --separate-stderr rdmactl --sysfs-root "$F" show rxe9
+	assert_failure 1
+	[[ $stderr == *'no RDMA device named rxe9'*ENODEV* ]]
+	run rdmactl --sysfs-root "$F" gids rxe0 rxe1
+	assert_failure 2
+	run rdmactl --sysfs-root "$F" show --all
+	assert_failure 2
+	run rdmactl --sysfs-root "$F" netdevs -s
+	assert_failure 2
+	run rdmactl --sysfs-root "$F" gids 'a/b'
+	assert_failure 2
+}
+
+@test "tables: RDMACTL_SYSFS_ROOT does what --sysfs-root does; the option wins" {
+	want=$(rdmactl --sysfs-root "$F" -j gids)
+	RDMACTL_SYSFS_ROOT=$F run rdmactl -j gids
+	assert_output "$want"
+	RDMACTL_SYSFS_ROOT=$E run rdmactl --sysfs-root "$F" -j gids
+	assert_output "$want"
+}
+
+@test "tables: show never forks: the tables come from reads alone" {
+	command -v strace >/dev/null || skip "no strace"
+	run strace -f -e trace=execve,clone,fork,vfork -o "$BATS_TEST_TMPDIR/trace" \
+		"$RDMACTL" --sysfs-root "$F" gids
+	assert_success
+	run grep -c -E 'clone|fork|execve' "$BATS_TEST_TMPDIR/trace"
+	assert_output 1	# rdmactl's own execve
+}

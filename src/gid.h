@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* GIDs: sysfs text to bytes, and what address a RoCE GID stands for. */
+#ifndef RDMACTL_GID_H
+#define RDMACTL_GID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GID_STR_LEN 40	/* "xxxx:" x 7 + "xxxx" and the NUL */
+#define GID_ADDR_LEN 46	/* INET6_ADDRSTRLEN */
+
+/* Parses sysfs's "fe80:0000:...:b107" (eight groups of four hex digits). 0 or -EINVAL. */
+int gid_parse(const char *s, uint8_t gid[16]);
+/* The same text back: GID_STR_LEN bytes. */
+void gid_to_sysfs(const uint8_t gid[16], char *buf);
+
+bool gid_is_zero(const uint8_t gid[16]);
+/* ::ffff:a.b.c.d, the form RoCE v2 gives an IPv4 address. */
+bool gid_is_v4mapped(const uint8_t gid[16]);
+bool gid_is_link_local(const uint8_t gid[16]);
+
+/* The address the GID stands for: dotted IPv4 for a mapped GID, IPv6 text otherwise. */
+void gid_addr(const uint8_t gid[16], char *buf, size_t len);
+
+#endif

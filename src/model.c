@@ -283,7 +283,7 @@ static int load_dev(const char *root, const char *name, unsigned int flags, stru
 		const char *t = strchr(buf, ':');
 
 		t = t ? t + 1 + strspn(t + 1, " ") : buf;
-		for (size_t i = 0; t[i] && i < sizeof(d->node_type) - 1; i++)
+		for (size_t i = 0; i < sizeof(d->node_type) - 1 && t[i]; i++)
 			d->node_type[i] = (char)tolower((unsigned char)t[i]);
 	}
 	sysfs_read(root, d->node_guid, sizeof(d->node_guid), IB "/%s/node_guid", name);

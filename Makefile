@@ -74,6 +74,7 @@ build/obj/%.o: src/%.c
 # Each unit test links the module it is named after (test_X: src/X.c) and only
 # the pure lower-layer modules that one is built on, listed here.
 TEST_DEPS_model := sysfs gid
+TEST_DEPS_link := nl nldev model sysfs gid
 .SECONDEXPANSION:
 test_srcs = src/tests/test_$*.c src/$*.c $(patsubst %,src/%.c,$(TEST_DEPS_$*))
 

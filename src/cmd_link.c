@@ -303,43 +303,22 @@ out:
 	return err;
 }
 
-/* Adds to TARGETS every rxe link matching SEL, refusing what is not rxe. */
+/* Selects the targets of del, explaining what cannot be deleted. */
 static int resolve_del(const struct link_list *l, const char *name, const char *netdev,
 		       const struct rdma_link **targets, size_t *n)
 {
-	bool found = false;
+	const struct rdma_link *bad = NULL;
+	int err = links_select(l, name, netdev, targets, n, &bad);
 
-	for (size_t i = 0; i < l->n; i++) {
-		const struct rdma_link *k = &l->v[i];
-		bool dup = false;
-
-		if (name && strcmp(k->p.dev_name, name))
-			continue;
-		if (netdev && !(k->p.has_netdev && !strcmp(k->p.netdev, netdev) && k->is_rxe))
-			continue;
-		if (!name && !netdev && !k->is_rxe)
-			continue;
-		found = true;
-		if (!k->is_rxe) {
-			fprintf(stderr, "rdmactl: %s is not an rxe device (driver %s): rdmactl "
-				"deletes rxe devices only (EPERM)\n", name, k->driver);
-			return -EPERM;
-		}
-		for (size_t j = 0; j < *n; j++)
-			dup |= targets[j]->p.dev_index == k->p.dev_index;
-		if (!dup)
-			targets[(*n)++] = k;
-	}
-	if (!found && name) {
+	if (err == -EPERM)
+		fprintf(stderr, "rdmactl: %s is not an rxe device (driver %s): rdmactl "
+			"deletes rxe devices only (EPERM)\n", bad->p.dev_name, bad->driver);
+	else if (err == -ENODEV && name)
 		fprintf(stderr, "rdmactl: there is no RDMA device named %s ('rdmactl link' lists "
 			"the rxe links) (ENODEV)\n", name);
-		return -ENODEV;
-	}
-	if (!found && netdev) {
+	else if (err == -ENODEV)
 		fprintf(stderr, "rdmactl: %s carries no rxe device (ENODEV)\n", netdev);
-		return -ENODEV;
-	}
-	return 0;
+	return err;
 }
 
 int cmd_del(struct rc_ctx *ctx, int argc, char **argv)

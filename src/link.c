@@ -152,3 +152,31 @@ int link_delete(struct nl *nl, uint32_t dev_index)
 		return -EMSGSIZE;
 	return nl_talk(nl, nlh, NULL, NULL);
 }
+
+int links_select(const struct link_list *l, const char *name, const char *netdev,
+		 const struct rdma_link **targets, size_t *n, const struct rdma_link **bad)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < l->n; i++) {
+		const struct rdma_link *k = &l->v[i];
+		bool dup = false;
+
+		if (name && strcmp(k->p.dev_name, name))
+			continue;
+		if (netdev && !(k->is_rxe && k->p.has_netdev && !strcmp(k->p.netdev, netdev)))
+			continue;
+		if (!name && !netdev && !k->is_rxe)
+			continue;
+		found = true;
+		if (!k->is_rxe) {
+			*bad = k;
+			return -EPERM;
+		}
+		for (size_t j = 0; j < *n; j++)
+			dup |= targets[j]->p.dev_index == k->p.dev_index;
+		if (!dup)
+			targets[(*n)++] = k;
+	}
+	return found || (!name && !netdev) ? 0 : -ENODEV;
+}

@@ -28,6 +28,15 @@ void links_free(struct link_list *l);
 const struct rdma_link *links_find_dev(const struct link_list *l, const char *name);
 const struct rdma_link *links_find_netdev(const struct link_list *l, const char *netdev);
 
+/*
+ * Adds to TARGETS (room for every link in L) the rxe links named NAME, or on
+ * NETDEV, or all rxe links when both are NULL, skipping ones already there.
+ * -ENODEV when NAME or NETDEV matches nothing; -EPERM when NAME is a device of
+ * another driver (*BAD says which): hardware is never a target.
+ */
+int links_select(const struct link_list *l, const char *name, const char *netdev,
+		 const struct rdma_link **targets, size_t *n, const struct rdma_link **bad);
+
 /* Raw kernel answers (negative errno); the commands explain them. */
 int link_create(struct nl *nl, const char *name, const char *netdev);
 int link_delete(struct nl *nl, uint32_t dev_index);

@@ -71,3 +71,11 @@ setup() {
 	run "$RXE_VM_TOOL" run --kernel-deb /nonexistent.deb -- true
 	assert_failure 2
 }
+
+@test "rxe-vm: a guest that panics while CMD runs exits 123 with the console's tail" {
+	run --separate-stderr "$RXE_VM_TOOL" run -- sh -c 'echo before; echo c >/proc/sysrq-trigger; sleep 30; echo after'
+	assert_failure 123
+	assert_output 'before'
+	[[ $stderr == *'the guest died while CMD ran'* ]]
+	[[ $stderr == *'Kernel panic'* || $stderr == *'sysrq'* ]] || fail "no console tail: $stderr"
+}

@@ -17,7 +17,7 @@ DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
-LIBS_PC := libmnl libibverbs librdmacm libkmod json-c
+LIBS_PC := libmnl libibverbs librdmacm libkmod json-c zlib
 
 WARNINGS := -Wall -Wextra -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
 	-Wshadow -Wvla

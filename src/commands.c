@@ -56,6 +56,20 @@ const struct rc_cmd rc_commands[] = {
 	  "each netdev is marked: that index is what -g needs (JSON: recommended)." },
 	{ "netdevs", cmd_netdevs, "[DEV]",
 	  "The ibdev2netdev view, rxe included: 'rxe0 port 1 ==> ens4 (Up)'." },
+	{ "check", cmd_check,
+	  "[--dev DEV] [--gid-index N] [--peer ADDR] [--only ID,...] [--list] [--strict] [--module-file KO]",
+	  "Find out why Soft-RoCE does not work, and say how to fix it. Each check\n"
+	  "has a stable id (--list) and gives pass, warn, fail or skip with a line on\n"
+	  "what it found and, unless it passed, a fix to paste. docs/checks.md has\n"
+	  "a section per id.\n"
+	  "  --gid-index N  vet the GID index a program uses (its -g): a mismatch\n"
+	  "                 names the index to use instead\n"
+	  "  --peer ADDR    the remote address: GID family, route\n"
+	  "  --dev DEV      only this rxe device\n"
+	  "  --only ID,...  only these checks\n"
+	  "  --strict       warnings fail too\n"
+	  "  --module-file KO  vet an out-of-tree module before loading it\n"
+	  "Exit status: 0 nothing failed, 1 something did, 2 usage error." },
 	{ "help", cmd_help, "[COMMAND]",
 	  "Show the commands, or one command's synopsis and help.\n"
 	  "Works on any machine: it never touches the kernel." },

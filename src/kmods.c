@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Kernel modules through libkmod: state, load with dependencies, unload. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <libkmod.h>
 
@@ -135,4 +137,37 @@ int kmods_unload(struct kmods *km, const char *name)
 	err = kmod_module_remove_module(mod, 0);
 	kmod_module_unref(mod);
 	return err;
+}
+
+int kmods_info(struct kmods *km, const char *name, bool is_path, char *vermagic, size_t vlen,
+	       char *depends, size_t dlen)
+{
+	struct kmod_module *mod = NULL;
+	struct kmod_list *info = NULL, *l;
+	int err;
+
+	vermagic[0] = depends[0] = '\0';
+	err = is_path ? kmod_module_new_from_path(km->ctx, name, &mod) :
+			kmod_module_new_from_name(km->ctx, name, &mod);
+	if (err < 0)
+		return err;
+	err = kmod_module_get_info(mod, &info);
+	if (err < 0) {
+		kmod_module_unref(mod);
+		return err;
+	}
+	kmod_list_foreach(l, info) {
+		const char *key = kmod_module_info_get_key(l);
+		const char *val = kmod_module_info_get_value(l);
+
+		if (!val)
+			continue;
+		if (!strcmp(key, "vermagic"))
+			snprintf(vermagic, vlen, "%s", val);
+		else if (!strcmp(key, "depends"))
+			snprintf(depends, dlen, "%s", val);
+	}
+	kmod_module_info_free_list(info);
+	kmod_module_unref(mod);
+	return 0;
 }

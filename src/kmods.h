@@ -24,4 +24,11 @@ int kmods_load(struct kmods *km, const char *name);
 int kmods_unload(struct kmods *km, const char *name);
 int kmods_refcnt(struct kmods *km, const char *name);
 
+/*
+ * A module's vermagic ("6.1.0-56-amd64 SMP preempt ...") and comma-separated
+ * "depends", from its file: NAME is a module name, or a path when IS_PATH.
+ */
+int kmods_info(struct kmods *km, const char *name, bool is_path, char *vermagic, size_t vlen,
+	       char *depends, size_t dlen);
+
 #endif

@@ -66,5 +66,6 @@ int cmd_persist(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_show(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_gids(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_netdevs(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_check(struct rc_ctx *ctx, int argc, char **argv);
 
 #endif

@@ -44,3 +44,18 @@ int verbs_port_mtu(const char *dev, uint32_t port, int *active, int *max)
 	ibv_free_device_list(list);
 	return err;
 }
+
+bool verbs_lists(const char *dev)
+{
+	struct ibv_device **list;
+	bool found = false;
+	int n;
+
+	list = ibv_get_device_list(&n);
+	if (!list)
+		return false;
+	for (int i = 0; i < n && !found; i++)
+		found = !strcmp(ibv_get_device_name(list[i]), dev);
+	ibv_free_device_list(list);
+	return found;
+}

@@ -1,0 +1,291 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rdmactl check against broken states made for real: the verdict, the message
+# and the fix; then the fix applied and the check passing.
+
+setup_file() {
+	[ "${RXE_VM:-}" = 1 ] || return 0
+	"$BATS_TEST_DIRNAME/../../rdmactl" start >/dev/null
+}
+
+setup() {
+	load ../helpers
+	[ "${RXE_VM:-}" = 1 ] || skip "not inside tools/rxe-vm"
+	N=$RXE_VM_NETDEV
+	rdma_links_clear
+	rdmactl add rxe0 "$N" >/dev/null
+}
+
+teardown() {
+	[ "${RXE_VM:-}" = 1 ] || return 0
+	rdma_links_clear
+	ip link set "$N" up mtu 1500 2>/dev/null || true
+	ip addr flush dev veth1 2>/dev/null || true
+	ip link del dummy9 2>/dev/null || true
+	sysctl -qw "net.ipv6.conf.$N.disable_ipv6=0" 2>/dev/null || true
+	nft delete table inet rdmactltest 2>/dev/null || true
+}
+
+# The check's line for ID: "VERDICT message" (the first, when there are several).
+verdict() {
+	rdmactl -j check --only "$@" | jq -r 'first(.[]) | "\(.result) \(.message)"'
+}
+# The fix of the first failure, else of the first warning.
+fix_of() {
+	rdmactl -j check --only "$@" |
+		jq -r 'first((.[] | select(.result == "fail" and .fix)), (.[] | select(.fix))) | .fix'
+}
+
+@test "check: the fresh bed passes every check (firewall has nothing to drop)" {
+	run rdmactl check
+	assert_success
+	refute_line --regexp '^(FAIL|WARN) '
+	assert_line --regexp '^check: 1[23] pass, 0 warn, 0 fail, [01] skip$'
+}
+
+@test "check: -g 0 on the bed's layout is a GID index mismatch naming index 1" {
+	run rdmactl check --gid-index 0
+	assert_failure 1
+	assert_line --regexp "^FAIL  gid-index +GID index mismatch on rxe0: -g 0 is fe80::[0-9a-f:]+, the link-local IPv6 GID.*use -g 1 \\($RXE_VM_ADDR on $N\\)$"
+	assert_line '      fix: -g 1   (perftest: -x 1)'
+	run rdmactl check --gid-index 0 --peer "$RXE_VM_ADDR" --only gid-index
+	assert_failure 1
+	assert_output --partial "but the peer $RXE_VM_ADDR is IPv4"
+	run rdmactl check --gid-index 1 --peer "$RXE_VM_ADDR" --only gid-index
+	assert_success
+	assert_line --regexp "^PASS  gid-index +rxe0: -g 1 is $RXE_VM_ADDR \\(RoCE v2 on $N\\), right for $RXE_VM_ADDR$"
+	run rdmactl check --gid-index 900 --only gid-index
+	assert_failure 1
+	assert_output --partial 'slot 900 of rxe0 is empty'
+}
+
+@test "check: the index it names works: ibv_rc_pingpong with -g 1 passes" {
+	want=$(rdmactl -j check --gid-index 0 --only gid-index | jq -r '.[0].fix' | awk '{ print $2 }')
+	assert_equal "$want" 1
+	timeout 60 ibv_rc_pingpong -d rxe0 -g "$want" -n 50 -p 18600 >/dev/null 2>&1 &
+	server=$!
+	for _ in $(seq 50); do ss -Htln 'sport = :18600' | grep -q . && break; sleep 0.1; done
+	run timeout 60 ibv_rc_pingpong -d rxe0 -g "$want" -n 50 -p 18600 "$RXE_VM_ADDR"
+	assert_success
+	wait "$server"
+}
+
+@test "check: an address added and removed: gid-index and gid-consistency follow" {
+	ip addr add 10.11.11.77/24 dev "$N"
+	for _ in $(seq 50); do rdmactl -j gids | grep -q 10.11.11.77 && break; sleep 0.1; done
+	run rdmactl check --only gid-index,gid-consistency
+	assert_success
+	assert_output --regexp "-g [0-9]+ for 10\\.11\\.11\\.77 on $N"
+	ip addr del 10.11.11.77/24 dev "$N"
+	for _ in $(seq 50); do rdmactl -j gids | grep -q 10.11.11.77 || break; sleep 0.1; done
+	run rdmactl check --only gid-index,gid-consistency
+	assert_success
+	refute_output --partial 10.11.11.77
+}
+
+@test "check: modules not loaded warn with 'rdmactl start'; after it they pass" {
+	rdma_links_clear
+	modprobe -r rdma_rxe rdma_ucm ib_uverbs
+	run rdmactl check --only modules
+	assert_success	# warnings only
+	assert_line --regexp '^WARN  modules +module ib_uverbs is installed but not loaded'
+	assert_line --regexp '^WARN  modules +module rdma_rxe is installed but not loaded'
+	run rdmactl check --strict --only modules
+	assert_failure 1
+	assert_equal "$(fix_of modules)" 'rdmactl start'
+	rdmactl start >/dev/null
+	run verdict modules
+	assert_output --regexp '^pass ib_core, ib_uverbs and rdma_rxe are loaded'
+}
+
+@test "check: rdma_rxe loaded with insmod before its dependencies: Unknown symbol, then fixed" {
+	rdma_links_clear
+	modprobe -r rdma_rxe rdma_ucm ib_uverbs rdma_cm iw_cm ib_cm ib_core ip6_udp_tunnel udp_tunnel 2>/dev/null || true
+	lsmod | grep -q '^ib_core ' && skip "ib_core is held by something: cannot unload it"
+	run insmod "$(modinfo -F filename rdma_rxe)"
+	assert_failure
+	run rdmactl check --only modules
+	assert_failure 1
+	assert_line --regexp '^FAIL  modules +the kernel log says "rdma_rxe: Unknown symbol '
+	assert_equal "$(fix_of modules)" 'modprobe rdma_rxe'
+	modprobe rdma_rxe
+	rdmactl start >/dev/null
+	run verdict modules
+	assert_output --regexp '^pass '
+}
+
+@test "check: --module-file vets a module before it is loaded" {
+	run rdmactl check --only modules --module-file "$(modinfo -F filename rdma_rxe)"
+	assert_success
+	assert_line --regexp "^PASS  modules +.*rdma_rxe.ko was built for this kernel \\($(uname -r)\\)$"
+	printf 'not a module' >"$BATS_TEST_TMPDIR/bad.ko"
+	run rdmactl check --only modules --module-file "$BATS_TEST_TMPDIR/bad.ko"
+	assert_failure 1
+	assert_output --partial 'is not a kernel module libkmod can read'
+}
+
+@test "check: the netdev down fails link with 'ip link set up'; the fix makes it pass" {
+	ip link set "$N" down
+	run rdmactl check --only link
+	assert_failure 1
+	assert_line --regexp "^FAIL  link +rxe0 port 1 is DOWN \\(DISABLED\\): $N is down, carrier off$"
+	fix=$(fix_of link)
+	assert_equal "$fix" "ip link set $N up"
+	eval "$fix"
+	for _ in $(seq 50); do verdict link | grep -q '^pass' && break; sleep 0.1; done
+	run verdict link
+	assert_output "pass rxe0 port 1 on $N is ACTIVE"
+}
+
+@test "check: an rxe link on lo fails link; deleting it makes it pass" {
+	rdmactl add --force rxe1 lo >/dev/null
+	run rdmactl check --only link
+	assert_failure 1
+	assert_line --regexp '^FAIL  link +rxe1 runs on lo, the loopback device: its port carries no RoCE traffic'
+	rdmactl del rxe1
+	run rdmactl check --only link
+	assert_success
+}
+
+@test "check: two rxe netdevs in one subnet fail subnet, and RC over their IPv4 GIDs fails at RTR" {
+	ip addr add 10.11.11.1/24 dev veth1
+	rdmactl add rxe1 veth1 >/dev/null
+	run rdmactl check --only subnet
+	assert_failure 1
+	assert_line --regexp '^FAIL  subnet +rxe[01] \(10\.11\.11\.[0-9]+ on veth[01]\) and rxe[01] \(10\.11\.11\.[0-9]+ on veth[01]\) are in one IPv4 subnet in one namespace: RC over their IPv4 GIDs fails at RTR'
+	# The failure it predicts, for real.
+	timeout 30 ibv_rc_pingpong -d rxe0 -g 1 -n 10 -p 18601 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
+	server=$!
+	for _ in $(seq 50); do ss -Htln 'sport = :18601' | grep -q . && break; sleep 0.1; done
+	run timeout 30 ibv_rc_pingpong -d rxe1 -g 1 -n 10 -p 18601 "$RXE_VM_ADDR"
+	assert_failure
+	wait "$server" || true
+	run cat "$BATS_TEST_TMPDIR/srv"
+	assert_line 'Failed to modify QP to RTR'
+	# The fix: another subnet.
+	ip addr flush dev veth1
+	ip addr add 10.11.14.1/24 dev veth1
+	run rdmactl check --only subnet
+	assert_success
+}
+
+@test "check: --peer routed by a netdev without rxe fails subnet" {
+	ip link add dummy9 type dummy
+	ip addr add 10.11.99.1/24 dev dummy9
+	ip link set dummy9 up
+	run rdmactl check --only subnet --peer 10.11.99.2
+	assert_failure 1
+	assert_line --regexp '^FAIL  subnet +the route to 10\.11\.99\.2 leaves by dummy9, which carries no rxe device'
+	assert_equal "$(fix_of subnet --peer 10.11.99.2)" 'rdmactl add dummy9'
+	run rdmactl check --only subnet --peer "$RXE_VM_ADDR"
+	assert_success
+}
+
+@test "check: strict rp_filter warns with the sysctl to fix it" {
+	sysctl -qw "net.ipv4.conf.$N.rp_filter=1"
+	run rdmactl check --only subnet
+	assert_success
+	assert_line --regexp "^WARN  subnet +strict rp_filter on $N"
+	fix=$(fix_of subnet)
+	eval "$fix"
+	run verdict subnet
+	assert_output --regexp '^pass '
+	sysctl -qw "net.ipv4.conf.$N.rp_filter=0" net.ipv4.conf.all.rp_filter=0
+}
+
+@test "check: an MTU change: mtu says what the new MTU gives, as ibv_devinfo shows" {
+	for m in 9000 2200 1100; do
+		ip link set "$N" mtu "$m"
+		want=$(ibv_devinfo -d rxe0 | awk '/active_mtu/ { print $2 }')
+		run verdict mtu
+		assert_output --regexp "^pass rxe0: $N's MTU $m gives RoCE MTU $want, as active"
+	done
+	ip link set "$N" mtu 1500
+}
+
+@test "check: an nftables rule dropping UDP 4791 fails firewall; its fix clears it" {
+	nft add table inet rdmactltest
+	nft add chain inet rdmactltest in '{ type filter hook input priority 0; policy accept; }'
+	nft add rule inet rdmactltest in udp dport 4791 drop
+	run rdmactl check --only firewall
+	assert_failure 1
+	assert_line --regexp '^FAIL  firewall +nftables rule inet rdmactltest in \(handle [0-9]+\) drops RoCE v2 \(UDP 4791\)$'
+	fix=$(fix_of firewall)
+	[[ $fix == 'nft delete rule inet rdmactltest in handle '* ]]
+	eval "$fix"
+	run rdmactl check --only firewall
+	assert_success
+	assert_line --regexp '^PASS  firewall'
+}
+
+@test "check: an input policy of drop without an accept for 4791 fails firewall" {
+	nft add table inet rdmactltest
+	nft add chain inet rdmactltest in '{ type filter hook input priority 0; policy drop; }'
+	nft add rule inet rdmactltest in tcp dport 22 accept
+	run rdmactl check --only firewall
+	assert_failure 1
+	assert_output --partial 'drops input by policy and no rule accepts RoCE v2 (UDP 4791)'
+	eval "$(fix_of firewall)"
+	run rdmactl check --only firewall
+	assert_success
+}
+
+@test "check: a low memlock limit warns for a non-root user" {
+	# prlimit as root sets the limit; the unprivileged rdmactl inherits it.
+	run prlimit --memlock=65536 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all -- "$RDMACTL" check --only memlock
+	assert_success
+	assert_line --regexp '^WARN  memlock +RLIMIT_MEMLOCK is 64 KiB: ibv_reg_mr of more than that fails with ENOMEM'
+	assert_line '      fix: ulimit -l unlimited'
+	run prlimit --memlock=unlimited setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all -- "$RDMACTL" check --only memlock
+	assert_success
+	assert_line --regexp '^PASS  memlock +RLIMIT_MEMLOCK is unlimited'
+}
+
+@test "check: IPv6 disabled by sysctl warns ipv6; the fix makes it pass" {
+	sysctl -qw "net.ipv6.conf.$N.disable_ipv6=1"
+	run rdmactl check --only ipv6
+	assert_success
+	assert_line --regexp "^WARN  ipv6 +IPv6 is disabled on $N: rxe0's fe80:: GID \\(index 0\\)"
+	fix=$(fix_of ipv6)
+	assert_equal "$fix" "sysctl -w net.ipv6.conf.$N.disable_ipv6=0"
+	eval "$fix" >/dev/null
+	run rdmactl check --only ipv6
+	assert_success
+	assert_line --regexp '^PASS  ipv6'
+}
+
+@test "check: a missing uverbs node fails uverbs with the mknod that restores it" {
+	node=$(rdmactl -j show rxe0 | jq -r '.[0].uverbs')
+	rm "$node"
+	run rdmactl check --only uverbs
+	assert_failure 1
+	fix=$(fix_of uverbs)
+	[[ $fix == "mkdir -p /dev/infiniband && mknod -m 666 $node c 231 "* ]]
+	eval "$fix"
+	run rdmactl check --only uverbs
+	assert_success
+	run ibv_devinfo -d rxe0
+	assert_success
+}
+
+@test "check: libibverbs without its rxe provider config fails provider" {
+	mv /etc/libibverbs.d/rxe.driver "$BATS_TEST_TMPDIR/"
+	run rdmactl check --only provider
+	mv "$BATS_TEST_TMPDIR/rxe.driver" /etc/libibverbs.d/
+	assert_failure 1
+	assert_line --regexp '^FAIL  provider +libibverbs has no rxe provider'
+	run rdmactl check --only provider
+	assert_success
+}
+
+@test "check: no rxe link fails link, naming the netdev of the default route" {
+	rdma_links_clear
+	ip route add default via 10.11.11.254 dev "$N"
+	run rdmactl check --only link
+	ip route del default
+	assert_failure 1
+	assert_line --regexp "^FAIL  link +there is no rxe link; the default route leaves by $N$"
+	assert_line "      fix: rdmactl add rxe0 $N"
+}

@@ -77,5 +77,6 @@ setup() {
 	assert_failure 123
 	assert_output 'before'
 	[[ $stderr == *'the guest died while CMD ran'* ]]
-	[[ $stderr == *'Kernel panic'* || $stderr == *'sysrq'* ]] || fail "no console tail: $stderr"
+	[[ $stderr == *'the guest kernel said: '*'Kernel panic'* ]] || fail "no panic line: $stderr"
+	[[ $stderr == *'last lines of the guest console:'* ]]
 }

@@ -86,6 +86,15 @@ size_t check_rxe_devs(struct check_ctx *c, const struct rdma_dev **out, size_t m
 	return n;
 }
 
+size_t check_rxe_devs_or_skip(struct check_ctx *c, const struct rdma_dev **out, size_t max)
+{
+	size_t n = check_rxe_devs(c, out, max);
+
+	if (n == 0)
+		report(c, V_SKIP, NULL, "no rxe device to check (see the link check)");
+	return n;
+}
+
 bool check_live(const struct check_ctx *c)
 {
 	return !*c->o.root;

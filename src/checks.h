@@ -66,6 +66,8 @@ void check_ctx_free(struct check_ctx *c);
 const struct model *check_model(struct check_ctx *c);
 /* The rxe devices of the model that --dev selects. */
 size_t check_rxe_devs(struct check_ctx *c, const struct rdma_dev **out, size_t max);
+/* The same; when there are none, the running check is reported skipped. */
+size_t check_rxe_devs_or_skip(struct check_ctx *c, const struct rdma_dev **out, size_t max);
 /* getifaddrs() once; NULL on failure or when reading a fixture tree. */
 struct ifaddrs *check_addrs(struct check_ctx *c);
 bool check_live(const struct check_ctx *c);

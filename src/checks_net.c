@@ -103,12 +103,10 @@ void check_link(struct check_ctx *c)
 void check_mtu(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[MAX_DEVS];
-	size_t n = check_rxe_devs(c, devs, MAX_DEVS);
+	size_t n = check_rxe_devs_or_skip(c, devs, MAX_DEVS);
 
-	if (n == 0) {
-		report(c, V_SKIP, NULL, "no rxe device to check (see the link check)");
+	if (n == 0)
 		return;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct rdma_dev *d = devs[i];
 		int active, max, want;
@@ -380,12 +378,10 @@ static void gid_index_one(struct check_ctx *c, const struct rdma_dev *d)
 void check_gid_index(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[MAX_DEVS];
-	size_t n = check_rxe_devs(c, devs, MAX_DEVS);
+	size_t n = check_rxe_devs_or_skip(c, devs, MAX_DEVS);
 
-	if (n == 0) {
-		report(c, V_SKIP, NULL, "no rxe device to check (see the link check)");
+	if (n == 0)
 		return;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct rdma_dev *d = devs[i];
 		char list[512] = "", addr[GID_ADDR_LEN];
@@ -511,14 +507,12 @@ void check_subnet(struct check_ctx *c)
 void check_ipv6(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[MAX_DEVS];
-	size_t n = check_rxe_devs(c, devs, MAX_DEVS);
+	size_t n = check_rxe_devs_or_skip(c, devs, MAX_DEVS);
 	char v[8], fix[128];
 	bool ok = true;
 
-	if (n == 0) {
-		report(c, V_SKIP, NULL, "no rxe device to check (see the link check)");
+	if (n == 0)
 		return;
-	}
 	if (!sysfs_exists(c->o.root, "/proc/sys/net/ipv6")) {
 		report(c, V_WARN, "remove ipv6.disable=1 from the kernel command line",
 		       "IPv6 is off in this kernel: the fe80:: GIDs (index 0) cannot be used");
@@ -556,13 +550,11 @@ static const struct {
 void check_counters(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[MAX_DEVS];
-	size_t n = check_rxe_devs(c, devs, MAX_DEVS);
+	size_t n = check_rxe_devs_or_skip(c, devs, MAX_DEVS);
 	bool ok = true;
 
-	if (n == 0) {
-		report(c, V_SKIP, NULL, "no rxe device to check (see the link check)");
+	if (n == 0)
 		return;
-	}
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < devs[i]->nports; j++) {
 			const struct port *p = &devs[i]->ports[j];

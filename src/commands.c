@@ -70,6 +70,16 @@ const struct rc_cmd rc_commands[] = {
 	  "  --strict       warnings fail too\n"
 	  "  --module-file KO  vet an out-of-tree module before loading it\n"
 	  "Exit status: 0 nothing failed, 1 something did, 2 usage error." },
+	{ "selftest", cmd_selftest, "[--gid-index N] [--timeout S] [--size BYTES] [DEV]",
+	  "Prove an rxe link end to end in loopback: two RC QPs on DEV (every rxe\n"
+	  "device without DEV) do SEND with immediate data, RDMA WRITE, RDMA READ,\n"
+	  "atomic compare-and-swap and fetch-and-add over buffers larger than one\n"
+	  "MTU and not page-aligned, and every byte is checked. Each stage is\n"
+	  "reported with its time; a failure names the stage, the verbs call or\n"
+	  "work completion status, and a hint.\n"
+	  "  --gid-index N  use GID N (default: the RoCE v2 GID of an IPv4 address)\n"
+	  "  --timeout S    bound every wait (default 5)\n"
+	  "  --size BYTES   bytes per operation (default 12411)" },
 	{ "help", cmd_help, "[COMMAND]",
 	  "Show the commands, or one command's synopsis and help.\n"
 	  "Works on any machine: it never touches the kernel." },

@@ -67,5 +67,6 @@ int cmd_show(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_gids(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_netdevs(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_check(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_selftest(struct rc_ctx *ctx, int argc, char **argv);
 
 #endif

@@ -61,3 +61,10 @@ setup() {
 		(map(.result) - ["pass","warn","fail","skip"] | length == 0)' <<<"$output"
 	assert_success
 }
+
+@test "selftest: usage errors exit 2 before touching a device" {
+	for args in '--size 0' '--size x' '--timeout 0' '--gid-index -1' 'a b' "'a b'" '--bogus'; do
+		eval "run rdmactl selftest $args"
+		assert_failure 2
+	done
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rdmactl selftest in loopback on real rxe devices.
+
+setup_file() {
+	[ "${RXE_VM:-}" = 1 ] || return 0
+	"$BATS_TEST_DIRNAME/../../rdmactl" start >/dev/null
+}
+
+setup() {
+	load ../helpers
+	[ "${RXE_VM:-}" = 1 ] || skip "not inside tools/rxe-vm"
+	N=$RXE_VM_NETDEV
+	rdma_links_clear
+	rdmactl add rxe0 "$N" >/dev/null
+}
+
+teardown() {
+	[ "${RXE_VM:-}" = 1 ] || return 0
+	rdma_links_clear
+	ip link set "$N" up 2>/dev/null || true
+	ip addr flush dev veth1 2>/dev/null || true
+}
+
+@test "selftest: loopback on a fresh rxe device passes every stage, every byte checked" {
+	run rdmactl selftest rxe0
+	assert_success
+	assert_line --index 0 "rxe0: GID 1 ::ffff:$RXE_VM_ADDR, MTU 1024"
+	for st in setup connect; do
+		assert_line --regexp "^  $st +pass +[0-9]+ us$"
+	done
+	for st in send write read; do
+		assert_line --regexp "^  $st +pass +[0-9]+ us  12411 bytes verified$"
+	done
+	assert_line --regexp '^  cmp_swap +pass +[0-9]+ us  16 bytes verified$'
+	assert_line --regexp '^  fetch_add +pass +[0-9]+ us  8 bytes verified$'
+	assert_line 'rxe0: selftest passed'
+}
+
+@test "selftest: -j gives every stage with its result, time and bytes" {
+	run rdmactl -j selftest --size 1048576 rxe0
+	assert_success
+	run jq -r '.[0] | .passed, ([.stages[] | select(.result != "pass")] | length),
+		([.stages[] | select(.stage == "write" or .stage == "read" or .stage == "send") | .bytes] | unique | .[0])' <<<"$output"
+	assert_output $'true\n0\n1048576'
+}
+
+@test "selftest: without DEV every rxe device is tested" {
+	ip addr add 10.11.15.1/24 dev veth1
+	rdmactl add rxe1 veth1 >/dev/null
+	run rdmactl -j selftest
+	assert_success
+	run jq -r '.[] | "\(.ifname) \(.passed) \(.gid)"' <<<"$output"
+	assert_line "rxe0 true ::ffff:$RXE_VM_ADDR"
+	assert_line 'rxe1 true ::ffff:10.11.15.1'
+}
+
+@test "selftest: a forced empty GID index fails at setup with the hint, exit 1" {
+	run rdmactl selftest --gid-index 7 rxe0
+	assert_failure 1
+	assert_line --regexp '^  setup +FAIL +[0-9]+ us  GID index 7 of rxe0 is empty$'
+	assert_line --partial "hint: 'rdmactl gids' lists the GIDs"
+	assert_line --regexp '^  send +skip  an earlier stage failed$'
+	assert_line 'rxe0: selftest FAILED'
+}
+
+@test "selftest: the netdev down ends with a clear error, not a hang" {
+	ip link set "$N" down
+	start=$SECONDS
+	run rdmactl selftest --timeout 3 rxe0
+	assert_failure 1
+	assert_line --regexp '^  setup +FAIL .*port 1 of rxe0 is (down|init|armed|nop), not ACTIVE$'
+	assert_line --partial 'hint: rdmactl check --only link'
+	[ $((SECONDS - start)) -lt 20 ]
+}
+
+@test "selftest: odd sizes from 1 byte pass" {
+	for sz in 1 1023 1025 4097; do
+		run rdmactl selftest --size "$sz" rxe0
+		assert_success
+		assert_line --regexp "^  write +pass +[0-9]+ us  $sz bytes verified$"
+	done
+}
+
+@test "selftest: valgrind finds no error and no leak in a loopback run" {
+	command -v valgrind >/dev/null || skip "no valgrind"
+	run valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		"$RDMACTL" selftest rxe0
+	assert_success
+	assert_line 'rxe0: selftest passed'
+}
+
+@test "selftest: no rxe device is ENODEV with what to do" {
+	rdma_links_clear
+	run --separate-stderr rdmactl selftest
+	assert_failure 1
+	[[ $stderr == *"there is no rxe device to test ('rdmactl add rxe0 NETDEV' makes one)"* ]]
+}

@@ -20,24 +20,6 @@
 
 #define MAX_DEVS 64
 
-/* The netdev of the default route, from /proc/net/route; "" when there is none. */
-static void default_netdev(const struct check_ctx *c, char *buf, size_t len)
-{
-	char text[8192], *line, *save = NULL;
-
-	buf[0] = '\0';
-	if (sysfs_read(c->o.root, text, sizeof(text), "/proc/net/route") <= 0)
-		return;
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char ifname[IF_NAMESIZE + 1], dst[16];
-
-		if (sscanf(line, "%16s %15s", ifname, dst) == 2 && !strcmp(dst, "00000000")) {
-			snprintf(buf, len, "%s", ifname);
-			return;
-		}
-	}
-}
-
 void check_link(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[MAX_DEVS];
@@ -54,7 +36,7 @@ void check_link(struct check_ctx *c)
 		return;
 	}
 	if (n == 0) {
-		default_netdev(c, dflt, sizeof(dflt));
+		netdev_default_route(c->o.root, dflt, sizeof(dflt));
 		snprintf(fix, sizeof(fix), "rdmactl add rxe0 %s", *dflt ? dflt : "NETDEV");
 		if (c->o.dev)
 			report(c, V_FAIL, fix, "there is no rxe device named %s", c->o.dev);
@@ -75,7 +57,7 @@ void check_link(struct check_ctx *c)
 			continue;
 		}
 		if (!netdev_is_ethernet(&nd)) {
-			default_netdev(c, dflt, sizeof(dflt));
+			netdev_default_route(c->o.root, dflt, sizeof(dflt));
 			snprintf(fix, sizeof(fix), "rdmactl del %s && rdmactl add %s %s", d->name, d->name,
 				 *dflt ? dflt : "NETDEV");
 			report(c, V_FAIL, fix, "%s runs on %s, %s: its port carries no RoCE traffic to "

@@ -80,6 +80,12 @@ const struct rc_cmd rc_commands[] = {
 	  "  --gid-index N  use GID N (default: the RoCE v2 GID of an IPv4 address)\n"
 	  "  --timeout S    bound every wait (default 5)\n"
 	  "  --size BYTES   bytes per operation (default 12411)" },
+	{ "up", cmd_up, "[NETDEV]",
+	  "From nothing to a proven link in one command: start (load the\n"
+	  "modules), add --exist-ok on NETDEV (default: the netdev of the default\n"
+	  "route), check that device, and run its loopback selftest; then a\n"
+	  "one-line summary. Stops at the first step that fails. With -j the steps\n"
+	  "print on stderr and stdout has the summary as JSON." },
 	{ "help", cmd_help, "[COMMAND]",
 	  "Show the commands, or one command's synopsis and help.\n"
 	  "Works on any machine: it never touches the kernel." },

@@ -51,3 +51,20 @@ int rc_conf_load(struct rc_ctx *ctx, struct conf *c)
 		pr_kerr(err, NULL, "cannot read %s", ctx->config);
 	return err;
 }
+
+int rc_rxe_on(struct rc_ctx *ctx, const char *netdev, char *name, size_t len)
+{
+	struct link_list l;
+	const struct rdma_link *k;
+	int err = rc_links(ctx, &l);
+
+	if (err)
+		return err;
+	k = links_find_netdev(&l, netdev);
+	if (k)
+		snprintf(name, len, "%s", k->p.dev_name);
+	else
+		fprintf(stderr, "rdmactl: %s carries no rxe device (ENODEV)\n", netdev);
+	links_free(&l);
+	return k ? 0 : -ENODEV;
+}

@@ -154,3 +154,20 @@ bool netdev_is_ethernet(const struct netdev *n)
 {
 	return n->type == ARPHRD_ETHER && !(n->flags & IFF_LOOPBACK);
 }
+
+void netdev_default_route(const char *root, char *buf, size_t len)
+{
+	char text[8192], *line, *save = NULL;
+
+	buf[0] = '\0';
+	if (sysfs_read(root, text, sizeof(text), "/proc/net/route") <= 0)
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char ifname[IF_NAMESIZE + 1], dst[16];
+
+		if (sscanf(line, "%16s %15s", ifname, dst) == 2 && !strcmp(dst, "00000000")) {
+			snprintf(buf, len, "%s", ifname);
+			return;
+		}
+	}
+}

@@ -29,5 +29,7 @@ int netdev_get(const char *root, const char *name, struct netdev *n);
 /* Every device in ROOT/sys/class/net, sorted by name. */
 int netdev_list(const char *root, struct netdev **v, size_t *n);
 bool netdev_is_ethernet(const struct netdev *n);
+/* The netdev of the IPv4 default route (ROOT/proc/net/route); "" when there is none. */
+void netdev_default_route(const char *root, char *buf, size_t len);
 
 #endif

@@ -4,6 +4,7 @@
 #define RDMACTL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct conf;
@@ -41,6 +42,8 @@ struct rc_ctx {
 int rc_netlink(struct rc_ctx *ctx, struct nl **nlp);
 int rc_links(struct rc_ctx *ctx, struct link_list *l);
 int rc_conf_load(struct rc_ctx *ctx, struct conf *c);
+/* The name of the rxe device on NETDEV into NAME; -ENODEV (said) when none. */
+int rc_rxe_on(struct rc_ctx *ctx, const char *netdev, char *name, size_t len);
 
 struct rc_cmd {
 	const char *name;
@@ -68,5 +71,6 @@ int cmd_gids(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_netdevs(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_check(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_selftest(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_up(struct rc_ctx *ctx, int argc, char **argv);
 
 #endif

@@ -68,3 +68,10 @@ setup() {
 		assert_failure 2
 	done
 }
+
+@test "up: bad arguments exit 2" {
+	run rdmactl up 'a b'
+	assert_failure 2
+	run rdmactl up eth0 eth1
+	assert_failure 2
+}

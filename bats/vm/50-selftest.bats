@@ -96,3 +96,42 @@ teardown() {
 	assert_failure 1
 	[[ $stderr == *"there is no rxe device to test ('rdmactl add rxe0 NETDEV' makes one)"* ]]
 }
+
+@test "up: from nothing loaded to a proven link in one command" {
+	rdmactl stop >/dev/null
+	modprobe -r rdma_ucm ib_uverbs 2>/dev/null || true
+	run --separate-stderr rdmactl up "$N"
+	assert_success
+	assert_line '== rdmactl start'
+	assert_line 'module rdma_rxe loaded now'
+	assert_line '== rdmactl check'
+	assert_line 'rxe0: selftest passed'
+	assert_line --index $((${#lines[@]} - 1)) "up: $N: rxe0 is up and proven: modules loaded, link ACTIVE, every check passed, selftest passed"
+	run rdma_links
+	assert_output "rxe0 $N ACTIVE"
+}
+
+@test "up: -j prints only the summary on stdout; steps go to stderr" {
+	run --separate-stderr rdmactl -j up "$N"
+	assert_success
+	assert_output '{"netdev":"'"$N"'","ifname":"rxe0","proven":true,"failed_step":null}'
+	[[ $stderr == *'== rdmactl selftest'* ]]
+}
+
+@test "up: a failing step stops it, says which, exit 1" {
+	run --separate-stderr rdmactl up nosuch0
+	assert_failure 1
+	assert_line 'up: nosuch0: -: stopped at add: see above'
+	[[ $stderr == *'there is no network device named nosuch0'* ]]
+	ip link set "$N" down
+	run rdmactl up "$N"
+	assert_failure 1
+	assert_line "up: $N: rxe0: stopped at check: see above"
+	assert_line "      fix: ip link set $N up"
+}
+
+@test "up: with no default route and no NETDEV it asks for one, exit 2" {
+	run --separate-stderr rdmactl up
+	assert_failure 2
+	[[ $stderr == *"name it, 'rdmactl up NETDEV'"* ]]
+}

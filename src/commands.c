@@ -70,7 +70,8 @@ const struct rc_cmd rc_commands[] = {
 	  "  --strict       warnings fail too\n"
 	  "  --module-file KO  vet an out-of-tree module before loading it\n"
 	  "Exit status: 0 nothing failed, 1 something did, 2 usage error." },
-	{ "selftest", cmd_selftest, "[--gid-index N] [--timeout S] [--size BYTES] [DEV]",
+	{ "selftest", cmd_selftest,
+	  "[--gid-index N] [--timeout S] [--size BYTES] [--pingpong --server|--client HOST [--port P] [--iters N]] [DEV]",
 	  "Prove an rxe link end to end in loopback: two RC QPs on DEV (every rxe\n"
 	  "device without DEV) do SEND with immediate data, RDMA WRITE, RDMA READ,\n"
 	  "atomic compare-and-swap and fetch-and-add over buffers larger than one\n"
@@ -79,7 +80,11 @@ const struct rc_cmd rc_commands[] = {
 	  "work completion status, and a hint.\n"
 	  "  --gid-index N  use GID N (default: the RoCE v2 GID of an IPv4 address)\n"
 	  "  --timeout S    bound every wait (default 5)\n"
-	  "  --size BYTES   bytes per operation (default 12411)" },
+	  "  --size BYTES   bytes per operation (default 12411)\n"
+	  "  --pingpong     speak ibv_rc_pingpong's exchange and traffic, as --server\n"
+	  "                 or --client HOST (--port, default 18515; --iters,\n"
+	  "                 default 1000; --size default 4096; --timeout default 30),\n"
+	  "                 with a stock ibv_rc_pingpong on the other side" },
 	{ "up", cmd_up, "[NETDEV]",
 	  "From nothing to a proven link in one command: start (load the\n"
 	  "modules), add --exist-ok on NETDEV (default: the netdev of the default\n"

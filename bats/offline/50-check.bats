@@ -75,3 +75,17 @@ setup() {
 	run rdmactl up eth0 eth1
 	assert_failure 2
 }
+
+@test "selftest: --server and --client need --pingpong; --pingpong needs a role and DEV" {
+	run rdmactl selftest --server rxe0
+	assert_failure 2
+	assert_output --partial "rdmactl's own two-host exchange is not built yet"
+	run rdmactl selftest --pingpong rxe0
+	assert_failure 2
+	run rdmactl selftest --pingpong --server --client h rxe0
+	assert_failure 2
+	run rdmactl selftest --pingpong --server
+	assert_failure 2
+	run rdmactl selftest --pingpong --server --port 70000 rxe0
+	assert_failure 2
+}

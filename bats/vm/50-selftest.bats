@@ -135,3 +135,83 @@ teardown() {
 	assert_failure 2
 	[[ $stderr == *"name it, 'rdmactl up NETDEV'"* ]]
 }
+
+# Waits until something listens on TCP port $1.
+listening() {
+	for _ in $(seq 100); do
+		ss -Htln "sport = :$1" | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+@test "pingpong: rdmactl's client against a stock ibv_rc_pingpong server" {
+	timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -p 18710 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
+	server=$!
+	listening 18710
+	run rdmactl selftest --pingpong --client "$RXE_VM_ADDR" --port 18710 rxe0
+	assert_success
+	assert_line --regexp '^  8192000 bytes in [0-9]+ us, 1000 iterations = [0-9.]+ usec/iter, data checked$'
+	assert_line 'rxe0: pingpong passed'
+	wait "$server" || fail "stock server: $(cat "$BATS_TEST_TMPDIR/srv")"
+	run cat "$BATS_TEST_TMPDIR/srv"
+	assert_line --partial '1000 iters in'
+}
+
+@test "pingpong: a stock ibv_rc_pingpong client against rdmactl's server" {
+	rdmactl selftest --pingpong --server --iters 500 --port 18711 rxe0 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
+	server=$!
+	listening 18711
+	run timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -n 500 -p 18711 "$RXE_VM_ADDR"
+	assert_success
+	assert_line --partial '500 iters in'
+	wait "$server" || fail "rdmactl server: $(cat "$BATS_TEST_TMPDIR/srv")"
+	run cat "$BATS_TEST_TMPDIR/srv"
+	assert_line 'rxe0: pingpong passed'
+}
+
+@test "pingpong: the server refuses garbage, a short message and silence, within the timeout" {
+	rdmactl selftest --pingpong --server --port 18712 --timeout 5 rxe0 >"$BATS_TEST_TMPDIR/g" 2>&1 &
+	server=$!
+	listening 18712
+	exec 5<>/dev/tcp/127.0.0.1/18712
+	printf '%-51s\0' 'hello, this is no pingpong message' >&5
+	exec 5>&-
+	rc=0
+	wait "$server" || rc=$?
+	assert_equal "$rc" 1
+	run cat "$BATS_TEST_TMPDIR/g"
+	assert_line "  FAIL  the peer's exchange message is not ibv_rc_pingpong's 'LID:QPN:PSN:GID' (refused)"
+
+	rdmactl selftest --pingpong --server --port 18713 --timeout 5 rxe0 >"$BATS_TEST_TMPDIR/s" 2>&1 &
+	server=$!
+	listening 18713
+	exec 5<>/dev/tcp/127.0.0.1/18713
+	printf '0000:000011' >&5
+	exec 5>&-
+	rc=0
+	wait "$server" || rc=$?
+	assert_equal "$rc" 1
+	run cat "$BATS_TEST_TMPDIR/s"
+	assert_line '  FAIL  the peer closed the connection in the middle of the exchange'
+
+	start=$SECONDS
+	rdmactl selftest --pingpong --server --port 18714 --timeout 3 rxe0 >"$BATS_TEST_TMPDIR/n" 2>&1 &
+	server=$!
+	listening 18714
+	exec 5<>/dev/tcp/127.0.0.1/18714
+	rc=0
+	wait "$server" || rc=$?
+	exec 5>&-
+	assert_equal "$rc" 1
+	[ $((SECONDS - start)) -lt 20 ]
+	run cat "$BATS_TEST_TMPDIR/n"
+	assert_line '  FAIL  the peer sent nothing, or too little, within 3 s'
+}
+
+@test "pingpong: no server is a clear error; -j says it too" {
+	run rdmactl -j selftest --pingpong --client 127.0.0.1 --port 18719 rxe0
+	assert_failure 1
+	run jq -r '"\(.passed) \(.error)"' <<<"$output"
+	assert_output 'false cannot connect to 127.0.0.1 port 18719: Connection refused'
+}

@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * selftest --pingpong: rdma-core's ibv_rc_pingpong exchange and traffic, so
+ * rdmactl interoperates with a stock ibv_rc_pingpong on either side.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+
+#include "selftest_pp.h"
+
+#define PORT 1
+#define FILL 0x7b	/* what ibv_rc_pingpong's buffers hold */
+#define WR_RECV 1
+#define WR_SEND 2
+/* "LLLL:QQQQQQ:PPPPPP:" and 32 hex digits of GID, with its NUL: 52 bytes. */
+#define MSG_LEN 52
+
+struct pp {
+	const struct pp_opts *o;
+	struct pp_report *r;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_mr *mr;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	char *buf;
+	struct ibv_port_attr pattr;
+	uint32_t lid, qpn, psn;
+	union ibv_gid gid;
+	uint32_t rlid, rqpn, rpsn;
+	union ibv_gid rgid;
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
+}
+
+static int fail(struct pp *p, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct pp *p, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->r->error, sizeof(p->r->error), fmt, ap);
+	va_end(ap);
+	snprintf(p->r->hint, sizeof(p->r->hint), "%s", hint ? hint : "");
+	return -1;
+}
+
+/* Reads exactly LEN bytes from FD before DEADLINE (ms); 0, or a negative errno. */
+static int read_full(int fd, char *buf, size_t len, uint64_t deadline)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int64_t left = (int64_t)(deadline - now_ms());
+		ssize_t n;
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) == 0)
+			return -ETIMEDOUT;
+		n = read(fd, buf + got, len - got);
+		if (n == 0)
+			return -ECONNRESET;	/* the peer closed early: a short message */
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n > 0)
+			got += (size_t)n;
+	}
+	return 0;
+}
+
+static int write_full(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n > 0) {
+			buf += n;
+			len -= (size_t)n;
+		}
+	}
+	return 0;
+}
+
+static void gid_to_wire(const union ibv_gid *g, char *out)
+{
+	for (int i = 0; i < 16; i++)
+		sprintf(out + 2 * i, "%02x", g->raw[i]);
+}
+
+static void format_msg(const struct pp *p, char msg[MSG_LEN])
+{
+	char gid[33];
+
+	gid_to_wire(&p->gid, gid);
+	memset(msg, 0, MSG_LEN);
+	snprintf(msg, MSG_LEN, "%04x:%06x:%06x:%s", p->lid & 0xffff, p->qpn & 0xffffff,
+		 p->psn & 0xffffff, gid);
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Reads N hex digits at S into V; false unless all are hex. */
+static bool hexfield(const char *s, int n, uint32_t *v)
+{
+	*v = 0;
+	for (int i = 0; i < n; i++) {
+		int h = hexval(s[i]);
+
+		if (h < 0)
+			return false;
+		*v = *v << 4 | (uint32_t)h;
+	}
+	return true;
+}
+
+/* The peer's message, checked to the byte: anything else is refused. */
+static int parse_msg(struct pp *p, const char msg[MSG_LEN])
+{
+	uint32_t b;
+
+	if (msg[4] != ':' || msg[11] != ':' || msg[18] != ':' || msg[MSG_LEN - 1] != '\0' ||
+	    !hexfield(msg, 4, &p->rlid) || !hexfield(msg + 5, 6, &p->rqpn) ||
+	    !hexfield(msg + 12, 6, &p->rpsn))
+		return -EBADMSG;
+	for (int i = 0; i < 16; i++) {
+		if (!hexfield(msg + 19 + 2 * i, 2, &b))
+			return -EBADMSG;
+		p->rgid.raw[i] = (uint8_t)b;
+	}
+	if (p->rqpn == 0)
+		return -EBADMSG;
+	return 0;
+}
+
+static int setup(struct pp *p)
+{
+	struct ibv_device **list;
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 1, .max_recv_wr = p->o->rx_depth, .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = PORT };
+	int n;
+
+	list = ibv_get_device_list(&n);
+	if (!list)
+		return fail(p, "rdmactl check --only uverbs,provider", "ibv_get_device_list: %s",
+			    strerror(errno));
+	for (int i = 0; i < n && !p->ctx; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), p->o->dev))
+			p->ctx = ibv_open_device(list[i]);
+	ibv_free_device_list(list);
+	if (!p->ctx)
+		return fail(p, "rdmactl check --only uverbs,provider", "libibverbs cannot open %s",
+			    p->o->dev);
+	if (ibv_query_port(p->ctx, PORT, &p->pattr))
+		return fail(p, NULL, "ibv_query_port: %s", strerror(errno));
+	if (p->o->gid_index < 0)
+		return fail(p, "give the netdev an IPv4 address, or pass --gid-index",
+			    "%s has no RoCE v2 IPv4 GID", p->o->dev);
+	if (ibv_query_gid(p->ctx, PORT, p->o->gid_index, &p->gid))
+		return fail(p, NULL, "ibv_query_gid %d: %s", p->o->gid_index, strerror(errno));
+	p->buf = malloc(p->o->size);
+	if (!p->buf)
+		return fail(p, NULL, "out of memory");
+	memset(p->buf, FILL, p->o->size);
+	p->pd = ibv_alloc_pd(p->ctx);
+	if (!p->pd)
+		return fail(p, NULL, "ibv_alloc_pd: %s", strerror(errno));
+	p->mr = ibv_reg_mr(p->pd, p->buf, p->o->size, IBV_ACCESS_LOCAL_WRITE);
+	if (!p->mr)
+		return fail(p, NULL, "ibv_reg_mr: %s", strerror(errno));
+	p->cq = ibv_create_cq(p->ctx, (int)p->o->rx_depth + 1, NULL, NULL, 0);
+	if (!p->cq)
+		return fail(p, NULL, "ibv_create_cq: %s", strerror(errno));
+	qa.send_cq = qa.recv_cq = p->cq;
+	p->qp = ibv_create_qp(p->pd, &qa);
+	if (!p->qp)
+		return fail(p, NULL, "ibv_create_qp: %s", strerror(errno));
+	if ((errno = ibv_modify_qp(p->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				   IBV_QP_ACCESS_FLAGS)))
+		return fail(p, NULL, "ibv_modify_qp to INIT: %s", strerror(errno));
+	p->lid = p->pattr.lid;
+	p->qpn = p->qp->qp_num;
+	p->psn = (uint32_t)(now_ms() * 2654435761u) & 0xffffff;
+	return 0;
+}
+
+static int post_recvs(struct pp *p, unsigned int n)
+{
+	struct ibv_sge sge = { (uintptr_t)p->buf, p->o->size, p->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = WR_RECV, .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	for (unsigned int i = 0; i < n; i++)
+		if ((errno = ibv_post_recv(p->qp, &wr, &bad)))
+			return fail(p, NULL, "ibv_post_recv: %s", strerror(errno));
+	return 0;
+}
+
+static int post_send(struct pp *p)
+{
+	struct ibv_sge sge = { (uintptr_t)p->buf, p->o->size, p->mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = WR_SEND, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED }, *bad;
+
+	if ((errno = ibv_post_send(p->qp, &wr, &bad)))
+		return fail(p, NULL, "ibv_post_send: %s", strerror(errno));
+	return 0;
+}
+
+/* RTR towards the peer (path MTU as --mtu, 1024 like ibv_rc_pingpong), then RTS. */
+static int connect_qp(struct pp *p)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTR,
+		.path_mtu = p->o->mtu,
+		.dest_qp_num = p->rqpn,
+		.rq_psn = p->rpsn,
+		.max_dest_rd_atomic = 1,
+		.min_rnr_timer = 12,
+		.ah_attr = { .is_global = 1, .dlid = (uint16_t)p->rlid, .port_num = PORT },
+	};
+	int err;
+
+	a.ah_attr.grh.dgid = p->rgid;
+	a.ah_attr.grh.sgid_index = (uint8_t)p->o->gid_index;
+	a.ah_attr.grh.hop_limit = 1;
+	err = ibv_modify_qp(p->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+			    IBV_QP_MIN_RNR_TIMER);
+	if (err)
+		return fail(p, "the GID index or route: RoCE v2 to an IPv4 peer needs its IPv4 GID "
+			    "(rdmactl check --gid-index N --peer ADDR)",
+			    "ibv_modify_qp to RTR: %s (%s)", strerror(err),
+			    strerrorname_np(err) ? strerrorname_np(err) : "?");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.sq_psn = p->psn;
+	a.max_rd_atomic = 1;
+	err = ibv_modify_qp(p->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			    IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+	if (err)
+		return fail(p, NULL, "ibv_modify_qp to RTS: %s", strerror(err));
+	return 0;
+}
+
+static int tcp_client(struct pp *p, uint64_t deadline)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res, *t;
+	char port[8];
+	int fd = -1, err;
+
+	snprintf(port, sizeof(port), "%u", p->o->port);
+	err = getaddrinfo(p->o->host, port, &hints, &res);
+	if (err)
+		return fail(p, NULL, "%s: %s", p->o->host, gai_strerror(err));
+	for (t = res; t && fd < 0; t = t->ai_next) {
+		fd = socket(t->ai_family, t->ai_socktype | SOCK_CLOEXEC, t->ai_protocol);
+		if (fd >= 0 && connect(fd, t->ai_addr, t->ai_addrlen) < 0) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	freeaddrinfo(res);
+	(void)deadline;
+	if (fd < 0)
+		return fail(p, "is the server running, and is its TCP port reachable?",
+			    "cannot connect to %s port %u: %s", p->o->host, p->o->port,
+			    strerror(errno));
+	return fd;
+}
+
+static int tcp_server(struct pp *p, uint64_t deadline)
+{
+	struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_port = htons(p->o->port),
+				   .sin6_addr = IN6ADDR_ANY_INIT };
+	struct pollfd pfd;
+	int one = 1, lfd, fd;
+
+	lfd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0)
+		return fail(p, NULL, "socket: %s", strerror(errno));
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, 1) < 0) {
+		int e = errno;
+
+		close(lfd);
+		return fail(p, NULL, "cannot listen on TCP port %u: %s", p->o->port, strerror(e));
+	}
+	pfd = (struct pollfd){ .fd = lfd, .events = POLLIN };
+	if (poll(&pfd, 1, (int)(deadline - now_ms())) <= 0) {
+		close(lfd);
+		return fail(p, NULL, "no client connected within %u s", p->o->timeout_ms / 1000);
+	}
+	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	close(lfd);
+	if (fd < 0)
+		return fail(p, NULL, "accept: %s", strerror(errno));
+	return fd;
+}
+
+/* The exchange, as ibv_rc_pingpong does it, each read bounded and checked. */
+static int exchange(struct pp *p)
+{
+	uint64_t deadline = now_ms() + p->o->timeout_ms;
+	char mine[MSG_LEN], theirs[MSG_LEN], done[5];
+	int fd, err;
+
+	format_msg(p, mine);
+	fd = p->o->server ? tcp_server(p, deadline) : tcp_client(p, deadline);
+	if (fd < 0)
+		return -1;
+	if (p->o->server) {
+		err = read_full(fd, theirs, MSG_LEN, deadline);
+		if (!err && (err = parse_msg(p, theirs)) == 0 && (err = connect_qp(p)) == 0)
+			err = write_full(fd, mine, MSG_LEN);
+		if (!err)
+			err = read_full(fd, done, sizeof(done), deadline);
+		if (!err && memcmp(done, "done", sizeof(done)))
+			err = -EBADMSG;
+	} else {
+		err = write_full(fd, mine, MSG_LEN);
+		if (!err)
+			err = read_full(fd, theirs, MSG_LEN, deadline);
+		if (!err)
+			err = parse_msg(p, theirs);
+		if (!err)
+			err = write_full(fd, "done", 5);
+		if (!err)
+			err = connect_qp(p);
+	}
+	close(fd);
+	if (err == -1)
+		return -1;	/* connect_qp said why */
+	if (err == -EBADMSG)
+		return fail(p, NULL, "the peer's exchange message is not ibv_rc_pingpong's "
+			    "'LID:QPN:PSN:GID' (refused)");
+	if (err == -ETIMEDOUT)
+		return fail(p, NULL, "the peer sent nothing, or too little, within %u s",
+			    p->o->timeout_ms / 1000);
+	if (err == -ECONNRESET)
+		return fail(p, NULL, "the peer closed the connection in the middle of the exchange");
+	if (err)
+		return fail(p, NULL, "the exchange failed: %s", strerror(-err));
+	return 0;
+}
+
+/* The ping-pong: send when the last send and a receive are both done. */
+static int traffic(struct pp *p)
+{
+	unsigned int scnt = 0, rcnt = 0, routs = p->o->rx_depth, pending = WR_RECV;
+	uint64_t start, last;
+
+	if (!p->o->server) {
+		if (post_send(p))
+			return -1;
+		pending |= WR_SEND;
+	}
+	start = now_us();
+	last = now_ms();
+	while (rcnt < p->o->iters || scnt < p->o->iters) {
+		struct ibv_wc wc[2];
+		int n = ibv_poll_cq(p->cq, 2, wc);
+
+		if (n < 0)
+			return fail(p, NULL, "ibv_poll_cq failed");
+		if (n == 0) {
+			if (now_ms() - last > p->o->timeout_ms)
+				return fail(p, "the peer stopped: a firewall on UDP 4791, the route "
+					    "or the MTU (rdmactl check)", "no completion for %u s "
+					    "after %u sends and %u receives", p->o->timeout_ms / 1000,
+					    scnt, rcnt);
+			continue;
+		}
+		last = now_ms();
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS)
+				return fail(p, wc[i].status == IBV_WC_RETRY_EXC_ERR ?
+					    "the peer did not answer: a firewall on UDP 4791, the route "
+					    "or the MTU (rdmactl check)" : NULL,
+					    "work completion %s (status %d)",
+					    ibv_wc_status_str(wc[i].status), wc[i].status);
+			if (wc[i].wr_id == WR_SEND) {
+				scnt++;
+			} else {
+				if (wc[i].byte_len != p->o->size)
+					return fail(p, "both ends need the same --size",
+						    "received %u bytes, expected %u", wc[i].byte_len,
+						    p->o->size);
+				rcnt++;
+				if (--routs <= 1) {
+					if (post_recvs(p, p->o->rx_depth - routs))
+						return -1;
+					routs = p->o->rx_depth;
+				}
+			}
+			pending &= ~(unsigned int)wc[i].wr_id;
+			if (scnt < p->o->iters && !pending) {
+				if (post_send(p))
+					return -1;
+				pending = WR_RECV | WR_SEND;
+			}
+		}
+	}
+	p->r->usec = now_us() - start;
+	/* Sends and receives share the buffer, as in ibv_rc_pingpong: it must be intact. */
+	for (unsigned int i = 0; i < p->o->size; i++)
+		if ((uint8_t)p->buf[i] != FILL)
+			return fail(p, NULL, "byte %u of the received data is 0x%02x, not 0x%02x", i,
+				    (uint8_t)p->buf[i], FILL);
+	p->r->iters = p->o->iters;
+	p->r->bytes = (uint64_t)p->o->size * p->o->iters * 2;
+	return 0;
+}
+
+int st_pingpong(const struct pp_opts *o, struct pp_report *r)
+{
+	struct pp p = { .o = o, .r = r };
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	err = setup(&p);
+	if (!err)
+		err = post_recvs(&p, o->rx_depth);
+	if (!err) {
+		inet_ntop(AF_INET6, p.gid.raw, r->local_gid, sizeof(r->local_gid));
+		err = exchange(&p);
+	}
+	if (!err) {
+		inet_ntop(AF_INET6, p.rgid.raw, r->remote_gid, sizeof(r->remote_gid));
+		r->remote_qpn = p.rqpn;
+		err = traffic(&p);
+	}
+	if (p.qp)
+		ibv_destroy_qp(p.qp);
+	if (p.cq)
+		ibv_destroy_cq(p.cq);
+	if (p.mr)
+		ibv_dereg_mr(p.mr);
+	if (p.pd)
+		ibv_dealloc_pd(p.pd);
+	if (p.ctx)
+		ibv_close_device(p.ctx);
+	free(p.buf);
+	r->passed = !err;
+	return err ? -1 : 0;
+}

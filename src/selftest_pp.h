@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* selftest --pingpong: interoperating with rdma-core's ibv_rc_pingpong. */
+#ifndef RDMACTL_SELFTEST_PP_H
+#define RDMACTL_SELFTEST_PP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct pp_opts {
+	const char *dev;
+	int gid_index;
+	bool server;
+	const char *host;	/* the server, for a client */
+	unsigned int port;	/* TCP, 18515 as ibv_rc_pingpong */
+	unsigned int size;	/* 4096 */
+	unsigned int iters;	/* 1000 */
+	unsigned int rx_depth;	/* 500 */
+	int mtu;		/* enum ibv_mtu: IBV_MTU_1024 */
+	unsigned int timeout_ms;
+};
+
+struct pp_report {
+	bool passed;
+	char local_gid[46];
+	char remote_gid[46];
+	uint32_t remote_qpn;
+	uint64_t usec;
+	uint64_t bytes;
+	unsigned int iters;
+	char error[256];
+	char hint[256];
+};
+
+int st_pingpong(const struct pp_opts *o, struct pp_report *r);
+
+#endif

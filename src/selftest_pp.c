@@ -346,7 +346,7 @@ static int tcp_server(struct pp *p, uint64_t deadline)
 static int exchange(struct pp *p)
 {
 	uint64_t deadline = now_ms() + p->o->timeout_ms;
-	char mine[MSG_LEN], theirs[MSG_LEN], done[5];
+	char mine[MSG_LEN], theirs[MSG_LEN];
 	int fd, err;
 
 	format_msg(p, mine);
@@ -357,10 +357,13 @@ static int exchange(struct pp *p)
 		err = read_full(fd, theirs, MSG_LEN, deadline);
 		if (!err && (err = parse_msg(p, theirs)) == 0 && (err = connect_qp(p)) == 0)
 			err = write_full(fd, mine, MSG_LEN);
-		if (!err)
+		if (!err) {
+			char done[5];	/* "done" and its NUL closes the exchange */
+
 			err = read_full(fd, done, sizeof(done), deadline);
-		if (!err && memcmp(done, "done", sizeof(done)))
-			err = -EBADMSG;
+			if (!err && memcmp(done, "done", sizeof(done)))
+				err = -EBADMSG;
+		}
 	} else {
 		err = write_full(fd, mine, MSG_LEN);
 		if (!err)

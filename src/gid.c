@@ -7,7 +7,7 @@
 
 #include "gid.h"
 
-static int hexval(char c)
+int hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -27,7 +27,7 @@ int gid_parse(const char *s, uint8_t gid[16])
 		int v = 0;
 
 		for (int i = 0; i < 4; i++) {
-			int h = hexval(p[i]);
+			int h = hex_digit(p[i]);
 
 			if (h < 0)
 				return -EINVAL;
@@ -37,6 +37,18 @@ int gid_parse(const char *s, uint8_t gid[16])
 			return -EINVAL;
 		gid[2 * g] = (uint8_t)(v >> 8);
 		gid[2 * g + 1] = (uint8_t)v;
+	}
+	return 0;
+}
+
+int gid_parse_hex(const char *s, uint8_t gid[16])
+{
+	for (int i = 0; i < 16; i++) {
+		int hi = hex_digit(s[2 * i]), lo = hi < 0 ? -1 : hex_digit(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		gid[i] = (uint8_t)(hi << 4 | lo);
 	}
 	return 0;
 }

@@ -18,6 +18,7 @@
 
 #include <infiniband/verbs.h>
 
+#include "gid.h"
 #include "selftest_pp.h"
 
 #define PORT 1
@@ -127,23 +128,12 @@ static void format_msg(const struct pp *p, char msg[MSG_LEN])
 		 p->psn & 0xffffff, gid);
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Reads N hex digits at S into V; false unless all are hex. */
 static bool hexfield(const char *s, int n, uint32_t *v)
 {
 	*v = 0;
 	for (int i = 0; i < n; i++) {
-		int h = hexval(s[i]);
+		int h = hex_digit(s[i]);
 
 		if (h < 0)
 			return false;
@@ -155,18 +145,11 @@ static bool hexfield(const char *s, int n, uint32_t *v)
 /* The peer's message, checked to the byte: anything else is refused. */
 static int parse_msg(struct pp *p, const char msg[MSG_LEN])
 {
-	uint32_t b;
-
 	if (msg[4] != ':' || msg[11] != ':' || msg[18] != ':' || msg[MSG_LEN - 1] != '\0' ||
 	    !hexfield(msg, 4, &p->rlid) || !hexfield(msg + 5, 6, &p->rqpn) ||
 	    !hexfield(msg + 12, 6, &p->rpsn))
 		return -EBADMSG;
-	for (int i = 0; i < 16; i++) {
-		if (!hexfield(msg + 19 + 2 * i, 2, &b))
-			return -EBADMSG;
-		p->rgid.raw[i] = (uint8_t)b;
-	}
-	if (p->rqpn == 0)
+	if (gid_parse_hex(msg + 19, p->rgid.raw) < 0 || p->rqpn == 0)
 		return -EBADMSG;
 	return 0;
 }

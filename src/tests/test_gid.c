@@ -54,10 +54,28 @@ static void parse_and_format(void **state)
 	}
 }
 
+static void wire_form(void **state)
+{
+	uint8_t g[16];
+	char back[GID_STR_LEN];
+
+	(void)state;
+	assert_int_equal(gid_parse_hex("00000000000000000000ffff0a0b0bfb", g), 0);
+	gid_to_sysfs(g, back);
+	assert_string_equal(back, "0000:0000:0000:0000:0000:ffff:0a0b:0bfb");
+	assert_int_equal(gid_parse_hex("FE800000000000000000000000000001", g), 0);
+	assert_true(gid_is_link_local(g));
+	assert_int_equal(gid_parse_hex("00000000000000000000ffff0a0b0bfg", g), -EINVAL);
+	assert_int_equal(gid_parse_hex("0000000000000000000", g), -EINVAL);	/* short: NUL */
+	assert_int_equal(hex_digit('f'), 15);
+	assert_int_equal(hex_digit('G'), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_and_format),
+		cmocka_unit_test(wire_form),
 	};
 
 	return cmocka_run_group_tests_name("gid", tests, NULL, NULL);

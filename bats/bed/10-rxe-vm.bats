@@ -42,8 +42,18 @@ setup() {
 }
 
 @test "rxe-vm: --hosts 2 runs CMD on both guests and each reaches the other" {
-	run "$RXE_VM_TOOL" run --hosts 2 -- sh -c \
-		'echo "me=$RXE_VM_ADDR peer=$RXE_VM_PEER"; busybox ping -c 2 -W 5 "$RXE_VM_PEER" >/dev/null && echo reached'
+	# The guests boot in parallel and one may finish first: each pings until
+	# the peer answers, then stays up until the peer has pinged it (InEchos).
+	run "$RXE_VM_TOOL" run --timeout 300 --hosts 2 -- sh -c '
+		echo "me=$RXE_VM_ADDR peer=$RXE_VM_PEER"
+		for i in $(seq 60); do
+			busybox ping -c 1 -W 1 "$RXE_VM_PEER" >/dev/null && { echo reached; break; }
+		done
+		for i in $(seq 120); do
+			awk "/^Icmp: [0-9]/ { exit !(\$10 > 0) }" /proc/net/snmp && exit 0
+			sleep 0.5
+		done
+		exit 1'
 	assert_success
 	assert_line '[1] me=10.11.12.1 peer=10.11.12.2'
 	assert_line '[2] me=10.11.12.2 peer=10.11.12.1'

@@ -76,7 +76,7 @@ static void explain_add_error(struct rc_ctx *ctx, int err, const char *ext, cons
 	struct link_list l = { 0 };
 	const struct rdma_link *other = NULL;
 	struct netdev nd;
-	struct kmods *km;
+	struct kmods *km = NULL;	/* kmods_close(NULL) is fine; garbage is not */
 	struct utsname u;
 
 	if (err == -EEXIST || err == -ENFILE)

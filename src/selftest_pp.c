@@ -270,6 +270,30 @@ static int connect_qp(struct pp *p)
 	return 0;
 }
 
+/* connect() bounded by DEADLINE: a host that drops the SYN must not hang us. */
+static int connect_by(int fd, const struct sockaddr *sa, socklen_t len, uint64_t deadline)
+{
+	int flags = fcntl(fd, F_GETFL), err = 0;
+	socklen_t elen = sizeof(err);
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return -errno;
+	if (connect(fd, sa, len) < 0) {
+		if (errno != EINPROGRESS)
+			return -errno;
+		int64_t left = (int64_t)(deadline - now_ms());
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
+			return -ETIMEDOUT;
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0)
+			return -errno;
+		if (err)
+			return -err;
+	}
+	return fcntl(fd, F_SETFL, flags) < 0 ? -errno : 0;
+}
+
 static int tcp_client(struct pp *p, uint64_t deadline)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res, *t;
@@ -280,19 +304,24 @@ static int tcp_client(struct pp *p, uint64_t deadline)
 	err = getaddrinfo(p->o->host, port, &hints, &res);
 	if (err)
 		return fail(p, NULL, "%s: %s", p->o->host, gai_strerror(err));
+	err = -EHOSTUNREACH;
 	for (t = res; t && fd < 0; t = t->ai_next) {
 		fd = socket(t->ai_family, t->ai_socktype | SOCK_CLOEXEC, t->ai_protocol);
-		if (fd >= 0 && connect(fd, t->ai_addr, t->ai_addrlen) < 0) {
+		if (fd < 0) {
+			err = -errno;
+			continue;
+		}
+		err = connect_by(fd, t->ai_addr, t->ai_addrlen, deadline);
+		if (err) {
 			close(fd);
 			fd = -1;
 		}
 	}
 	freeaddrinfo(res);
-	(void)deadline;
 	if (fd < 0)
 		return fail(p, "is the server running, and is its TCP port reachable?",
 			    "cannot connect to %s port %u: %s", p->o->host, p->o->port,
-			    strerror(errno));
+			    strerror(-err));
 	return fd;
 }
 

@@ -215,3 +215,15 @@ listening() {
 	run jq -r '"\(.passed) \(.error)"' <<<"$output"
 	assert_output 'false cannot connect to 127.0.0.1 port 18719: Connection refused'
 }
+
+@test "pingpong: a client whose SYNs are dropped gives up within --timeout" {
+	nft add table inet rdmactltest
+	nft add chain inet rdmactltest in '{ type filter hook input priority 0; policy accept; }'
+	nft add rule inet rdmactltest in tcp dport 18720 drop
+	start=$SECONDS
+	run rdmactl selftest --pingpong --client "$RXE_VM_ADDR" --port 18720 --timeout 3 rxe0
+	nft delete table inet rdmactltest
+	assert_failure 1
+	assert_line '  FAIL  cannot connect to '"$RXE_VM_ADDR"' port 18720: Connection timed out'
+	[ $((SECONDS - start)) -lt 20 ]
+}

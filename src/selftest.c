@@ -50,7 +50,7 @@ const char *st_stage_name(enum st_stage s)
 	return s < ST_NSTAGES ? names[s] : "?";
 }
 
-static uint64_t now_us(void)
+uint64_t st_now_us(void)
 {
 	struct timespec t;
 
@@ -68,7 +68,7 @@ static int fail(struct st *s, const char *hint, const char *fmt, ...)
 	va_list ap;
 
 	x->result = ST_FAIL;
-	x->usec = now_us() - x->usec;	/* begin() left the start time there */
+	x->usec = st_now_us() - x->usec;	/* begin() left the start time there */
 	va_start(ap, fmt);
 	vsnprintf(x->detail, sizeof(x->detail), fmt, ap);
 	va_end(ap);
@@ -80,14 +80,14 @@ static void begin(struct st *s, enum st_stage stage)
 {
 	s->cur = stage;
 	s->r->st[stage].result = ST_PASS;
-	s->r->st[stage].usec = now_us();
+	s->r->st[stage].usec = st_now_us();
 }
 
 static int done(struct st *s, uint64_t bytes)
 {
 	struct st_stage_result *x = &s->r->st[s->cur];
 
-	x->usec = now_us() - x->usec;
+	x->usec = st_now_us() - x->usec;
 	x->bytes = bytes;
 	return 0;
 }
@@ -148,7 +148,7 @@ static const char *wc_hint(enum ibv_wc_status st)
 /* Waits for one completion on CQ within the timeout; checks status and opcode. */
 static int wait_wc(struct st *s, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc)
 {
-	uint64_t deadline = now_us() + (uint64_t)s->o->timeout_ms * 1000;
+	uint64_t deadline = st_now_us() + (uint64_t)s->o->timeout_ms * 1000;
 	struct timespec nap = { 0, 20000 };
 
 	for (;;) {
@@ -158,7 +158,7 @@ static int wait_wc(struct st *s, struct ibv_cq *cq, enum ibv_wc_opcode op, struc
 			return fail(s, NULL, "ibv_poll_cq failed (%d)", n);
 		if (n == 1)
 			break;
-		if (now_us() > deadline)
+		if (st_now_us() > deadline)
 			return fail(s, "the peer did not answer in time: the netdev may be down "
 				    "(rdmactl check)", "no completion within %u ms",
 				    s->o->timeout_ms);
@@ -205,7 +205,7 @@ static int make_end(struct st *s, struct end *e)
 	e->qp = ibv_create_qp(e->pd, &qa);
 	if (!e->qp)
 		return fail(s, NULL, "ibv_create_qp: %s", strerror(errno));
-	e->psn = (uint32_t)(now_us() & 0xffffff);
+	e->psn = (uint32_t)(st_now_us() & 0xffffff);
 	return 0;
 }
 
@@ -319,39 +319,39 @@ static int stage_send(struct st *s)
 	return done(s, s->o->size);
 }
 
-static int stage_write(struct st *s)
+/*
+ * RDMA WRITE of A's buffer into B's, or RDMA READ of B's into A's. RC: the
+ * completion means the data has arrived where it was going.
+ */
+static int stage_rdma(struct st *s, enum st_stage stage)
 {
+	bool write = stage == ST_WRITE;
+	char *src = write ? s->a.buf : s->b.buf, *dst = write ? s->b.buf : s->a.buf;
 	struct ibv_sge sge = { (uintptr_t)s->a.buf, s->o->size, s->a.mr->lkey };
-	struct ibv_send_wr wr = { .wr_id = 3, .opcode = IBV_WR_RDMA_WRITE };
+	struct ibv_send_wr wr = { .wr_id = stage,
+				  .opcode = write ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ };
 	struct ibv_wc wc;
 
-	begin(s, ST_WRITE);
-	fill(s->a.buf, s->o->size, ST_WRITE);
-	poison(s->b.buf, s->o->size);
+	begin(s, stage);
+	fill(src, s->o->size, stage);
+	poison(dst, s->o->size);
 	wr.wr.rdma.remote_addr = (uintptr_t)s->b.buf;
 	wr.wr.rdma.rkey = s->b.mr->rkey;
-	/* RC: the completion means the responder has the data. */
-	if (post(s, &wr, &sge) || wait_wc(s, s->a.cq, IBV_WC_RDMA_WRITE, &wc) ||
-	    verify(s, "written data", s->b.buf, s->o->size))
+	if (post(s, &wr, &sge) ||
+	    wait_wc(s, s->a.cq, write ? IBV_WC_RDMA_WRITE : IBV_WC_RDMA_READ, &wc) ||
+	    verify(s, write ? "written data" : "read data", dst, s->o->size))
 		return -1;
 	return done(s, s->o->size);
 }
 
+static int stage_write(struct st *s)
+{
+	return stage_rdma(s, ST_WRITE);
+}
+
 static int stage_read(struct st *s)
 {
-	struct ibv_sge sge = { (uintptr_t)s->a.buf, s->o->size, s->a.mr->lkey };
-	struct ibv_send_wr wr = { .wr_id = 4, .opcode = IBV_WR_RDMA_READ };
-	struct ibv_wc wc;
-
-	begin(s, ST_READ);
-	fill(s->b.buf, s->o->size, ST_READ);
-	poison(s->a.buf, s->o->size);
-	wr.wr.rdma.remote_addr = (uintptr_t)s->b.buf;
-	wr.wr.rdma.rkey = s->b.mr->rkey;
-	if (post(s, &wr, &sge) || wait_wc(s, s->a.cq, IBV_WC_RDMA_READ, &wc) ||
-	    verify(s, "read data", s->a.buf, s->o->size))
-		return -1;
-	return done(s, s->o->size);
+	return stage_rdma(s, ST_READ);
 }
 
 /* One atomic from A on B's word; the old value lands in A's word. */
@@ -431,20 +431,28 @@ static int pick_gid(struct st *s)
 	return -1;
 }
 
-static int setup(struct st *s)
+struct ibv_context *st_open_device(const char *dev)
 {
+	struct ibv_context *ctx = NULL;
 	struct ibv_device **list;
-	int n, err;
+	int n;
 
-	begin(s, ST_SETUP);
 	list = ibv_get_device_list(&n);
 	if (!list)
-		return fail(s, "is ib_uverbs loaded? (rdmactl check)", "ibv_get_device_list: %s",
-			    strerror(errno));
-	for (int i = 0; i < n && !s->ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), s->o->dev))
-			s->ctx = ibv_open_device(list[i]);
+		return NULL;
+	for (int i = 0; i < n && !ctx; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), dev))
+			ctx = ibv_open_device(list[i]);
 	ibv_free_device_list(list);
+	return ctx;
+}
+
+static int setup(struct st *s)
+{
+	int err;
+
+	begin(s, ST_SETUP);
+	s->ctx = st_open_device(s->o->dev);
 	if (!s->ctx)
 		return fail(s, "rdmactl check --only uverbs,provider", "libibverbs cannot open %s",
 			    s->o->dev);

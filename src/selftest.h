@@ -47,7 +47,14 @@ struct st_report {
 	bool passed;
 };
 
+struct ibv_context;
+
 const char *st_stage_name(enum st_stage s);
+
+/* The monotonic clock every selftest timing and deadline uses, in microseconds. */
+uint64_t st_now_us(void);
+/* DEV opened through libibverbs; NULL when it lists no such device (or none). */
+struct ibv_context *st_open_device(const char *dev);
 
 /* Runs every stage in loopback on one device; fills R. 0 when all passed, else -1. */
 int st_loopback(const struct st_opts *o, struct st_report *r);

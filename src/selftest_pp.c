@@ -19,6 +19,7 @@
 #include <infiniband/verbs.h>
 
 #include "gid.h"
+#include "selftest.h"
 #include "selftest_pp.h"
 
 #define PORT 1
@@ -46,18 +47,7 @@ struct pp {
 
 static uint64_t now_ms(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
-
-static uint64_t now_us(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
+	return st_now_us() / 1000;
 }
 
 static int fail(struct pp *p, const char *hint, const char *fmt, ...)
@@ -156,23 +146,14 @@ static int parse_msg(struct pp *p, const char msg[MSG_LEN])
 
 static int setup(struct pp *p)
 {
-	struct ibv_device **list;
 	struct ibv_qp_init_attr qa = {
 		.qp_type = IBV_QPT_RC,
 		.cap = { .max_send_wr = 1, .max_recv_wr = p->o->rx_depth, .max_send_sge = 1,
 			 .max_recv_sge = 1 },
 	};
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = PORT };
-	int n;
 
-	list = ibv_get_device_list(&n);
-	if (!list)
-		return fail(p, "rdmactl check --only uverbs,provider", "ibv_get_device_list: %s",
-			    strerror(errno));
-	for (int i = 0; i < n && !p->ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), p->o->dev))
-			p->ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
+	p->ctx = st_open_device(p->o->dev);
 	if (!p->ctx)
 		return fail(p, "rdmactl check --only uverbs,provider", "libibverbs cannot open %s",
 			    p->o->dev);
@@ -414,7 +395,7 @@ static int traffic(struct pp *p)
 			return -1;
 		pending |= WR_SEND;
 	}
-	start = now_us();
+	start = st_now_us();
 	last = now_ms();
 	while (rcnt < p->o->iters || scnt < p->o->iters) {
 		struct ibv_wc wc[2];
@@ -460,7 +441,7 @@ static int traffic(struct pp *p)
 			}
 		}
 	}
-	p->r->usec = now_us() - start;
+	p->r->usec = st_now_us() - start;
 	/* Sends and receives share the buffer, as in ibv_rc_pingpong: it must be intact. */
 	for (unsigned int i = 0; i < p->o->size; i++)
 		if ((uint8_t)p->buf[i] != FILL)

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Command lookup and generated help over a command table. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -57,4 +59,21 @@ void cli_print_command(FILE *f, const char *prog, const struct rc_cmd *c)
 {
 	fprintf(f, "Usage: %s %s%s%s\n\n%s\n", prog, c->name, *c->synopsis ? " " : "",
 		c->synopsis, c->help);
+}
+
+int cli_uint(const char *cmd, const char *opt, const char *s, unsigned long min,
+	     unsigned long max, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	/* strtoul takes "-1" as ULONG_MAX and skips leading space: refuse both. */
+	if (errno || *end || end == s || *s == '-' || *s == ' ' || *s == '+' || *v < min ||
+	    *v > max) {
+		fprintf(stderr, "rdmactl: %s: %s takes a number from %lu to %lu, not '%s'\n", cmd,
+			opt, min, max, s);
+		return -EUSAGE;
+	}
+	return 0;
 }

@@ -17,6 +17,13 @@ const struct rc_cmd *cli_lookup(const struct rc_cmd *tab, const char *word, int 
 /* "add, addr" style list of the rows WORD is a prefix of. */
 void cli_print_matches(FILE *f, const struct rc_cmd *tab, const char *word);
 
+/*
+ * Parses a command's option OPT as a decimal number from MIN to MAX. On
+ * anything else it says so ("rdmactl: CMD: OPT takes ...") and returns -EUSAGE.
+ */
+int cli_uint(const char *cmd, const char *opt, const char *s, unsigned long min,
+	     unsigned long max, unsigned long *v);
+
 void cli_print_commands(FILE *f, const struct rc_cmd *tab);
 void cli_print_command(FILE *f, const char *prog, const struct rc_cmd *c);
 

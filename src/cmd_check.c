@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "cli.h"
 #include "names.h"
 #include "out.h"
 #include "rdmactl.h"
@@ -66,7 +67,6 @@ int cmd_check(struct rc_ctx *ctx, int argc, char **argv)
 	struct check_ctx c = { .o = { .root = ctx->sysfs_root, .gid_index = -1 } };
 	bool want[64] = { false }, only = false, strict = false;
 	size_t count[4] = { 0 };
-	char *end;
 	int opt, err;
 
 	optind = 0;
@@ -80,16 +80,14 @@ int cmd_check(struct rc_ctx *ctx, int argc, char **argv)
 			}
 			c.o.dev = optarg;
 			break;
-		case 'g':
-			errno = 0;
-			c.o.gid_index = strtoll(optarg, &end, 10);
-			if (errno || *end || end == optarg || c.o.gid_index < 0 ||
-			    c.o.gid_index > 0xffff) {
-				fprintf(stderr, "rdmactl: check: --gid-index takes an index from 0, "
-					"not '%s'\n", optarg);
-				return -EUSAGE;
-			}
+		case 'g': {
+			unsigned long v;
+
+			if ((err = cli_uint("check", "--gid-index", optarg, 0, 0xffff, &v)))
+				return err;
+			c.o.gid_index = (int64_t)v;
 			break;
+		}
 		case 'P': {
 			unsigned char a[16];
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "explain.h"
 #include "model.h"
 #include "names.h"
@@ -17,21 +18,6 @@
 
 /* Larger than the largest RoCE MTU, and an odd length. */
 #define DEFAULT_SIZE (3 * 4096 + 123)
-
-static int parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
-		      unsigned long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	if (errno || *end || end == s || *s == '-' || *v < min || *v > max) {
-		fprintf(stderr, "rdmactl: selftest: %s takes a number from %lu to %lu, not '%s'\n",
-			opt, min, max, s);
-		return -EUSAGE;
-	}
-	return 0;
-}
 
 static void print_report(struct out *o, const struct st_report *r)
 {
@@ -148,17 +134,17 @@ int cmd_selftest(struct rc_ctx *ctx, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'g':
-			if ((err = parse_uint("--gid-index", optarg, 0, 0xffff, &v)))
+			if ((err = cli_uint("selftest", "--gid-index", optarg, 0, 0xffff, &v)))
 				return err;
 			o.gid_index = pp.gid_index = (int)v;
 			break;
 		case 't':
-			if ((err = parse_uint("--timeout", optarg, 1, 3600, &v)))
+			if ((err = cli_uint("selftest", "--timeout", optarg, 1, 3600, &v)))
 				return err;
 			o.timeout_ms = pp.timeout_ms = (unsigned int)v * 1000;
 			break;
 		case 's':
-			if ((err = parse_uint("--size", optarg, 1, 64 << 20, &v)))
+			if ((err = cli_uint("selftest", "--size", optarg, 1, 64 << 20, &v)))
 				return err;
 			o.size = pp.size = (unsigned int)v;
 			break;
@@ -172,12 +158,12 @@ int cmd_selftest(struct rc_ctx *ctx, int argc, char **argv)
 			pp.host = optarg;
 			break;
 		case 'p':
-			if ((err = parse_uint("--port", optarg, 1, 65535, &v)))
+			if ((err = cli_uint("selftest", "--port", optarg, 1, 65535, &v)))
 				return err;
 			pp.port = (unsigned int)v;
 			break;
 		case 'n':
-			if ((err = parse_uint("--iters", optarg, 1, 100000000, &v)))
+			if ((err = cli_uint("selftest", "--iters", optarg, 1, 100000000, &v)))
 				return err;
 			pp.iters = (unsigned int)v;
 			break;

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,12 +113,44 @@ static void help_from_table(void **state)
 	free(s);
 }
 
+static void numbers(void **state)
+{
+	static const struct {
+		const char *s;
+		int ret;
+		unsigned long v;
+	} cases[] = {
+		{ "0", 0, 0 },		/* the minimum */
+		{ "65535", 0, 65535 },	/* the maximum */
+		{ "65536", -EUSAGE, 0 },	/* one past */
+		{ "", -EUSAGE, 0 },	/* empty */
+		{ "-1", -EUSAGE, 0 },	/* strtoul would wrap it */
+		{ " 1", -EUSAGE, 0 },	/* strtoul would skip the space */
+		{ "+1", -EUSAGE, 0 },
+		{ "1x", -EUSAGE, 0 },	/* trailing junk */
+		{ "0x10", -EUSAGE, 0 },	/* decimal only */
+		{ "99999999999999999999999", -EUSAGE, 0 },	/* ERANGE */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned long v = 12345;
+
+		assert_int_equal(cli_uint("cmd", "--opt", cases[i].s, 0, 65535, &v), cases[i].ret);
+		if (!cases[i].ret)
+			assert_int_equal(v, cases[i].v);
+	}
+	unsigned long v;
+	assert_int_equal(cli_uint("cmd", "--opt", "0", 1, 10, &v), -EUSAGE);	/* below min */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lookup_cases),
 		cmocka_unit_test(matches_listed),
 		cmocka_unit_test(help_from_table),
+		cmocka_unit_test(numbers),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -34,6 +34,26 @@ rdma_links_clear() {
 	done
 }
 
+# A test's starting point in the bed: no RDMA link but rxe0 on the bed's netdev,
+# which is in N. Skips outside the bed.
+vm_rxe0_setup() {
+	[ "${RXE_VM:-}" = 1 ] || skip "not inside tools/rxe-vm"
+	N=$RXE_VM_NETDEV
+	rdma_links_clear
+	rdmactl add rxe0 "$N" >/dev/null
+}
+
+# Undoes what the check and selftest tests change in the bed.
+vm_restore() {
+	[ "${RXE_VM:-}" = 1 ] || return 0
+	rdma_links_clear
+	ip link set "$RXE_VM_NETDEV" up mtu 1500 2>/dev/null || true
+	ip addr flush dev veth1 2>/dev/null || true
+	ip link del dummy9 2>/dev/null || true
+	sysctl -qw "net.ipv6.conf.$RXE_VM_NETDEV.disable_ipv6=0" 2>/dev/null || true
+	nft delete table inet rdmactltest 2>/dev/null || true
+}
+
 # Runs the rest of the line as an unprivileged user.
 as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- "$@"

@@ -10,20 +10,11 @@ setup_file() {
 
 setup() {
 	load ../helpers
-	[ "${RXE_VM:-}" = 1 ] || skip "not inside tools/rxe-vm"
-	N=$RXE_VM_NETDEV
-	rdma_links_clear
-	rdmactl add rxe0 "$N" >/dev/null
+	vm_rxe0_setup
 }
 
 teardown() {
-	[ "${RXE_VM:-}" = 1 ] || return 0
-	rdma_links_clear
-	ip link set "$N" up mtu 1500 2>/dev/null || true
-	ip addr flush dev veth1 2>/dev/null || true
-	ip link del dummy9 2>/dev/null || true
-	sysctl -qw "net.ipv6.conf.$N.disable_ipv6=0" 2>/dev/null || true
-	nft delete table inet rdmactltest 2>/dev/null || true
+	vm_restore
 }
 
 # The check's line for ID: "VERDICT message" (the first, when there are several).

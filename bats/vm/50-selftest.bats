@@ -9,17 +9,11 @@ setup_file() {
 
 setup() {
 	load ../helpers
-	[ "${RXE_VM:-}" = 1 ] || skip "not inside tools/rxe-vm"
-	N=$RXE_VM_NETDEV
-	rdma_links_clear
-	rdmactl add rxe0 "$N" >/dev/null
+	vm_rxe0_setup
 }
 
 teardown() {
-	[ "${RXE_VM:-}" = 1 ] || return 0
-	rdma_links_clear
-	ip link set "$N" up 2>/dev/null || true
-	ip addr flush dev veth1 2>/dev/null || true
+	vm_restore
 }
 
 @test "selftest: loopback on a fresh rxe device passes every stage, every byte checked" {

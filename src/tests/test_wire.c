@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Unit tests for wire.c: the selftest's two-host messages, round trips and refusals. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <errno.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "wire.h"
+
+static const struct wire_hello good = {
+	.flags = WIRE_F_ATOMICS, .lid = 0, .mtu = 3, .qpn = 0x11, .psn = 0xabcdef,
+	.gid = { [10] = 0xff, [11] = 0xff, 10, 11, 12, 1 },
+	.addr = 0x7f0012345625, .rkey = 0x1234, .len = 12411,
+	.atom_addr = 0x7f0000001000, .atom_rkey = 0x5678,
+};
+
+static void hello_round_trip(void **state)
+{
+	uint8_t buf[WIRE_MSG_MAX];
+	struct wire_hello h;
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(wire_hello_encode(&good, buf), WIRE_HDR_LEN + WIRE_HELLO_BODY);
+	assert_int_equal(wire_hdr_decode(buf, &why), WIRE_HELLO);
+	/* Big-endian on the wire, whatever the host. */
+	assert_memory_equal(buf, "RCST\0\1\0\1\0\0\0\x40\0\0\0\0", 16);
+	assert_memory_equal(buf + 16 + 8, "\0\0\0\x11\0\xab\xcd\xef", 8);
+	assert_int_equal(wire_hello_decode(buf + WIRE_HDR_LEN, &h, &why), 0);
+	assert_memory_equal(&h.gid, good.gid, 16);
+	assert_int_equal(h.qpn, good.qpn);
+	assert_int_equal(h.psn, good.psn);
+	assert_int_equal(h.addr, good.addr);
+	assert_int_equal(h.len, good.len);
+	assert_int_equal(h.atom_addr, good.atom_addr);
+	assert_int_equal(h.atom_rkey, good.atom_rkey);
+	assert_int_equal(h.mtu, 3);
+}
+
+/* Each bad field on its own is refused, and WHY names it. */
+static void hello_refusals(void **state)
+{
+	static const struct {
+		size_t off;	/* into the body */
+		uint8_t val;
+		const char *why;
+	} cases[] = {
+		{ 1, 0x02, "unknown flags" },
+		{ 4, 0, "MTU code outside 1..5" },
+		{ 4, 6, "MTU code outside 1..5" },
+		{ 5, 1, "reserved bytes not zero" },
+		{ 63, 1, "reserved bytes not zero" },
+		{ 8, 1, "QP number outside 1..0xffffff" },
+		{ 12, 1, "PSN wider than 24 bits" },
+		{ 44, 0x05, "buffer length outside 1..64 MiB" },
+		{ 55, 0x04, "atomic word inconsistent with the flags, or not 8-aligned" },
+	};
+	uint8_t buf[WIRE_MSG_MAX];
+	struct wire_hello h, z = good;
+	const char *why;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		wire_hello_encode(&good, buf);
+		buf[WIRE_HDR_LEN + cases[i].off] = cases[i].val;
+		why = NULL;
+		assert_int_equal(wire_hello_decode(buf + WIRE_HDR_LEN, &h, &why), -EBADMSG);
+		assert_string_equal(why, cases[i].why);
+	}
+	z.qpn = 0;
+	wire_hello_encode(&z, buf);
+	assert_int_equal(wire_hello_decode(buf + WIRE_HDR_LEN, &h, &why), -EBADMSG);
+	z = good;
+	memset(z.gid, 0, 16);
+	wire_hello_encode(&z, buf);
+	assert_int_equal(wire_hello_decode(buf + WIRE_HDR_LEN, &h, &why), -EBADMSG);
+	assert_string_equal(why, "GID all zero");
+	z = good;
+	z.addr = UINT64_MAX - 5;
+	wire_hello_encode(&z, buf);
+	assert_int_equal(wire_hello_decode(buf + WIRE_HDR_LEN, &h, &why), -EBADMSG);
+	assert_string_equal(why, "buffer wraps around the address space");
+	z = good;
+	z.flags = 0;
+	wire_hello_encode(&z, buf);
+	assert_int_equal(wire_hello_decode(buf + WIRE_HDR_LEN, &h, &why), -EBADMSG);
+	z.atom_addr = z.atom_rkey = 0;
+	wire_hello_encode(&z, buf);
+	assert_int_equal(wire_hello_decode(buf + WIRE_HDR_LEN, &h, &why), 0);
+}
+
+static void header_refusals(void **state)
+{
+	uint8_t buf[WIRE_MSG_MAX];
+	const char *why;
+
+	(void)state;
+	wire_bye_encode(buf);
+	assert_int_equal(wire_hdr_decode(buf, &why), WIRE_BYE);
+	buf[0] = 'X';
+	assert_int_equal(wire_hdr_decode(buf, &why), -EBADMSG);
+	assert_string_equal(why, "not an rdmactl selftest message (bad magic)");
+	wire_bye_encode(buf);
+	buf[5] = 2;
+	assert_int_equal(wire_hdr_decode(buf, &why), -EPROTO);
+	wire_bye_encode(buf);
+	buf[7] = 9;
+	assert_int_equal(wire_hdr_decode(buf, &why), -EBADMSG);
+	assert_string_equal(why, "unknown message kind");
+	wire_bye_encode(buf);
+	buf[11] = 1;
+	assert_int_equal(wire_hdr_decode(buf, &why), -EBADMSG);
+	assert_string_equal(why, "wrong length for its kind");
+	wire_bye_encode(buf);
+	buf[15] = 1;
+	assert_int_equal(wire_hdr_decode(buf, &why), -EBADMSG);
+	/* A hello header claiming a huge body is refused before any body is read. */
+	wire_hello_encode(&good, buf);
+	buf[8] = 0x7f;
+	assert_int_equal(wire_hdr_decode(buf, &why), -EBADMSG);
+}
+
+static void step_and_result(void **state)
+{
+	struct wire_step s = { .stage = 2, .phase = WIRE_CHECK, .iters = 1000, .size = 65536 }, t;
+	struct wire_result r = { .ok = 0 }, q;
+	uint8_t buf[WIRE_MSG_MAX];
+	const char *why;
+
+	(void)state;
+	assert_int_equal(wire_step_encode(&s, buf), WIRE_HDR_LEN + WIRE_STEP_BODY);
+	assert_int_equal(wire_step_decode(buf + WIRE_HDR_LEN, 7, &t, &why), 0);
+	assert_int_equal(t.stage, 2);
+	assert_int_equal(t.phase, WIRE_CHECK);
+	assert_int_equal(t.iters, 1000);
+	assert_int_equal(t.size, 65536);
+	assert_int_equal(wire_step_decode(buf + WIRE_HDR_LEN, 2, &t, &why), -EBADMSG);
+	assert_string_equal(why, "unknown stage");
+	buf[WIRE_HDR_LEN + 1] = 7;
+	assert_int_equal(wire_step_decode(buf + WIRE_HDR_LEN, 7, &t, &why), -EBADMSG);
+	assert_string_equal(why, "unknown phase");
+
+	strcpy(r.detail, "received data: byte 17 of 12411 is 0xee");
+	strcpy(r.hint, "look here");
+	assert_int_equal(wire_result_encode(&r, buf), WIRE_HDR_LEN + WIRE_RESULT_BODY);
+	assert_int_equal(wire_result_decode(buf + WIRE_HDR_LEN, &q, &why), 0);
+	assert_int_equal(q.ok, 0);
+	assert_string_equal(q.detail, r.detail);
+	assert_string_equal(q.hint, r.hint);
+	/* A terminal escape from a hostile server never reaches the user's screen. */
+	buf[WIRE_HDR_LEN + 16 + 3] = 0x1b;
+	assert_int_equal(wire_result_decode(buf + WIRE_HDR_LEN, &q, &why), -EBADMSG);
+	/* Nor does text with no NUL, or bytes after the NUL. */
+	wire_result_encode(&r, buf);
+	memset(buf + WIRE_HDR_LEN + 16, 'a', WIRE_TEXT_LEN);
+	assert_int_equal(wire_result_decode(buf + WIRE_HDR_LEN, &q, &why), -EBADMSG);
+	wire_result_encode(&r, buf);
+	buf[WIRE_HDR_LEN + 16 + WIRE_TEXT_LEN - 1] = 'x';
+	assert_int_equal(wire_result_decode(buf + WIRE_HDR_LEN, &q, &why), -EBADMSG);
+	wire_result_encode(&r, buf);
+	buf[WIRE_HDR_LEN] = 2;
+	assert_int_equal(wire_result_decode(buf + WIRE_HDR_LEN, &q, &why), -EBADMSG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(hello_round_trip),
+		cmocka_unit_test(hello_refusals),
+		cmocka_unit_test(header_refusals),
+		cmocka_unit_test(step_and_result),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The selftest's own two-host exchange: fixed-size, versioned, big-endian
+ * messages, each a 16-byte header and a body whose length the kind fixes.
+ * Pure encoding and strict decoding; the socket is someone else's.
+ */
+#ifndef RDMACTL_WIRE_H
+#define RDMACTL_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WIRE_VERSION 1
+#define WIRE_HDR_LEN 16
+#define WIRE_MAX_LEN (64u << 20)	/* the largest buffer a peer may ask for */
+
+enum wire_kind {
+	WIRE_HELLO = 1,		/* who I am: QP, GID and the one buffer I expose */
+	WIRE_STEP = 2,		/* client to server: prepare or check a stage */
+	WIRE_RESULT = 3,	/* server to client: how a step went, or why refused */
+	WIRE_BYE = 4,		/* client to server: the end, cleanly */
+};
+
+enum wire_phase {
+	WIRE_PREPARE = 1,	/* get ready: poison, fill, post the receive */
+	WIRE_CHECK = 2,		/* the client has acted: verify */
+};
+
+#define WIRE_F_ATOMICS 0x1	/* hello: the atomic word is exposed */
+
+struct wire_hello {
+	uint16_t flags;
+	uint16_t lid;
+	uint8_t mtu;		/* enum ibv_mtu, 1..5 */
+	uint32_t qpn;		/* 24 bits, not 0 */
+	uint32_t psn;		/* 24 bits */
+	uint8_t gid[16];	/* not all zero */
+	uint64_t addr;		/* the exposed buffer */
+	uint32_t rkey;
+	uint32_t len;		/* 1..WIRE_MAX_LEN */
+	uint64_t atom_addr;	/* the 8-byte atomic word, 8-aligned; 0 without atomics */
+	uint32_t atom_rkey;
+};
+
+struct wire_step {
+	uint8_t stage;		/* enum st_stage, or a bench stage */
+	uint8_t phase;		/* enum wire_phase */
+	uint32_t iters;		/* bench stages: iterations */
+	uint32_t size;		/* bench stages: bytes per operation */
+};
+
+#define WIRE_TEXT_LEN 240
+
+struct wire_result {
+	uint8_t ok;		/* 1 passed, 0 failed */
+	char detail[WIRE_TEXT_LEN];	/* NUL-terminated, printable */
+	char hint[WIRE_TEXT_LEN];
+};
+
+#define WIRE_HELLO_BODY 64
+#define WIRE_STEP_BODY 16
+#define WIRE_RESULT_BODY (16 + 2 * WIRE_TEXT_LEN)
+#define WIRE_MSG_MAX (WIRE_HDR_LEN + WIRE_RESULT_BODY)
+
+/* The body length KIND fixes; 0 for a kind this version does not know. */
+size_t wire_body_len(enum wire_kind kind);
+
+/*
+ * A header's kind, checked: magic, version and length. KIND, or a negative
+ * errno with WHY saying what was wrong (-EPROTO for another version).
+ */
+int wire_hdr_decode(const uint8_t hdr[WIRE_HDR_LEN], const char **why);
+
+/* Whole messages, header included; each returns its length. */
+size_t wire_hello_encode(const struct wire_hello *h, uint8_t *buf);
+size_t wire_step_encode(const struct wire_step *s, uint8_t *buf);
+size_t wire_result_encode(const struct wire_result *r, uint8_t *buf);
+size_t wire_bye_encode(uint8_t *buf);
+
+/* Bodies, strictly: 0, or -EBADMSG with WHY naming the field. */
+int wire_hello_decode(const uint8_t *body, struct wire_hello *h, const char **why);
+int wire_step_decode(const uint8_t *body, unsigned int nstages, struct wire_step *s,
+		     const char **why);
+int wire_result_decode(const uint8_t *body, struct wire_result *r, const char **why);
+
+#endif

@@ -2,6 +2,7 @@
 /* rdmactl selftest: prove an rxe link end to end, and say where it breaks. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +16,28 @@
 #include "rdmactl.h"
 #include "selftest.h"
 #include "selftest_pp.h"
+#include "sidechan.h"
 
 /* Larger than the largest RoCE MTU, and an odd length. */
 #define DEFAULT_SIZE (3 * 4096 + 123)
+
+static void print_stats(struct out *o, enum st_stage st, const struct st_stats *t)
+{
+	out_obj_open(o, "stats");
+	out_u64(o, "iters", "  %" PRIu64, t->iters);
+	out_u64(o, "size", " x %" PRIu64 " bytes:", t->size);
+	if (st == ST_BW_WRITE) {
+		out_dbl(o, "mib_s", " %.2f MiB/s", t->mib_s);
+		out_dbl(o, "gb_s", " = %.2f Gb/s", t->gb_s);
+	} else {
+		out_dbl(o, "t_min_us", " t_min %.2f", t->t_min);
+		out_dbl(o, "t_typical_us", " t_typical %.2f", t->t_typical);
+		out_dbl(o, "t_p99_us", " 99%% %.2f", t->t_p99);
+		out_dbl(o, "t_avg_us", " t_avg %.2f", t->t_avg);
+		out_dbl(o, "t_max_us", " t_max %.2f usec", t->t_max);
+	}
+	out_obj_close(o);
+}
 
 static void print_report(struct out *o, const struct st_report *r)
 {
@@ -29,11 +49,19 @@ static void print_report(struct out *o, const struct st_report *r)
 		out_s64(o, "mtu", ", MTU %" PRId64, r->mtu);
 	}
 	out_nl(o);
+	if (*r->peer) {
+		out_str(o, "peer", "  peer %s", r->peer);
+		out_str(o, "remote_gid", *r->remote_gid ? ", GID %s" : NULL,
+			*r->remote_gid ? r->remote_gid : NULL);
+		out_nl(o);
+	}
 	out_arr_open(o, "stages");
 	for (int i = 0; i < ST_NSTAGES; i++) {
 		const struct st_stage_result *x = &r->st[i];
 		static const char *const res[] = { "pass", "FAIL", "skip" };
 
+		if (!x->ran)
+			continue;
 		out_obj_open(o, NULL);
 		out_str(o, "stage", "  %-10s", st_stage_name((enum st_stage)i));
 		out_text(o, " %-4s", res[x->result]);
@@ -41,7 +69,9 @@ static void print_report(struct out *o, const struct st_report *r)
 			x->result == ST_FAIL ? "fail" : "skip");
 		if (x->result != ST_SKIPPED)
 			out_u64(o, "usec", " %9" PRIu64 " us", x->usec);
-		if (x->result == ST_PASS && x->bytes)
+		if (x->result == ST_PASS && x->stats.iters)
+			print_stats(o, (enum st_stage)i, &x->stats);
+		else if (x->result == ST_PASS && x->bytes)
 			out_u64(o, "bytes", "  %" PRIu64 " bytes verified", x->bytes);
 		if (x->result != ST_PASS)
 			out_str(o, "detail", "  %s", x->detail);
@@ -107,6 +137,71 @@ static int pingpong(struct rc_ctx *ctx, struct pp_opts *o)
 	return err ? -EIO : 0;
 }
 
+struct serving {
+	struct rc_ctx *ctx;
+	bool listening;
+	unsigned int served, failed;
+};
+
+/* The server's reports: where it listens (stderr), then each client's, as it ends. */
+static void session(void *arg, const struct st_report *r)
+{
+	struct serving *sv = arg;
+	struct out *o;
+
+	if (!sv->listening) {
+		sv->listening = true;
+		if (r->gid_index >= 0)
+			fprintf(stderr, "rdmactl: selftest server: %s GID %d %s, listening on %s\n",
+				r->dev, r->gid_index, r->gid, r->peer);
+		else	/* rdma_cm: the address each client comes to picks the device */
+			fprintf(stderr, "rdmactl: selftest server: listening on %s\n", r->peer);
+		return;
+	}
+	sv->served++;
+	sv->failed += !r->passed;
+	/* One document a client: JSON lines with -j. */
+	o = out_new(stdout, out_is_json(sv->ctx->out), false);
+	if (o) {
+		print_report(o, r);
+		out_finish(o);
+	}
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	sc_stop = 1;
+}
+
+static int serve(struct rc_ctx *ctx, const struct st_opts *o)
+{
+	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART: waits end */
+	struct serving sv = { .ctx = ctx };
+	struct st_report r;
+	int err;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	err = o->cm ? st_cm_server(o, &r, session, &sv) : st_server(o, &r, session, &sv);
+	if (!sv.listening) {	/* it never started: say why as any report would */
+		out_arr_open(ctx->out, NULL);
+		print_report(ctx->out, &r);
+		out_arr_close(ctx->out);
+		return -EIO;
+	}
+	if (!o->once)
+		fprintf(stderr, "rdmactl: selftest server: stopped after %u clients, %u failed\n",
+			sv.served, sv.failed);
+	return err ? -EIO : 0;
+}
+
+static int usage(const char *what)
+{
+	fprintf(stderr, "rdmactl: selftest: %s; try 'rdmactl help selftest'\n", what);
+	return -EUSAGE;
+}
+
 int cmd_selftest(struct rc_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -118,12 +213,20 @@ int cmd_selftest(struct rc_ctx *ctx, int argc, char **argv)
 		{ "client", required_argument, NULL, 'C' },
 		{ "port", required_argument, NULL, 'p' },
 		{ "iters", required_argument, NULL, 'n' },
+		{ "bind", required_argument, NULL, 'b' },
+		{ "once", no_argument, NULL, '1' },
+		{ "bench", no_argument, NULL, 'B' },
+		{ "depth", required_argument, NULL, 'd' },
+		{ "cm", no_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pp_opts pp = { .gid_index = -1, .port = 18515, .size = 4096, .iters = 1000,
 			      .rx_depth = 500, .mtu = 3 /* IBV_MTU_1024 */, .timeout_ms = 30000 };
-	bool pingpong_mode = false;
-	struct st_opts o = { .gid_index = -1, .timeout_ms = 5000, .size = DEFAULT_SIZE };
+	struct st_opts o = { .gid_index = -1, .timeout_ms = 5000, .size = DEFAULT_SIZE,
+			     .lat_size = 2, .bw_size = 65536, .lat_iters = 1000, .bw_iters = 5000,
+			     .depth = 128 };
+	bool pingpong_mode = false, server = false, got_size = false, got_iters = false;
+	bool got_port = false, got_depth = false;
 	const char *devs[64];
 	struct model m = { 0 };
 	unsigned long v;
@@ -146,49 +249,74 @@ int cmd_selftest(struct rc_ctx *ctx, int argc, char **argv)
 		case 's':
 			if ((err = cli_uint("selftest", "--size", optarg, 1, 64 << 20, &v)))
 				return err;
-			o.size = pp.size = (unsigned int)v;
+			o.size = pp.size = o.lat_size = o.bw_size = (unsigned int)v;
+			got_size = true;
 			break;
 		case 'P':
 			pingpong_mode = true;
 			break;
 		case 'S':
-			pp.server = true;
+			server = pp.server = true;
 			break;
 		case 'C':
-			pp.host = optarg;
+			o.host = pp.host = optarg;
 			break;
 		case 'p':
 			if ((err = cli_uint("selftest", "--port", optarg, 1, 65535, &v)))
 				return err;
-			pp.port = (unsigned int)v;
+			o.port = pp.port = (unsigned int)v;
+			got_port = true;
 			break;
 		case 'n':
 			if ((err = cli_uint("selftest", "--iters", optarg, 1, 100000000, &v)))
 				return err;
-			pp.iters = (unsigned int)v;
+			pp.iters = o.lat_iters = o.bw_iters = (unsigned int)v;
+			got_iters = true;
+			break;
+		case 'b':
+			o.bind = optarg;
+			break;
+		case '1':
+			o.once = true;
+			break;
+		case 'B':
+			o.bench = true;
+			break;
+		case 'd':
+			if ((err = cli_uint("selftest", "--depth", optarg, 1, 4096, &v)))
+				return err;
+			o.depth = (unsigned int)v;
+			got_depth = true;
+			break;
+		case 'M':
+			o.cm = true;
 			break;
 		default:
 			return -EUSAGE;
 		}
 	}
-	if (argc - optind > 1) {
-		fprintf(stderr, "rdmactl: selftest: at most one device; try 'rdmactl help selftest'\n");
-		return -EUSAGE;
-	}
-	if ((pp.server || pp.host) && !pingpong_mode) {
-		fprintf(stderr, "rdmactl: selftest: --server and --client work with --pingpong in "
-			"this version; rdmactl's own two-host exchange is not built yet\n");
-		return -EUSAGE;
-	}
-	if (pingpong_mode && !!pp.server + !!pp.host != 1) {
-		fprintf(stderr, "rdmactl: selftest: --pingpong needs --server or --client HOST\n");
-		return -EUSAGE;
-	}
-	if (pingpong_mode && optind == argc) {
-		fprintf(stderr, "rdmactl: selftest: --pingpong needs the device: "
-			"rdmactl selftest --pingpong ... DEV\n");
-		return -EUSAGE;
-	}
+	if (argc - optind > 1)
+		return usage("at most one device");
+	if (server && o.host)
+		return usage("--server or --client HOST, not both");
+	if ((o.bind || o.once) && !server)
+		return usage("--bind and --once are for --server");
+	if (got_port && !server && !o.host)
+		return usage("--port is for --server or --client");
+	if (got_depth && !o.bench)
+		return usage("--depth is for --bench");
+	if (pingpong_mode && (o.cm || o.bench || o.bind || o.once))
+		return usage("--pingpong is ibv_rc_pingpong's exchange: not with --cm, --bench, "
+			     "--bind or --once");
+	if (o.cm && o.bench)
+		return usage("--bench measures over the verbs exchange; --cm proves the rdma_cm path");
+	if (got_iters && !o.bench && !o.cm && !pingpong_mode)
+		return usage("--iters is for --bench, --cm between two hosts, or --pingpong");
+	if (pingpong_mode && !server && !o.host)
+		return usage("--pingpong needs --server or --client HOST");
+	if ((pingpong_mode || ((server || o.host) && !o.cm)) && optind == argc)
+		return usage("two hosts need the device: rdmactl selftest --server DEV, "
+			     "rdmactl selftest --client HOST DEV");
 
 	if (optind < argc) {
 		if (rdma_name_invalid(argv[optind])) {
@@ -197,11 +325,31 @@ int cmd_selftest(struct rc_ctx *ctx, int argc, char **argv)
 			return -EUSAGE;
 		}
 		devs[n++] = argv[optind];
-		if (pingpong_mode) {
-			pp.dev = argv[optind];
+		o.dev = pp.dev = argv[optind];
+		if (pingpong_mode)
 			return pingpong(ctx, &pp);
+	}
+	if (server || o.host) {
+		struct st_report r;
+
+		if (!got_port)
+			o.port = o.cm ? 7174 : 18516;
+		if (o.cm) {
+			/* rping's defaults: 64-byte buffers; pings counted by --iters. */
+			o.size = got_size ? o.size : 64;
+			o.lat_iters = got_iters ? o.lat_iters : 100;
 		}
-	} else {
+		if (server)
+			return serve(ctx, &o);
+		err = o.cm ? st_cm_client(&o, &r) : st_client(&o, &r);
+		out_arr_open(ctx->out, NULL);
+		print_report(ctx->out, &r);
+		out_arr_close(ctx->out);
+		return err ? -EIO : 0;
+	}
+	if (o.bench && got_size && o.size > (32u << 20))
+		return usage("--bench --size: at most 32 MiB (latency uses twice the size)");
+	if (optind == argc) {
 		/* Every rxe device. */
 		err = model_load(ctx->sysfs_root, NULL, 0, &m);
 		if (err) {
@@ -223,7 +371,7 @@ int cmd_selftest(struct rc_ctx *ctx, int argc, char **argv)
 		struct st_report r;
 
 		o.dev = devs[i];
-		if (st_loopback(&o, &r))
+		if (o.cm ? st_cm_loopback(&o, &r) : st_loopback(&o, &r))
 			failed++;
 		print_report(ctx->out, &r);
 	}

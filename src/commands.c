@@ -71,8 +71,9 @@ const struct rc_cmd rc_commands[] = {
 	  "  --module-file KO  vet an out-of-tree module before loading it\n"
 	  "Exit status: 0 nothing failed, 1 something did, 2 usage error." },
 	{ "selftest", cmd_selftest,
-	  "[--gid-index N] [--timeout S] [--size BYTES] [--pingpong --server|--client HOST [--port P] [--iters N]] [DEV]",
-	  "Prove an rxe link end to end in loopback: two RC QPs on DEV (every rxe\n"
+	  "[--gid-index N] [--timeout S] [--size BYTES] [--bench [--iters N] [--depth N]] [--cm] "
+	  "[--server [--bind ADDR] [--once] | --client HOST] [--port P] [--pingpong] [DEV]",
+	  "Prove an rxe link end to end. In loopback, two RC QPs on DEV (every rxe\n"
 	  "device without DEV) do SEND with immediate data, RDMA WRITE, RDMA READ,\n"
 	  "atomic compare-and-swap and fetch-and-add over buffers larger than one\n"
 	  "MTU and not page-aligned, and every byte is checked. Each stage is\n"
@@ -81,6 +82,19 @@ const struct rc_cmd rc_commands[] = {
 	  "  --gid-index N  use GID N (default: the RoCE v2 GID of an IPv4 address)\n"
 	  "  --timeout S    bound every wait (default 5)\n"
 	  "  --size BYTES   bytes per operation (default 12411)\n"
+	  "  --server       two hosts: serve clients one at a time, each its own\n"
+	  "                 buffer, until interrupted (--once: one client);\n"
+	  "                 --bind ADDR listens on one address only\n"
+	  "  --client HOST  two hosts: run every stage against HOST's server\n"
+	  "  --port P       TCP port of the exchange (default 18516)\n"
+	  "  --bench        measure instead: SEND and RDMA WRITE latency (min,\n"
+	  "                 typical, 99%) and RDMA WRITE bandwidth; --size (default\n"
+	  "                 2 for latency, 65536 for bandwidth), --iters (default\n"
+	  "                 1000 and 5000), --depth writes in flight (default 128)\n"
+	  "  --cm           connect through librdmacm (address and route\n"
+	  "                 resolution); with --server or --client it speaks\n"
+	  "                 rping's protocol (--port default 7174, --size default\n"
+	  "                 64, --iters pings default 100)\n"
 	  "  --pingpong     speak ibv_rc_pingpong's exchange and traffic, as --server\n"
 	  "                 or --client HOST (--port, default 18515; --iters,\n"
 	  "                 default 1000; --size default 4096; --timeout default 30),\n"

@@ -160,6 +160,19 @@ void out_s64(struct out *o, const char *key, const char *fmt, int64_t val)
 		fprintf(o->f, fmt, val);
 }
 
+void out_dbl(struct out *o, const char *key, const char *fmt, double val)
+{
+	char text[32];
+
+	if (o->json) {
+		/* Three decimals in JSON too, not a binary fraction's seventeen digits. */
+		snprintf(text, sizeof(text), "%.3f", val);
+		add_new(o, key, json_object_new_double_s(val, text), false);
+	} else if (fmt) {
+		fprintf(o->f, fmt, val);
+	}
+}
+
 void out_bool(struct out *o, const char *key, const char *fmt, bool val)
 {
 	if (o->json)

@@ -32,6 +32,8 @@ void out_arr_close(struct out *o);
 void out_str(struct out *o, const char *key, const char *fmt, const char *val);
 void out_u64(struct out *o, const char *key, const char *fmt, uint64_t val);
 void out_s64(struct out *o, const char *key, const char *fmt, int64_t val);
+/* JSON carries three decimals. */
+void out_dbl(struct out *o, const char *key, const char *fmt, double val);
 /* Plain text prints "yes" or "no" through FMT's %s. */
 void out_bool(struct out *o, const char *key, const char *fmt, bool val);
 

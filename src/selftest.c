@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The verbs selftest: RC QPs proving SEND, WRITE, READ and atomics byte for byte. */
+/*
+ * The verbs selftest: RC QPs proving SEND, WRITE, READ and atomics byte for
+ * byte. End A acts; end B is acted upon, in this process (loopback) or in a
+ * server's (two hosts). B's part of each stage is st_b_step(), whichever.
+ */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -8,43 +12,24 @@
 #include <string.h>
 #include <time.h>
 
-#include <infiniband/verbs.h>
+#include "selftest_int.h"
 
-#include "selftest.h"
-
-#define PORT 1
 /* Buffers start this far into their allocation: never page-aligned. */
 #define MISALIGN 37
+#define IMM 0x5eed1234u
+#define CMP_X 0x0123456789abcdefULL
+#define CMP_Y 0xfedcba9876543210ULL
+#define ADD_BASE 0x00000000fffffff0ULL	/* the carry shows a 64-bit add */
+#define ADD_N 0x25
 
-/* One end of an RC connection: everything it owns. */
-struct end {
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	struct ibv_mr *mr;	/* the data buffer */
-	struct ibv_mr *amr;	/* the 8-byte atomic target */
-	char *alloc;
-	char *buf;
-	uint64_t *atom;
-	uint32_t psn;
-};
-
-struct st {
-	const struct st_opts *o;
-	struct st_report *r;
-	struct ibv_context *ctx;
-	struct ibv_device_attr dattr;
-	struct ibv_port_attr pattr;
-	union ibv_gid gid;
-	struct end a, b;	/* A acts, B is acted upon */
-	enum st_stage cur;
-	struct timespec t0;
-};
+static const char corrupt_hint[] = "data arrived corrupted: report it with 'rdmactl show -s' "
+				   "and the kernel version";
 
 const char *st_stage_name(enum st_stage s)
 {
 	static const char *const names[] = {
 		"setup", "connect", "send", "write", "read", "cmp_swap", "fetch_add",
+		"lat_send", "lat_write", "bw_write",
 	};
 
 	return s < ST_NSTAGES ? names[s] : "?";
@@ -58,17 +43,15 @@ uint64_t st_now_us(void)
 	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
 }
 
-/* Marks the running stage failed; DETAIL and HINT are formats of their own. */
-static int fail(struct st *s, const char *hint, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct st *s, const char *hint, const char *fmt, ...)
+int st_fail(struct st *s, const char *hint, const char *fmt, ...)
 {
 	struct st_stage_result *x = &s->r->st[s->cur];
 	va_list ap;
 
+	if (x->result == ST_FAIL)
+		return -1;	/* the first failure is the one to report */
 	x->result = ST_FAIL;
-	x->usec = st_now_us() - x->usec;	/* begin() left the start time there */
+	x->usec = st_now_us() - x->usec;	/* st_begin() left the start time there */
 	va_start(ap, fmt);
 	vsnprintf(x->detail, sizeof(x->detail), fmt, ap);
 	va_end(ap);
@@ -76,14 +59,15 @@ static int fail(struct st *s, const char *hint, const char *fmt, ...)
 	return -1;
 }
 
-static void begin(struct st *s, enum st_stage stage)
+void st_begin(struct st *s, enum st_stage stage)
 {
 	s->cur = stage;
 	s->r->st[stage].result = ST_PASS;
 	s->r->st[stage].usec = st_now_us();
+	s->r->st[stage].detail[0] = '\0';
 }
 
-static int done(struct st *s, uint64_t bytes)
+int st_done(struct st *s, uint64_t bytes)
 {
 	struct st_stage_result *x = &s->r->st[s->cur];
 
@@ -92,42 +76,57 @@ static int done(struct st *s, uint64_t bytes)
 	return 0;
 }
 
+void st_report_init(struct st_report *r, const char *dev, bool bench)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->dev, sizeof(r->dev), "%s", dev ? dev : "-");
+	r->gid_index = -1;
+	for (int i = 0; i < ST_NSTAGES; i++) {
+		r->st[i].ran = i <= ST_CONNECT || (i >= ST_LAT_SEND) == bench;
+		r->st[i].result = ST_SKIPPED;
+		snprintf(r->st[i].detail, sizeof(r->st[i].detail), "an earlier stage failed");
+	}
+}
+
 /*
  * The byte at OFF of a stage's pattern: a wrong offset, a stale buffer or
  * another stage's data all differ from it.
  */
-static uint8_t pattern(enum st_stage stage, size_t off)
+static uint8_t pattern(unsigned int stage, size_t off)
 {
 	return (uint8_t)(off * 7 + (off >> 8) * 13 + stage * 31 + 0x5a);
 }
 
-static void fill(char *buf, size_t len, enum st_stage stage)
+void st_fill(char *buf, size_t len, unsigned int stage)
 {
 	for (size_t i = 0; i < len; i++)
 		buf[i] = (char)pattern(stage, i);
 }
 
 /* Poison: what a buffer holds before it is written, so stale data shows. */
-static void poison(char *buf, size_t len)
+void st_poison(char *buf, size_t len)
 {
 	memset(buf, 0xee, len);
 }
 
-static int verify(struct st *s, const char *what, const char *buf, size_t len)
+/* -1 with DETAIL when BUF is not STAGE's pattern. */
+static int check_pattern(unsigned int stage, const char *what, const char *buf, size_t len,
+			 char *detail, size_t dlen)
 {
 	for (size_t i = 0; i < len; i++) {
-		uint8_t want = pattern(s->cur, i);
+		uint8_t want = pattern(stage, i);
 
-		if ((uint8_t)buf[i] != want)
-			return fail(s, "data arrived corrupted: report it with 'rdmactl show -s' "
-				    "and the kernel version", "%s: byte %zu of %zu is 0x%02x, "
-				    "expected 0x%02x%s", what, i, len, (uint8_t)buf[i], want,
-				    (uint8_t)buf[i] == 0xee ? " (never written)" : "");
+		if ((uint8_t)buf[i] != want) {
+			snprintf(detail, dlen, "%s: byte %zu of %zu is 0x%02x, expected 0x%02x%s",
+				 what, i, len, (uint8_t)buf[i], want,
+				 (uint8_t)buf[i] == 0xee ? " (never written)" : "");
+			return -1;
+		}
 	}
 	return 0;
 }
 
-static const char *wc_hint(enum ibv_wc_status st)
+const char *st_wc_hint(enum ibv_wc_status st)
 {
 	switch (st) {
 	case IBV_WC_RETRY_EXC_ERR:
@@ -145,76 +144,115 @@ static const char *wc_hint(enum ibv_wc_status st)
 	}
 }
 
-/* Waits for one completion on CQ within the timeout; checks status and opcode. */
-static int wait_wc(struct st *s, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc)
+/*
+ * One completion on CQ within TIMEOUT_MS, of opcode OP and successful;
+ * otherwise -1 with DETAIL and HINT.
+ */
+static int wait_wc_text(unsigned int timeout_ms, struct ibv_cq *cq, enum ibv_wc_opcode op,
+			struct ibv_wc *wc, char *detail, size_t dlen, const char **hint)
 {
-	uint64_t deadline = st_now_us() + (uint64_t)s->o->timeout_ms * 1000;
+	uint64_t deadline = st_now_us() + (uint64_t)timeout_ms * 1000;
 	struct timespec nap = { 0, 20000 };
 
+	*hint = NULL;
 	for (;;) {
 		int n = ibv_poll_cq(cq, 1, wc);
 
-		if (n < 0)
-			return fail(s, NULL, "ibv_poll_cq failed (%d)", n);
+		if (n < 0) {
+			snprintf(detail, dlen, "ibv_poll_cq failed (%d)", n);
+			return -1;
+		}
 		if (n == 1)
 			break;
-		if (st_now_us() > deadline)
-			return fail(s, "the peer did not answer in time: the netdev may be down "
-				    "(rdmactl check)", "no completion within %u ms",
-				    s->o->timeout_ms);
+		if (st_now_us() > deadline) {
+			*hint = "the peer did not answer in time: the netdev may be down "
+				"(rdmactl check)";
+			snprintf(detail, dlen, "no completion within %u ms", timeout_ms);
+			return -1;
+		}
 		nanosleep(&nap, NULL);
 	}
-	if (wc->status != IBV_WC_SUCCESS)
-		return fail(s, wc_hint(wc->status), "work completion %s (status %d, vendor error "
-			    "0x%x)", ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
-	if (wc->opcode != op)
-		return fail(s, NULL, "work completion opcode %d, expected %d", wc->opcode, op);
+	if (wc->status != IBV_WC_SUCCESS) {
+		*hint = st_wc_hint(wc->status);
+		snprintf(detail, dlen, "work completion %s (status %d, vendor error 0x%x)",
+			 ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
+		return -1;
+	}
+	if (wc->opcode != op) {
+		snprintf(detail, dlen, "work completion opcode %d, expected %d", wc->opcode, op);
+		return -1;
+	}
 	return 0;
 }
 
-static int make_end(struct st *s, struct end *e)
+int st_wait_wc(struct st *s, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc)
 {
-	struct ibv_qp_init_attr qa = {
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-	};
-	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-		     IBV_ACCESS_REMOTE_ATOMIC;
+	char detail[256];
+	const char *hint;
 
+	if (wait_wc_text(s->o->timeout_ms, cq, op, wc, detail, sizeof(detail), &hint))
+		return st_fail(s, hint, "%s", detail);
+	return 0;
+}
+
+struct ibv_qp_init_attr st_qp_attr(const struct st *s, struct st_end *e)
+{
+	return (struct ibv_qp_init_attr){
+		.qp_type = IBV_QPT_RC,
+		.send_cq = e->scq,
+		.recv_cq = e->rcq,
+		.cap = { .max_send_wr = e->sq_depth, .max_recv_wr = 32, .max_send_sge = 1,
+			 .max_recv_sge = 1, .max_inline_data = s->o->bench ? ST_INLINE : 0 },
+	};
+}
+
+int st_make_end(struct st *s, struct st_end *e, uint32_t len, bool noqp)
+{
+	/* Exactly what a peer needs: its data buffer written and read, the word atomic. */
+	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+	struct ibv_qp_init_attr qa;
+
+	e->len = len;
+	e->sq_depth = s->o->bench && s->o->depth > 16 ? s->o->depth : 16;
 	e->pd = ibv_alloc_pd(s->ctx);
 	if (!e->pd)
-		return fail(s, NULL, "ibv_alloc_pd: %s", strerror(errno));
-	e->alloc = malloc(s->o->size + MISALIGN);
+		return st_fail(s, NULL, "ibv_alloc_pd: %s", strerror(errno));
+	e->alloc = malloc((size_t)len + MISALIGN);
 	e->atom = aligned_alloc(8, 8);
 	if (!e->alloc || !e->atom)
-		return fail(s, NULL, "out of memory for %u bytes", s->o->size);
+		return st_fail(s, NULL, "out of memory for %u bytes", len);
 	e->buf = e->alloc + MISALIGN;
-	e->mr = ibv_reg_mr(e->pd, e->buf, s->o->size, access);
+	st_poison(e->buf, len);
+	e->mr = ibv_reg_mr(e->pd, e->buf, len, access);
 	if (!e->mr)
-		return fail(s, errno == ENOMEM ? "RLIMIT_MEMLOCK too low? (rdmactl check --only "
-			    "memlock)" : NULL, "ibv_reg_mr of %u bytes: %s", s->o->size,
-			    strerror(errno));
-	e->amr = ibv_reg_mr(e->pd, e->atom, 8, access);
+		return st_fail(s, errno == ENOMEM ? "RLIMIT_MEMLOCK too low? (rdmactl check --only "
+			       "memlock)" : NULL, "ibv_reg_mr of %u bytes: %s", len,
+			       strerror(errno));
+	e->amr = ibv_reg_mr(e->pd, e->atom, 8, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC);
 	if (!e->amr)
-		return fail(s, NULL, "ibv_reg_mr of the atomic word: %s", strerror(errno));
-	e->cq = ibv_create_cq(s->ctx, 32, NULL, NULL, 0);
-	if (!e->cq)
-		return fail(s, NULL, "ibv_create_cq: %s", strerror(errno));
-	qa.send_cq = qa.recv_cq = e->cq;
+		return st_fail(s, NULL, "ibv_reg_mr of the atomic word: %s", strerror(errno));
+	e->scq = ibv_create_cq(s->ctx, (int)e->sq_depth + 1, NULL, NULL, 0);
+	e->rcq = e->scq ? ibv_create_cq(s->ctx, 33, NULL, NULL, 0) : NULL;
+	if (!e->rcq)
+		return st_fail(s, NULL, "ibv_create_cq: %s", strerror(errno));
+	e->psn = (uint32_t)(st_now_us() * 2654435761u) & 0xffffff;
+	if (noqp)
+		return 0;
+	qa = st_qp_attr(s, e);
 	e->qp = ibv_create_qp(e->pd, &qa);
 	if (!e->qp)
-		return fail(s, NULL, "ibv_create_qp: %s", strerror(errno));
-	e->psn = (uint32_t)(st_now_us() & 0xffffff);
+		return st_fail(s, NULL, "ibv_create_qp: %s", strerror(errno));
 	return 0;
 }
 
-static void free_end(struct end *e)
+void st_free_end(struct st_end *e)
 {
 	if (e->qp)
 		ibv_destroy_qp(e->qp);
-	if (e->cq)
-		ibv_destroy_cq(e->cq);
+	if (e->rcq)
+		ibv_destroy_cq(e->rcq);
+	if (e->scq)
+		ibv_destroy_cq(e->scq);
 	if (e->amr)
 		ibv_dereg_mr(e->amr);
 	if (e->mr)
@@ -223,45 +261,77 @@ static void free_end(struct end *e)
 		ibv_dealloc_pd(e->pd);
 	free(e->alloc);
 	free(e->atom);
+	memset(e, 0, sizeof(*e));
 }
 
-/* RESET -> INIT -> RTR -> RTS, towards REMOTE's QP number and PSN. */
-static int connect_qp(struct st *s, struct end *e, const struct end *remote)
+void st_hello(const struct st *s, const struct st_end *e, struct wire_hello *h)
+{
+	bool atomics = s->dattr.atomic_cap != IBV_ATOMIC_NONE;
+
+	*h = (struct wire_hello){
+		.flags = atomics ? WIRE_F_ATOMICS : 0,
+		.lid = s->pattr.lid,
+		.mtu = (uint8_t)s->pattr.active_mtu,
+		.qpn = e->qp->qp_num,
+		.psn = e->psn,
+		.addr = (uintptr_t)e->buf,
+		.rkey = e->mr->rkey,
+		.len = e->len,
+		.atom_addr = atomics ? (uintptr_t)e->atom : 0,
+		.atom_rkey = atomics ? e->amr->rkey : 0,
+	};
+	memcpy(h->gid, s->gid.raw, 16);
+}
+
+void st_remote_from_hello(struct st_remote *rem, const struct wire_hello *h)
+{
+	*rem = (struct st_remote){
+		.qpn = h->qpn, .psn = h->psn, .lid = h->lid, .mtu = (enum ibv_mtu)h->mtu,
+		.addr = h->addr, .rkey = h->rkey, .len = h->len,
+		.atom_addr = h->atom_addr, .atom_rkey = h->atom_rkey,
+	};
+	memcpy(rem->gid.raw, h->gid, 16);
+}
+
+int st_connect_qp(struct st *s, struct st_end *e)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT,
 		.pkey_index = 0,
-		.port_num = PORT,
+		.port_num = ST_PORT,
 		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
 				   IBV_ACCESS_REMOTE_ATOMIC,
 	};
+	enum ibv_mtu mtu = s->pattr.active_mtu < e->rem.mtu ? s->pattr.active_mtu : e->rem.mtu;
 	int err;
 
 	err = ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 			    IBV_QP_ACCESS_FLAGS);
 	if (err)
-		return fail(s, NULL, "ibv_modify_qp to INIT: %s", strerror(err));
+		return st_fail(s, NULL, "ibv_modify_qp to INIT: %s", strerror(err));
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = s->pattr.active_mtu;
-	a.dest_qp_num = remote->qp->qp_num;
-	a.rq_psn = remote->psn;
+	a.path_mtu = mtu;
+	a.dest_qp_num = e->rem.qpn;
+	a.rq_psn = e->rem.psn;
 	a.max_dest_rd_atomic = 4;
 	a.min_rnr_timer = 12;
 	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = s->gid;
+	a.ah_attr.dlid = e->rem.lid;
+	a.ah_attr.grh.dgid = e->rem.gid;
 	a.ah_attr.grh.sgid_index = (uint8_t)s->r->gid_index;
 	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.port_num = PORT;
+	a.ah_attr.port_num = ST_PORT;
 	err = ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 			    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
 			    IBV_QP_MIN_RNR_TIMER);
 	if (err)
-		return fail(s, err == EINVAL || err == ETIMEDOUT || err == ENODATA ?
-			    "the GID index or route: is it the RoCE v2 GID of an address the peer "
-			    "can reach? (rdmactl check --gid-index N)" : NULL,
-			    "ibv_modify_qp to RTR with GID index %d: %s (%s)", s->r->gid_index,
-			    strerror(err), strerrorname_np(err) ? strerrorname_np(err) : "?");
+		return st_fail(s, err == EINVAL || err == ETIMEDOUT || err == ENODATA ?
+			       "the GID index or route: is it the RoCE v2 GID of an address the "
+			       "peer can reach? (rdmactl check --gid-index N)" : NULL,
+			       "ibv_modify_qp to RTR with GID index %d: %s (%s)", s->r->gid_index,
+			       strerror(err), strerrorname_np(err) ? strerrorname_np(err) : "?");
+	s->r->mtu = 128 << mtu;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
 	a.timeout = 14;
@@ -272,11 +342,131 @@ static int connect_qp(struct st *s, struct end *e, const struct end *remote)
 	err = ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 			    IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
 	if (err)
-		return fail(s, NULL, "ibv_modify_qp to RTS: %s", strerror(err));
+		return st_fail(s, NULL, "ibv_modify_qp to RTS: %s", strerror(err));
 	return 0;
 }
 
-/* Posts one work request from A towards B's memory. */
+static void res_fail(struct wire_result *res, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void res_fail(struct wire_result *res, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+
+	res->ok = 0;
+	va_start(ap, fmt);
+	vsnprintf(res->detail, sizeof(res->detail), fmt, ap);
+	va_end(ap);
+	snprintf(res->hint, sizeof(res->hint), "%s", hint ? hint : "");
+}
+
+static void b_prepare(struct st_end *b, const struct wire_step *step, struct wire_result *res)
+{
+	struct ibv_sge sge = { (uintptr_t)b->buf, b->len, b->mr->lkey };
+	struct ibv_recv_wr rwr = { .wr_id = ST_SEND, .sg_list = &sge, .num_sge = 1 }, *bad;
+	int err;
+
+	switch (step->stage) {
+	case ST_SEND:
+		st_poison(b->buf, b->len);
+		if ((err = ibv_post_recv(b->qp, &rwr, &bad)))
+			res_fail(res, NULL, "ibv_post_recv: %s", strerror(err));
+		break;
+	case ST_WRITE:
+		st_poison(b->buf, b->len);
+		break;
+	case ST_READ:
+		st_fill(b->buf, b->len, ST_READ);
+		break;
+	case ST_CMP_SWAP:
+		*b->atom = CMP_X;
+		break;
+	case ST_FETCH_ADD:
+		*b->atom = ADD_BASE;
+		break;
+	case ST_LAT_SEND:
+	case ST_LAT_WRITE:
+	case ST_BW_WRITE:
+		st_bench_prepare(b, step, res);
+		break;
+	default:
+		res_fail(res, NULL, "no stage %u to prepare", step->stage);
+	}
+}
+
+static void b_check(struct st *s, struct st_end *b, const struct wire_step *step,
+		    struct wire_result *res)
+{
+	struct ibv_wc wc;
+	const char *hint;
+	char why[200];
+
+	switch (step->stage) {
+	case ST_SEND:
+		if (wait_wc_text(s->o->timeout_ms, b->rcq, IBV_WC_RECV, &wc, why, sizeof(why),
+				 &hint)) {
+			res_fail(res, hint, "the receive: %s", why);
+		} else if (!(wc.wc_flags & IBV_WC_WITH_IMM) || ntohl(wc.imm_data) != IMM) {
+			res_fail(res, NULL, "the receive carried no immediate data 0x%x", IMM);
+		} else if (wc.byte_len != b->len) {
+			res_fail(res, NULL, "received %u bytes, sent %u", wc.byte_len, b->len);
+		} else if (check_pattern(ST_SEND, "received data", b->buf, b->len, why,
+					 sizeof(why))) {
+			res_fail(res, corrupt_hint, "%s", why);
+		}
+		break;
+	case ST_WRITE:
+	case ST_READ:	/* READ must leave its source as it was */
+	case ST_BW_WRITE:
+		if (check_pattern(step->stage, step->stage == ST_READ ? "the read's source" :
+				  "written data", b->buf, step->stage == ST_BW_WRITE ? step->size :
+				  b->len, why, sizeof(why)))
+			res_fail(res, corrupt_hint, "%s", why);
+		break;
+	case ST_CMP_SWAP:
+		/* The hit swapped X for Y; the miss left Y. */
+		if (*b->atom != CMP_Y)
+			res_fail(res, NULL, "compare-and-swap target is 0x%016llx, expected 0x%016llx",
+				 (unsigned long long)*b->atom, (unsigned long long)CMP_Y);
+		break;
+	case ST_FETCH_ADD:
+		if (*b->atom != ADD_BASE + ADD_N)
+			res_fail(res, NULL, "fetch-and-add target is 0x%016llx, expected 0x%016llx",
+				 (unsigned long long)*b->atom,
+				 (unsigned long long)(ADD_BASE + ADD_N));
+		break;
+	default:
+		break;	/* the latency stages said how they went when they ended */
+	}
+}
+
+void st_b_step(struct st *s, struct st_end *b, const struct wire_step *step,
+	       struct wire_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->ok = 1;
+	if (step->stage >= ST_LAT_SEND && step->size > b->len)
+		res_fail(res, NULL, "size %u is over the %u-byte buffer", step->size, b->len);
+	else if (step->phase == WIRE_PREPARE)
+		b_prepare(b, step, res);
+	else
+		b_check(s, b, step, res);
+}
+
+/* Asks B to prepare or check the running stage; its failure is the stage's. */
+static int peer_step(struct st *s, enum wire_phase phase)
+{
+	struct wire_step step = { .stage = (uint8_t)s->cur, .phase = (uint8_t)phase };
+	struct wire_result res;
+
+	if (s->peer->step(s, &step, &res))
+		return -1;
+	if (!res.ok)
+		return st_fail(s, *res.hint ? res.hint : NULL, "%s", res.detail);
+	return 0;
+}
+
+/* Posts one signaled work request from A, on its local buffer or atomic word. */
 static int post(struct st *s, struct ibv_send_wr *wr, struct ibv_sge *sge)
 {
 	struct ibv_send_wr *bad;
@@ -287,71 +477,57 @@ static int post(struct st *s, struct ibv_send_wr *wr, struct ibv_sge *sge)
 	wr->send_flags = IBV_SEND_SIGNALED;
 	err = ibv_post_send(s->a.qp, wr, &bad);
 	if (err)
-		return fail(s, NULL, "ibv_post_send (%s): %s", st_stage_name(s->cur), strerror(err));
+		return st_fail(s, NULL, "ibv_post_send (%s): %s", st_stage_name(s->cur),
+			       strerror(err));
+	return 0;
+}
+
+static int verify(struct st *s, const char *what, const char *buf, size_t len)
+{
+	char detail[256];
+
+	if (check_pattern(s->cur, what, buf, len, detail, sizeof(detail)))
+		return st_fail(s, corrupt_hint, "%s", detail);
 	return 0;
 }
 
 static int stage_send(struct st *s)
 {
-	struct ibv_sge sge = { (uintptr_t)s->a.buf, s->o->size, s->a.mr->lkey };
-	struct ibv_sge rsge = { (uintptr_t)s->b.buf, s->o->size, s->b.mr->lkey };
-	struct ibv_recv_wr rwr = { .wr_id = 2, .sg_list = &rsge, .num_sge = 1 }, *rbad;
-	struct ibv_send_wr wr = { .wr_id = 1, .opcode = IBV_WR_SEND_WITH_IMM,
-				  .imm_data = htonl(0x5eed1234) };
+	struct ibv_sge sge = { (uintptr_t)s->a.buf, s->a.len, s->a.mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = ST_SEND, .opcode = IBV_WR_SEND_WITH_IMM,
+				  .imm_data = htonl(IMM) };
 	struct ibv_wc wc;
-	int err;
 
-	begin(s, ST_SEND);
-	fill(s->a.buf, s->o->size, ST_SEND);
-	poison(s->b.buf, s->o->size);
-	err = ibv_post_recv(s->b.qp, &rwr, &rbad);
-	if (err)
-		return fail(s, NULL, "ibv_post_recv: %s", strerror(err));
-	if (post(s, &wr, &sge) || wait_wc(s, s->a.cq, IBV_WC_SEND, &wc) ||
-	    wait_wc(s, s->b.cq, IBV_WC_RECV, &wc))
+	st_fill(s->a.buf, s->a.len, ST_SEND);
+	if (peer_step(s, WIRE_PREPARE) || post(s, &wr, &sge) ||
+	    st_wait_wc(s, s->a.scq, IBV_WC_SEND, &wc) || peer_step(s, WIRE_CHECK))
 		return -1;
-	if (!(wc.wc_flags & IBV_WC_WITH_IMM) || ntohl(wc.imm_data) != 0x5eed1234)
-		return fail(s, NULL, "the receive carried no immediate data 0x5eed1234");
-	if (wc.byte_len != s->o->size)
-		return fail(s, NULL, "received %u bytes, sent %u", wc.byte_len, s->o->size);
-	if (verify(s, "received data", s->b.buf, s->o->size))
-		return -1;
-	return done(s, s->o->size);
+	return st_done(s, s->a.len);
 }
 
 /*
  * RDMA WRITE of A's buffer into B's, or RDMA READ of B's into A's. RC: the
  * completion means the data has arrived where it was going.
  */
-static int stage_rdma(struct st *s, enum st_stage stage)
+static int stage_rdma(struct st *s)
 {
-	bool write = stage == ST_WRITE;
-	char *src = write ? s->a.buf : s->b.buf, *dst = write ? s->b.buf : s->a.buf;
-	struct ibv_sge sge = { (uintptr_t)s->a.buf, s->o->size, s->a.mr->lkey };
-	struct ibv_send_wr wr = { .wr_id = stage,
+	bool write = s->cur == ST_WRITE;
+	struct ibv_sge sge = { (uintptr_t)s->a.buf, s->a.len, s->a.mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = s->cur,
 				  .opcode = write ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ };
 	struct ibv_wc wc;
 
-	begin(s, stage);
-	fill(src, s->o->size, stage);
-	poison(dst, s->o->size);
-	wr.wr.rdma.remote_addr = (uintptr_t)s->b.buf;
-	wr.wr.rdma.rkey = s->b.mr->rkey;
-	if (post(s, &wr, &sge) ||
-	    wait_wc(s, s->a.cq, write ? IBV_WC_RDMA_WRITE : IBV_WC_RDMA_READ, &wc) ||
-	    verify(s, write ? "written data" : "read data", dst, s->o->size))
+	if (write)
+		st_fill(s->a.buf, s->a.len, ST_WRITE);
+	else
+		st_poison(s->a.buf, s->a.len);
+	wr.wr.rdma.remote_addr = s->a.rem.addr;
+	wr.wr.rdma.rkey = s->a.rem.rkey;
+	if (peer_step(s, WIRE_PREPARE) || post(s, &wr, &sge) ||
+	    st_wait_wc(s, s->a.scq, write ? IBV_WC_RDMA_WRITE : IBV_WC_RDMA_READ, &wc) ||
+	    (!write && verify(s, "read data", s->a.buf, s->a.len)) || peer_step(s, WIRE_CHECK))
 		return -1;
-	return done(s, s->o->size);
-}
-
-static int stage_write(struct st *s)
-{
-	return stage_rdma(s, ST_WRITE);
-}
-
-static int stage_read(struct st *s)
-{
-	return stage_rdma(s, ST_READ);
+	return st_done(s, s->a.len);
 }
 
 /* One atomic from A on B's word; the old value lands in A's word. */
@@ -359,17 +535,17 @@ static int atomic(struct st *s, enum ibv_wr_opcode op, uint64_t cmp_or_add, uint
 		  uint64_t *old)
 {
 	struct ibv_sge sge = { (uintptr_t)s->a.atom, 8, s->a.amr->lkey };
-	struct ibv_send_wr wr = { .wr_id = 5, .opcode = op };
+	struct ibv_send_wr wr = { .wr_id = s->cur, .opcode = op };
 	struct ibv_wc wc;
 
 	*s->a.atom = 0xeeeeeeeeeeeeeeeeULL;
-	wr.wr.atomic.remote_addr = (uintptr_t)s->b.atom;
-	wr.wr.atomic.rkey = s->b.amr->rkey;
+	wr.wr.atomic.remote_addr = s->a.rem.atom_addr;
+	wr.wr.atomic.rkey = s->a.rem.atom_rkey;
 	wr.wr.atomic.compare_add = cmp_or_add;
 	wr.wr.atomic.swap = swap;
 	if (post(s, &wr, &sge) ||
-	    wait_wc(s, s->a.cq, op == IBV_WR_ATOMIC_CMP_AND_SWP ? IBV_WC_COMP_SWAP : IBV_WC_FETCH_ADD,
-		    &wc))
+	    st_wait_wc(s, s->a.scq, op == IBV_WR_ATOMIC_CMP_AND_SWP ? IBV_WC_COMP_SWAP :
+		       IBV_WC_FETCH_ADD, &wc))
 		return -1;
 	*old = *s->a.atom;
 	return 0;
@@ -377,44 +553,83 @@ static int atomic(struct st *s, enum ibv_wr_opcode op, uint64_t cmp_or_add, uint
 
 static int stage_cmp_swap(struct st *s)
 {
-	const uint64_t x = 0x0123456789abcdefULL, y = 0xfedcba9876543210ULL;
 	uint64_t old;
 
-	begin(s, ST_CMP_SWAP);
-	*s->b.atom = x;
+	if (peer_step(s, WIRE_PREPARE))
+		return -1;
 	/* A hit: X becomes Y, and X comes back. */
-	if (atomic(s, IBV_WR_ATOMIC_CMP_AND_SWP, x, y, &old))
+	if (atomic(s, IBV_WR_ATOMIC_CMP_AND_SWP, CMP_X, CMP_Y, &old))
 		return -1;
-	if (old != x || *s->b.atom != y)
-		return fail(s, NULL, "compare-and-swap hit: returned 0x%016llx, target 0x%016llx; "
-			    "expected 0x%016llx, 0x%016llx", (unsigned long long)old,
-			    (unsigned long long)*s->b.atom, (unsigned long long)x,
-			    (unsigned long long)y);
+	if (old != CMP_X)
+		return st_fail(s, NULL, "compare-and-swap hit returned 0x%016llx, expected "
+			       "0x%016llx", (unsigned long long)old, (unsigned long long)CMP_X);
 	/* A miss: the target stays Y, and Y comes back. */
-	if (atomic(s, IBV_WR_ATOMIC_CMP_AND_SWP, x, 1, &old))
+	if (atomic(s, IBV_WR_ATOMIC_CMP_AND_SWP, CMP_X, 1, &old))
 		return -1;
-	if (old != y || *s->b.atom != y)
-		return fail(s, NULL, "compare-and-swap miss changed the target: 0x%016llx",
-			    (unsigned long long)*s->b.atom);
-	return done(s, 16);
+	if (old != CMP_Y)
+		return st_fail(s, NULL, "compare-and-swap miss returned 0x%016llx, expected "
+			       "0x%016llx", (unsigned long long)old, (unsigned long long)CMP_Y);
+	if (peer_step(s, WIRE_CHECK))
+		return -1;
+	return st_done(s, 16);
 }
 
 static int stage_fetch_add(struct st *s)
 {
-	const uint64_t base = 0x00000000fffffff0ULL;
 	uint64_t old;
 
-	begin(s, ST_FETCH_ADD);
-	*s->b.atom = base;
-	if (atomic(s, IBV_WR_ATOMIC_FETCH_AND_ADD, 0x25, 0, &old))
+	if (peer_step(s, WIRE_PREPARE) || atomic(s, IBV_WR_ATOMIC_FETCH_AND_ADD, ADD_N, 0, &old))
 		return -1;
-	/* The carry into the high word shows a 64-bit add, not a 32-bit one. */
-	if (old != base || *s->b.atom != base + 0x25)
-		return fail(s, NULL, "fetch-and-add: returned 0x%016llx, target 0x%016llx; expected "
-			    "0x%016llx, 0x%016llx", (unsigned long long)old,
-			    (unsigned long long)*s->b.atom, (unsigned long long)base,
-			    (unsigned long long)(base + 0x25));
-	return done(s, 8);
+	if (old != ADD_BASE)
+		return st_fail(s, NULL, "fetch-and-add returned 0x%016llx, expected 0x%016llx",
+			       (unsigned long long)old, (unsigned long long)ADD_BASE);
+	if (peer_step(s, WIRE_CHECK))
+		return -1;
+	return st_done(s, 8);
+}
+
+int st_run_stages(struct st *s)
+{
+	int err = 0;
+
+	for (enum st_stage st = ST_SEND; !err && st < ST_NSTAGES; st++) {
+		struct st_stage_result *x = &s->r->st[st];
+
+		if (!x->ran)
+			continue;
+		if ((st == ST_CMP_SWAP || st == ST_FETCH_ADD) &&
+		    (s->dattr.atomic_cap == IBV_ATOMIC_NONE || !s->a.rem.atom_addr)) {
+			snprintf(x->detail, sizeof(x->detail), "%s has no atomics (atomic_cap NONE)",
+				 s->dattr.atomic_cap == IBV_ATOMIC_NONE ? "the device" : "the peer");
+			continue;
+		}
+		st_begin(s, st);
+		switch (st) {
+		case ST_SEND:
+			err = stage_send(s);
+			break;
+		case ST_WRITE:
+		case ST_READ:
+			err = stage_rdma(s);
+			break;
+		case ST_CMP_SWAP:
+			err = stage_cmp_swap(s);
+			break;
+		case ST_FETCH_ADD:
+			err = stage_fetch_add(s);
+			break;
+		case ST_LAT_SEND:
+		case ST_LAT_WRITE:
+			err = st_bench_lat(s, st, s->fd < 0);
+			break;
+		case ST_BW_WRITE:
+			err = st_bench_bw(s);
+			break;
+		default:
+			break;
+		}
+	}
+	return err ? -1 : 0;
 }
 
 /* The RoCE v2 GID of an IPv4 address: ::ffff:a.b.c.d, the lowest index. */
@@ -423,7 +638,7 @@ static int pick_gid(struct st *s)
 	union ibv_gid g;
 
 	for (int i = 0; i < s->pattr.gid_tbl_len; i++) {
-		if (ibv_query_gid(s->ctx, PORT, i, &g))
+		if (ibv_query_gid(s->ctx, ST_PORT, i, &g))
 			continue;
 		if (!memcmp(g.raw, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12))
 			return i;
@@ -447,77 +662,89 @@ struct ibv_context *st_open_device(const char *dev)
 	return ctx;
 }
 
-static int setup(struct st *s)
+int st_setup_device(struct st *s)
 {
 	int err;
 
-	begin(s, ST_SETUP);
-	s->ctx = st_open_device(s->o->dev);
 	if (!s->ctx)
-		return fail(s, "rdmactl check --only uverbs,provider", "libibverbs cannot open %s",
-			    s->o->dev);
+		s->ctx = st_open_device(s->o->dev);
+	if (!s->ctx)
+		return st_fail(s, "rdmactl check --only uverbs,provider", "libibverbs cannot open %s",
+			       s->o->dev);
 	err = ibv_query_device(s->ctx, &s->dattr);
 	if (!err)
-		err = ibv_query_port(s->ctx, PORT, &s->pattr);
+		err = ibv_query_port(s->ctx, ST_PORT, &s->pattr);
 	if (err)
-		return fail(s, NULL, "ibv_query_device/port: %s", strerror(err));
+		return st_fail(s, NULL, "ibv_query_device/port: %s", strerror(err));
 	if (s->pattr.state != IBV_PORT_ACTIVE)
-		return fail(s, "rdmactl check --only link", "port %d of %s is %s, not ACTIVE", PORT,
-			    s->o->dev, ibv_port_state_str(s->pattr.state));
+		return st_fail(s, "rdmactl check --only link", "port %d of %s is %s, not ACTIVE",
+			       ST_PORT, s->r->dev, ibv_port_state_str(s->pattr.state));
 	s->r->mtu = 128 << s->pattr.active_mtu;
 	s->r->gid_index = s->o->gid_index >= 0 ? s->o->gid_index : pick_gid(s);
 	if (s->r->gid_index < 0)
-		return fail(s, "give the netdev an IPv4 address, or pass --gid-index",
-			    "%s has no RoCE v2 IPv4 GID", s->o->dev);
-	if (ibv_query_gid(s->ctx, PORT, s->r->gid_index, &s->gid))
-		return fail(s, NULL, "ibv_query_gid %d: %s", s->r->gid_index, strerror(errno));
+		return st_fail(s, "give the netdev an IPv4 address, or pass --gid-index",
+			       "%s has no RoCE v2 IPv4 GID", s->r->dev);
+	if (ibv_query_gid(s->ctx, ST_PORT, s->r->gid_index, &s->gid))
+		return st_fail(s, NULL, "ibv_query_gid %d: %s", s->r->gid_index, strerror(errno));
 	inet_ntop(AF_INET6, s->gid.raw, s->r->gid, sizeof(s->r->gid));
 	if (!memcmp(s->gid.raw, (char[16]){ 0 }, 16))
-		return fail(s, "'rdmactl gids' lists the GIDs; 'rdmactl check --gid-index N' names "
-			    "the one to use", "GID index %d of %s is empty", s->r->gid_index,
-			    s->o->dev);
-	if (make_end(s, &s->a) || make_end(s, &s->b))
-		return -1;
-	return done(s, 0);
+		return st_fail(s, "'rdmactl gids' lists the GIDs; 'rdmactl check --gid-index N' "
+			       "names the one to use", "GID index %d of %s is empty",
+			       s->r->gid_index, s->r->dev);
+	return 0;
 }
+
+void st_release(struct st *s)
+{
+	st_free_end(&s->a);
+	st_free_end(&s->b);
+	if (s->ctx)
+		ibv_close_device(s->ctx);
+	s->ctx = NULL;
+}
+
+/* The buffer each end needs for the run O asks for. */
+static uint32_t buffer_len(const struct st_opts *o)
+{
+	if (!o->bench)
+		return o->size;
+	/* Latency writes land in the second half: the first is each end's source. */
+	return 2 * o->lat_size > o->bw_size ? 2 * o->lat_size : o->bw_size;
+}
+
+static int loopback_step(struct st *s, const struct wire_step *step, struct wire_result *res)
+{
+	st_b_step(s, &s->b, step, res);
+	return 0;
+}
+
+static const struct st_peer loopback_peer = { .step = loopback_step };
 
 int st_loopback(const struct st_opts *o, struct st_report *r)
 {
-	struct st s = { .o = o, .r = r };
-	int (*const stages[])(struct st *) = {
-		stage_send, stage_write, stage_read, stage_cmp_swap, stage_fetch_add,
-	};
+	struct st s = { .o = o, .r = r, .peer = &loopback_peer, .fd = -1 };
+	struct wire_hello ha, hb;
 	int err;
 
-	memset(r, 0, sizeof(*r));
-	snprintf(r->dev, sizeof(r->dev), "%s", o->dev);
-	r->gid_index = -1;
-	for (int i = 0; i < ST_NSTAGES; i++) {
-		r->st[i].result = ST_SKIPPED;
-		snprintf(r->st[i].detail, sizeof(r->st[i].detail), "an earlier stage failed");
-	}
-	err = setup(&s);
+	st_report_init(r, o->dev, o->bench);
+	st_begin(&s, ST_SETUP);
+	err = st_setup_device(&s) || st_make_end(&s, &s.a, buffer_len(o), false) ||
+	      st_make_end(&s, &s.b, buffer_len(o), false);
 	if (!err) {
-		begin(&s, ST_CONNECT);
-		err = connect_qp(&s, &s.a, &s.b) || connect_qp(&s, &s.b, &s.a);
-		if (!err)
-			done(&s, 0);
+		st_done(&s, 0);
+		st_begin(&s, ST_CONNECT);
+		/* Each end learns of the other as a remote peer would: from its hello. */
+		st_hello(&s, &s.a, &ha);
+		st_hello(&s, &s.b, &hb);
+		st_remote_from_hello(&s.a.rem, &hb);
+		st_remote_from_hello(&s.b.rem, &ha);
+		err = st_connect_qp(&s, &s.a) || st_connect_qp(&s, &s.b);
 	}
-	for (size_t i = 0; !err && i < sizeof(stages) / sizeof(stages[0]); i++) {
-		enum st_stage st = (enum st_stage)(ST_SEND + i);
-
-		if ((st == ST_CMP_SWAP || st == ST_FETCH_ADD) &&
-		    s.dattr.atomic_cap == IBV_ATOMIC_NONE) {
-			snprintf(r->st[st].detail, sizeof(r->st[st].detail),
-				 "the device has no atomics (atomic_cap NONE)");
-			continue;
-		}
-		err = stages[i](&s);
+	if (!err) {
+		st_done(&s, 0);
+		err = st_run_stages(&s);
 	}
-	free_end(&s.a);
-	free_end(&s.b);
-	if (s.ctx)
-		ibv_close_device(s.ctx);
+	st_release(&s);
 	r->passed = !err;
 	return err ? -1 : 0;
 }

@@ -8,12 +8,15 @@
 
 enum st_stage {
 	ST_SETUP,	/* device, PD, MRs, CQs, QPs */
-	ST_CONNECT,	/* RESET -> INIT -> RTR -> RTS */
+	ST_CONNECT,	/* RESET -> INIT -> RTR -> RTS, or rdma_cm's connect */
 	ST_SEND,	/* SEND with immediate data into a posted receive */
 	ST_WRITE,	/* RDMA WRITE */
 	ST_READ,	/* RDMA READ */
 	ST_CMP_SWAP,	/* atomic compare-and-swap, hit and miss */
 	ST_FETCH_ADD,	/* atomic fetch-and-add */
+	ST_LAT_SEND,	/* --bench: SEND ping-pong latency */
+	ST_LAT_WRITE,	/* --bench: RDMA WRITE ping-pong latency */
+	ST_BW_WRITE,	/* --bench: RDMA WRITE bandwidth, pipelined */
 	ST_NSTAGES,
 };
 
@@ -23,12 +26,21 @@ enum st_result {
 	ST_SKIPPED,	/* not run: an earlier stage failed, or the device lacks it */
 };
 
+/* What --bench measured in a stage. Latencies are half round trips, in usec. */
+struct st_stats {
+	unsigned int iters, size;
+	double t_min, t_typical, t_p99, t_avg, t_max;
+	double mib_s, gb_s;	/* bandwidth: MiB/s (2^20 bytes), Gb/s (10^9 bits) */
+};
+
 struct st_stage_result {
+	bool ran;		/* part of this run (the bench stages only with --bench) */
 	enum st_result result;
 	uint64_t usec;
 	uint64_t bytes;
 	char detail[256];	/* what went wrong, or why skipped */
 	char hint[256];		/* what to look at, when it failed */
+	struct st_stats stats;
 };
 
 struct st_opts {
@@ -36,13 +48,24 @@ struct st_opts {
 	int gid_index;		/* -1: the RoCE v2 GID of an IPv4 address */
 	unsigned int timeout_ms;	/* every wait is bounded by this */
 	unsigned int size;	/* bytes moved per operation */
+	/* --bench */
+	bool bench;
+	unsigned int lat_size, lat_iters, bw_size, bw_iters, depth;
+	/* two hosts */
+	const char *host;	/* the server, for --client */
+	const char *bind;	/* the server's address, NULL for all */
+	unsigned int port;
+	bool once;		/* the server ends after one client */
+	bool cm;		/* connect through librdmacm */
 };
 
 struct st_report {
 	char dev[64];
 	int gid_index;
 	char gid[46];
-	int mtu;		/* active MTU in bytes */
+	int mtu;		/* path MTU in bytes */
+	char peer[80];		/* two hosts: the other end */
+	char remote_gid[46];
 	struct st_stage_result st[ST_NSTAGES];
 	bool passed;
 };
@@ -58,5 +81,22 @@ struct ibv_context *st_open_device(const char *dev);
 
 /* Runs every stage in loopback on one device; fills R. 0 when all passed, else -1. */
 int st_loopback(const struct st_opts *o, struct st_report *r);
+/* The client of a two-host selftest: connects to O->host and runs every stage. */
+int st_client(const struct st_opts *o, struct st_report *r);
+
+/*
+ * The server: serves clients one at a time, calling SESSION with each one's
+ * report, until a signal (or after one client with O->once). A client that
+ * fails or misbehaves is reported and the server goes on. 0, or -1 when it
+ * could not start (R says why) or its one client failed.
+ */
+int st_server(const struct st_opts *o, struct st_report *r,
+	      void (*session)(void *arg, const struct st_report *r), void *arg);
+
+/* --cm: loopback through rdma_cm; and rping's client and server (rdmacm-utils). */
+int st_cm_loopback(const struct st_opts *o, struct st_report *r);
+int st_cm_client(const struct st_opts *o, struct st_report *r);
+int st_cm_server(const struct st_opts *o, struct st_report *r,
+		 void (*session)(void *arg, const struct st_report *r), void *arg);
 
 #endif

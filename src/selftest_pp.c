@@ -5,15 +5,10 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
@@ -21,6 +16,7 @@
 #include "gid.h"
 #include "selftest.h"
 #include "selftest_pp.h"
+#include "sidechan.h"
 
 #define PORT 1
 #define FILL 0x7b	/* what ibv_rc_pingpong's buffers hold */
@@ -45,11 +41,6 @@ struct pp {
 	union ibv_gid rgid;
 };
 
-static uint64_t now_ms(void)
-{
-	return st_now_us() / 1000;
-}
-
 static int fail(struct pp *p, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -62,44 +53,6 @@ static int fail(struct pp *p, const char *hint, const char *fmt, ...)
 	va_end(ap);
 	snprintf(p->r->hint, sizeof(p->r->hint), "%s", hint ? hint : "");
 	return -1;
-}
-
-/* Reads exactly LEN bytes from FD before DEADLINE (ms); 0, or a negative errno. */
-static int read_full(int fd, char *buf, size_t len, uint64_t deadline)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int64_t left = (int64_t)(deadline - now_ms());
-		ssize_t n;
-
-		if (left <= 0 || poll(&pfd, 1, (int)left) == 0)
-			return -ETIMEDOUT;
-		n = read(fd, buf + got, len - got);
-		if (n == 0)
-			return -ECONNRESET;	/* the peer closed early: a short message */
-		if (n < 0 && errno != EINTR)
-			return -errno;
-		if (n > 0)
-			got += (size_t)n;
-	}
-	return 0;
-}
-
-static int write_full(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno != EINTR)
-			return -errno;
-		if (n > 0) {
-			buf += n;
-			len -= (size_t)n;
-		}
-	}
-	return 0;
 }
 
 static void gid_to_wire(const union ibv_gid *g, char *out)
@@ -186,7 +139,7 @@ static int setup(struct pp *p)
 		return fail(p, NULL, "ibv_modify_qp to INIT: %s", strerror(errno));
 	p->lid = p->pattr.lid;
 	p->qpn = p->qp->qp_num;
-	p->psn = (uint32_t)(now_ms() * 2654435761u) & 0xffffff;
+	p->psn = (uint32_t)(sc_now_ms() * 2654435761u) & 0xffffff;
 	return 0;
 }
 
@@ -251,94 +204,37 @@ static int connect_qp(struct pp *p)
 	return 0;
 }
 
-/* connect() bounded by DEADLINE: a host that drops the SYN must not hang us. */
-static int connect_by(int fd, const struct sockaddr *sa, socklen_t len, uint64_t deadline)
-{
-	int flags = fcntl(fd, F_GETFL), err = 0;
-	socklen_t elen = sizeof(err);
-	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-
-	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
-		return -errno;
-	if (connect(fd, sa, len) < 0) {
-		if (errno != EINPROGRESS)
-			return -errno;
-		int64_t left = (int64_t)(deadline - now_ms());
-
-		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
-			return -ETIMEDOUT;
-		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0)
-			return -errno;
-		if (err)
-			return -err;
-	}
-	return fcntl(fd, F_SETFL, flags) < 0 ? -errno : 0;
-}
-
 static int tcp_client(struct pp *p, uint64_t deadline)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res, *t;
-	char port[8];
-	int fd = -1, err;
+	char err[200];
+	int fd = sc_connect(p->o->host, p->o->port, deadline, err, sizeof(err));
 
-	snprintf(port, sizeof(port), "%u", p->o->port);
-	err = getaddrinfo(p->o->host, port, &hints, &res);
-	if (err)
-		return fail(p, NULL, "%s: %s", p->o->host, gai_strerror(err));
-	err = -EHOSTUNREACH;
-	for (t = res; t && fd < 0; t = t->ai_next) {
-		fd = socket(t->ai_family, t->ai_socktype | SOCK_CLOEXEC, t->ai_protocol);
-		if (fd < 0) {
-			err = -errno;
-			continue;
-		}
-		err = connect_by(fd, t->ai_addr, t->ai_addrlen, deadline);
-		if (err) {
-			close(fd);
-			fd = -1;
-		}
-	}
-	freeaddrinfo(res);
 	if (fd < 0)
-		return fail(p, "is the server running, and is its TCP port reachable?",
-			    "cannot connect to %s port %u: %s", p->o->host, p->o->port,
-			    strerror(-err));
+		return fail(p, "is the server running, and is its TCP port reachable?", "%s", err);
 	return fd;
 }
 
 static int tcp_server(struct pp *p, uint64_t deadline)
 {
-	struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_port = htons(p->o->port),
-				   .sin6_addr = IN6ADDR_ANY_INIT };
-	struct pollfd pfd;
-	int one = 1, lfd, fd;
+	char err[200], peer[80];
+	int lfd, fd;
 
-	lfd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	lfd = sc_listen(NULL, p->o->port, err, sizeof(err));
 	if (lfd < 0)
-		return fail(p, NULL, "socket: %s", strerror(errno));
-	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, 1) < 0) {
-		int e = errno;
-
-		close(lfd);
-		return fail(p, NULL, "cannot listen on TCP port %u: %s", p->o->port, strerror(e));
-	}
-	pfd = (struct pollfd){ .fd = lfd, .events = POLLIN };
-	if (poll(&pfd, 1, (int)(deadline - now_ms())) <= 0) {
-		close(lfd);
-		return fail(p, NULL, "no client connected within %u s", p->o->timeout_ms / 1000);
-	}
-	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		return fail(p, NULL, "%s", err);
+	fd = sc_accept(lfd, deadline, peer, sizeof(peer));
 	close(lfd);
+	if (fd == -ETIMEDOUT)
+		return fail(p, NULL, "no client connected within %u s", p->o->timeout_ms / 1000);
 	if (fd < 0)
-		return fail(p, NULL, "accept: %s", strerror(errno));
+		return fail(p, NULL, "accept: %s", strerror(-fd));
 	return fd;
 }
 
 /* The exchange, as ibv_rc_pingpong does it, each read bounded and checked. */
 static int exchange(struct pp *p)
 {
-	uint64_t deadline = now_ms() + p->o->timeout_ms;
+	uint64_t deadline = sc_now_ms() + p->o->timeout_ms;
 	char mine[MSG_LEN], theirs[MSG_LEN];
 	int fd, err;
 
@@ -347,24 +243,24 @@ static int exchange(struct pp *p)
 	if (fd < 0)
 		return -1;
 	if (p->o->server) {
-		err = read_full(fd, theirs, MSG_LEN, deadline);
+		err = sc_read(fd, theirs, MSG_LEN, deadline);
 		if (!err && (err = parse_msg(p, theirs)) == 0 && (err = connect_qp(p)) == 0)
-			err = write_full(fd, mine, MSG_LEN);
+			err = sc_write(fd, mine, MSG_LEN, deadline);
 		if (!err) {
 			char done[5];	/* "done" and its NUL closes the exchange */
 
-			err = read_full(fd, done, sizeof(done), deadline);
+			err = sc_read(fd, done, sizeof(done), deadline);
 			if (!err && memcmp(done, "done", sizeof(done)))
 				err = -EBADMSG;
 		}
 	} else {
-		err = write_full(fd, mine, MSG_LEN);
+		err = sc_write(fd, mine, MSG_LEN, deadline);
 		if (!err)
-			err = read_full(fd, theirs, MSG_LEN, deadline);
+			err = sc_read(fd, theirs, MSG_LEN, deadline);
 		if (!err)
 			err = parse_msg(p, theirs);
 		if (!err)
-			err = write_full(fd, "done", 5);
+			err = sc_write(fd, "done", 5, deadline);
 		if (!err)
 			err = connect_qp(p);
 	}
@@ -396,7 +292,7 @@ static int traffic(struct pp *p)
 		pending |= WR_SEND;
 	}
 	start = st_now_us();
-	last = now_ms();
+	last = sc_now_ms();
 	while (rcnt < p->o->iters || scnt < p->o->iters) {
 		struct ibv_wc wc[2];
 		int n = ibv_poll_cq(p->cq, 2, wc);
@@ -404,14 +300,14 @@ static int traffic(struct pp *p)
 		if (n < 0)
 			return fail(p, NULL, "ibv_poll_cq failed");
 		if (n == 0) {
-			if (now_ms() - last > p->o->timeout_ms)
+			if (sc_now_ms() - last > p->o->timeout_ms)
 				return fail(p, "the peer stopped: a firewall on UDP 4791, the route "
 					    "or the MTU (rdmactl check)", "no completion for %u s "
 					    "after %u sends and %u receives", p->o->timeout_ms / 1000,
 					    scnt, rcnt);
 			continue;
 		}
-		last = now_ms();
+		last = sc_now_ms();
 		for (int i = 0; i < n; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS)
 				return fail(p, wc[i].status == IBV_WC_RETRY_EXC_ERR ?

@@ -76,16 +76,37 @@ setup() {
 	assert_failure 2
 }
 
-@test "selftest: --server and --client need --pingpong; --pingpong needs a role and DEV" {
-	run rdmactl selftest --server rxe0
-	assert_failure 2
-	assert_output --partial "rdmactl's own two-host exchange is not built yet"
-	run rdmactl selftest --pingpong rxe0
-	assert_failure 2
-	run rdmactl selftest --pingpong --server --client h rxe0
-	assert_failure 2
-	run rdmactl selftest --pingpong --server
-	assert_failure 2
-	run rdmactl selftest --pingpong --server --port 70000 rxe0
-	assert_failure 2
+@test "selftest: option combinations that make no sense exit 2 and say why" {
+	while IFS='|' read -r args why; do
+		eval "run --separate-stderr rdmactl selftest $args"
+		assert_failure 2
+		[[ $stderr == *"$why"* ]] || fail "selftest $args: '$stderr' lacks '$why'"
+	done <<'EOF'
+--pingpong rxe0|--pingpong needs --server or --client HOST
+--pingpong --server --client h rxe0|--server or --client HOST, not both
+--pingpong --server|two hosts need the device
+--server|two hosts need the device
+--client h|two hosts need the device
+--pingpong --server --port 70000 rxe0|--port
+--bind 10.0.0.1 rxe0|--bind and --once are for --server
+--once --client h rxe0|--bind and --once are for --server
+--port 1234 rxe0|--port is for --server or --client
+--depth 4 rxe0|--depth is for --bench
+--depth 0 --bench rxe0|--depth
+--cm --bench rxe0|--bench measures over the verbs exchange
+--pingpong --cm --server rxe0|--pingpong is ibv_rc_pingpong's exchange
+--iters 5 rxe0|--iters is for --bench
+--bench --size 40000000 rxe0|at most 32 MiB
+EOF
+}
+
+@test "selftest --server with no RDMA fails at setup, exit 1, before it listens" {
+	run --separate-stderr rdmactl selftest --server --port 18599 rxe0
+	assert_failure 1
+	assert_line --regexp '^  setup +FAIL +[0-9]+ us  libibverbs cannot open rxe0$'
+	[[ $stderr != *listening* ]]
+	run --separate-stderr rdmactl -j selftest --client 127.0.0.1 --port 18599 rxe0
+	assert_failure 1
+	run jq -r '.[0] | "\(.passed) \(.stages[0].stage) \(.stages[0].result)"' <<<"$output"
+	assert_output 'false setup fail'
 }

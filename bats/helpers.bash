@@ -46,6 +46,11 @@ vm_rxe0_setup() {
 # Undoes what the check and selftest tests change in the bed.
 vm_restore() {
 	[ "${RXE_VM:-}" = 1 ] || return 0
+	# A process with the device open makes 'rdma link delete' wait for it.
+	pkill -x ibv_rc_pingpong 2>/dev/null || true
+	pkill -x rping 2>/dev/null || true
+	pkill -f -- 'rdmactl.* selftest .*--server' 2>/dev/null || true
+	sleep 0.2
 	rdma_links_clear
 	ip link set "$RXE_VM_NETDEV" up mtu 1500 2>/dev/null || true
 	ip addr flush dev veth1 2>/dev/null || true

@@ -162,9 +162,9 @@ void out_s64(struct out *o, const char *key, const char *fmt, int64_t val)
 
 void out_dbl(struct out *o, const char *key, const char *fmt, double val)
 {
-	char text[32];
-
 	if (o->json) {
+		char text[32];
+
 		/* Three decimals in JSON too, not a binary fraction's seventeen digits. */
 		snprintf(text, sizeof(text), "%.3f", val);
 		add_new(o, key, json_object_new_double_s(val, text), false);

@@ -135,7 +135,8 @@ const char *st_wc_hint(enum ibv_wc_status st)
 	case IBV_WC_RNR_RETRY_EXC_ERR:
 		return "the receiver had no receive posted (receiver not ready)";
 	case IBV_WC_WR_FLUSH_ERR:
-		return "flushed: an earlier error moved the QP to the error state";
+		return "flushed: the QP went to the error state, after an earlier error or "
+		       "because the netdev went down (rdmactl check)";
 	case IBV_WC_REM_ACCESS_ERR:
 	case IBV_WC_LOC_PROT_ERR:
 		return "an rkey, lkey or access flag does not match the memory region";

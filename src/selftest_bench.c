@@ -155,7 +155,7 @@ static int wait_recv(struct lat_end *l)
 /* Waits for the peer's WRITE of iteration I: its tag in the last byte of the second half. */
 static int wait_write(struct lat_end *l, unsigned int i)
 {
-	volatile char *last = l->e->buf + 2 * l->size - 1;
+	const volatile char *last = l->e->buf + 2 * l->size - 1;
 	unsigned int spins = 0;
 
 	progress(l);

@@ -80,7 +80,8 @@ static int cm_wait(struct cm *c, enum rdma_cm_event_type want, struct rdma_cm_id
 		   bool forever)
 {
 	struct st *s = c->s;
-	uint64_t deadline = forever ? 0 : sc_now_ms() + s->o->timeout_ms;
+	/* A second more than the kernel's own resolution timeout: its error explains more. */
+	uint64_t deadline = forever ? 0 : sc_now_ms() + s->o->timeout_ms + 1000;
 	struct rdma_cm_event *ev;
 	struct pollfd pfd = { .fd = c->ec->fd, .events = POLLIN };
 
@@ -89,7 +90,7 @@ static int cm_wait(struct cm *c, enum rdma_cm_event_type want, struct rdma_cm_id
 
 		if (left <= 0)
 			return st_fail(s, "rdmactl check", "no %s within %u ms", rdma_event_str(want),
-				       s->o->timeout_ms);
+				       s->o->timeout_ms + 1000);
 		if (poll(&pfd, 1, (int)left) < 0 && errno == EINTR && sc_stop)
 			return st_fail(s, NULL, "interrupted");
 		if (rdma_get_cm_event(c->ec, &ev) == 0)
@@ -306,13 +307,14 @@ static void rping_fill(char *buf, uint32_t size, unsigned int i, int *start)
 
 static int ctl_setup(struct cm *c, struct st_end *e)
 {
-	struct ibv_sge sge;
-	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
+	struct ibv_recv_wr *bad;
 
 	c->ctl_mr = ibv_reg_mr(e->pd, c->ctl, sizeof(c->ctl), IBV_ACCESS_LOCAL_WRITE);
 	if (!c->ctl_mr)
 		return st_fail(c->s, NULL, "ibv_reg_mr: %s", strerror(errno));
-	sge = (struct ibv_sge){ (uintptr_t)&c->ctl[1], sizeof(c->ctl[1]), c->ctl_mr->lkey };
+	struct ibv_sge sge = { (uintptr_t)&c->ctl[1], sizeof(c->ctl[1]), c->ctl_mr->lkey };
+	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
+
 	if ((errno = ibv_post_recv(e->qp, &wr, &bad)))
 		return st_fail(c->s, NULL, "ibv_post_recv: %s", strerror(errno));
 	return 0;
@@ -404,7 +406,8 @@ int st_cm_client(const struct st_opts *o, struct st_report *r)
 	int err, start = 65;
 	uint64_t t0;
 
-	st_report_init(r, o->dev, false);
+	/* The route names the device; until then, the report names the path. */
+	st_report_init(r, o->dev ? o->dev : "rdma_cm", false);
 	for (int i = ST_SEND; i < ST_NSTAGES; i++)
 		r->st[i].ran = false;
 	snprintf(r->peer, sizeof(r->peer), "%s port %u (rdma_cm, rping)", o->host, o->port);

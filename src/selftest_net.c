@@ -165,10 +165,11 @@ int st_client(const struct st_opts *o, struct st_report *r)
 		err = st_run_stages(&s);
 	}
 	if (s.fd >= 0) {
-		uint8_t buf[WIRE_HDR_LEN];
+		if (!err) {	/* the server counts a session without its goodbye as failed */
+			uint8_t buf[WIRE_HDR_LEN];
 
-		if (!err)	/* the server counts a session without its goodbye as failed */
 			sc_write(s.fd, buf, wire_bye_encode(buf), deadline(&s));
+		}
 		close(s.fd);
 	}
 	st_release(&s);

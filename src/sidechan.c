@@ -176,10 +176,12 @@ int sc_accept(int lfd, uint64_t deadline, char *peer, size_t len)
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
 	char host[INET6_ADDRSTRLEN] = "?";
-	int fd, err;
+	int fd;
 
 	for (;;) {
-		if ((err = wait_fd(lfd, POLLIN, deadline)))
+		int err = wait_fd(lfd, POLLIN, deadline);
+
+		if (err)
 			return err;
 		fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd >= 0)

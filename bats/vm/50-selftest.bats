@@ -221,3 +221,142 @@ listening() {
 	assert_line '  FAIL  cannot connect to '"$RXE_VM_ADDR"' port 18720: Connection timed out'
 	[ $((SECONDS - start)) -lt 20 ]
 }
+
+@test "two hosts in one guest: the client passes every stage and the --once server reports it" {
+	rdmactl selftest --server --once --port 18730 rxe0 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
+	server=$!
+	listening 18730
+	run rdmactl selftest --client "$RXE_VM_ADDR" --port 18730 rxe0
+	assert_success
+	assert_line "  peer $RXE_VM_ADDR port 18730, GID ::ffff:$RXE_VM_ADDR"
+	for st in send write read; do
+		assert_line --regexp "^  $st +pass +[0-9]+ us  12411 bytes verified$"
+	done
+	assert_line --regexp '^  fetch_add +pass +[0-9]+ us  8 bytes verified$'
+	wait "$server" || fail "server: $(cat "$BATS_TEST_TMPDIR/srv")"
+	run cat "$BATS_TEST_TMPDIR/srv"
+	assert_line "rdmactl: selftest server: rxe0 GID 1 ::ffff:$RXE_VM_ADDR, listening on * port 18730"
+	assert_line --regexp '^  cmp_swap +pass +[0-9]+ us  16 bytes verified$'
+	assert_line 'rxe0: selftest passed'
+}
+
+@test "server: garbage, another version, a short message and silence are refused; it goes on serving" {
+	"$RDMACTL" -j selftest --server --port 18731 --timeout 2 rxe0 >"$BATS_TEST_TMPDIR/srv" \
+		2>"$BATS_TEST_TMPDIR/err" &
+	server=$!
+	listening 18731
+	exec 5<>/dev/tcp/127.0.0.1/18731
+	printf 'GET / HTTP/1.0\r\n\r\n' >&5
+	sleep 0.5
+	exec 5>&-
+	exec 5<>/dev/tcp/127.0.0.1/18731
+	printf 'RCST\0\2\0\1\0\0\0\x40\0\0\0\0' >&5	# version 2
+	sleep 0.5
+	exec 5>&-
+	exec 5<>/dev/tcp/127.0.0.1/18731
+	printf 'RCST\0\1\0\1\0\0' >&5			# half a header, then gone
+	exec 5>&-
+	sleep 0.5
+	start=$SECONDS
+	exec 5<>/dev/tcp/127.0.0.1/18731		# nothing at all
+	run rdmactl selftest --client "$RXE_VM_ADDR" --port 18731 rxe0
+	exec 5>&-
+	assert_success
+	assert_line 'rxe0: selftest passed'
+	[ $((SECONDS - start)) -lt 20 ]
+	kill -TERM "$server"
+	wait "$server" || fail "server exit $?: $(cat "$BATS_TEST_TMPDIR/err")"
+	run jq -r '"\(.passed) \([.stages[] | select(.result == "fail") | .detail] | join(""))"' \
+		"$BATS_TEST_TMPDIR/srv"
+	assert_equal "${#lines[@]}" 5
+	assert_line --index 0 'false the client sent a malformed message: not an rdmactl selftest message (bad magic) (refused)'
+	assert_line --index 1 'false the client speaks another version of the rdmactl selftest exchange (upgrade one side)'
+	assert_line --index 2 'false the client closed the connection in the middle of the exchange'
+	assert_line --index 3 'false the client sent nothing, or too little, in time'
+	assert_line --index 4 'true '
+	run cat "$BATS_TEST_TMPDIR/err"
+	assert_line 'rdmactl: selftest server: stopped after 5 clients, 4 failed'
+}
+
+@test "client: a server that refuses says why; no server is a clear error" {
+	run rdmactl selftest --client 127.0.0.1 --port 18739 rxe0
+	assert_failure 1
+	assert_line --regexp '^  connect +FAIL +[0-9]+ us  cannot connect to 127.0.0.1 port 18739: Connection refused$'
+	assert_line --partial "hint: is 'rdmactl selftest --server' running there"
+	# A server that speaks something else entirely.
+	(printf 'SSH-2.0-OpenSSH_9.2\r\n%64s' '' | timeout 10 busybox nc -l -p 18738 >/dev/null) &
+	listening 18738
+	run rdmactl selftest --client 127.0.0.1 --port 18738 rxe0
+	assert_failure 1
+	assert_line --partial 'the server sent a malformed message: not an rdmactl selftest message (bad magic) (refused)'
+}
+
+@test "bench: -j gives latency percentiles in order and a bandwidth, data checked" {
+	run rdmactl -j selftest --bench --iters 300 rxe0
+	assert_success
+	run jq -r '.[0].stages[] | select(.stats) | "\(.stage) \(.stats.iters) \(.stats.size) \(
+		if .stats.gb_s then (.stats.gb_s > 0 and .stats.mib_s > 0)
+		else (.stats.t_min_us > 0 and .stats.t_min_us <= .stats.t_typical_us and
+		      .stats.t_typical_us <= .stats.t_p99_us and .stats.t_p99_us <= .stats.t_max_us) end)"' <<<"$output"
+	assert_output $'lat_send 300 2 true\nlat_write 300 2 true\nbw_write 300 65536 true'
+	run rdmactl selftest --bench --iters 50 --size 4096 --depth 8 rxe0
+	assert_success
+	assert_line --regexp '^  lat_send +pass +[0-9]+ us  50 x 4096 bytes: t_min [0-9.]+ t_typical [0-9.]+ 99% [0-9.]+ t_avg [0-9.]+ t_max [0-9.]+ usec$'
+	assert_line --regexp '^  bw_write +pass +[0-9]+ us  50 x 4096 bytes: [0-9.]+ MiB/s = [0-9.]+ Gb/s$'
+}
+
+@test "bench: the netdev taken down mid-run ends with a clear error within the timeout" {
+	(sleep 2; ip link set "$N" down) &
+	start=$SECONDS
+	run rdmactl selftest --bench --iters 1000000 --timeout 3 rxe0
+	wait
+	assert_failure 1
+	assert_line --regexp '^  lat_send +FAIL +[0-9]+ us  (work completion Work Request Flushed Error \(status 5\)|no receive within 3000 ms)$'
+	assert_line --regexp 'hint: .*the netdev (may be|went) down'
+	[ $((SECONDS - start)) -lt 30 ]
+}
+
+@test "cm: loopback through rdma_cm passes every stage" {
+	run rdmactl selftest --cm rxe0
+	assert_success
+	assert_line --regexp "^  peer $RXE_VM_ADDR port [0-9]+ \(rdma_cm\)$"
+	for st in send write read; do
+		assert_line --regexp "^  $st +pass +[0-9]+ us  12411 bytes verified$"
+	done
+	assert_line 'rxe0: selftest passed'
+}
+
+@test "cm: rdmactl's client against a stock rping server, a stock rping client against rdmactl's" {
+	timeout 60 rping -s -a "$RXE_VM_ADDR" -p 7180 -C 5 -v >"$BATS_TEST_TMPDIR/rping" 2>&1 &
+	server=$!
+	listening_cm() { sleep 1; }	# rping's listener is rdma_cm's, not a TCP socket
+	listening_cm
+	run rdmactl selftest --cm --client "$RXE_VM_ADDR" --port 7180 --iters 5
+	assert_success
+	assert_line --regexp '^  write +pass +[0-9]+ us  320 bytes verified$'
+	wait "$server" || fail "stock rping server: $(cat "$BATS_TEST_TMPDIR/rping")"
+	run cat "$BATS_TEST_TMPDIR/rping"
+	assert_line 'server ping data: rdma-ping-4: EFGHIJKLMNOPQRSTUVWXYZ[\]^_`abcdefghijklmnopqrstuv'
+
+	rdmactl selftest --cm --server --once --port 7181 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
+	server=$!
+	listening_cm
+	run timeout 60 rping -c -a "$RXE_VM_ADDR" -p 7181 -C 7 -V -v
+	assert_success
+	assert_line 'ping data: rdma-ping-6: GHIJKLMNOPQRSTUVWXYZ[\]^_`abcdefghijklmnopqrstuvwx'
+	wait "$server" || fail "rdmactl server: $(cat "$BATS_TEST_TMPDIR/srv")"
+	run cat "$BATS_TEST_TMPDIR/srv"
+	assert_line --regexp '^  read +pass +[0-9]+ us  448 bytes verified$'
+	assert_line 'rxe0: selftest passed'
+}
+
+@test "cm: an address nobody answers is ADDR_ERROR -110, explained; no listener is REJECTED" {
+	run rdmactl selftest --cm --client 10.11.11.99 --timeout 2
+	assert_failure 1
+	assert_line --regexp '^  setup +FAIL +[0-9]+ us  RDMA_CM_EVENT_ADDR_ERROR \(status -110 ETIMEDOUT\), waiting for RDMA_CM_EVENT_ADDR_RESOLVED$'
+	assert_line --partial 'hint: address resolution timed out (-110)'
+	run rdmactl selftest --cm --client "$RXE_VM_ADDR" --port 7999 --timeout 2
+	assert_failure 1
+	assert_line --regexp '^  connect +FAIL +[0-9]+ us  RDMA_CM_EVENT_REJECTED \(status 8\), waiting for RDMA_CM_EVENT_ESTABLISHED$'
+	assert_line --partial 'nothing listens on that port'
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# selftest between the two guests of the bed: rdmactl against rdmactl, and
+# against the stock ibv_rc_pingpong and rping, in both directions. Host 2
+# (bats/vm2/peer) runs the servers.
+
+setup_file() {
+	[ "${RXE_VM_HOST:-}" = 1 ] || return 0
+	"$BATS_TEST_DIRNAME/../../rdmactl" start >/dev/null
+	"$BATS_TEST_DIRNAME/../../rdmactl" add rxe0 eth0 >/dev/null
+	# Host 2 says it is ready by accepting one connection on 18600.
+	for _ in $(seq 300); do
+		(exec 5<>"/dev/tcp/$RXE_VM_PEER/18600") 2>/dev/null && return 0
+		sleep 0.2
+	done
+	echo "host 2 never got ready" >&2
+	return 1
+}
+
+teardown_file() {
+	[ "${RXE_VM_HOST:-}" = 1 ] || return 0
+	ip link set eth0 up
+	# Host 2 ends when told; the link may take a moment to carry it again.
+	for _ in $(seq 50); do
+		(exec 5<>"/dev/tcp/$RXE_VM_PEER/18601") 2>/dev/null && return 0
+		sleep 0.2
+	done
+}
+
+setup() {
+	load ../helpers
+	[ "${RXE_VM_HOST:-}" = 1 ] || skip "not host 1 of 'tools/rxe-vm run --hosts 2'"
+	P=$RXE_VM_PEER
+}
+
+@test "two hosts: the client passes every stage against the other guest's server" {
+	run rdmactl selftest --client "$P" rxe0
+	assert_success
+	assert_line "rxe0: GID 1 ::ffff:$RXE_VM_ADDR, MTU 1024"
+	assert_line "  peer $P port 18516, GID ::ffff:$P"
+	for st in send write read; do
+		assert_line --regexp "^  $st +pass +[0-9]+ us  12411 bytes verified$"
+	done
+	assert_line --regexp '^  cmp_swap +pass +[0-9]+ us  16 bytes verified$'
+	assert_line --regexp '^  fetch_add +pass +[0-9]+ us  8 bytes verified$'
+	assert_line 'rxe0: selftest passed'
+}
+
+@test "two hosts: a 1 MiB run in JSON, every stage passed" {
+	run rdmactl -j selftest --client "$P" --size 1048576 rxe0
+	assert_success
+	run jq -r '.[0] | "\(.passed) \(.remote_gid) \([.stages[] | select(.result != "pass")] | length)"' <<<"$output"
+	assert_output "true ::ffff:$P 0"
+}
+
+@test "two hosts: the server refuses a hostile peer and goes on serving" {
+	exec 5<>"/dev/tcp/$P/18516"
+	head -c 600 /dev/urandom >&5
+	exec 5>&-
+	run rdmactl selftest --client "$P" rxe0
+	assert_success
+	assert_line 'rxe0: selftest passed'
+}
+
+@test "two hosts: --bench against the other guest gives latencies and a bandwidth" {
+	run rdmactl -j selftest --bench --iters 100 --client "$P" rxe0
+	assert_success
+	run jq -r '.[0].stages[] | select(.stats) | "\(.stage) \(.stats.iters) \(.stats.t_typical_us // .stats.gb_s | . > 0)"' <<<"$output"
+	assert_output $'lat_send 100 true\nlat_write 100 true\nbw_write 100 true'
+}
+
+@test "pingpong: rdmactl's client against a stock ibv_rc_pingpong server on the other guest" {
+	run rdmactl selftest --pingpong --client "$P" --iters 100 rxe0
+	assert_success
+	assert_line --regexp "^  remote GID ::ffff:$P, QPN 0x[0-9a-f]{6}$"
+	assert_line --regexp '^  819200 bytes in [0-9]+ us, 100 iterations = [0-9.]+ usec/iter, data checked$'
+}
+
+@test "pingpong: a stock ibv_rc_pingpong client against rdmactl's server on the other guest" {
+	run timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -p 18517 -n 100 "$P"
+	assert_success
+	assert_line --partial '100 iters in'
+}
+
+@test "cm: rdmactl's client against rdmactl's server on the other guest" {
+	run rdmactl selftest --cm --client "$P" --iters 20
+	assert_success
+	assert_line "  peer $P port 7174 (rdma_cm, rping)"
+	assert_line --regexp '^  write +pass +[0-9]+ us  1280 bytes verified$'
+}
+
+@test "cm: rdmactl's client against a stock rping server on the other guest" {
+	run rdmactl selftest --cm --client "$P" --port 7175 --iters 20 rxe0
+	assert_success
+	assert_line 'rxe0: selftest passed'
+}
+
+@test "cm: a stock rping client against rdmactl's server on the other guest" {
+	run timeout 60 rping -c -a "$P" -p 7174 -C 9 -V -v
+	assert_success
+	assert_line 'ping data: rdma-ping-8: IJKLMNOPQRSTUVWXYZ[\]^_`abcdefghijklmnopqrstuvwxyz'
+}
+
+@test "two hosts: this netdev taken down mid-run ends with a clear error within the timeout" {
+	(sleep 3; ip link set eth0 down) &
+	start=$SECONDS
+	run rdmactl selftest --bench --iters 1000000 --timeout 3 --client "$P" rxe0
+	wait
+	ip link set eth0 up
+	assert_failure 1
+	assert_line --regexp '^  lat_send +FAIL +[0-9]+ us  '
+	assert_line --regexp 'hint: .*(netdev|firewall)'
+	[ $((SECONDS - start)) -lt 40 ]
+}

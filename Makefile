@@ -22,7 +22,7 @@ LIBS_PC := libmnl libibverbs librdmacm libkmod json-c zlib
 WARNINGS := -Wall -Wextra -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
 	-Wshadow -Wvla
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
-PC_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null)
+PC_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null) -pthread
 # User CFLAGS come last but warnings are appended so they cannot be lost.
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DVERSION='"$(VERSION)"' -MMD -MP \
 	$(PC_CFLAGS) $(CFLAGS) $(WARNINGS)
@@ -42,9 +42,9 @@ UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/init tools/vm/stage2 tools/install-deps \
-	tools/run-tests tools/demo ci/run .ci/run bats/vm2/run bats/vm2/peer
+	tools/run-tests tools/demo tools/bench ci/run .ci/run bats/vm2/run bats/vm2/peer
 
-.PHONY: all check demo lint install uninstall clean unit-tests deps help pc-check
+.PHONY: all bench check demo lint install uninstall clean unit-tests deps help pc-check
 
 all: pc-check rdmactl docs/rdmactl.8
 
@@ -102,6 +102,12 @@ check:
 	tools/install-deps test
 	$(MAKE) all unit-tests
 	tools/run-tests
+
+# Not part of check: it boots the bed for a while and rewrites docs/benchmarks.md.
+bench:
+	tools/install-deps bench
+	$(MAKE) all
+	tools/bench
 
 demo:
 	tools/install-deps vm

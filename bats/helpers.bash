@@ -59,6 +59,18 @@ vm_restore() {
 	nft delete table inet rdmactltest 2>/dev/null || true
 }
 
+# Asserts selftest's plain output has every proving stage passed with SIZE bytes
+# verified by SEND, WRITE and READ, and the closing line.
+assert_stages_passed() {
+	local size=$1 st
+	for st in send write read; do
+		assert_line --regexp "^  $st +pass +[0-9]+ us  $size bytes verified$"
+	done
+	assert_line --regexp '^  cmp_swap +pass +[0-9]+ us  16 bytes verified$'
+	assert_line --regexp '^  fetch_add +pass +[0-9]+ us  8 bytes verified$'
+	assert_line 'rxe0: selftest passed'
+}
+
 # Runs the rest of the line as an unprivileged user.
 as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- "$@"

@@ -215,7 +215,7 @@ int cmd_selftest(struct rc_ctx *ctx, int argc, char **argv)
 		{ "iters", required_argument, NULL, 'n' },
 		{ "bind", required_argument, NULL, 'b' },
 		{ "once", no_argument, NULL, '1' },
-		{ "bench", no_argument, NULL, 'B' },
+		{ "bench", optional_argument, NULL, 'B' },
 		{ "depth", required_argument, NULL, 'd' },
 		{ "cm", no_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
@@ -280,7 +280,14 @@ int cmd_selftest(struct rc_ctx *ctx, int argc, char **argv)
 			o.once = true;
 			break;
 		case 'B':
-			o.bench = true;
+			if (!optarg || !strcmp(optarg, "all"))
+				o.bench = ST_BENCH_LAT | ST_BENCH_BW;
+			else if (!strcmp(optarg, "lat"))
+				o.bench = ST_BENCH_LAT;
+			else if (!strcmp(optarg, "bw"))
+				o.bench = ST_BENCH_BW;
+			else
+				return usage("--bench=WHAT: lat, bw or all");
 			break;
 		case 'd':
 			if ((err = cli_uint("selftest", "--depth", optarg, 1, 4096, &v)))

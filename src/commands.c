@@ -71,7 +71,7 @@ const struct rc_cmd rc_commands[] = {
 	  "  --module-file KO  vet an out-of-tree module before loading it\n"
 	  "Exit status: 0 nothing failed, 1 something did, 2 usage error." },
 	{ "selftest", cmd_selftest,
-	  "[--gid-index N] [--timeout S] [--size BYTES] [--bench [--iters N] [--depth N]] [--cm] "
+	  "[--gid-index N] [--timeout S] [--size BYTES] [--bench[=lat|bw] [--iters N] [--depth N]] [--cm] "
 	  "[--server [--bind ADDR] [--once] | --client HOST] [--port P] [--pingpong] [DEV]",
 	  "Prove an rxe link end to end. In loopback, two RC QPs on DEV (every rxe\n"
 	  "device without DEV) do SEND with immediate data, RDMA WRITE, RDMA READ,\n"
@@ -88,9 +88,10 @@ const struct rc_cmd rc_commands[] = {
 	  "  --client HOST  two hosts: run every stage against HOST's server\n"
 	  "  --port P       TCP port of the exchange (default 18516)\n"
 	  "  --bench        measure instead: SEND and RDMA WRITE latency (min,\n"
-	  "                 typical, 99%) and RDMA WRITE bandwidth; --size (default\n"
-	  "                 2 for latency, 65536 for bandwidth), --iters (default\n"
-	  "                 1000 and 5000), --depth writes in flight (default 128)\n"
+	  "                 typical, 99%) and RDMA WRITE bandwidth (=lat or =bw:\n"
+	  "                 only those); --size (default 2 for latency, 65536 for\n"
+	  "                 bandwidth), --iters (default 1000 and 5000), --depth\n"
+	  "                 writes in flight (default 128)\n"
 	  "  --cm           connect through librdmacm (address and route\n"
 	  "                 resolution); with --server or --client it speaks\n"
 	  "                 rping's protocol (--port default 7174, --size default\n"

@@ -76,13 +76,14 @@ int st_done(struct st *s, uint64_t bytes)
 	return 0;
 }
 
-void st_report_init(struct st_report *r, const char *dev, bool bench)
+void st_report_init(struct st_report *r, const char *dev, unsigned int bench)
 {
 	memset(r, 0, sizeof(*r));
 	snprintf(r->dev, sizeof(r->dev), "%s", dev ? dev : "-");
 	r->gid_index = -1;
 	for (int i = 0; i < ST_NSTAGES; i++) {
-		r->st[i].ran = i <= ST_CONNECT || (i >= ST_LAT_SEND) == bench;
+		r->st[i].ran = i <= ST_CONNECT || (i < ST_LAT_SEND ? !bench : i == ST_BW_WRITE ?
+						   bench & ST_BENCH_BW : bench & ST_BENCH_LAT);
 		r->st[i].result = ST_SKIPPED;
 		snprintf(r->st[i].detail, sizeof(r->st[i].detail), "an earlier stage failed");
 	}
@@ -704,8 +705,7 @@ void st_release(struct st *s)
 	s->ctx = NULL;
 }
 
-/* The buffer each end needs for the run O asks for. */
-static uint32_t buffer_len(const struct st_opts *o)
+uint32_t st_buffer_len(const struct st_opts *o)
 {
 	if (!o->bench)
 		return o->size;
@@ -719,26 +719,31 @@ static int loopback_step(struct st *s, const struct wire_step *step, struct wire
 	return 0;
 }
 
-static const struct st_peer loopback_peer = { .step = loopback_step };
+const struct st_peer st_loopback_peer = { .step = loopback_step };
+
+void st_pair_ends(struct st *s)
+{
+	struct wire_hello ha, hb;
+
+	st_hello(s, &s->a, &ha);
+	st_hello(s, &s->b, &hb);
+	st_remote_from_hello(&s->a.rem, &hb);
+	st_remote_from_hello(&s->b.rem, &ha);
+}
 
 int st_loopback(const struct st_opts *o, struct st_report *r)
 {
-	struct st s = { .o = o, .r = r, .peer = &loopback_peer, .fd = -1 };
-	struct wire_hello ha, hb;
+	struct st s = { .o = o, .r = r, .peer = &st_loopback_peer, .fd = -1 };
 	int err;
 
 	st_report_init(r, o->dev, o->bench);
 	st_begin(&s, ST_SETUP);
-	err = st_setup_device(&s) || st_make_end(&s, &s.a, buffer_len(o), false) ||
-	      st_make_end(&s, &s.b, buffer_len(o), false);
+	err = st_setup_device(&s) || st_make_end(&s, &s.a, st_buffer_len(o), false) ||
+	      st_make_end(&s, &s.b, st_buffer_len(o), false);
 	if (!err) {
 		st_done(&s, 0);
 		st_begin(&s, ST_CONNECT);
-		/* Each end learns of the other as a remote peer would: from its hello. */
-		st_hello(&s, &s.a, &ha);
-		st_hello(&s, &s.b, &hb);
-		st_remote_from_hello(&s.a.rem, &hb);
-		st_remote_from_hello(&s.b.rem, &ha);
+		st_pair_ends(&s);
 		err = st_connect_qp(&s, &s.a) || st_connect_qp(&s, &s.b);
 	}
 	if (!err) {

@@ -43,13 +43,16 @@ struct st_stage_result {
 	struct st_stats stats;
 };
 
+#define ST_BENCH_LAT 0x1	/* SEND and WRITE latency */
+#define ST_BENCH_BW 0x2		/* WRITE bandwidth */
+
 struct st_opts {
 	const char *dev;
 	int gid_index;		/* -1: the RoCE v2 GID of an IPv4 address */
 	unsigned int timeout_ms;	/* every wait is bounded by this */
 	unsigned int size;	/* bytes moved per operation */
-	/* --bench */
-	bool bench;
+	/* --bench: what to measure instead of proving (0: prove) */
+	unsigned int bench;
 	unsigned int lat_size, lat_iters, bw_size, bw_iters, depth;
 	/* two hosts */
 	const char *host;	/* the server, for --client */

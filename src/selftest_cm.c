@@ -212,27 +212,18 @@ static int cm_resolve(struct cm *c, struct sockaddr *dst)
 	return cm_wait(c, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL, false);
 }
 
-static int loopback_step(struct st *s, const struct wire_step *step, struct wire_result *res)
-{
-	st_b_step(s, &s->b, step, res);
-	return 0;
-}
-
-static const struct st_peer loopback_peer = { .step = loopback_step };
-
 /* Loopback through rdma_cm: listen on the device's IPv4 address, connect to it. */
 int st_cm_loopback(const struct st_opts *o, struct st_report *r)
 {
-	struct st s = { .o = o, .r = r, .peer = &loopback_peer, .fd = -1 };
+	struct st s = { .o = o, .r = r, .peer = &st_loopback_peer, .fd = -1 };
 	struct cm c = { .s = &s };
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	struct rdma_conn_param param = conn_param(4);
-	struct wire_hello ha, hb;
 	struct rdma_cm_id *got;
 	uint32_t len = o->size;
 	int err;
 
-	st_report_init(r, o->dev, false);
+	st_report_init(r, o->dev, 0);
 	st_begin(&s, ST_SETUP);
 	/* The device's IPv4 address, from its RoCE v2 GID; then verbs closes, rdma_cm opens. */
 	err = st_setup_device(&s);
@@ -270,10 +261,7 @@ int st_cm_loopback(const struct st_opts *o, struct st_report *r)
 		err = cm_wait(&c, RDMA_CM_EVENT_ESTABLISHED, &got, false);
 	if (err)
 		goto out;
-	st_hello(&s, &s.a, &ha);
-	st_hello(&s, &s.b, &hb);
-	st_remote_from_hello(&s.a.rem, &hb);
-	st_remote_from_hello(&s.b.rem, &ha);
+	st_pair_ends(&s);
 	snprintf(r->peer, sizeof(r->peer), "%s port %u (rdma_cm)", inet_ntoa(sin.sin_addr),
 		 ntohs(sin.sin_port));
 	st_done(&s, 0);
@@ -407,7 +395,7 @@ int st_cm_client(const struct st_opts *o, struct st_report *r)
 	uint64_t t0;
 
 	/* The route names the device; until then, the report names the path. */
-	st_report_init(r, o->dev ? o->dev : "rdma_cm", false);
+	st_report_init(r, o->dev ? o->dev : "rdma_cm", 0);
 	for (int i = ST_SEND; i < ST_NSTAGES; i++)
 		r->st[i].ran = false;
 	snprintf(r->peer, sizeof(r->peer), "%s port %u (rdma_cm, rping)", o->host, o->port);
@@ -480,7 +468,7 @@ static int serve_rping(struct cm *c, struct rdma_cm_id *child)
 	char *want = NULL;
 
 	c->child = child;
-	st_report_init(r, s->o->dev, false);
+	st_report_init(r, s->o->dev, 0);
 	for (int i = ST_SEND; i < ST_NSTAGES; i++)
 		r->st[i].ran = false;
 	inet_ntop(AF_INET, &((struct sockaddr_in *)rdma_get_peer_addr(child))->sin_addr,
@@ -575,7 +563,7 @@ int st_cm_server(const struct st_opts *o, struct st_report *r,
 	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons((uint16_t)o->port) };
 	int err, ret = 0;
 
-	st_report_init(r, o->dev, false);
+	st_report_init(r, o->dev, 0);
 	st_begin(&s, ST_SETUP);
 	if (o->bind && inet_pton(AF_INET, o->bind, &sin.sin_addr) != 1) {
 		err = st_fail(&s, NULL, "--bind %s: --cm takes a numeric IPv4 address", o->bind);

@@ -68,7 +68,7 @@ int st_done(struct st *s, uint64_t bytes);
 void st_fill(char *buf, size_t len, unsigned int stage);
 void st_poison(char *buf, size_t len);
 /* Fills in R's stages as skipped, the device and GID index unknown. */
-void st_report_init(struct st_report *r, const char *dev, bool bench);
+void st_report_init(struct st_report *r, const char *dev, unsigned int bench);
 
 /* Opens the device, checks the port, picks the GID; ctx ready for ends. */
 int st_setup_device(struct st *s);
@@ -81,6 +81,12 @@ void st_hello(const struct st *s, const struct st_end *e, struct wire_hello *h);
 void st_remote_from_hello(struct st_remote *rem, const struct wire_hello *h);
 /* RESET -> INIT -> RTR -> RTS towards E's remote. */
 int st_connect_qp(struct st *s, struct st_end *e);
+
+/* The buffer each end needs for the run O asks for. */
+uint32_t st_buffer_len(const struct st_opts *o);
+/* Loopback: B in this process; each end learns of the other from its hello. */
+extern const struct st_peer st_loopback_peer;
+void st_pair_ends(struct st *s);
 
 /* The acted-upon end's part of a step: prepare or check. Fills RES. */
 void st_b_step(struct st *s, struct st_end *b, const struct wire_step *step,

@@ -104,13 +104,6 @@ static int net_step(struct st *s, const struct wire_step *step, struct wire_resu
 
 static const struct st_peer net_peer = { .step = net_step };
 
-static uint32_t buffer_len(const struct st_opts *o)
-{
-	if (!o->bench)
-		return o->size;
-	return 2 * o->lat_size > o->bw_size ? 2 * o->lat_size : o->bw_size;
-}
-
 /* Hellos both ways: the server's end becomes A's remote. */
 static int client_hello(struct st *s)
 {
@@ -154,7 +147,7 @@ int st_client(const struct st_opts *o, struct st_report *r)
 	st_report_init(r, o->dev, o->bench);
 	snprintf(r->peer, sizeof(r->peer), "%s port %u", o->host, o->port);
 	st_begin(&s, ST_SETUP);
-	err = st_setup_device(&s) || st_make_end(&s, &s.a, buffer_len(o), false);
+	err = st_setup_device(&s) || st_make_end(&s, &s.a, st_buffer_len(o), false);
 	if (!err) {
 		st_done(&s, 0);
 		st_begin(&s, ST_CONNECT);
@@ -292,7 +285,7 @@ static int serve_one(struct st *s, int fd, const char *peer)
 {
 	int err;
 
-	st_report_init(s->r, s->o->dev, false);
+	st_report_init(s->r, s->o->dev, 0);
 	for (int i = ST_SEND; i < ST_NSTAGES; i++)
 		s->r->st[i].ran = false;	/* the client says which it runs */
 	snprintf(s->r->peer, sizeof(s->r->peer), "%s", peer);
@@ -324,7 +317,7 @@ int st_server(const struct st_opts *o, struct st_report *r,
 	int lfd, ret = 0;
 
 	/* The device first: a wrong DEV or GID index fails before any client comes. */
-	st_report_init(r, o->dev, false);
+	st_report_init(r, o->dev, 0);
 	st_begin(&s, ST_SETUP);
 	if (st_setup_device(&s))
 		goto fail;

@@ -295,6 +295,40 @@ void st_remote_from_hello(struct st_remote *rem, const struct wire_hello *h)
 	memcpy(rem->gid.raw, h->gid, 16);
 }
 
+int st_qp_rtr_rts(struct ibv_qp *qp, const struct st_path *p, const char **step)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTR,
+		.path_mtu = (enum ibv_mtu)p->mtu,
+		.dest_qp_num = p->dest_qpn,
+		.rq_psn = p->rq_psn,
+		.max_dest_rd_atomic = p->rd_atomic,
+		.min_rnr_timer = 12,
+		.ah_attr = { .is_global = 1, .dlid = p->dlid, .port_num = ST_PORT },
+	};
+	int err;
+
+	memcpy(a.ah_attr.grh.dgid.raw, p->dgid, 16);
+	a.ah_attr.grh.sgid_index = p->sgid_index;
+	a.ah_attr.grh.hop_limit = p->hop_limit;
+	*step = "RTR";
+	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+			    IBV_QP_MIN_RNR_TIMER);
+	if (err)
+		return err;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.sq_psn = p->sq_psn;
+	a.max_rd_atomic = p->rd_atomic;
+	*step = "RTS";
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
 int st_connect_qp(struct st *s, struct st_end *e)
 {
 	struct ibv_qp_attr a = {
@@ -305,46 +339,27 @@ int st_connect_qp(struct st *s, struct st_end *e)
 				   IBV_ACCESS_REMOTE_ATOMIC,
 	};
 	enum ibv_mtu mtu = s->pattr.active_mtu < e->rem.mtu ? s->pattr.active_mtu : e->rem.mtu;
+	struct st_path p = { .dest_qpn = e->rem.qpn, .rq_psn = e->rem.psn, .sq_psn = e->psn,
+			     .dlid = e->rem.lid, .sgid_index = (uint8_t)s->r->gid_index,
+			     .hop_limit = 64, .rd_atomic = 4, .mtu = mtu };
+	const char *step;
 	int err;
 
 	err = ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 			    IBV_QP_ACCESS_FLAGS);
 	if (err)
 		return st_fail(s, NULL, "ibv_modify_qp to INIT: %s", strerror(err));
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = mtu;
-	a.dest_qp_num = e->rem.qpn;
-	a.rq_psn = e->rem.psn;
-	a.max_dest_rd_atomic = 4;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.dlid = e->rem.lid;
-	a.ah_attr.grh.dgid = e->rem.gid;
-	a.ah_attr.grh.sgid_index = (uint8_t)s->r->gid_index;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.port_num = ST_PORT;
-	err = ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-			    IBV_QP_MIN_RNR_TIMER);
-	if (err)
+	memcpy(p.dgid, e->rem.gid.raw, 16);
+	err = st_qp_rtr_rts(e->qp, &p, &step);
+	if (err && !strcmp(step, "RTR"))	/* where the path is checked */
 		return st_fail(s, err == EINVAL || err == ETIMEDOUT || err == ENODATA ?
 			       "the GID index or route: is it the RoCE v2 GID of an address the "
 			       "peer can reach? (rdmactl check --gid-index N)" : NULL,
 			       "ibv_modify_qp to RTR with GID index %d: %s (%s)", s->r->gid_index,
 			       strerror(err), strerrorname_np(err) ? strerrorname_np(err) : "?");
-	s->r->mtu = 128 << mtu;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.sq_psn = e->psn;
-	a.max_rd_atomic = 4;
-	err = ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			    IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
 	if (err)
 		return st_fail(s, NULL, "ibv_modify_qp to RTS: %s", strerror(err));
+	s->r->mtu = 128 << mtu;
 	return 0;
 }
 

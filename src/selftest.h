@@ -82,6 +82,22 @@ uint64_t st_now_us(void);
 /* DEV opened through libibverbs; NULL when it lists no such device (or none). */
 struct ibv_context *st_open_device(const char *dev);
 
+/* The path an RC QP takes towards its peer. */
+struct st_path {
+	uint32_t dest_qpn, rq_psn, sq_psn;
+	uint8_t dgid[16];
+	uint16_t dlid;
+	uint8_t sgid_index, hop_limit, rd_atomic;
+	int mtu;		/* enum ibv_mtu */
+};
+
+struct ibv_qp;
+/*
+ * INIT to RTR towards P, then RTS: 0, or the errno with *STEP naming the
+ * state that could not be reached ("RTR" or "RTS").
+ */
+int st_qp_rtr_rts(struct ibv_qp *qp, const struct st_path *p, const char **step);
+
 /* Runs every stage in loopback on one device; fills R. 0 when all passed, else -1. */
 int st_loopback(const struct st_opts *o, struct st_report *r);
 /* The client of a two-host selftest: connects to O->host and runs every stage. */

@@ -168,39 +168,19 @@ static int post_send(struct pp *p)
 /* RTR towards the peer (path MTU as --mtu, 1024 like ibv_rc_pingpong), then RTS. */
 static int connect_qp(struct pp *p)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_RTR,
-		.path_mtu = p->o->mtu,
-		.dest_qp_num = p->rqpn,
-		.rq_psn = p->rpsn,
-		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = 12,
-		.ah_attr = { .is_global = 1, .dlid = (uint16_t)p->rlid, .port_num = PORT },
-	};
+	struct st_path path = { .dest_qpn = p->rqpn, .rq_psn = p->rpsn, .sq_psn = p->psn,
+				.dlid = (uint16_t)p->rlid, .sgid_index = (uint8_t)p->o->gid_index,
+				.hop_limit = 1, .rd_atomic = 1, .mtu = p->o->mtu };
+	const char *step;
 	int err;
 
-	a.ah_attr.grh.dgid = p->rgid;
-	a.ah_attr.grh.sgid_index = (uint8_t)p->o->gid_index;
-	a.ah_attr.grh.hop_limit = 1;
-	err = ibv_modify_qp(p->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-			    IBV_QP_MIN_RNR_TIMER);
+	memcpy(path.dgid, p->rgid.raw, 16);
+	err = st_qp_rtr_rts(p->qp, &path, &step);
 	if (err)
-		return fail(p, "the GID index or route: RoCE v2 to an IPv4 peer needs its IPv4 GID "
-			    "(rdmactl check --gid-index N --peer ADDR)",
-			    "ibv_modify_qp to RTR: %s (%s)", strerror(err),
+		return fail(p, strcmp(step, "RTR") ? NULL : "the GID index or route: RoCE v2 to an "
+			    "IPv4 peer needs its IPv4 GID (rdmactl check --gid-index N --peer ADDR)",
+			    "ibv_modify_qp to %s: %s (%s)", step, strerror(err),
 			    strerrorname_np(err) ? strerrorname_np(err) : "?");
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.sq_psn = p->psn;
-	a.max_rd_atomic = 1;
-	err = ibv_modify_qp(p->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			    IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
-	if (err)
-		return fail(p, NULL, "ibv_modify_qp to RTS: %s", strerror(err));
 	return 0;
 }
 

@@ -325,6 +325,11 @@ int cmd_selftest(struct rc_ctx *ctx, int argc, char **argv)
 		return usage("two hosts need the device: rdmactl selftest --server DEV, "
 			     "rdmactl selftest --client HOST DEV");
 
+	if (o.bench && got_size && o.size > (32u << 20))
+		return usage("--bench --size: at most 32 MiB (latency uses twice the size)");
+	if (o.cm && (server || o.host) && got_size && o.size < RPING_MIN_SIZE)
+		return usage("--cm --size: rping's messages need at least 26 bytes");
+
 	if (optind < argc) {
 		if (rdma_name_invalid(argv[optind])) {
 			fprintf(stderr, "rdmactl: selftest: device name '%s': %s\n", argv[optind],
@@ -354,8 +359,6 @@ int cmd_selftest(struct rc_ctx *ctx, int argc, char **argv)
 		out_arr_close(ctx->out);
 		return err ? -EIO : 0;
 	}
-	if (o.bench && got_size && o.size > (32u << 20))
-		return usage("--bench --size: at most 32 MiB (latency uses twice the size)");
 	if (optind == argc) {
 		/* Every rxe device. */
 		err = model_load(ctx->sysfs_root, NULL, 0, &m);

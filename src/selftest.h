@@ -112,6 +112,9 @@ int st_client(const struct st_opts *o, struct st_report *r);
 int st_server(const struct st_opts *o, struct st_report *r,
 	      void (*session)(void *arg, const struct st_report *r), void *arg);
 
+/* rping's least -S: the text of the largest ping ("rdma-ping-2147483647: "). */
+#define RPING_MIN_SIZE 26
+
 /* --cm: loopback through rdma_cm; and rping's client and server (rdmacm-utils). */
 int st_cm_loopback(const struct st_opts *o, struct st_report *r);
 int st_cm_client(const struct st_opts *o, struct st_report *r);

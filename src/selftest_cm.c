@@ -276,7 +276,6 @@ out:
 /* --- two hosts: rping's protocol --- */
 
 #define RPING_FMT "rdma-ping-%d: "
-#define RPING_MIN_SIZE 26	/* rping's least -S: the text of the largest ping */
 
 /* Ping I's data, as rping's client makes it: text, then letters from START, a NUL. */
 static void rping_fill(char *buf, uint32_t size, unsigned int i, int *start)
@@ -567,11 +566,6 @@ int st_cm_server(const struct st_opts *o, struct st_report *r,
 	st_begin(&s, ST_SETUP);
 	if (o->bind && inet_pton(AF_INET, o->bind, &sin.sin_addr) != 1) {
 		err = st_fail(&s, NULL, "--bind %s: --cm takes a numeric IPv4 address", o->bind);
-		goto out;
-	}
-	if (o->size < RPING_MIN_SIZE) {
-		err = st_fail(&s, NULL, "--size %u: rping's messages need at least %d bytes", o->size,
-			      RPING_MIN_SIZE);
 		goto out;
 	}
 	err = cm_open(&c);

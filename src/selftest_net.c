@@ -14,6 +14,9 @@
 #include "sidechan.h"
 #include "selftest_int.h"
 
+/* The longest a server waits for one client's bandwidth run: 10 minutes. */
+#define MAX_RUN_MS (10 * 60 * 1000)
+
 /* Why a message did not come, in words, from its errno and the decoder's WHY. */
 static const char *recv_error(int err, const char *why, char *buf, size_t len)
 {
@@ -265,9 +268,14 @@ static int serve_steps(struct st *s)
 		send_result(s, &res);
 		if (!res.ok)
 			return st_fail(s, *res.hint ? res.hint : NULL, "%s", res.detail);
-		/* As long as the run takes at 1 MB/s: slow is not dead, silent for that long is. */
+		/*
+		 * As long as the run takes at 1 MB/s (slow is not dead), but never
+		 * over MAX_RUN_MS: a client must not hold the server with a huge count.
+		 */
 		extra = step.phase == WIRE_PREPARE && step.stage == ST_BW_WRITE ?
 			(uint64_t)step.iters * step.size / 1000 : 0;
+		if (extra > MAX_RUN_MS)
+			extra = MAX_RUN_MS;
 		if (step.phase == WIRE_CHECK) {
 			st_done(s, step.stage >= ST_LAT_SEND ? (uint64_t)step.iters * step.size :
 				step.stage == ST_CMP_SWAP ? 16 : step.stage == ST_FETCH_ADD ? 8 :

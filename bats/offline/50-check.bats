@@ -97,6 +97,9 @@ setup() {
 --pingpong --cm --server rxe0|--pingpong is ibv_rc_pingpong's exchange
 --iters 5 rxe0|--iters is for --bench
 --bench --size 40000000 rxe0|at most 32 MiB
+--bench --size 40000000 --client h rxe0|at most 32 MiB
+--cm --size 10 --client h|rping's messages need at least 26 bytes
+--cm --size 10 --server|rping's messages need at least 26 bytes
 EOF
 }
 

@@ -42,7 +42,7 @@ UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/init tools/vm/stage2 tools/install-deps \
-	tools/run-tests tools/demo tools/bench ci/run .ci/run bats/vm2/run bats/vm2/peer
+	tools/run-tests tools/demo tools/bench ci/run .ci/run bats/vm2/run bats/vm2/peer bats/listen.bash
 
 .PHONY: all bench check demo lint install uninstall clean unit-tests deps help pc-check
 

@@ -71,6 +71,10 @@ assert_stages_passed() {
 	assert_line 'rxe0: selftest passed'
 }
 
+# wait_listen PORT [cm]: shared with bats/vm2/peer, which runs outside bats.
+# shellcheck source=bats/listen.bash
+source "$TOP/bats/listen.bash"
+
 # Runs the rest of the line as an unprivileged user.
 as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- "$@"

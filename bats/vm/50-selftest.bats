@@ -125,19 +125,11 @@ teardown() {
 	[[ $stderr == *"name it, 'rdmactl up NETDEV'"* ]]
 }
 
-# Waits until something listens on TCP port $1.
-listening() {
-	for _ in $(seq 100); do
-		ss -Htln "sport = :$1" | grep -q . && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 @test "pingpong: rdmactl's client against a stock ibv_rc_pingpong server" {
 	timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -p 18710 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
 	server=$!
-	listening 18710
+	wait_listen 18710
 	run rdmactl selftest --pingpong --client "$RXE_VM_ADDR" --port 18710 rxe0
 	assert_success
 	assert_line --regexp '^  8192000 bytes in [0-9]+ us, 1000 iterations = [0-9.]+ usec/iter, data checked$'
@@ -150,7 +142,7 @@ listening() {
 @test "pingpong: a stock ibv_rc_pingpong client against rdmactl's server" {
 	rdmactl selftest --pingpong --server --iters 500 --port 18711 rxe0 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
 	server=$!
-	listening 18711
+	wait_listen 18711
 	run timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -n 500 -p 18711 "$RXE_VM_ADDR"
 	assert_success
 	assert_line --partial '500 iters in'
@@ -162,7 +154,7 @@ listening() {
 @test "pingpong: the server refuses garbage, a short message and silence, within the timeout" {
 	rdmactl selftest --pingpong --server --port 18712 --timeout 5 rxe0 >"$BATS_TEST_TMPDIR/g" 2>&1 &
 	server=$!
-	listening 18712
+	wait_listen 18712
 	exec 5<>/dev/tcp/127.0.0.1/18712
 	printf '%-51s\0' 'hello, this is no pingpong message' >&5
 	exec 5>&-
@@ -174,7 +166,7 @@ listening() {
 
 	rdmactl selftest --pingpong --server --port 18713 --timeout 5 rxe0 >"$BATS_TEST_TMPDIR/s" 2>&1 &
 	server=$!
-	listening 18713
+	wait_listen 18713
 	exec 5<>/dev/tcp/127.0.0.1/18713
 	printf '0000:000011' >&5
 	exec 5>&-
@@ -187,7 +179,7 @@ listening() {
 	start=$SECONDS
 	rdmactl selftest --pingpong --server --port 18714 --timeout 3 rxe0 >"$BATS_TEST_TMPDIR/n" 2>&1 &
 	server=$!
-	listening 18714
+	wait_listen 18714
 	exec 5<>/dev/tcp/127.0.0.1/18714
 	rc=0
 	wait "$server" || rc=$?
@@ -220,7 +212,7 @@ listening() {
 @test "two hosts in one guest: the client passes every stage and the --once server reports it" {
 	rdmactl selftest --server --once --port 18730 rxe0 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
 	server=$!
-	listening 18730
+	wait_listen 18730
 	run rdmactl selftest --client "$RXE_VM_ADDR" --port 18730 rxe0
 	assert_success
 	assert_line "  peer $RXE_VM_ADDR port 18730, GID ::ffff:$RXE_VM_ADDR"
@@ -235,7 +227,7 @@ listening() {
 	"$RDMACTL" -j selftest --server --port 18731 --timeout 2 rxe0 >"$BATS_TEST_TMPDIR/srv" \
 		2>"$BATS_TEST_TMPDIR/err" &
 	server=$!
-	listening 18731
+	wait_listen 18731
 	exec 5<>/dev/tcp/127.0.0.1/18731
 	printf 'GET / HTTP/1.0\r\n\r\n' >&5
 	sleep 0.5
@@ -276,7 +268,7 @@ listening() {
 	assert_line --partial "hint: is 'rdmactl selftest --server' running there"
 	# A server that speaks something else entirely.
 	(printf 'SSH-2.0-OpenSSH_9.2\r\n%64s' '' | timeout 10 busybox nc -l -p 18738 >/dev/null) &
-	listening 18738
+	wait_listen 18738
 	run rdmactl selftest --client 127.0.0.1 --port 18738 rxe0
 	assert_failure 1
 	assert_line --partial 'the server sent a malformed message: not an rdmactl selftest message (bad magic) (refused)'
@@ -317,8 +309,7 @@ listening() {
 @test "cm: rdmactl's client against a stock rping server, a stock rping client against rdmactl's" {
 	timeout 60 rping -s -a "$RXE_VM_ADDR" -p 7180 -C 5 -v >"$BATS_TEST_TMPDIR/rping" 2>&1 &
 	server=$!
-	listening_cm() { sleep 1; }	# rping's listener is rdma_cm's, not a TCP socket
-	listening_cm
+	wait_listen 7180 cm
 	run rdmactl selftest --cm --client "$RXE_VM_ADDR" --port 7180 --iters 5
 	assert_success
 	assert_line --regexp '^  write +pass +[0-9]+ us  320 bytes verified$'
@@ -328,7 +319,7 @@ listening() {
 
 	rdmactl selftest --cm --server --once --port 7181 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
 	server=$!
-	listening_cm
+	wait_listen 7181 cm
 	run timeout 60 rping -c -a "$RXE_VM_ADDR" -p 7181 -C 7 -V -v
 	assert_success
 	assert_line 'ping data: rdma-ping-6: GHIJKLMNOPQRSTUVWXYZ[\]^_`abcdefghijklmnopqrstuvwx'

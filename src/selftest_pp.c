@@ -13,17 +13,15 @@
 
 #include <infiniband/verbs.h>
 
-#include "gid.h"
 #include "selftest.h"
 #include "selftest_pp.h"
 #include "sidechan.h"
+#include "wire.h"
 
 #define PORT 1
 #define FILL 0x7b	/* what ibv_rc_pingpong's buffers hold */
 #define WR_RECV 1
 #define WR_SEND 2
-/* "LLLL:QQQQQQ:PPPPPP:" and 32 hex digits of GID, with its NUL: 52 bytes. */
-#define MSG_LEN 52
 
 struct pp {
 	const struct pp_opts *o;
@@ -55,45 +53,26 @@ static int fail(struct pp *p, const char *hint, const char *fmt, ...)
 	return -1;
 }
 
-static void gid_to_wire(const union ibv_gid *g, char *out)
+static void format_msg(const struct pp *p, char msg[WIRE_PP_LEN])
 {
-	for (int i = 0; i < 16; i++)
-		sprintf(out + 2 * i, "%02x", g->raw[i]);
-}
+	struct wire_pp m = { .lid = (uint16_t)p->lid, .qpn = p->qpn, .psn = p->psn };
 
-static void format_msg(const struct pp *p, char msg[MSG_LEN])
-{
-	char gid[33];
-
-	gid_to_wire(&p->gid, gid);
-	memset(msg, 0, MSG_LEN);
-	snprintf(msg, MSG_LEN, "%04x:%06x:%06x:%s", p->lid & 0xffff, p->qpn & 0xffffff,
-		 p->psn & 0xffffff, gid);
-}
-
-/* Reads N hex digits at S into V; false unless all are hex. */
-static bool hexfield(const char *s, int n, uint32_t *v)
-{
-	*v = 0;
-	for (int i = 0; i < n; i++) {
-		int h = hex_digit(s[i]);
-
-		if (h < 0)
-			return false;
-		*v = *v << 4 | (uint32_t)h;
-	}
-	return true;
+	memcpy(m.gid, p->gid.raw, 16);
+	wire_pp_encode(&m, msg);
 }
 
 /* The peer's message, checked to the byte: anything else is refused. */
-static int parse_msg(struct pp *p, const char msg[MSG_LEN])
+static int parse_msg(struct pp *p, const char msg[WIRE_PP_LEN])
 {
-	if (msg[4] != ':' || msg[11] != ':' || msg[18] != ':' || msg[MSG_LEN - 1] != '\0' ||
-	    !hexfield(msg, 4, &p->rlid) || !hexfield(msg + 5, 6, &p->rqpn) ||
-	    !hexfield(msg + 12, 6, &p->rpsn))
-		return -EBADMSG;
-	if (gid_parse_hex(msg + 19, p->rgid.raw) < 0 || p->rqpn == 0)
-		return -EBADMSG;
+	struct wire_pp m;
+	int err = wire_pp_decode(msg, &m);
+
+	if (err)
+		return err;
+	p->rlid = m.lid;
+	p->rqpn = m.qpn;
+	p->rpsn = m.psn;
+	memcpy(p->rgid.raw, m.gid, 16);
 	return 0;
 }
 
@@ -215,7 +194,7 @@ static int tcp_server(struct pp *p, uint64_t deadline)
 static int exchange(struct pp *p)
 {
 	uint64_t deadline = sc_now_ms() + p->o->timeout_ms;
-	char mine[MSG_LEN], theirs[MSG_LEN];
+	char mine[WIRE_PP_LEN], theirs[WIRE_PP_LEN];
 	int fd, err;
 
 	format_msg(p, mine);
@@ -223,9 +202,9 @@ static int exchange(struct pp *p)
 	if (fd < 0)
 		return -1;
 	if (p->o->server) {
-		err = sc_read(fd, theirs, MSG_LEN, deadline);
+		err = sc_read(fd, theirs, WIRE_PP_LEN, deadline);
 		if (!err && (err = parse_msg(p, theirs)) == 0 && (err = connect_qp(p)) == 0)
-			err = sc_write(fd, mine, MSG_LEN, deadline);
+			err = sc_write(fd, mine, WIRE_PP_LEN, deadline);
 		if (!err) {
 			char done[5];	/* "done" and its NUL closes the exchange */
 
@@ -234,9 +213,9 @@ static int exchange(struct pp *p)
 				err = -EBADMSG;
 		}
 	} else {
-		err = sc_write(fd, mine, MSG_LEN, deadline);
+		err = sc_write(fd, mine, WIRE_PP_LEN, deadline);
 		if (!err)
-			err = sc_read(fd, theirs, MSG_LEN, deadline);
+			err = sc_read(fd, theirs, WIRE_PP_LEN, deadline);
 		if (!err)
 			err = parse_msg(p, theirs);
 		if (!err)

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The selftest's two-host messages: encoded big-endian, decoded strictly. */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "gid.h"
 #include "wire.h"
 
 /* "RCST": rdmactl selftest. */
@@ -242,4 +245,41 @@ int wire_result_decode(const uint8_t *b, struct wire_result *r, const char **why
 size_t wire_bye_encode(uint8_t *buf)
 {
 	return put_hdr(buf, WIRE_BYE);
+}
+
+void wire_pp_encode(const struct wire_pp *m, char out[WIRE_PP_LEN])
+{
+	int n;
+
+	memset(out, 0, WIRE_PP_LEN);
+	n = snprintf(out, WIRE_PP_LEN, "%04x:%06x:%06x:", m->lid, m->qpn & 0xffffff,
+		     m->psn & 0xffffff);
+	for (int i = 0; i < 16; i++, n += 2)
+		snprintf(out + n, WIRE_PP_LEN - (size_t)n, "%02x", m->gid[i]);
+}
+
+/* Reads N hex digits at S into V; false unless all are hex. */
+static bool hexfield(const char *s, int n, uint32_t *v)
+{
+	*v = 0;
+	for (int i = 0; i < n; i++) {
+		int h = hex_digit(s[i]);
+
+		if (h < 0)
+			return false;
+		*v = *v << 4 | (uint32_t)h;
+	}
+	return true;
+}
+
+int wire_pp_decode(const char in[WIRE_PP_LEN], struct wire_pp *m)
+{
+	uint32_t lid;
+
+	if (in[4] != ':' || in[11] != ':' || in[18] != ':' || in[WIRE_PP_LEN - 1] != '\0' ||
+	    !hexfield(in, 4, &lid) || !hexfield(in + 5, 6, &m->qpn) ||
+	    !hexfield(in + 12, 6, &m->psn) || gid_parse_hex(in + 19, m->gid) < 0 || m->qpn == 0)
+		return -EBADMSG;
+	m->lid = (uint16_t)lid;
+	return 0;
 }

@@ -83,4 +83,21 @@ int wire_step_decode(const uint8_t *body, unsigned int nstages, struct wire_step
 		     const char **why);
 int wire_result_decode(const uint8_t *body, struct wire_result *r, const char **why);
 
+/*
+ * ibv_rc_pingpong's exchange, for --pingpong: "LLLL:QQQQQQ:PPPPPP:" in hex,
+ * then the GID's 32 hex digits and a NUL, 52 bytes in all.
+ */
+#define WIRE_PP_LEN 52
+
+struct wire_pp {
+	uint16_t lid;
+	uint32_t qpn;		/* 24 bits, not 0 */
+	uint32_t psn;		/* 24 bits */
+	uint8_t gid[16];
+};
+
+void wire_pp_encode(const struct wire_pp *m, char out[WIRE_PP_LEN]);
+/* 0, or -EBADMSG unless IN is that format to the byte. */
+int wire_pp_decode(const char in[WIRE_PP_LEN], struct wire_pp *m);
+
 #endif

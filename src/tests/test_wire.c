@@ -165,6 +165,31 @@ static void step_and_result(void **state)
 	assert_int_equal(wire_result_decode(buf + WIRE_HDR_LEN, &q, &why), -EBADMSG);
 }
 
+/* ibv_rc_pingpong's text, as the stock tool writes it for a RoCE v2 IPv4 GID. */
+static void pingpong_message(void **state)
+{
+	static const char stock[WIRE_PP_LEN] =
+		"0000:000011:abcdef:00000000000000000000ffff0a0b0c01";
+	struct wire_pp m = { .lid = 0, .qpn = 0x11, .psn = 0xabcdef,
+			     .gid = { [10] = 0xff, [11] = 0xff, 10, 11, 12, 1 } }, q;
+	char buf[WIRE_PP_LEN];
+
+	(void)state;
+	wire_pp_encode(&m, buf);
+	assert_memory_equal(buf, stock, WIRE_PP_LEN);
+	assert_int_equal(wire_pp_decode(stock, &q), 0);
+	assert_memory_equal(&q, &m, sizeof(m));
+	/* Each separator, digit field, the GID, the NUL and QPN 0 is checked. */
+	for (size_t i = 0; i < WIRE_PP_LEN; i++) {
+		memcpy(buf, stock, WIRE_PP_LEN);
+		buf[i] = i == WIRE_PP_LEN - 1 ? 'x' : 'g';
+		assert_int_equal(wire_pp_decode(buf, &q), -EBADMSG);
+	}
+	memcpy(buf, stock, WIRE_PP_LEN);
+	memcpy(buf + 5, "000000", 6);
+	assert_int_equal(wire_pp_decode(buf, &q), -EBADMSG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +197,7 @@ int main(void)
 		cmocka_unit_test(hello_refusals),
 		cmocka_unit_test(header_refusals),
 		cmocka_unit_test(step_and_result),
+		cmocka_unit_test(pingpong_message),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,8 +15,7 @@ struct nl {
 	struct mnl_socket *sock;
 	unsigned int portid;
 	unsigned int seq;
-	int err;		/* from the last NLMSG_ERROR */
-	char ext_msg[256];
+	struct nl_reply r;	/* how the last answer ended */
 	char buf[NL_BUF_SIZE];
 };
 
@@ -69,7 +68,7 @@ struct nlmsghdr *nl_request(struct nl *nl, uint16_t cmd, uint16_t flags)
 
 const char *nl_ext_msg(const struct nl *nl)
 {
-	return nl->ext_msg;
+	return nl->r.ext_msg;
 }
 
 int nl_parse_error(const struct nlmsghdr *nlh, char *msg, size_t len)
@@ -111,29 +110,30 @@ int nl_parse_error(const struct nlmsghdr *nlh, char *msg, size_t len)
 
 /* What libmnl's single data pointer carries: the socket and the caller's callback. */
 struct talk {
-	struct nl *nl;
+	struct nl_reply *r;
 	mnl_cb_t cb;
 	void *data;
 };
 
 static int error_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct nl *nl = ((struct talk *)data)->nl;
+	struct nl_reply *r = ((struct talk *)data)->r;
 
-	nl->err = nl_parse_error(nlh, nl->ext_msg, sizeof(nl->ext_msg));
-	return nl->err ? NL_CB_ERROR : NL_CB_STOP;
+	r->err = nl_parse_error(nlh, r->ext_msg, sizeof(r->ext_msg));
+	return r->err ? NL_CB_ERROR : NL_CB_STOP;
 }
 
 /* A dump ends with DONE, which carries the dump's error, if any. */
 static int done_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct nl *nl = ((struct talk *)data)->nl;
+	struct nl_reply *r = ((struct talk *)data)->r;
 
 	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(int)) {
-		int err = *(const int *)mnl_nlmsg_get_payload(nlh);
+		int err;
 
+		memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
 		if (err < 0 && err >= -4095) {
-			nl->err = err;
+			r->err = err;
 			return NL_CB_ERROR;
 		}
 	}
@@ -153,7 +153,8 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 	return t->cb ? t->cb(nlh, t->data) : NL_CB_CONTINUE;
 }
 
-int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
+int nl_reply_run(struct nl_reply *r, const void *buf, size_t n, unsigned int seq,
+		 unsigned int portid, mnl_cb_t cb, void *data)
 {
 	/* libmnl uses none of its defaults once an array is given: fill it all. */
 	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
@@ -162,12 +163,41 @@ int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
 		[NLMSG_DONE] = done_cb,
 		[NLMSG_OVERRUN] = noop_cb,
 	};
-	struct talk t = { .nl = nl, .cb = cb, .data = data };
+	struct talk t = { .r = r, .cb = cb, .data = data };
+	int ret;
+
+	/*
+	 * libmnl compares nlmsg_len with the bytes left as an int: a length of
+	 * 2 GiB or more passes, and one that aligns to 0 loops for ever. Every
+	 * length is checked here first, as unsigned.
+	 */
+	for (size_t off = 0; off < n;) {
+		const struct nlmsghdr *h = (const void *)((const char *)buf + off);
+
+		if (n - off < sizeof(*h) || h->nlmsg_len < sizeof(*h) || h->nlmsg_len > n - off)
+			return -EBADMSG;
+		off += NLMSG_ALIGN(h->nlmsg_len);
+	}
+	/* mnl_cb_run2 checks portid and seq on every message. */
+	errno = 0;
+	ret = mnl_cb_run2(buf, n, seq, portid, data_cb, &t, ctl, NLMSG_MIN_TYPE);
+	if (ret > 0)
+		return 1;
+	if (ret < 0) {
+		if (r->err)
+			return r->err;
+		/* A data callback's own error, or libmnl's (ESRCH, EPROTO, ...). */
+		return errno ? -errno : -EIO;
+	}
+	return r->err;
+}
+
+int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
+{
 	unsigned int seq = req->nlmsg_seq;
 	int ret;
 
-	nl->err = 0;
-	nl->ext_msg[0] = '\0';
+	memset(&nl->r, 0, sizeof(nl->r));
 	/* Every request is acknowledged, so a command without data ends too. */
 	req->nlmsg_flags |= NLM_F_ACK;
 	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
@@ -177,16 +207,7 @@ int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
 
 		if (n < 0)
 			return -errno;
-		/* mnl_cb_run2 checks portid and seq on every message. */
-		errno = 0;
-		ret = mnl_cb_run2(nl->buf, (size_t)n, seq, nl->portid, data_cb, &t,
-				  ctl, NLMSG_MIN_TYPE);
+		ret = nl_reply_run(&nl->r, nl->buf, (size_t)n, seq, nl->portid, cb, data);
 	} while (ret > 0);
-	if (ret < 0) {
-		if (nl->err)
-			return nl->err;
-		/* A data callback's own error, or libmnl's (ESRCH, EPROTO, ...). */
-		return errno ? -errno : -EIO;
-	}
-	return nl->err;
+	return ret;
 }

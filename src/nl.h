@@ -45,4 +45,19 @@ const char *nl_ext_msg(const struct nl *nl);
  */
 int nl_parse_error(const struct nlmsghdr *nlh, char *msg, size_t len);
 
+/* How an answer ended: the kernel's error and extended ACK text. */
+struct nl_reply {
+	int err;
+	char ext_msg[256];
+};
+
+/*
+ * Runs one received buffer of the answer to request SEQ (from PORTID, 0 for
+ * any) through CB for each data message, as nl_talk does: > 0 when more is to
+ * come, 0 when the answer is complete, or a negative errno (R->err is the
+ * kernel's own error, if it sent one).
+ */
+int nl_reply_run(struct nl_reply *r, const void *buf, size_t n, unsigned int seq,
+		 unsigned int portid, mnl_cb_t cb, void *data);
+
 #endif

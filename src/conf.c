@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The persistent-links file: "NAME NETDEV" a line, comments kept, atomic rewrite. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "names.h"
 
 #define CONF_HEADER_1 "# rdmactl persistent rxe links, created by 'rdmactl start' at boot."
 #define CONF_HEADER_2 "# One link a line: NAME NETDEV. '#' starts a comment."
@@ -56,6 +58,20 @@ static int parse_line(struct conf *c, size_t i, const char *path, char *err, siz
 			 ntok == 1 ? "one word" : "more than two words");
 		free(copy);
 		return -EINVAL;
+	}
+	for (int k = 0; k < 2; k++) {
+		const char *why = k ? netdev_name_invalid(tok[1]) : rdma_name_invalid(tok[0]);
+
+		if (why) {
+			/* The name goes to a terminal: nothing unprintable of it. */
+			for (char *q = tok[k]; *q; q++)
+				if (!isprint((unsigned char)*q))
+					*q = '?';
+			snprintf(err, errlen, "%s:%zu: '%s' is not a valid %s name: %s", path, i + 1,
+				 tok[k], k ? "network device" : "RDMA device", why);
+			free(copy);
+			return -EINVAL;
+		}
 	}
 	if (conf_find(c, tok[0])) {
 		snprintf(err, errlen, "%s:%zu: %s is listed twice", path, i + 1, tok[0]);

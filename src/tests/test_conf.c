@@ -108,6 +108,10 @@ static void malformed_lines_named(void **state)
 		{ "# ok\nrxe0 eth0 extra\n", ":2: expected 'NAME NETDEV', found more than two words" },
 		{ "rxe0 eth0\nrxe0 eth1\n", ":2: rxe0 is listed twice" },
 		{ "rxe0 eth0\nbad", ":2: expected" },	/* no final newline */
+		{ "rxe0 eth0\nrxe1 a-netdev-name-too-long\n",
+		  ":2: 'a-netdev-name-too-long' is not a valid network device name: longer" },
+		{ "rxe%d eth0\n", ":1: 'rxe%d' is not a valid RDMA device name: contains '%'" },
+		{ "rxe0 eth0:1\n", ":1: 'eth0:1' is not a valid network device name: contains ':'" },
 	};
 	struct conf c;
 	char err[256];

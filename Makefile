@@ -42,9 +42,9 @@ UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/init tools/vm/stage2 tools/install-deps \
-	tools/run-tests tools/demo tools/bench ci/run .ci/run bats/vm2/run bats/vm2/peer bats/listen.bash
+	tools/run-tests tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/listen.bash
 
-.PHONY: all bench check demo lint install uninstall clean unit-tests deps help pc-check
+.PHONY: all bench check demo fuzz fuzzers lint install uninstall clean unit-tests deps help pc-check
 
 all: pc-check rdmactl docs/rdmactl.8
 
@@ -53,6 +53,7 @@ help:
 	@echo 'make check      install what the tests need, run every test tier'
 	@echo 'make demo       install what it needs, show Soft-RoCE working (in the VM bed'
 	@echo '                when this kernel has no rdma_rxe)'
+	@echo 'make fuzz       run each libFuzzer target for FUZZ_TIME seconds (default 60)'
 	@echo 'make lint       cppcheck and shellcheck'
 	@echo 'make install    honours DESTDIR, PREFIX, SBINDIR, MANDIR'
 	@echo 'V=1             show the commands'
@@ -75,6 +76,8 @@ build/obj/%.o: src/%.c
 # the pure lower-layer modules that one is built on, listed here.
 TEST_DEPS_model := sysfs gid
 TEST_DEPS_link := nl nldev model sysfs gid
+TEST_DEPS_wire := gid
+TEST_DEPS_conf := names
 .SECONDEXPANSION:
 test_srcs = src/tests/test_$*.c src/$*.c $(patsubst %,src/%.c,$(TEST_DEPS_$*))
 
@@ -90,6 +93,33 @@ build/asan/test_%: $$(test_srcs)
 
 unit-tests: $(UNIT_BINS)
 
+# libFuzzer targets (src/fuzz/fuzz_X.c), built with clang under ASan and UBSan,
+# each linking the parser it feeds and that parser's pure dependencies.
+FUZZ_CC ?= clang
+FUZZ_NAMES := $(patsubst src/fuzz/%.c,%,$(wildcard src/fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_NAMES:%=build/fuzz/%)
+FUZZ_DEPS_wire := wire gid
+FUZZ_DEPS_pingpong := wire gid
+FUZZ_DEPS_netlink := nl nldev
+FUZZ_DEPS_conf := conf names
+FUZZ_DEPS_sysfs := model sysfs gid
+FUZZ_TIME ?= 60
+fuzz_srcs = src/fuzz/fuzz_$*.c $(patsubst %,src/%.c,$(FUZZ_DEPS_$*))
+
+build/fuzz/fuzz_%: $$(fuzz_srcs)
+	@mkdir -p $(@D)
+	$(call msg,FUZZCC,$@)
+	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 $(PC_CFLAGS) $(WARNINGS) \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -o $@ $^ $(PC_LIBS)
+
+fuzzers: $(FUZZ_BINS)
+
+# Each target for FUZZ_TIME seconds, growing its corpus in src/fuzz/corpus.
+fuzz:
+	tools/install-deps fuzz
+	$(MAKE) fuzzers
+	tools/fuzz --time $(FUZZ_TIME) --grow
+
 docs/%.8: docs/%.8.scd
 	$(call msg,SCDOC,$@)
 	$(Q)scdoc <$< >$@.tmp && mv $@.tmp $@
@@ -100,7 +130,7 @@ deps:
 # Dependencies first, then a fresh make: pkg-config is read when make starts.
 check:
 	tools/install-deps test
-	$(MAKE) all unit-tests
+	$(MAKE) all unit-tests fuzzers
 	tools/run-tests
 
 # Not part of check: it boots the bed for a while and rewrites docs/benchmarks.md.

@@ -11,6 +11,9 @@
 #include "sysfs.h"
 
 static int build_path(char *path, const char *root, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static int build_path(char *path, const char *root, const char *fmt, va_list ap)
 {
 	int n = snprintf(path, PATH_MAX, "%s", root);
 	int m;

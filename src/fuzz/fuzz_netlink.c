@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Fuzz target: one buffer read from the RDMA netlink socket, run the way
+ * nl_talk runs it (libmnl's checks, NLMSG_ERROR with extended ACK, DONE),
+ * each data message parsed as a device and as a port.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "nl.h"
+#include "nldev.h"
+
+static int data_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct nldev_dev d;
+	struct nldev_port p;
+	unsigned int *n = arg;
+
+	if (nldev_parse_dev(nlh, &d) == 0)
+		CHECK(strnlen(d.name, sizeof(d.name)) < sizeof(d.name));
+	if (nldev_parse_port(nlh, &p) == 0) {
+		CHECK(strnlen(p.dev_name, sizeof(p.dev_name)) < sizeof(p.dev_name));
+		CHECK(strnlen(p.netdev, sizeof(p.netdev)) < sizeof(p.netdev));
+	}
+	(*n)++;
+	return NL_CB_CONTINUE;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* libmnl reads the buffer as netlink headers: give it their alignment. */
+	static unsigned char buf[NL_BUF_SIZE] __attribute__((aligned(8)));
+	struct nl_reply r = { 0 };
+	unsigned int n = 0;
+	int ret;
+
+	if (size > sizeof(buf))
+		return 0;
+	memcpy(buf, data, size);
+	/* Sequence 1 from the kernel (port 0): what the seeds were answers to. */
+	ret = nl_reply_run(&r, buf, size, 1, 0, data_cb, &n);
+	CHECK(ret <= 1);
+	CHECK(strnlen(r.ext_msg, sizeof(r.ext_msg)) < sizeof(r.ext_msg));
+	CHECK(!strchr(r.ext_msg, '\n'));
+	CHECK(r.err <= 0 && r.err >= -4095);
+	return 0;
+}

@@ -91,7 +91,20 @@ build/asan/test_%: $$(test_srcs)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SANITIZE) -Isrc -o $@ $^ $(PC_LIBS) -lcmocka
 
-unit-tests: $(UNIT_BINS)
+unit-tests: $(UNIT_BINS) build/asan/rdmactl
+
+# rdmactl itself under ASan and UBSan, for the offline tier's second run.
+ASAN_OBJS := $(SRCS:src/%.c=build/asan-obj/%.o)
+
+build/asan-obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(SANITIZE) -c -o $@ $<
+
+build/asan/rdmactl: $(ASAN_OBJS)
+	@mkdir -p $(@D)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $(ASAN_OBJS) $(PC_LIBS)
 
 # libFuzzer targets (src/fuzz/fuzz_X.c), built with clang under ASan and UBSan,
 # each linking the parser it feeds and that parser's pure dependencies.

@@ -19,4 +19,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 		}                                                                       \
 	} while (0)
 
+/* PATH holds exactly the N bytes at DATA afterwards, or the target aborts. */
+static inline void fuzz_write_file(const char *path, const uint8_t *data, size_t n)
+{
+	FILE *f = fopen(path, "we");
+	size_t w;
+
+	if (!f)
+		abort();
+	w = fwrite(data, 1, n, f);
+	if (fclose(f) || w != n)
+		abort();
+}
+
 #endif

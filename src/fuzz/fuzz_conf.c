@@ -24,19 +24,6 @@ static void cleanup(void)
 	rmdir(dir);
 }
 
-static void write_all(const uint8_t *data, size_t size)
-{
-	FILE *f = fopen(path, "we");
-
-	size_t w;
-
-	if (!f)
-		abort();
-	w = fwrite(data, 1, size, f);
-	if (fclose(f) || w != size)
-		abort();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct conf c, again;
@@ -49,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(path, sizeof(path), "%s/rxe.conf", dir);
 		atexit(cleanup);
 	}
-	write_all(data, size);
+	fuzz_write_file(path, data, size);
 	ret = conf_load(path, &c, err, sizeof(err));
 	if (ret) {
 		/* Refused: the reason names the file, and is printable. */

@@ -63,17 +63,9 @@ static void setup(void)
 static void put(const char *rel, const uint8_t *data, size_t n)
 {
 	char p[256];
-	FILE *f;
 
 	snprintf(p, sizeof(p), "%s%s", root, rel);
-	f = fopen(p, "we");
-	size_t w;
-
-	if (!f)
-		abort();
-	w = fwrite(data, 1, n, f);
-	if (fclose(f) || w != n)
-		abort();
+	fuzz_write_file(p, data, n);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -3,19 +3,39 @@
  * selftest between two hosts: the client drives every stage against the
  * server's end (B) over rdmactl's own exchange (wire.h) on a TCP side channel.
  * The server serves one client at a time; a client that breaks the exchange
- * is refused and reported, and the server goes on to the next.
+ * is refused and reported, and the server goes on to the next. Clients wait
+ * for their turn in a lobby that reads every first message at once, so a
+ * silent or slow client holds only its own place, never the server.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <sys/socket.h>
 
 #include "sidechan.h"
 #include "selftest_int.h"
 
-/* The longest a server waits for one client's bandwidth run: 10 minutes. */
+/* The longest a server spends on one client, its bandwidth run included: 10 minutes. */
 #define MAX_RUN_MS (10 * 60 * 1000)
+/* Clients waiting for their first message to arrive; the oldest gives way. */
+#define LOBBY_MAX 16
+
+/* A client in the lobby: its first message as far as it came, or why it failed. */
+struct lobby_conn {
+	int fd;
+	char peer[80];
+	uint64_t deadline;
+	size_t got, need;
+	int kind;		/* the complete message's kind, or a negative errno */
+	const char *why;
+	uint8_t buf[WIRE_MSG_MAX];
+};
 
 /* Why a message did not come, in words, from its errno and the decoder's WHY. */
 static const char *recv_error(int err, const char *why, char *buf, size_t len)
@@ -192,15 +212,15 @@ static int refuse(struct st *s, const char *what)
 	return st_fail(s, NULL, "%s", what);
 }
 
-static int serve_hello(struct st *s)
+/* C's first message, read in the lobby: the hello, or why it did not come. */
+static int serve_hello(struct st *s, struct lobby_conn *c)
 {
-	uint8_t buf[WIRE_MSG_MAX];
+	uint8_t *buf = c->buf;
 	struct wire_hello h;
-	const char *why;
+	const char *why = c->why ? c->why : "";
 	char words[200], text[240];
-	int kind;
+	int kind = c->kind;
 
-	kind = recv_msg(s->fd, buf, deadline(s), &why);
 	if (kind < 0) {
 		snprintf(text, sizeof(text), "the client %s",
 			 recv_error(kind, why, words, sizeof(words)));
@@ -233,14 +253,20 @@ static int serve_steps(struct st *s)
 	uint8_t buf[WIRE_MSG_MAX];
 	char words[200];
 	const char *why;
-
+	/* However it paces its steps, a client has MAX_RUN_MS in all. */
+	uint64_t end = sc_now_ms() + MAX_RUN_MS;
 	uint64_t extra = 0;	/* ms more to wait: the client's bandwidth run */
 
 	for (;;) {
 		struct wire_step step;
 		struct wire_result res;
 		struct st_stage_result *x;
-		int kind = recv_msg(s->fd, buf, deadline(s) + extra, &why);
+		uint64_t until = deadline(s) + extra;
+		int kind = recv_msg(s->fd, buf, until < end ? until : end, &why);
+
+		if (kind == -ETIMEDOUT && sc_now_ms() >= end)
+			return refuse(s, "the client took longer than the 10 minutes a client "
+				      "may have (refused)");
 
 		if (kind == WIRE_BYE)
 			return 0;
@@ -289,44 +315,123 @@ static int serve_steps(struct st *s)
 }
 
 /* One client, start to end; R says how it went. */
-static int serve_one(struct st *s, int fd, const char *peer)
+static int serve_one(struct st *s, struct lobby_conn *c)
 {
 	int err;
 
 	st_report_init(s->r, s->o->dev, 0);
 	for (int i = ST_SEND; i < ST_NSTAGES; i++)
 		s->r->st[i].ran = false;	/* the client says which it runs */
-	snprintf(s->r->peer, sizeof(s->r->peer), "%s", peer);
+	snprintf(s->r->peer, sizeof(s->r->peer), "%s", c->peer);
 	s->r->gid_index = -1;
-	s->fd = fd;
+	s->fd = c->fd;
 	st_begin(s, ST_SETUP);
 	err = st_setup_device(s);
 	if (!err) {
 		st_done(s, 0);
 		st_begin(s, ST_CONNECT);
-		err = serve_hello(s);
+		err = serve_hello(s, c);
 	}
 	if (!err) {
 		st_done(s, 0);
 		err = serve_steps(s);
 	}
 	st_free_end(&s->b);
-	close(fd);
+	close(c->fd);
+	c->fd = -1;
 	s->fd = -1;
 	s->r->passed = !err;
 	return err ? -1 : 0;
+}
+
+/* Reads what C has sent; true once its first message is complete or has failed. */
+static bool lobby_read(struct lobby_conn *c)
+{
+	while (c->got < c->need) {
+		ssize_t n = recv(c->fd, c->buf + c->got, c->need - c->got, MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return false;
+		if (n <= 0) {
+			c->kind = n == 0 || errno == ECONNRESET ? -ECONNRESET : -errno;
+			return true;
+		}
+		c->got += (size_t)n;
+		if (c->got == WIRE_HDR_LEN && c->need == WIRE_HDR_LEN) {
+			/* The header says how long the rest is, or why there is no rest. */
+			c->kind = wire_hdr_decode(c->buf, &c->why);
+			if (c->kind < 0)
+				return true;
+			c->need += wire_body_len((enum wire_kind)c->kind);
+		}
+	}
+	return true;
+}
+
+/* The lobby's next client whose first message is complete or has failed, or -EINTR. */
+static int lobby_next(int lfd, struct lobby_conn *lob, size_t *n, unsigned int timeout_ms)
+{
+	while (!sc_stop) {
+		struct pollfd pfd[LOBBY_MAX + 1];
+		uint64_t now = sc_now_ms();
+		int wait = -1;
+
+		for (size_t i = 0; i < *n; i++) {
+			/* Read before expiry: a client may have come while another was served. */
+			if (lobby_read(&lob[i]))
+				return (int)i;
+			if (lob[i].deadline <= now) {
+				lob[i].kind = -ETIMEDOUT;
+				return (int)i;
+			}
+			if (wait < 0 || lob[i].deadline - now < (uint64_t)wait)
+				wait = (int)(lob[i].deadline - now);
+			pfd[i] = (struct pollfd){ .fd = lob[i].fd, .events = POLLIN };
+		}
+		pfd[*n] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		if (poll(pfd, *n + 1, wait) < 0 && errno != EINTR)
+			return -errno;
+		if (sc_stop)
+			return -EINTR;
+		if (!(pfd[*n].revents & POLLIN))
+			continue;
+		if (*n == LOBBY_MAX) {
+			/* Full: the longest waiting gives way, reported as silent. */
+			lob[0].kind = -ETIMEDOUT;
+			return 0;
+		}
+		lob[*n].fd = sc_accept(lfd, sc_now_ms() + 1, lob[*n].peer, sizeof(lob[*n].peer));
+		if (lob[*n].fd < 0)
+			continue;
+		lob[*n].deadline = sc_now_ms() + timeout_ms;
+		lob[*n].got = 0;
+		lob[*n].need = WIRE_HDR_LEN;
+		lob[*n].kind = 0;
+		lob[*n].why = NULL;
+		(*n)++;
+	}
+	return -EINTR;
 }
 
 int st_server(const struct st_opts *o, struct st_report *r,
 	      void (*session)(void *arg, const struct st_report *r), void *arg)
 {
 	struct st s = { .o = o, .r = r, .fd = -1 };
-	char err[200], peer[80];
+	/* Large: on the heap, not the stack. */
+	struct lobby_conn *lob = calloc(LOBBY_MAX, sizeof(*lob));
+	char err[200];
+	size_t nlob = 0;
 	int lfd, ret = 0;
 
 	/* The device first: a wrong DEV or GID index fails before any client comes. */
 	st_report_init(r, o->dev, 0);
 	st_begin(&s, ST_SETUP);
+	if (!lob) {
+		st_fail(&s, NULL, "out of memory");
+		goto fail;
+	}
 	if (st_setup_device(&s))
 		goto fail;
 	lfd = sc_listen(o->bind, o->port, err, sizeof(err));
@@ -338,21 +443,30 @@ int st_server(const struct st_opts *o, struct st_report *r,
 	snprintf(r->peer, sizeof(r->peer), "%s port %u", o->bind ? o->bind : "*", o->port);
 	session(arg, r);	/* listening */
 	for (;;) {
-		int fd = sc_accept(lfd, 0, peer, sizeof(peer));
+		int i = lobby_next(lfd, lob, &nlob, o->timeout_ms);
+		struct lobby_conn c;
 
-		if (fd == -EINTR)
+		if (i < 0) {
+			/* Stopped by a signal: the server did its job, whatever the last client did. */
+			ret = i == -EINTR ? (o->once ? ret : 0) : -1;
 			break;
-		if (fd < 0)
-			continue;
-		ret = serve_one(&s, fd, peer);
+		}
+		c = lob[i];
+		memmove(&lob[i], &lob[i + 1], (nlob - (size_t)i - 1) * sizeof(*lob));
+		nlob--;
+		ret = serve_one(&s, &c);
 		session(arg, r);
 		if (o->once || sc_stop)
 			break;
 	}
+	while (nlob)
+		close(lob[--nlob].fd);
 	close(lfd);
+	free(lob);
 	st_release(&s);
 	return ret;
 fail:
+	free(lob);
 	st_release(&s);
 	r->passed = false;
 	return -1;

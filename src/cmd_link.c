@@ -11,6 +11,7 @@
 
 #include "conf.h"
 #include "explain.h"
+#include "holders.h"
 #include "kmods.h"
 #include "link.h"
 #include "model.h"
@@ -321,16 +322,36 @@ static int resolve_del(const struct link_list *l, const char *name, const char *
 	return err;
 }
 
+int rc_refuse_busy(struct rc_ctx *ctx, const struct rdma_link *const *targets, size_t n)
+{
+	int busy = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char who[512];
+		int k = dev_holders(ctx->sysfs_root, targets[i]->p.dev_name, who, sizeof(who));
+
+		if (!k)
+			continue;
+		fprintf(stderr, "rdmactl: %s is in use by %s: the kernel would make the delete wait "
+			"until %s it (rxe cannot force a user off). Stop %s first, or pass --wait "
+			"(EBUSY)\n", targets[i]->p.dev_name, who, k > 1 ? "they close" : "it closes",
+			k > 1 ? "them" : "it");
+		busy++;
+	}
+	return busy ? -EBUSY : 0;
+}
+
 int cmd_del(struct rc_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "netdev", required_argument, NULL, 'n' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "persist", no_argument, NULL, 'P' },
+		{ "wait", no_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *netdev = NULL;
-	bool all = false, persist = false;
+	bool all = false, persist = false, wait = false;
 	const struct rdma_link **targets = NULL;
 	struct link_list l = { 0 };
 	struct conf c = { 0 };
@@ -344,6 +365,7 @@ int cmd_del(struct rc_ctx *ctx, int argc, char **argv)
 		case 'n': netdev = optarg; break;
 		case 'a': all = true; break;
 		case 'P': persist = true; break;
+		case 'w': wait = true; break;
 		default: return -EUSAGE;
 		}
 	}
@@ -377,6 +399,9 @@ int cmd_del(struct rc_ctx *ctx, int argc, char **argv)
 		err = resolve_del(&l, NULL, netdev, targets, &n);
 	for (int i = 0; !err && i < argc; i++)
 		err = resolve_del(&l, argv[i], NULL, targets, &n);
+	/* A device a process holds open would hang the delete: nothing is deleted. */
+	if (!err && !wait)
+		err = rc_refuse_busy(ctx, targets, n);
 	if (err)
 		goto out;
 

@@ -107,7 +107,8 @@ int cmd_start(struct rc_ctx *ctx, int argc, char **argv)
 					e->line, e->name, e->netdev,
 					err == -ENFILE ? ": that name is taken" :
 					err == -EEXIST ? ": the netdev already carries rxe" :
-					err == -ENODEV ? ": no such network device" : "");
+					err == -ENODEV ? ": no such network device" :
+					err == -EPERM ? ": this needs root or CAP_NET_ADMIN" : "");
 				ret = err;
 				state = "failed";
 			} else {
@@ -132,13 +133,15 @@ out:
 int cmd_stop(struct rc_ctx *ctx, int argc, char **argv)
 {
 	struct link_list l = { 0 };
+	const struct rdma_link **rxe;
 	struct kmods *km = NULL;
+	bool wait = argc == 2 && !strcmp(argv[1], "--wait");
+	size_t nrxe = 0;
 	struct nl *nl;
 	int err, ret = 0;
 
-	(void)argv;
-	if (argc > 1) {
-		fprintf(stderr, "rdmactl: stop takes no arguments\n");
+	if (argc > 1 && !wait) {
+		fprintf(stderr, "rdmactl: stop takes no arguments but --wait\n");
 		return -EUSAGE;
 	}
 	err = rc_netlink(ctx, &nl);
@@ -147,6 +150,21 @@ int cmd_stop(struct rc_ctx *ctx, int argc, char **argv)
 	err = rc_links(ctx, &l);
 	if (err)
 		return err;
+	/* A device a process holds open would hang the delete: nothing is deleted. */
+	rxe = calloc(l.n + 1, sizeof(*rxe));
+	if (!rxe) {
+		links_free(&l);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < l.n; i++)
+		if (l.v[i].is_rxe)
+			rxe[nrxe++] = &l.v[i];
+	err = wait ? 0 : rc_refuse_busy(ctx, rxe, nrxe);
+	free(rxe);
+	if (err) {
+		links_free(&l);
+		return err;
+	}
 	out_obj_open(ctx->out, NULL);
 	out_arr_open(ctx->out, "deleted");
 	for (size_t i = 0; i < l.n; i++) {

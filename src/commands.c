@@ -21,11 +21,13 @@ const struct rc_cmd rc_commands[] = {
 	  "  --exist-ok  succeed when NAME already runs on NETDEV\n"
 	  "  --force     allow loopback and non-Ethernet devices (the port\n"
 	  "              carries no RoCE traffic to other hosts there)" },
-	{ "del", cmd_del, "[--persist] NAME... | --netdev NETDEV | --all",
+	{ "del", cmd_del, "[--persist] [--wait] NAME... | --netdev NETDEV | --all",
 	  "Delete rxe links: by name, the one on NETDEV, or all of them.\n"
-	  "Every name is checked first: nothing is deleted when one is unknown or\n"
-	  "not an rxe device (hardware devices are refused).\n"
-	  "  --persist   also remove them from the persistent-links file" },
+	  "Every name is checked first: nothing is deleted when one is unknown,\n"
+	  "not an rxe device (hardware devices are refused), or held open by a\n"
+	  "process (named), since the kernel would make the delete wait for it.\n"
+	  "  --persist   also remove them from the persistent-links file\n"
+	  "  --wait      delete even while processes hold them: wait until they close" },
 	{ "link", cmd_link, "[NAME]",
 	  "Show each rxe link: device, port, state, physical state, netdev,\n"
 	  "netdev MTU and active (RoCE) MTU. The MTU needs ib_uverbs loaded." },
@@ -36,8 +38,10 @@ const struct rc_cmd rc_commands[] = {
 	  "Load ib_core, ib_uverbs, rdma_ucm and rdma_rxe (with their\n"
 	  "dependencies; built-in modules count as loaded), then create every link\n"
 	  "in the persistent-links file that does not exist yet." },
-	{ "stop", cmd_stop, "",
-	  "Delete every rxe link, then unload rdma_rxe unless something uses it." },
+	{ "stop", cmd_stop, "[--wait]",
+	  "Delete every rxe link, then unload rdma_rxe unless something uses it.\n"
+	  "Nothing is deleted while a process holds an rxe device open (each is\n"
+	  "named) unless --wait: then the kernel waits until they close it." },
 	{ "persist", cmd_persist, "[list | add NAME NETDEV | del NAME|NETDEV...]",
 	  "Show or edit the persistent-links file (default " RDMACTL_CONF_DEFAULT ",\n"
 	  "or --config FILE, or RDMACTL_CONFIG): one 'NAME NETDEV' a line, '#'\n"

@@ -61,6 +61,9 @@ int cmd_help(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_version(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_add(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_del(struct rc_ctx *ctx, int argc, char **argv);
+struct rdma_link;
+/* -EBUSY, each said, when a process holds one of TARGETS open; else 0. */
+int rc_refuse_busy(struct rc_ctx *ctx, const struct rdma_link *const *targets, size_t n);
 int cmd_link(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_status(struct rc_ctx *ctx, int argc, char **argv);
 int cmd_start(struct rc_ctx *ctx, int argc, char **argv);

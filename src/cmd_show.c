@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* show, gids, netdevs: devices, ports and GID tables in one place, from sysfs. */
+/* show, gids, netdevs: devices, ports and GID tables (sysfs; libibverbs for MTUs, GID tables). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>

@@ -8,9 +8,11 @@
 
 #include "cli.h"
 #include "conf.h"
+#include "model.h"
 #include "nl.h"
 #include "out.h"
 #include "rdmactl.h"
+#include "verbs.h"
 
 
 static int exit_status(int ret)
@@ -91,6 +93,8 @@ int main(int argc, char **argv)
 	}
 	if (!ctx.sysfs_root)
 		ctx.sysfs_root = "";
+	/* Live: a device's GIDs come from libibverbs in one call when it can. */
+	model_set_gid_source(verbs_gids);
 	if (!ctx.config || !*ctx.config)
 		ctx.config = RDMACTL_CONF_DEFAULT;
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gid.h"
 #include "model.h"
@@ -94,13 +95,15 @@ static int list_dir(const char *root, const char *dir, bool numeric, struct name
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
-		char **v;
+		char **v = ns->v;
 
 		if (de->d_name[0] == '.')
 			continue;
 		if (numeric && !isdigit((unsigned char)de->d_name[0]))
 			continue;
-		v = realloc(ns->v, (ns->n + 1) * sizeof(*v));
+		/* Room doubles at each power of two: 1024 GIDs are 11 reallocs, not 1024. */
+		if (!(ns->n & (ns->n - 1)))
+			v = realloc(ns->v, (ns->n ? 2 * ns->n : 1) * sizeof(*v));
 		if (!v || !(v[ns->n] = strdup(de->d_name))) {
 			if (v)
 				ns->v = v;
@@ -149,12 +152,23 @@ static void parse_rate(struct port *p)
 	}
 }
 
+static model_gid_fn gid_source;
+
+void model_set_gid_source(model_gid_fn fn)
+{
+	gid_source = fn;
+}
+
 static int load_gids(const char *root, const char *dev, struct port *p, unsigned int flags)
 {
 	char dir[256], buf[64];
 	struct names ns;
-	int err;
+	int err, gfd = -1, tfd = -1, nfd = -1;
 
+	/* One call for the table, when there is such a source: 1024 reads fewer. */
+	if (gid_source && !*root && (flags & MODEL_GIDS) && !(flags & MODEL_ALL_GIDS) &&
+	    gid_source(dev, p->num, &p->gids, &p->ngids, &p->gid_tbl_len) == 0)
+		return 0;
 	snprintf(dir, sizeof(dir), IB "/%s/ports/%u/gids", dev, p->num);
 	err = list_dir(root, dir, true, &ns);
 	if (err)
@@ -167,30 +181,36 @@ static int load_gids(const char *root, const char *dev, struct port *p, unsigned
 		err = -ENOMEM;
 		goto out;
 	}
+	/* rxe has 1024 slots a port: each is read by its name in an open directory. */
+	gfd = sysfs_open_dir(root, "%s", dir);
+	if (gfd < 0)
+		goto out;	/* gone meanwhile: no GIDs to show */
+	/* The attributes do not exist on kernels before 4.9: no type, no netdev. */
+	tfd = sysfs_open_dir(root, IB "/%s/ports/%u/gid_attrs/types", dev, p->num);
+	nfd = sysfs_open_dir(root, IB "/%s/ports/%u/gid_attrs/ndevs", dev, p->num);
 	for (size_t i = 0; i < ns.n; i++) {
 		struct gid_slot *g = &p->gids[p->ngids];
 
 		g->index = (uint32_t)strtoul(ns.v[i], NULL, 10);
-		/* Every slot is read: rxe has 1024, and any of them may be in use. */
-		if (sysfs_read(root, buf, sizeof(buf), "%s/%s", dir, ns.v[i]) < 0 ||
-		    gid_parse(buf, g->raw) < 0)
+		if (sysfs_read_at(gfd, ns.v[i], buf, sizeof(buf)) < 0 || gid_parse(buf, g->raw) < 0)
 			continue;	/* gone, or not a GID: nothing to show */
 		g->empty = gid_is_zero(g->raw);
 		if (g->empty && !(flags & MODEL_ALL_GIDS))
 			continue;
-		/*
-		 * The attributes fail with EINVAL for an empty slot, and do not
-		 * exist on kernels before 4.9: either way there is no type.
-		 */
-		if (sysfs_read(root, g->type, sizeof(g->type), IB "/%s/ports/%u/gid_attrs/types/%u",
-			       dev, p->num, g->index) < 0)
+		/* The attributes fail with EINVAL for an empty slot: no type then. */
+		if (tfd < 0 || sysfs_read_at(tfd, ns.v[i], g->type, sizeof(g->type)) < 0)
 			g->type[0] = '\0';
-		if (sysfs_read(root, g->netdev, sizeof(g->netdev), IB "/%s/ports/%u/gid_attrs/ndevs/%u",
-			       dev, p->num, g->index) < 0)
+		if (nfd < 0 || sysfs_read_at(nfd, ns.v[i], g->netdev, sizeof(g->netdev)) < 0)
 			g->netdev[0] = '\0';
 		p->ngids++;
 	}
 out:
+	if (gfd >= 0)
+		close(gfd);
+	if (tfd >= 0)
+		close(tfd);
+	if (nfd >= 0)
+		close(nfd);
 	names_free(&ns);
 	return err;
 }
@@ -251,7 +271,8 @@ static int load_port(const char *root, const char *dev, struct port *p, unsigned
 	return err;
 }
 
-static void find_uverbs(const char *root, struct rdma_dev *d)
+/* Each device's uverbs node: one pass over infiniband_verbs for the whole model. */
+static void find_uverbs(const char *root, struct model *m)
 {
 	struct names ns;
 	char ibdev[RDMA_NAME_MAX];
@@ -259,14 +280,13 @@ static void find_uverbs(const char *root, struct rdma_dev *d)
 	if (list_dir(root, "/sys/class/infiniband_verbs", false, &ns))
 		return;
 	for (size_t i = 0; i < ns.n; i++) {
-		if (strncmp(ns.v[i], "uverbs", 6))
+		if (strncmp(ns.v[i], "uverbs", 6) || strlen(ns.v[i]) >= sizeof(m->devs->uverbs) ||
+		    sysfs_read(root, ibdev, sizeof(ibdev), "/sys/class/infiniband_verbs/%s/ibdev",
+			       ns.v[i]) <= 0)
 			continue;
-		if (sysfs_read(root, ibdev, sizeof(ibdev), "/sys/class/infiniband_verbs/%s/ibdev",
-			       ns.v[i]) > 0 && !strcmp(ibdev, d->name) &&
-		    strlen(ns.v[i]) < sizeof(d->uverbs)) {
-			strcpy(d->uverbs, ns.v[i]);
-			break;
-		}
+		for (size_t k = 0; k < m->n; k++)
+			if (!strcmp(ibdev, m->devs[k].name))
+				strcpy(m->devs[k].uverbs, ns.v[i]);
 	}
 	names_free(&ns);
 }
@@ -295,7 +315,6 @@ static int load_dev(const char *root, const char *name, unsigned int flags, stru
 	    sysfs_read(root, d->netdev, sizeof(d->netdev), IB "/%s/ports/1/gid_attrs/ndevs/0",
 		       name) <= 0)
 		d->netdev[0] = '\0';
-	find_uverbs(root, d);
 
 	snprintf(dir, sizeof(dir), IB "/%s/ports", name);
 	err = list_dir(root, dir, true, &ports);
@@ -353,6 +372,8 @@ int model_load(const char *root, const char *only, unsigned int flags, struct mo
 		}
 	}
 	names_free(&ns);
+	if (!err)
+		find_uverbs(root, m);
 	if (!err && only && m->n == 0)
 		err = -ENODEV;
 	if (err)

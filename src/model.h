@@ -71,6 +71,16 @@ struct model {
 int model_load(const char *root, const char *only, unsigned int flags, struct model *m);
 void model_free(struct model *m);
 
+/*
+ * Another source for MODEL_GIDS (without MODEL_ALL_GIDS) on the live system:
+ * FN gives the GIDs in use of one port, sorted by index, and the table's
+ * length, or a negative errno for sysfs to be read instead. rdmactl sets
+ * libibverbs' GID table here.
+ */
+typedef int (*model_gid_fn)(const char *dev, uint32_t port, struct gid_slot **slots, size_t *n,
+			    uint32_t *tbl_len);
+void model_set_gid_source(model_gid_fn fn);
+
 /* The driver behind RDMA device NAME, from sysfs: "rxe", "siw", a driver, or "unknown". */
 void rdma_dev_driver(const char *root, const char *name, char *buf, size_t len);
 

@@ -26,23 +26,12 @@ static int build_path(char *path, const char *root, const char *fmt, va_list ap)
 	return 0;
 }
 
-int sysfs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
+/* One read of the open attribute FD into BUF, without the trailing newline. */
+static int read_fd(int fd, char *buf, size_t len)
 {
-	char path[PATH_MAX];
-	va_list ap;
 	ssize_t n;
-	int fd, err;
+	int err;
 
-	if (len == 0)
-		return -EINVAL;
-	va_start(ap, fmt);
-	err = build_path(path, root, fmt, ap);
-	va_end(ap);
-	if (err)
-		return err;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	/* One read: sysfs attributes are produced whole by a single show(). */
 	n = read(fd, buf, len);
 	err = n < 0 ? -errno : 0;
@@ -55,6 +44,52 @@ int sysfs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
 		n--;
 	buf[n] = '\0';
 	return (int)n;
+}
+
+int sysfs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	int fd, err;
+
+	if (len == 0)
+		return -EINVAL;
+	va_start(ap, fmt);
+	err = build_path(path, root, fmt, ap);
+	va_end(ap);
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	return read_fd(fd, buf, len);
+}
+
+int sysfs_read_at(int dirfd, const char *name, char *buf, size_t len)
+{
+	int fd;
+
+	if (len == 0)
+		return -EINVAL;
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	return read_fd(fd, buf, len);
+}
+
+int sysfs_open_dir(const char *root, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	int fd, err;
+
+	va_start(ap, fmt);
+	err = build_path(path, root, fmt, ap);
+	va_end(ap);
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }
 
 bool sysfs_exists(const char *root, const char *fmt, ...)

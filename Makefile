@@ -91,7 +91,13 @@ build/asan/test_%: $$(test_srcs)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SANITIZE) -Isrc -o $@ $^ $(PC_LIBS) -lcmocka
 
-unit-tests: $(UNIT_BINS) build/asan/rdmactl
+unit-tests: $(UNIT_BINS) build/asan/rdmactl build/tests/probe_bounds
+
+# A hostile selftest client for the VM tests, built on rdmactl's own objects.
+build/tests/probe_bounds: src/tests/probe_bounds.c $(filter-out build/obj/main.o,$(OBJS))
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^ $(PC_LIBS)
 
 # rdmactl itself under ASan and UBSan, for the offline tier's second run.
 ASAN_OBJS := $(SRCS:src/%.c=build/asan-obj/%.o)

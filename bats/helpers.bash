@@ -43,6 +43,15 @@ vm_rxe0_setup() {
 	rdmactl add rxe0 "$N" >/dev/null
 }
 
+# A provisioning test's start in the bed: no RDMA link, a persistent-links file
+# of its own, the bed's netdev in N. Skips outside the bed.
+vm_provision_setup() {
+	[ "${RXE_VM:-}" = 1 ] || skip "not inside tools/rxe-vm"
+	N=$RXE_VM_NETDEV
+	export RDMACTL_CONFIG=$BATS_TEST_TMPDIR/rxe.conf
+	rdma_links_clear
+}
+
 # Undoes what the check and selftest tests change in the bed.
 vm_restore() {
 	[ "${RXE_VM:-}" = 1 ] || return 0

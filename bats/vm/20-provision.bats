@@ -10,10 +10,7 @@ setup_file() {
 
 setup() {
 	load ../helpers
-	[ "${RXE_VM:-}" = 1 ] || skip "not inside tools/rxe-vm"
-	N=$RXE_VM_NETDEV
-	export RDMACTL_CONFIG=$BATS_TEST_TMPDIR/rxe.conf
-	rdma_links_clear
+	vm_provision_setup
 }
 
 teardown() {

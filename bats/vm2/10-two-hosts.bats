@@ -107,3 +107,14 @@ setup() {
 	assert_line --regexp 'hint: .*(netdev|firewall)'
 	[ $((SECONDS - start)) -lt 40 ]
 }
+
+@test "two hosts under valgrind: the native and --cm clients against the other guest: no memory error, no leak" {
+	command -v valgrind >/dev/null || skip "no valgrind"
+	for mode in "" --cm; do
+		# shellcheck disable=SC2086 # no mode is no word
+		run valgrind --quiet --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite,indirect "$RDMACTL" selftest $mode --client "$P" rxe0
+		[ "$status" -eq 0 ] || fail "valgrind rdmactl selftest $mode --client: exit $status: $output"
+		assert_line --partial 'selftest passed'
+	done
+}

@@ -102,7 +102,6 @@ int verbs_gids(const char *dev, uint32_t port, struct gid_slot **slots, size_t *
 	uint32_t last_ifindex = 0;
 	char last_name[IF_NAMESIZE] = "";
 	ssize_t got;
-	int err = 0;
 
 	*slots = NULL;
 	*n = 0;
@@ -149,7 +148,7 @@ int verbs_gids(const char *dev, uint32_t port, struct gid_slot **slots, size_t *
 	}
 	free(tab);
 	qsort(*slots, *n, sizeof(**slots), cmp_slot);
-	return err;
+	return 0;
 }
 
 bool verbs_lists(const char *dev)

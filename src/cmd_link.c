@@ -324,20 +324,24 @@ static int resolve_del(const struct link_list *l, const char *name, const char *
 
 int rc_refuse_busy(struct rc_ctx *ctx, const struct rdma_link *const *targets, size_t n)
 {
+	struct dev_use *u = calloc(n ? n : 1, sizeof(*u));
 	int busy = 0;
 
+	if (!u)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		u[i].dev = targets[i]->p.dev_name;
+	dev_holders(ctx->sysfs_root, u, n);
 	for (size_t i = 0; i < n; i++) {
-		char who[512];
-		int k = dev_holders(ctx->sysfs_root, targets[i]->p.dev_name, who, sizeof(who));
-
-		if (!k)
+		if (!u[i].count)
 			continue;
 		fprintf(stderr, "rdmactl: %s is in use by %s: the kernel would make the delete wait "
 			"until %s it (rxe cannot force a user off). Stop %s first, or pass --wait "
-			"(EBUSY)\n", targets[i]->p.dev_name, who, k > 1 ? "they close" : "it closes",
-			k > 1 ? "them" : "it");
+			"(EBUSY)\n", u[i].dev, u[i].who, u[i].count > 1 ? "they close" : "it closes",
+			u[i].count > 1 ? "them" : "it");
 		busy++;
 	}
+	free(u);
 	return busy ? -EBUSY : 0;
 }
 

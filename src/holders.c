@@ -14,75 +14,84 @@
 
 #define VERBS "/sys/class/infiniband_verbs"
 
-/* "/dev/infiniband/uverbsN" for DEV into NODE; false when it has none. */
-static bool uverbs_node(const char *root, const char *dev, char *node, size_t len)
+/* Each device's node, "/dev/infiniband/uverbsN", from one pass over infiniband_verbs. */
+static void uverbs_nodes(const char *root, struct dev_use *u, size_t n)
 {
 	char path[PATH_MAX], ibdev[64];
 	struct dirent *e;
-	bool found = false;
 	DIR *d;
 
 	snprintf(path, sizeof(path), "%s" VERBS, root);
 	d = opendir(path);
 	if (!d)
-		return false;
-	while (!found && (e = readdir(d))) {
+		return;
+	while ((e = readdir(d))) {
 		if (strncmp(e->d_name, "uverbs", 6) ||
-		    sysfs_read(root, ibdev, sizeof(ibdev), VERBS "/%s/ibdev", e->d_name) <= 0 ||
-		    strcmp(ibdev, dev))
+		    sysfs_read(root, ibdev, sizeof(ibdev), VERBS "/%s/ibdev", e->d_name) <= 0)
 			continue;
-		snprintf(node, len, "/dev/infiniband/%s", e->d_name);
-		found = true;
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(ibdev, u[i].dev))
+				snprintf(u[i].node, sizeof(u[i].node), "/dev/infiniband/%s",
+					 e->d_name);
 	}
 	closedir(d);
-	return found;
 }
 
-/* Whether process directory PID (an fd below ROOT/proc) has NODE open. */
-static bool holds(int pidfd, const char *node)
+/* Marks in HIT which of U's nodes the process directory PIDFD has open. */
+static void holds(int pidfd, const struct dev_use *u, size_t n, bool *hit)
 {
 	int fdd = openat(pidfd, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct dirent *e;
-	bool found = false;
 	DIR *d;
 
 	if (fdd < 0)
-		return false;
+		return;
 	d = fdopendir(fdd);
 	if (!d) {
 		close(fdd);
-		return false;
+		return;
 	}
-	while (!found && (e = readdir(d))) {
+	while ((e = readdir(d))) {
 		char target[PATH_MAX];
-		ssize_t n = readlinkat(fdd, e->d_name, target, sizeof(target) - 1);
+		ssize_t len = readlinkat(fdd, e->d_name, target, sizeof(target) - 1);
 
-		if (n <= 0)
+		if (len <= 0)
 			continue;
-		target[n] = '\0';
-		found = !strcmp(target, node);
+		target[len] = '\0';
+		for (size_t i = 0; i < n; i++)
+			hit[i] = hit[i] || (*u[i].node && !strcmp(target, u[i].node));
 	}
 	closedir(d);
-	return found;
 }
 
-int dev_holders(const char *root, const char *dev, char *buf, size_t len)
+/* Adds process PID (COMM) to U's list. */
+static void add_holder(struct dev_use *u, const char *comm, long pid)
 {
-	char node[300], path[PATH_MAX];
+	size_t used = strlen(u->who);
+
+	snprintf(u->who + used, sizeof(u->who) - used, "%s%s (pid %ld)", u->count ? ", " : "",
+		 comm, pid);
+	u->count++;
+}
+
+void dev_holders(const char *root, struct dev_use *u, size_t n)
+{
+	char path[PATH_MAX];
 	struct dirent *e;
-	int count = 0;
-	size_t used = 0;
+	bool any = false, *hit;
 	DIR *d;
 
-	if (len)
-		buf[0] = '\0';
-	if (!uverbs_node(root, dev, node, sizeof(node)))
-		return 0;
+	for (size_t i = 0; i < n; i++) {
+		u[i].node[0] = u[i].who[0] = '\0';
+		u[i].count = 0;
+	}
+	uverbs_nodes(root, u, n);
+	for (size_t i = 0; i < n; i++)
+		any = any || *u[i].node;
+	hit = calloc(n ? n : 1, sizeof(*hit));
 	snprintf(path, sizeof(path), "%s/proc", root);
-	d = opendir(path);
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
+	d = any && hit ? opendir(path) : NULL;
+	while (d && (e = readdir(d))) {
 		long pid;
 		int pfd;
 
@@ -94,20 +103,19 @@ int dev_holders(const char *root, const char *dev, char *buf, size_t len)
 		pfd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (pfd < 0)
 			continue;
-		if (holds(pfd, node)) {
+		memset(hit, 0, n * sizeof(*hit));
+		holds(pfd, u, n, hit);
+		close(pfd);
+		for (size_t i = 0; i < n; i++) {
 			char comm[32] = "?";
 
+			if (!hit[i])
+				continue;
 			sysfs_read(root, comm, sizeof(comm), "/proc/%ld/comm", pid);
-			if (used < len) {
-				int n = snprintf(buf + used, len - used, "%s%s (pid %ld)",
-						 count ? ", " : "", comm, pid);
-
-				used += n > 0 ? (size_t)n : 0;
-			}
-			count++;
+			add_holder(&u[i], comm, pid);
 		}
-		close(pfd);
 	}
-	closedir(d);
-	return count;
+	if (d)
+		closedir(d);
+	free(hit);
 }

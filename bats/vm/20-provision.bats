@@ -19,6 +19,7 @@ teardown() {
 	ip link del "$N.5" 2>/dev/null || true
 }
 
+# bats test_tags=kernels
 @test "provision: add creates a link that rdma lists, ACTIVE, and prints it" {
 	run --separate-stderr rdmactl add rxe0 "$N"
 	assert_success
@@ -64,6 +65,7 @@ teardown() {
 	assert_output ''
 }
 
+# bats test_tags=kernels
 @test "provision: the same netdev again is EEXIST, naming the device it has" {
 	rdmactl add rxe0 "$N" >/dev/null
 	run --separate-stderr rdmactl add rxe1 "$N"
@@ -90,6 +92,7 @@ teardown() {
 	assert_output "rxe0 $N ACTIVE"
 }
 
+# bats test_tags=kernels
 @test "provision: a name taken on another netdev is ENFILE, said as a taken name" {
 	rdmactl add rxe0 "$N" >/dev/null
 	run --separate-stderr rdmactl add rxe0 veth1
@@ -97,6 +100,7 @@ teardown() {
 	assert_equal "$stderr" "rdmactl: cannot add rxe0: an RDMA device named rxe0 already exists, on $N (ENFILE: Too many open files in system)"
 }
 
+# bats test_tags=kernels
 @test "provision: an unknown netdev is ENODEV" {
 	run --separate-stderr rdmactl add rxe0 nosuch0
 	assert_failure 1
@@ -117,6 +121,7 @@ teardown() {
 	assert_output --regexp '^rxe0 lo '
 }
 
+# bats test_tags=kernels
 @test "provision: a VLAN netdev is EPERM from rxe, explained with its parent" {
 	ip link add link "$N" name "$N.5" type vlan id 5
 	run --separate-stderr rdmactl add rxe5 "$N.5"
@@ -248,6 +253,7 @@ teardown() {
 	assert_output ''
 }
 
+# bats test_tags=kernels
 @test "provision: start after nothing is loaded ends with every persisted link ACTIVE" {
 	rdmactl persist add rxe0 "$N"
 	rdmactl persist add rxe1 veth1

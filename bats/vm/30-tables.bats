@@ -43,6 +43,7 @@ wait_gid() {
 	return 1
 }
 
+# bats test_tags=kernels
 @test "tables live: every GID and type matches ibv_devinfo -v" {
 	run rdmactl -j gids
 	assert_success
@@ -52,6 +53,7 @@ wait_gid() {
 	[ "$(wc -l <<<"$got")" -eq 7 ]
 }
 
+# bats test_tags=kernels
 @test "tables live: port fields, MTUs included, match ibv_devinfo -v" {
 	run rdmactl -j show
 	assert_success
@@ -62,6 +64,7 @@ wait_gid() {
 	assert_output '4096 1024'
 }
 
+# bats test_tags=kernels
 @test "tables live: devices and netdevs match rdma dev show and rdma link show" {
 	run rdmactl -j show
 	got=$(jq -c '[.[] | {ifname, node_type, node_guid, sys_image_guid}]' <<<"$output")

@@ -27,6 +27,7 @@ fix_of() {
 		jq -r 'first((.[] | select(.result == "fail" and .fix)), (.[] | select(.fix))) | .fix'
 }
 
+# bats test_tags=kernels
 @test "check: the fresh bed passes every check (firewall has nothing to drop)" {
 	run rdmactl check
 	assert_success
@@ -34,6 +35,7 @@ fix_of() {
 	assert_line --regexp '^check: 1[23] pass, 0 warn, 0 fail, [01] skip$'
 }
 
+# bats test_tags=kernels
 @test "check: -g 0 on the bed's layout is a GID index mismatch naming index 1" {
 	run rdmactl check --gid-index 0
 	assert_failure 1
@@ -115,6 +117,7 @@ fix_of() {
 	assert_output --partial 'is not a kernel module libkmod can read'
 }
 
+# bats test_tags=kernels
 @test "check: the netdev down fails link with 'ip link set up'; the fix makes it pass" {
 	ip link set "$N" down
 	run rdmactl check --only link

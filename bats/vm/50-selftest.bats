@@ -16,6 +16,7 @@ teardown() {
 	vm_restore
 }
 
+# bats test_tags=kernels
 @test "selftest: loopback on a fresh rxe device passes every stage, every byte checked" {
 	run rdmactl selftest rxe0
 	assert_success
@@ -86,6 +87,7 @@ teardown() {
 	[[ $stderr == *"there is no rxe device to test ('rdmactl add rxe0 NETDEV' makes one)"* ]]
 }
 
+# bats test_tags=kernels
 @test "up: from nothing loaded to a proven link in one command" {
 	rdmactl stop >/dev/null
 	modprobe -r rdma_ucm ib_uverbs 2>/dev/null || true
@@ -126,6 +128,7 @@ teardown() {
 }
 
 
+# bats test_tags=kernels
 @test "pingpong: rdmactl's client against a stock ibv_rc_pingpong server" {
 	timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -p 18710 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
 	server=$!
@@ -139,6 +142,7 @@ teardown() {
 	assert_line --partial '1000 iters in'
 }
 
+# bats test_tags=kernels
 @test "pingpong: a stock ibv_rc_pingpong client against rdmactl's server" {
 	rdmactl selftest --pingpong --server --iters 500 --port 18711 rxe0 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
 	server=$!
@@ -304,6 +308,7 @@ teardown() {
 	[ $((SECONDS - start)) -lt 30 ]
 }
 
+# bats test_tags=kernels
 @test "cm: loopback through rdma_cm passes every stage" {
 	run rdmactl selftest --cm rxe0
 	assert_success
@@ -311,6 +316,7 @@ teardown() {
 	assert_stages_passed 12411
 }
 
+# bats test_tags=kernels
 @test "cm: rdmactl's client against a stock rping server, a stock rping client against rdmactl's" {
 	timeout 60 rping -s -a "$RXE_VM_ADDR" -p 7180 -C 5 -v >"$BATS_TEST_TMPDIR/rping" 2>&1 &
 	server=$!

@@ -44,6 +44,9 @@ struct check_ctx {
 	bool model_done;
 	struct ifaddrs *ifa;
 	bool ifa_done;
+	/* The kernel check found no rdma_rxe for this kernel: the checks that
+	 * need it skip, so a user sees one cause and one fix. */
+	bool no_rxe;
 };
 
 struct check_def {

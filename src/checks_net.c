@@ -35,6 +35,10 @@ void check_link(struct check_ctx *c)
 		report(c, V_FAIL, NULL, "the RDMA devices cannot be read (%s)", strerror(-c->model_err));
 		return;
 	}
+	if (n == 0 && c->no_rxe) {
+		report(c, V_SKIP, NULL, "no rxe link can be made without rdma_rxe (see the kernel check)");
+		return;
+	}
 	if (n == 0) {
 		netdev_default_route(c->o.root, dflt, sizeof(dflt));
 		snprintf(fix, sizeof(fix), "rdmactl add rxe0 %s", *dflt ? dflt : "NETDEV");

@@ -30,6 +30,19 @@ static const char *release(void)
 	return u.release;
 }
 
+/* rdma_rxe is installed for the running kernel (live system only). */
+static bool rxe_installed(const struct check_ctx *c)
+{
+	struct kmods *km;
+	bool found;
+
+	if (!check_live(c) || kmods_open(&km))
+		return false;
+	found = kmods_state(km, "rdma_rxe") != KMOD_ABSENT;
+	kmods_close(km);
+	return found;
+}
+
 void check_kernel(struct check_ctx *c)
 {
 	static const char *const opts[] = {
@@ -42,13 +55,21 @@ void check_kernel(struct check_ctx *c)
 	int nl_err = check_live(c) ? nl_open(&nl) : 0;
 	bool have_conf = kconfig_load(c->o.root, release(), &k) == 0;
 	bool have_sysfs = sysfs_exists(c->o.root, "/sys/class/infiniband");
+	bool rxe_outside = false;
 
 	nl_close(nl);
 	for (size_t i = 0; have_conf && i < sizeof(opts) / sizeof(opts[0]); i++) {
-		if (kconfig_value(&k, opts[i]) == 'n')
-			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s",
-				 *missing ? ", " : "", opts[i]);
+		if (kconfig_value(&k, opts[i]) != 'n')
+			continue;
+		/* An rdma_rxe built outside the kernel's tree stands in for the option. */
+		if (!strcmp(opts[i], "CONFIG_RDMA_RXE") && rxe_installed(c)) {
+			rxe_outside = true;
+			continue;
+		}
+		snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s",
+			 *missing ? ", " : "", opts[i]);
 	}
+	c->no_rxe = *missing != '\0';
 	if (*missing)
 		report(c, V_FAIL, FIX_KERNEL, "kernel %s was built without %s (%s)", release(), missing,
 		       k.source);
@@ -64,9 +85,11 @@ void check_kernel(struct check_ctx *c)
 		       "/sys/class/infiniband is missing: the RDMA core is not loaded");
 	else
 		report(c, V_PASS, NULL, "kernel %s: RDMA netlink and /sys/class/infiniband present; %s",
-		       release(), have_conf ? "CONFIG_INFINIBAND, CONFIG_RDMA_RXE, "
-		       "CONFIG_INFINIBAND_USER_ACCESS, CONFIG_INFINIBAND_USER_MEM set" :
-		       "no kernel config to read (/boot/config-*, /proc/config.gz)");
+		       release(), !have_conf ? "no kernel config to read (/boot/config-*, /proc/config.gz)" :
+		       rxe_outside ? "CONFIG_INFINIBAND, CONFIG_INFINIBAND_USER_ACCESS, "
+		       "CONFIG_INFINIBAND_USER_MEM set; rdma_rxe is installed apart from the kernel's "
+		       "build" : "CONFIG_INFINIBAND, CONFIG_RDMA_RXE, CONFIG_INFINIBAND_USER_ACCESS, "
+		       "CONFIG_INFINIBAND_USER_MEM set");
 	if (have_conf)
 		kconfig_free(&k);
 }
@@ -167,6 +190,10 @@ void check_modules(struct check_ctx *c)
 
 	if (!check_live(c)) {
 		report(c, V_SKIP, NULL, "modules are checked on the live system only");
+		return;
+	}
+	if (c->no_rxe) {
+		report(c, V_SKIP, NULL, "rdma_rxe cannot be loaded on this kernel (see the kernel check)");
 		return;
 	}
 	if (kmods_open(&km)) {

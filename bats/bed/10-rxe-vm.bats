@@ -80,6 +80,12 @@ setup() {
 	assert_failure 2
 	run "$RXE_VM_TOOL" run --kernel-deb /nonexistent.deb -- true
 	assert_failure 2
+	run "$RXE_VM_TOOL" run --kernel 7.0 -- true
+	assert_failure 2
+	assert_line "rxe-vm: --kernel takes one of: 6.1 6.1-cloud 5.10 6.12 6.12-cloud or a linux-image-* package name"
+	run "$RXE_VM_TOOL" run --root-fs ext4 -- true
+	assert_failure 2
+	assert_output --partial '--root-fs takes virtiofs, 9p or auto'
 }
 
 @test "rxe-vm: a guest that panics while CMD runs exits 123 with the console's tail" {
@@ -89,4 +95,139 @@ setup() {
 	[[ $stderr == *'the guest died while CMD ran'* ]]
 	[[ $stderr == *'the guest kernel said: '*'Kernel panic'* ]] || fail "no panic line: $stderr"
 	[[ $stderr == *'last lines of the guest console:'* ]]
+}
+
+# The package each kernel name resolves to, from 'rxe-vm kernels'.
+kernel_pkg() {
+	"$RXE_VM_TOOL" kernels 2>/dev/null | awk -v k="$1" '$1 == k { print $3 }'
+}
+
+@test "rxe-vm: kernels lists every name with its suite, package and cache state" {
+	run --separate-stderr "$RXE_VM_TOOL" kernels
+	assert_success
+	assert_line --index 0 --regexp '^NAME +SUITE +PACKAGE +CACHED$'
+	assert_line --regexp '^6\.1 +bookworm +linux-image-6\.1\.[0-9]+-[0-9]+-amd64 +(no|yes|yes, unpacked)$'
+	assert_line --regexp '^6\.1-cloud +bookworm +linux-image-6\.1\.[0-9]+-[0-9]+-cloud-amd64 +(no|yes|yes, unpacked)$'
+	assert_line --regexp '^5\.10 +bullseye +linux-image-5\.10\.[0-9]+-[0-9]+-amd64 +(no|yes|yes, unpacked)$'
+	assert_line --regexp '^6\.12 +trixie +linux-image-6\.12\.[0-9]+\+deb13-amd64 +(no|yes|yes, unpacked)$'
+	assert_line --regexp '^6\.12-cloud +bookworm-backports +linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64 +(no|yes|yes, unpacked)$'
+	[ "${#lines[@]}" -eq 6 ] || fail "expected 5 kernels: $output"
+}
+
+@test "rxe-vm: every kernel name boots: its release, CMD's status, and no write reaches the host" {
+	probe=/rxe-vm-kernel-probe.$$
+	for k in 6.1 5.10 6.12 6.1-cloud 6.12-cloud; do
+		pkg=$(kernel_pkg "$k")
+		[ -n "$pkg" ] || fail "kernels does not list $k"
+		run --separate-stderr "$RXE_VM_TOOL" run --kernel "$k" -- sh -c "uname -r; touch $probe; exit 7"
+		[ "$status" -eq 7 ] || fail "$k: status $status, stderr: $stderr"
+		assert_output "${pkg#linux-image-}"
+		[ ! -e "$probe" ] || fail "$k: the guest's write reached the host"
+		assert_equal "$stderr" ''
+		cached=$("$RXE_VM_TOOL" kernels 2>/dev/null | awk -v k="$k" '$1 == k { print $4, $5 }')
+		assert_equal "$cached" 'yes, unpacked'
+	done
+}
+
+@test "rxe-vm: a guest that mounts the host's share again read-write still cannot write to it" {
+	for fs in virtiofs 9p; do
+		run "$RXE_VM_TOOL" run --root-fs "$fs" -- sh -c '
+			mkdir -p /mnt/again
+			if [ "$1" = 9p ]; then
+				mount -t 9p -o trans=virtio,version=9p2000.L hostroot /mnt/again
+			else
+				mount -t virtiofs hostroot /mnt/again
+			fi || exit 3
+			grep " /mnt/again " /proc/mounts | cut -d " " -f 4 | cut -d , -f 1
+			touch "/mnt/again$2" 2>&1 && exit 4
+			echo refused' sh "$fs" "$BATS_TEST_TMPDIR/escape"
+		assert_success
+		assert_line rw
+		assert_line --partial 'Read-only file system'
+		assert_line refused
+		[ ! -e "$BATS_TEST_TMPDIR/escape" ] || fail "$fs: the write reached the host"
+	done
+}
+
+@test "rxe-vm: the cloud kernel has no 9p: --root-fs 9p is refused naming what is missing" {
+	run --separate-stderr "$RXE_VM_TOOL" run --kernel 6.1-cloud --root-fs 9p -- true
+	assert_failure 125
+	[[ $stderr == *"cannot mount its root over 9p: no module or built-in for "*9p* ]] || fail "$stderr"
+}
+
+@test "rxe-vm: the initramfs loads what each kernel's modules.dep asks, compressed modules included" {
+	for k in 5.10 6.12; do
+		run "$RXE_VM_TOOL" run --kernel "$k" -- sh -c 'cut -d " " -f 1 /proc/modules | sort'
+		assert_success
+		assert_line virtiofs
+		assert_line virtio_console
+		case $k in
+		5.10) refute_line virtio_pci_legacy_dev ;;
+		6.12) assert_line virtio_pci_legacy_dev ;;
+		esac
+	done
+	run find "${RXE_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdmactl/vm}" -path '*6.12.*deb13*/modules/*/virtiofs.ko*'
+	assert_output --partial 'virtiofs.ko.xz'
+}
+
+@test "rxe-vm: --hosts 2 on the cloud kernel: each guest reaches the other" {
+	run "$RXE_VM_TOOL" run --kernel 6.1-cloud --timeout 300 --hosts 2 -- sh -c '
+		for i in $(seq 60); do
+			busybox ping -c 1 -W 1 "$RXE_VM_PEER" >/dev/null && { echo reached; break; }
+		done
+		for i in $(seq 120); do
+			awk "/^Icmp: [0-9]/ { exit !(\$10 > 0) }" /proc/net/snmp && exit 0
+			sleep 0.5
+		done
+		exit 1'
+	assert_success
+	assert_line '[1] reached'
+	assert_line '[2] reached'
+	assert_line 'rxe-vm: host 1 exited 0, host 2 exited 0'
+}
+
+@test "rxe-vm: shell boots the chosen kernel with a shell on the terminal" {
+	run timeout 120 "$RXE_VM_TOOL" shell --kernel 5.10 < <(printf 'echo "kernel=$(uname -r)"\nexit 3\n')
+	assert_failure 3
+	assert_output --regexp 'kernel=5\.10\.[0-9]+-[0-9]+-amd64'
+}
+
+@test "rxe-vm: the host's headers for the guest's kernel are at /lib/modules/KVER/build; a module builds there" {
+	pkg=$(kernel_pkg 6.1-cloud)
+	kver=${pkg#linux-image-}
+	[ -d "/usr/src/linux-headers-$kver" ] ||
+		skip "no linux-headers-$kver on this host (tools/install-deps test installs it)"
+	mkdir -p "$BATS_TEST_TMPDIR/hello"
+	cat >"$BATS_TEST_TMPDIR/hello/hello.c" <<-'EOF'
+	#include <linux/module.h>
+	static int __init hello_init(void) { pr_info("rxe-vm hello\n"); return 0; }
+	static void __exit hello_exit(void) { }
+	module_init(hello_init);
+	module_exit(hello_exit);
+	MODULE_LICENSE("GPL");
+	EOF
+	echo 'obj-m := hello.o' >"$BATS_TEST_TMPDIR/hello/Makefile"
+	run "$RXE_VM_TOOL" run --kernel 6.1-cloud --timeout 600 -- sh -c '
+		readlink /lib/modules/$(uname -r)/build
+		cp -r "$1" /root/hello && make -s -C /lib/modules/$(uname -r)/build M=/root/hello modules >/dev/null 2>&1 || exit 5
+		modinfo -F vermagic /root/hello/hello.ko | cut -d " " -f 1
+		insmod /root/hello/hello.ko && dmesg | grep -o "rxe-vm hello"' sh "$BATS_TEST_TMPDIR/hello"
+	assert_success
+	assert_line --index 0 "/usr/src/linux-headers-$kver"
+	assert_line --index 1 "$kver"
+	assert_line --index 2 'rxe-vm hello'
+	[ ! -e "$BATS_TEST_TMPDIR/hello/hello.ko" ] || fail "the build wrote to the host"
+}
+
+@test "rxe-vm: the first run's KVM probe prints only the bed's own lines" {
+	[ -w /dev/kvm ] || skip "no writable /dev/kvm: the bed uses TCG without a probe"
+	cache=${RXE_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdmactl/vm}
+	# A copy of the cache (hard links) without the remembered answer.
+	cp -al "$cache" "$BATS_TEST_TMPDIR/cache"
+	rm -f "$BATS_TEST_TMPDIR/cache"/accel-*
+	RXE_VM_CACHE=$BATS_TEST_TMPDIR/cache run --separate-stderr "$RXE_VM_TOOL" run -- true
+	assert_success
+	[[ $stderr == *'rxe-vm: KVM probe: using '* ]] || fail "no probe was made: $stderr"
+	run grep -v '^rxe-vm: ' <<<"$stderr"
+	assert_output ''
 }

@@ -108,9 +108,11 @@ fix_of() {
 }
 
 @test "check: --module-file vets a module before it is loaded" {
-	run rdmactl check --only modules --module-file "$(modinfo -F filename rdma_rxe)"
+	# 6.12's modules are compressed (rdma_rxe.ko.xz), and its release has a '+'.
+	f=$(modinfo -F filename rdma_rxe)
+	run rdmactl check --only modules --module-file "$f"
 	assert_success
-	assert_line --regexp "^PASS  modules +.*rdma_rxe.ko was built for this kernel \\($(uname -r)\\)$"
+	assert_line --index 0 "PASS  modules          $f was built for this kernel ($(uname -r))"
 	printf 'not a module' >"$BATS_TEST_TMPDIR/bad.ko"
 	run rdmactl check --only modules --module-file "$BATS_TEST_TMPDIR/bad.ko"
 	assert_failure 1

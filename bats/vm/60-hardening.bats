@@ -300,10 +300,14 @@ assert_whole_json() {
 	wait_listen 18763
 	run "$probe" "$RXE_VM_ADDR" 18763 rxe0
 	assert_success
-	assert_line "read 64 bytes across the buffer's end: remote access error"
-	assert_line 'write 8 bytes before the buffer: remote access error'
-	assert_line 'fetch-and-add the word after the atomic word: remote access error'
-	assert_line "read the buffer with the atomic word's key: remote access error"
+	# 5.10's rxe sends no NAK for these and retransmits without end
+	# (docs/kernels.md): the access still never succeeds.
+	answer='remote access error'
+	[[ $(uname -r) == 5.* ]] && answer='no completion in 5 s'
+	assert_line "read 64 bytes across the buffer's end: $answer"
+	assert_line "write 8 bytes before the buffer: $answer"
+	assert_line "fetch-and-add the word after the atomic word: $answer"
+	assert_line "read the buffer with the atomic word's key: $answer"
 	# The probe itself works: inside the buffer, the same read succeeds.
 	assert_line 'read 64 bytes inside the buffer: success'
 	run rdmactl selftest --client "$RXE_VM_ADDR" --port 18763 rxe0

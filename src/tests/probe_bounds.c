@@ -102,12 +102,16 @@ static int probe(const char *host, unsigned int port, const char *dev, enum prob
 	if (ibv_post_send(s.a.qp, &wr, &bad)) {
 		printf("%s: not posted (%s)\n", names[p], strerror(errno));
 	} else {
+		const char *env = getenv("PROBE_BOUNDS_WAIT_S");
+		unsigned int wait_s = env ? (unsigned int)atoi(env) : 5;
 		int n = 0;
 
-		for (uint64_t end = sc_now_ms() + 5000; n == 0 && sc_now_ms() < end;)
+		for (uint64_t end = sc_now_ms() + wait_s * 1000ULL; n == 0 && sc_now_ms() < end;)
 			n = ibv_poll_cq(s.a.scq, 1, &wc);
-		printf("%s: %s\n", names[p], n == 1 ? ibv_wc_status_str(wc.status) :
-		       "no completion in 5 s");
+		if (n == 1)
+			printf("%s: %s\n", names[p], ibv_wc_status_str(wc.status));
+		else
+			printf("%s: no completion in %u s\n", names[p], wait_s);
 	}
 	fflush(stdout);
 	close(s.fd);

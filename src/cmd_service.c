@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "conf.h"
 #include "explain.h"
@@ -39,6 +40,12 @@ static int load_modules(struct rc_ctx *ctx)
 		if (err == -ENOENT)
 			fprintf(stderr, "rdmactl: module %s is not installed for the running kernel: "
 				"use a kernel with CONFIG_RDMA_RXE (ENOENT)\n", m);
+		else if (err == -EPERM && !strcmp(m, "rdma_rxe") && access("/proc/sys/net/ipv6", F_OK) < 0)
+			/* Older rdma_rxe cannot start without a UDPv6 socket; Debian's
+			 * 5.10 has the fix (it only logs that IPv6 is not supported). */
+			pr_kerr(err, NULL, "rdma_rxe refused to load: the kernel was booted with "
+				"ipv6.disable=1, which this rdma_rxe cannot start without; remove it "
+				"from the kernel command line");
 		else if (err)
 			pr_kerr(err, NULL, "cannot load module %s (see 'dmesg')", m);
 		out_obj_open(ctx->out, NULL);

@@ -41,25 +41,27 @@ setup() {
 	[[ $stderr == *'cannot bind /nonexistent'* ]]
 }
 
-@test "rxe-vm: --hosts 2 runs CMD on both guests and each reaches the other" {
+@test "rxe-vm: --hosts 2 runs CMD on both guests and each reaches the other, on 6.1 and 6.1-cloud" {
 	# The guests boot in parallel and one may finish first: each pings until
 	# the peer answers, then stays up until the peer has pinged it (InEchos).
-	run "$RXE_VM_TOOL" run --timeout 300 --hosts 2 -- sh -c '
-		echo "me=$RXE_VM_ADDR peer=$RXE_VM_PEER"
-		for i in $(seq 60); do
-			busybox ping -c 1 -W 1 "$RXE_VM_PEER" >/dev/null && { echo reached; break; }
-		done
-		for i in $(seq 120); do
-			awk "/^Icmp: [0-9]/ { exit !(\$10 > 0) }" /proc/net/snmp && exit 0
-			sleep 0.5
-		done
-		exit 1'
-	assert_success
-	assert_line '[1] me=10.11.12.1 peer=10.11.12.2'
-	assert_line '[2] me=10.11.12.2 peer=10.11.12.1'
-	assert_line '[1] reached'
-	assert_line '[2] reached'
-	assert_line 'rxe-vm: host 1 exited 0, host 2 exited 0'
+	for k in 6.1 6.1-cloud; do
+		run "$RXE_VM_TOOL" run --kernel "$k" --timeout 300 --hosts 2 -- sh -c '
+			echo "me=$RXE_VM_ADDR peer=$RXE_VM_PEER"
+			for i in $(seq 60); do
+				busybox ping -c 1 -W 1 "$RXE_VM_PEER" >/dev/null && { echo reached; break; }
+			done
+			for i in $(seq 120); do
+				awk "/^Icmp: [0-9]/ { exit !(\$10 > 0) }" /proc/net/snmp && exit 0
+				sleep 0.5
+			done
+			exit 1'
+		assert_success
+		assert_line '[1] me=10.11.12.1 peer=10.11.12.2'
+		assert_line '[2] me=10.11.12.2 peer=10.11.12.1'
+		assert_line '[1] reached'
+		assert_line '[2] reached'
+		assert_line 'rxe-vm: host 1 exited 0, host 2 exited 0'
+	done
 }
 
 @test "rxe-vm: --hosts 2 reports both statuses and fails with the first failure" {
@@ -177,22 +179,6 @@ kernel_pkg() {
 	assert_output --partial 'overlay.ko.xz'
 }
 
-@test "rxe-vm: --hosts 2 on the cloud kernel: each guest reaches the other" {
-	run "$RXE_VM_TOOL" run --kernel 6.1-cloud --timeout 300 --hosts 2 -- sh -c '
-		for i in $(seq 60); do
-			busybox ping -c 1 -W 1 "$RXE_VM_PEER" >/dev/null && { echo reached; break; }
-		done
-		for i in $(seq 120); do
-			awk "/^Icmp: [0-9]/ { exit !(\$10 > 0) }" /proc/net/snmp && exit 0
-			sleep 0.5
-		done
-		exit 1'
-	assert_success
-	assert_line '[1] reached'
-	assert_line '[2] reached'
-	assert_line 'rxe-vm: host 1 exited 0, host 2 exited 0'
-}
-
 @test "rxe-vm: shell boots the chosen kernel with a shell on the terminal" {
 	run timeout 120 "$RXE_VM_TOOL" shell --kernel 5.10 < <(printf 'echo "kernel=$(uname -r)"\nexit 3\n')
 	assert_failure 3
@@ -248,4 +234,14 @@ kernel_pkg() {
 	assert_line --regexp '^WARN  ipv6 +IPv6 is off in this kernel: the fe80:: GIDs \(index 0\) cannot be used$'
 	assert_line '      fix: remove ipv6.disable=1 from the kernel command line'
 	assert_line --partial 'rdma_rxe: IPv6 is not supported'
+}
+
+@test "rxe-vm: on the other kernels too, a time-out is 124 and a failed boot 125 with the console's tail" {
+	run --separate-stderr "$RXE_VM_TOOL" run --kernel 6.12-cloud --timeout 12 -- sleep 120
+	assert_failure 124
+	[[ $stderr == *'timed out after 12 s'* ]] || fail "$stderr"
+	run --separate-stderr "$RXE_VM_TOOL" run --kernel 5.10 --append rxevm.moddir=/nonexistent -- true
+	assert_failure 125
+	[[ $stderr == *'the guest did not reach CMD'* ]] || fail "$stderr"
+	[[ $stderr == *'cannot bind /nonexistent'* ]] || fail "$stderr"
 }

@@ -24,7 +24,7 @@ WARNINGS := -Wall -Wextra -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
 PC_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null) -pthread
 # User CFLAGS come last but warnings are appended so they cannot be lost.
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DVERSION='"$(VERSION)"' -MMD -MP \
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -DVERSION='"$(VERSION)"' -MMD -MP \
 	$(PC_CFLAGS) $(CFLAGS) $(WARNINGS)
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -36,7 +36,8 @@ Q := @
 msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
-SRCS := $(wildcard src/*.c)
+# src/LAYER/*.c; src/tests and src/fuzz hold the unit tests and fuzz targets.
+SRCS := $(filter-out src/tests/% src/fuzz/%,$(wildcard src/*/*.c))
 OBJS := $(SRCS:src/%.c=build/obj/%.o)
 UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
@@ -72,14 +73,21 @@ build/obj/%.o: src/%.c
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-# Each unit test links the module it is named after (test_X: src/X.c) and only
-# the pure lower-layer modules that one is built on, listed here.
-TEST_DEPS_model := sysfs gid
-TEST_DEPS_link := nl nldev model sysfs gid
-TEST_DEPS_wire := gid
-TEST_DEPS_conf := names
+# Each unit test (src/tests/test_X.c) links the modules listed here: the one it
+# tests first, then only the pure lower-layer ones that one is built on.
+TEST_MODS_cli := cli/grammar
+TEST_MODS_conf := model/conf model/names
+TEST_MODS_gid := model/gid
+TEST_MODS_link := model/link kernel/nl kernel/nldev model/model kernel/sysfs model/gid
+TEST_MODS_model := model/model kernel/sysfs model/gid
+TEST_MODS_names := model/names
+TEST_MODS_nl := kernel/nl
+TEST_MODS_nldev := kernel/nldev
+TEST_MODS_out := cli/out
+TEST_MODS_sysfs := kernel/sysfs
+TEST_MODS_wire := selftest/wire model/gid
 .SECONDEXPANSION:
-test_srcs = src/tests/test_$*.c src/$*.c $(patsubst %,src/%.c,$(TEST_DEPS_$*))
+test_srcs = src/tests/test_$*.c $(patsubst %,src/%.c,$(TEST_MODS_$*))
 
 build/tests/test_%: $$(test_srcs)
 	@mkdir -p $(@D)
@@ -94,7 +102,7 @@ build/asan/test_%: $$(test_srcs)
 unit-tests: $(UNIT_BINS) build/asan/rdmactl build/tests/probe_bounds
 
 # A hostile selftest client for the VM tests, built on rdmactl's own objects.
-build/tests/probe_bounds: src/tests/probe_bounds.c $(filter-out build/obj/main.o,$(OBJS))
+build/tests/probe_bounds: src/tests/probe_bounds.c $(filter-out build/obj/cli/main.o,$(OBJS))
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^ $(PC_LIBS)
@@ -117,18 +125,18 @@ build/asan/rdmactl: $(ASAN_OBJS)
 FUZZ_CC ?= clang
 FUZZ_NAMES := $(patsubst src/fuzz/%.c,%,$(wildcard src/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_NAMES:%=build/fuzz/%)
-FUZZ_DEPS_wire := wire gid
-FUZZ_DEPS_pingpong := wire gid
-FUZZ_DEPS_netlink := nl nldev
-FUZZ_DEPS_conf := conf names
-FUZZ_DEPS_sysfs := model sysfs gid
+FUZZ_DEPS_wire := selftest/wire model/gid
+FUZZ_DEPS_pingpong := selftest/wire model/gid
+FUZZ_DEPS_netlink := kernel/nl kernel/nldev
+FUZZ_DEPS_conf := model/conf model/names
+FUZZ_DEPS_sysfs := model/model kernel/sysfs model/gid
 FUZZ_TIME ?= 60
 fuzz_srcs = src/fuzz/fuzz_$*.c $(patsubst %,src/%.c,$(FUZZ_DEPS_$*))
 
 build/fuzz/fuzz_%: $$(fuzz_srcs)
 	@mkdir -p $(@D)
 	$(call msg,FUZZCC,$@)
-	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 $(PC_CFLAGS) $(WARNINGS) \
+	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 $(PC_CFLAGS) $(WARNINGS) -Isrc \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -o $@ $^ $(PC_LIBS)
 
 fuzzers: $(FUZZ_BINS)

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fuzz.h"
-#include "conf.h"
+#include "fuzz/fuzz.h"
+#include "model/conf.h"
 
 static char dir[64];
 static char path[96];

@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "fuzz.h"
-#include "nl.h"
-#include "nldev.h"
+#include "fuzz/fuzz.h"
+#include "kernel/nl.h"
+#include "kernel/nldev.h"
 
 static int data_cb(const struct nlmsghdr *nlh, void *arg)
 {

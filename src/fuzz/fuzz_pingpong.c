@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "fuzz.h"
-#include "wire.h"
+#include "fuzz/fuzz.h"
+#include "selftest/wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fuzz.h"
-#include "gid.h"
-#include "model.h"
+#include "fuzz/fuzz.h"
+#include "model/gid.h"
+#include "model/model.h"
 
 #define DEV "/sys/class/infiniband/rxe0"
 #define PORT DEV "/ports/1"

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "fuzz.h"
-#include "wire.h"
+#include "fuzz/fuzz.h"
+#include "selftest/wire.h"
 
 static void check_text(const char *s, size_t len)
 {

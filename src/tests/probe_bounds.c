@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "selftest_int.h"
-#include "sidechan.h"
-#include "wire.h"
+#include "selftest/internal.h"
+#include "selftest/sidechan.h"
+#include "selftest/wire.h"
 
 enum probe { READ_PAST_END, WRITE_BEFORE_START, ATOMIC_PAST_WORD, READ_WITH_ATOMIC_KEY, READ_INSIDE };
 

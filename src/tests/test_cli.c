@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli.h"
+#include "cli/grammar.h"
 
 static int fn(struct rc_ctx *ctx, int argc, char **argv)
 {

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "conf.h"
+#include "model/conf.h"
 
 static char dir[64];
 static char path[128];

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gid.h"
+#include "model/gid.h"
 
 static void parse_and_format(void **state)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "link.h"
+#include "model/link.h"
 
 /* Two rxe links, a hardware RoCE port and one whose netdev is gone. */
 static struct rdma_link v[4];

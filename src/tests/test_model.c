@@ -10,8 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gid.h"
-#include "model.h"
+#include "model/gid.h"
+#include "model/model.h"
 
 /* tools/run-tests runs from the top of the tree; FIXTURES may say otherwise. */
 static const char *fixture(const char *name)

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "names.h"
+#include "model/names.h"
 
 static void rdma_names(void **state)
 {

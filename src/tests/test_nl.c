@@ -10,7 +10,7 @@
 
 #include <linux/netlink.h>
 
-#include "nl.h"
+#include "kernel/nl.h"
 
 static char buf[4096];
 

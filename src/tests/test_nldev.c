@@ -11,7 +11,7 @@
 #include <libmnl/libmnl.h>
 #include <rdma/rdma_netlink.h>
 
-#include "nldev.h"
+#include "kernel/nldev.h"
 
 static char buf[8192];
 

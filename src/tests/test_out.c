@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "out.h"
+#include "cli/out.h"
 
 struct cap {
 	char *buf;

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "sysfs.h"
+#include "kernel/sysfs.h"
 
 static char root[64];
 

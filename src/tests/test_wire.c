@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "wire.h"
+#include "selftest/wire.h"
 
 static const struct wire_hello good = {
 	.flags = WIRE_F_ATOMICS, .lid = 0, .mtu = 3, .qpn = 0x11, .psn = 0xabcdef,

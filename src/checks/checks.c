@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rdmactl check: verdicts, and the state the checks share. */
+#include <errno.h>
+#include <ifaddrs.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/checks.h"
+
+const char *verdict_name(enum verdict v)
+{
+	static const char *const names[] = { "pass", "warn", "fail", "skip" };
+
+	return names[v];
+}
+
+void report(struct check_ctx *c, enum verdict v, const char *fix, const char *fmt, ...)
+{
+	struct check_result *r = realloc(c->r, (c->nr + 1) * sizeof(*r));
+	va_list ap;
+
+	if (!r)
+		return;
+	c->r = r;
+	r = &c->r[c->nr++];
+	r->id = c->cur;
+	r->v = v;
+	va_start(ap, fmt);
+	if (vasprintf(&r->msg, fmt, ap) < 0)
+		r->msg = NULL;
+	va_end(ap);
+	r->fix = fix ? strdup(fix) : NULL;
+}
+
+void check_ctx_free(struct check_ctx *c)
+{
+	for (size_t i = 0; i < c->nr; i++) {
+		free(c->r[i].msg);
+		free(c->r[i].fix);
+	}
+	free(c->r);
+	if (c->model_done && !c->model_err)
+		model_free(&c->m);
+	if (c->ifa)
+		freeifaddrs(c->ifa);
+}
+
+const struct model *check_model(struct check_ctx *c)
+{
+	if (!c->model_done) {
+		c->model_err = model_load(c->o.root, NULL, MODEL_GIDS | MODEL_COUNTERS, &c->m);
+		c->model_done = true;
+	}
+	return c->model_err ? NULL : &c->m;
+}
+
+size_t check_rxe_devs(struct check_ctx *c, const struct rdma_dev **out, size_t max)
+{
+	const struct model *m = check_model(c);
+	size_t n = 0;
+
+	for (size_t i = 0; m && i < m->n && n < max; i++)
+		if (!strcmp(m->devs[i].driver, "rxe") &&
+		    (!c->o.dev || !strcmp(m->devs[i].name, c->o.dev)))
+			out[n++] = &m->devs[i];
+	return n;
+}
+
+size_t check_rxe_devs_or_skip(struct check_ctx *c, const struct rdma_dev **out, size_t max)
+{
+	size_t n = check_rxe_devs(c, out, max);
+
+	if (n == 0)
+		report(c, V_SKIP, NULL, "no rxe device to check (see the link check)");
+	return n;
+}
+
+bool check_live(const struct check_ctx *c)
+{
+	return !*c->o.root;
+}
+
+struct ifaddrs *check_addrs(struct check_ctx *c)
+{
+	if (!c->ifa_done) {
+		c->ifa_done = true;
+		if (!check_live(c) || getifaddrs(&c->ifa) < 0)
+			c->ifa = NULL;
+	}
+	return c->ifa;
+}
+
+int rxe_roce_mtu(unsigned int netdev_mtu)
+{
+	int room = (int)netdev_mtu - 80;
+
+	for (int mtu = 4096; mtu > 256; mtu /= 2)
+		if (room >= mtu)
+			return mtu;
+	return 256;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* rdmactl check: the checks, their verdicts, and what they share. */
+#ifndef RDMACTL_CHECKS_H
+#define RDMACTL_CHECKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+struct ifaddrs;
+
+enum verdict {
+	V_PASS,
+	V_WARN,
+	V_FAIL,
+	V_SKIP,
+};
+
+struct check_result {
+	const char *id;
+	enum verdict v;
+	char *msg;
+	char *fix;		/* NULL when there is nothing to do */
+};
+
+struct check_opts {
+	const char *root;	/* sysfs/proc root; "" for the live system */
+	const char *dev;	/* only this RDMA device */
+	int64_t gid_index;	/* -1: not given */
+	const char *peer;	/* the remote address, or NULL */
+	const char *module_file;	/* an out-of-tree .ko to vet */
+};
+
+struct check_ctx {
+	struct check_opts o;
+	const char *cur;	/* the id of the check running */
+	struct check_result *r;
+	size_t nr;
+	/* Loaded on first use by the getters below. */
+	struct model m;
+	int model_err;
+	bool model_done;
+	struct ifaddrs *ifa;
+	bool ifa_done;
+	/* The kernel check found no rdma_rxe for this kernel: the checks that
+	 * need it skip, so a user sees one cause and one fix. */
+	bool no_rxe;
+};
+
+struct check_def {
+	const char *id;
+	void (*run)(struct check_ctx *c);
+	const char *summary;
+};
+
+extern const struct check_def check_defs[];
+extern const size_t check_ndefs;
+
+/* Records a verdict for the running check. FIX may be NULL; MSG is a format. */
+void report(struct check_ctx *c, enum verdict v, const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+const char *verdict_name(enum verdict v);
+
+void check_ctx_free(struct check_ctx *c);
+
+/* The model (GIDs and counters), NULL when it cannot be read (model_err says why). */
+const struct model *check_model(struct check_ctx *c);
+/* The rxe devices of the model that --dev selects. */
+size_t check_rxe_devs(struct check_ctx *c, const struct rdma_dev **out, size_t max);
+/* The same; when there are none, the running check is reported skipped. */
+size_t check_rxe_devs_or_skip(struct check_ctx *c, const struct rdma_dev **out, size_t max);
+/* getifaddrs() once; NULL on failure or when reading a fixture tree. */
+struct ifaddrs *check_addrs(struct check_ctx *c);
+bool check_live(const struct check_ctx *c);
+
+/* The checks, by file. */
+void check_kernel(struct check_ctx *c);
+void check_modules(struct check_ctx *c);
+void check_uverbs(struct check_ctx *c);
+void check_provider(struct check_ctx *c);
+void check_memlock(struct check_ctx *c);
+void check_link(struct check_ctx *c);
+void check_mtu(struct check_ctx *c);
+void check_gid_consistency(struct check_ctx *c);
+void check_gid_index(struct check_ctx *c);
+void check_subnet(struct check_ctx *c);
+void check_firewall(struct check_ctx *c);
+void check_ipv6(struct check_ctx *c);
+void check_counters(struct check_ctx *c);
+
+/* RoCE MTU rdma_rxe gives a netdev MTU: MTU - 80, down to 256..4096. */
+int rxe_roce_mtu(unsigned int netdev_mtu);
+
+#endif

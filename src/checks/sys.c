@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Checks of the host: kernel, modules, device nodes, libibverbs, memlock. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "checks/checks.h"
+#include "kernel/kconfig.h"
+#include "kernel/kmods.h"
+#include "kernel/nl.h"
+#include "kernel/sysfs.h"
+#include "kernel/verbs.h"
+
+#define FIX_KERNEL "boot a kernel with CONFIG_RDMA_RXE=m (Debian's linux-image-amd64 has it), " \
+	"or run inside the test bed: tools/rxe-vm run -- rdmactl check"
+
+static const char *release(void)
+{
+	static struct utsname u;
+
+	if (!*u.release && uname(&u) < 0)
+		strcpy(u.release, "unknown");
+	return u.release;
+}
+
+/* rdma_rxe is installed for the running kernel (live system only). */
+static bool rxe_installed(const struct check_ctx *c)
+{
+	struct kmods *km;
+	bool found;
+
+	if (!check_live(c) || kmods_open(&km))
+		return false;
+	found = kmods_state(km, "rdma_rxe") != KMOD_ABSENT;
+	kmods_close(km);
+	return found;
+}
+
+void check_kernel(struct check_ctx *c)
+{
+	static const char *const opts[] = {
+		"CONFIG_INFINIBAND", "CONFIG_RDMA_RXE", "CONFIG_INFINIBAND_USER_ACCESS",
+		"CONFIG_INFINIBAND_USER_MEM",
+	};
+	char missing[256] = "";
+	struct kconfig k;
+	struct nl *nl = NULL;
+	int nl_err = check_live(c) ? nl_open(&nl) : 0;
+	bool have_conf = kconfig_load(c->o.root, release(), &k) == 0;
+	bool have_sysfs = sysfs_exists(c->o.root, "/sys/class/infiniband");
+	bool rxe_outside = false;
+
+	nl_close(nl);
+	for (size_t i = 0; have_conf && i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (kconfig_value(&k, opts[i]) != 'n')
+			continue;
+		/* An rdma_rxe built outside the kernel's tree stands in for the option. */
+		if (!strcmp(opts[i], "CONFIG_RDMA_RXE") && rxe_installed(c)) {
+			rxe_outside = true;
+			continue;
+		}
+		snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s",
+			 *missing ? ", " : "", opts[i]);
+	}
+	c->no_rxe = *missing != '\0';
+	if (*missing)
+		report(c, V_FAIL, FIX_KERNEL, "kernel %s was built without %s (%s)", release(), missing,
+		       k.source);
+	else if (nl_err == -EPROTONOSUPPORT)
+		report(c, V_FAIL, FIX_KERNEL,
+		       "kernel %s has no RDMA netlink (EPROTONOSUPPORT): CONFIG_INFINIBAND is off or "
+		       "ib_core cannot load%s", release(), have_conf ? "" : " (no kernel config found)");
+	else if (nl_err)
+		report(c, V_FAIL, NULL, "the RDMA netlink socket cannot be opened (%s)",
+		       strerror(-nl_err));
+	else if (!have_sysfs)
+		report(c, V_FAIL, "modprobe ib_core",
+		       "/sys/class/infiniband is missing: the RDMA core is not loaded");
+	else
+		report(c, V_PASS, NULL, "kernel %s: RDMA netlink and /sys/class/infiniband present; %s",
+		       release(), !have_conf ? "no kernel config to read (/boot/config-*, /proc/config.gz)" :
+		       rxe_outside ? "CONFIG_INFINIBAND, CONFIG_INFINIBAND_USER_ACCESS, "
+		       "CONFIG_INFINIBAND_USER_MEM set; rdma_rxe is installed apart from the kernel's "
+		       "build" : "CONFIG_INFINIBAND, CONFIG_RDMA_RXE, CONFIG_INFINIBAND_USER_ACCESS, "
+		       "CONFIG_INFINIBAND_USER_MEM set");
+	if (have_conf)
+		kconfig_free(&k);
+}
+
+/* Kernel log lines where an RDMA module lacked a symbol: an out-of-tree module
+ * loaded with insmod before its dependencies, or built for another kernel. */
+static void unknown_symbols(struct check_ctx *c, struct kmods *km)
+{
+	static const char *const mods[] = {
+		"rdma_rxe:", "ib_core:", "ib_uverbs:", "rdma_ucm:", "rdma_cm:", "ib_cm:", "iw_cm:",
+	};
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf, *line, *save = NULL;
+	int n, found = 0;
+
+	if (size <= 0)
+		return;
+	buf = malloc((size_t)size + 1);
+	if (!buf)
+		return;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+	if (n < 0) {
+		report(c, V_SKIP, NULL, "the kernel log cannot be read (%s): run as root to look for "
+		       "'Unknown symbol' from RDMA modules", strerror(errno));
+		free(buf);
+		return;
+	}
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *sym = strstr(line, "Unknown symbol");
+
+		if (!sym || found >= 3)
+			continue;
+		for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
+			char name[16];
+
+			if (!strstr(line, mods[i]))
+				continue;
+			/* Loaded since: that failure is history. */
+			snprintf(name, sizeof(name), "%.*s", (int)strlen(mods[i]) - 1, mods[i]);
+			if (kmods_state(km, name) == KMOD_LOADED)
+				break;
+			report(c, V_FAIL, "modprobe rdma_rxe",
+			       "the kernel log says \"%s\": the module was loaded (insmod) before its "
+			       "dependencies, or built for another kernel; modprobe loads the "
+			       "dependencies first, or rebuild it against this kernel",
+			       strstr(line, mods[i]));
+			found++;
+			break;
+		}
+	}
+	free(buf);
+}
+
+/* vermagic's first word is the kernel release the module was built for. */
+static bool vermagic_matches(const char *vermagic)
+{
+	size_t len = strcspn(vermagic, " ");
+
+	return strlen(release()) == len && !strncmp(vermagic, release(), len);
+}
+
+static void module_file(struct check_ctx *c, struct kmods *km)
+{
+	char vermagic[256], depends[512], *save = NULL;
+	int err = kmods_info(km, c->o.module_file, true, vermagic, sizeof(vermagic), depends,
+			     sizeof(depends));
+
+	if (err) {
+		report(c, V_FAIL, NULL, "%s is not a kernel module libkmod can read (%s)",
+		       c->o.module_file, strerror(-err));
+		return;
+	}
+	if (!vermagic_matches(vermagic))
+		report(c, V_FAIL, "rebuild it against this kernel: make -C /lib/modules/$(uname -r)/build M=$PWD",
+		       "%s was built for kernel '%.*s', this is %s: it will not load", c->o.module_file,
+		       (int)strcspn(vermagic, " "), vermagic, release());
+	else
+		report(c, V_PASS, NULL, "%s was built for this kernel (%s)", c->o.module_file, release());
+	for (char *d = strtok_r(depends, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
+		enum kmod_state s = kmods_state(km, d);
+
+		if (s == KMOD_ABSENT)
+			report(c, V_FAIL, NULL, "%s needs module %s, which this kernel does not have",
+			       c->o.module_file, d);
+		else if (s == KMOD_AVAILABLE)
+			report(c, V_WARN, NULL, "%s needs %s loaded first: 'modprobe %s' before insmod, "
+			       "or install it and use modprobe", c->o.module_file, d, d);
+	}
+}
+
+void check_modules(struct check_ctx *c)
+{
+	static const char *const mods[] = { "ib_core", "ib_uverbs", "rdma_rxe" };
+	char vermagic[256], depends[512], taint[16];
+	struct kmods *km;
+	bool all_ok = true;
+
+	if (!check_live(c)) {
+		report(c, V_SKIP, NULL, "modules are checked on the live system only");
+		return;
+	}
+	if (c->no_rxe) {
+		report(c, V_SKIP, NULL, "rdma_rxe cannot be loaded on this kernel (see the kernel check)");
+		return;
+	}
+	if (kmods_open(&km)) {
+		report(c, V_FAIL, NULL, "the module index of kernel %s cannot be read", release());
+		return;
+	}
+	if (c->o.module_file)
+		module_file(c, km);
+	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
+		enum kmod_state s = kmods_state(km, mods[i]);
+
+		if (s == KMOD_ABSENT) {
+			report(c, V_FAIL, FIX_KERNEL, "module %s is not installed for kernel %s", mods[i],
+			       release());
+			all_ok = false;
+			continue;
+		}
+		if (s == KMOD_AVAILABLE) {
+			report(c, V_WARN, "rdmactl start", "module %s is installed but not loaded "
+			       "('rdmactl start' loads the Soft-RoCE modules; or modprobe %s)", mods[i],
+			       mods[i]);
+			all_ok = false;
+		}
+		if (s != KMOD_BUILTIN &&
+		    kmods_info(km, mods[i], false, vermagic, sizeof(vermagic), depends,
+			       sizeof(depends)) == 0 && *vermagic && !vermagic_matches(vermagic)) {
+			report(c, V_FAIL, "install the modules of the running kernel, or rebuild the module",
+			       "module %s was built for kernel '%.*s', not %s", mods[i],
+			       (int)strcspn(vermagic, " "), vermagic, release());
+			all_ok = false;
+		}
+		if (s == KMOD_LOADED &&
+		    sysfs_read(c->o.root, taint, sizeof(taint), "/sys/module/%s/taint", mods[i]) > 0 &&
+		    strchr(taint, 'O')) {
+			report(c, V_WARN, NULL, "the loaded %s is out-of-tree (taint %s): if RDMA misbehaves, "
+			       "try the kernel's own module", mods[i], taint);
+			all_ok = false;
+		}
+	}
+	/* rdma_rxe on 6.1 computes its ICRC with the crypto API's crc32. */
+	if (kmods_state(km, "rdma_rxe") == KMOD_LOADED) {
+		char crypto[1 << 15];
+
+		if (sysfs_read(c->o.root, crypto, sizeof(crypto), "/proc/crypto") > 0 &&
+		    !strstr(crypto, "name         : crc32\n") && kmods_state(km, "crc32_generic") != KMOD_BUILTIN) {
+			report(c, V_FAIL, "modprobe crc32_generic",
+			       "no crc32 algorithm is registered: rdma_rxe cannot compute the ICRC");
+			all_ok = false;
+		}
+	}
+	unknown_symbols(c, km);
+	if (all_ok)
+		report(c, V_PASS, NULL, "ib_core, ib_uverbs and rdma_rxe are loaded (or built in) "
+		       "and built for %s", release());
+	kmods_close(km);
+}
+
+void check_uverbs(struct check_ctx *c)
+{
+	const struct rdma_dev *devs[64];
+	size_t n = check_rxe_devs_or_skip(c, devs, 64);
+	char path[64], want[32], fix[160];
+	struct stat st;
+	bool ok = true;
+
+	if (n == 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct rdma_dev *d = devs[i];
+		unsigned int maj, min;
+
+		if (!*d->uverbs) {
+			report(c, V_FAIL, "modprobe ib_uverbs",
+			       "%s has no uverbs node: ib_uverbs is not loaded, so no program can use it",
+			       d->name);
+			ok = false;
+			continue;
+		}
+		snprintf(path, sizeof(path), "/dev/infiniband/%s", d->uverbs);
+		if (sysfs_read(c->o.root, want, sizeof(want), "/sys/class/infiniband_verbs/%s/dev",
+			       d->uverbs) <= 0 || sscanf(want, "%u:%u", &maj, &min) != 2)
+			continue;
+		snprintf(fix, sizeof(fix), "mkdir -p /dev/infiniband && mknod -m 666 %s c %u %u",
+			 path, maj, min);
+		if (!check_live(c))
+			continue;
+		if (stat(path, &st) < 0) {
+			report(c, V_FAIL, fix, "%s (%s's uverbs node) does not exist: no devtmpfs or udev "
+			       "made it", path, d->name);
+			ok = false;
+		} else if (!S_ISCHR(st.st_mode) || major(st.st_rdev) != maj ||
+			   minor(st.st_rdev) != min) {
+			report(c, V_FAIL, fix, "%s is not character device %u:%u, which %s is", path, maj,
+			       min, d->name);
+			ok = false;
+		} else if (access(path, R_OK | W_OK) < 0) {
+			snprintf(fix, sizeof(fix), "chmod 666 %s", path);
+			report(c, V_FAIL, fix, "%s is not readable and writable by this user (uid %u); "
+			       "for good, a udev rule giving your group access to /dev/infiniband", path,
+			       getuid());
+			ok = false;
+		}
+	}
+	if (check_live(c) && stat("/dev/infiniband/rdma_cm", &st) < 0) {
+		report(c, V_WARN, "modprobe rdma_ucm",
+		       "/dev/infiniband/rdma_cm does not exist: rdma_cm programs (rping, most MPIs) fail");
+		ok = false;
+	}
+	if (ok)
+		report(c, V_PASS, NULL, "every rxe device has its uverbs node%s",
+		       check_live(c) ? ", usable by this user; rdma_cm is there" : "");
+}
+
+void check_provider(struct check_ctx *c)
+{
+	const struct rdma_dev *devs[64];
+	size_t n = check_rxe_devs(c, devs, 64);
+	bool ok = true;
+
+	if (!check_live(c)) {
+		report(c, V_SKIP, NULL, "libibverbs is checked on the live system only");
+		return;
+	}
+	if (access("/etc/libibverbs.d/rxe.driver", R_OK) < 0) {
+		report(c, V_FAIL, "apt-get install ibverbs-providers",
+		       "libibverbs has no rxe provider: /etc/libibverbs.d/rxe.driver is missing");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!*devs[i]->uverbs)
+			continue;	/* the uverbs check says why */
+		if (!verbs_lists(devs[i]->name)) {
+			report(c, V_FAIL, "apt-get install --reinstall ibverbs-providers libibverbs1",
+			       "libibverbs does not list %s, which sysfs has: its rxe provider did not "
+			       "load (try IBV_SHOW_WARNINGS=1 ibv_devices)", devs[i]->name);
+			ok = false;
+		}
+	}
+	if (ok)
+		report(c, V_PASS, NULL, "libibverbs has an rxe provider%s", n ? " and lists every rxe "
+		       "device" : "");
+}
+
+void check_memlock(struct check_ctx *c)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) < 0) {
+		report(c, V_SKIP, NULL, "RLIMIT_MEMLOCK cannot be read");
+		return;
+	}
+	if (geteuid() == 0) {
+		report(c, V_PASS, NULL, "root: the memlock limit does not bind memory registration");
+		return;
+	}
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur <= 64 * 1024) {
+		char msg[64];
+
+		snprintf(msg, sizeof(msg), "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
+		report(c, V_WARN, "ulimit -l unlimited",
+		       "RLIMIT_MEMLOCK is %s: ibv_reg_mr of more than that fails with ENOMEM for this "
+		       "user; for good, '* - memlock unlimited' in /etc/security/limits.d/rdma.conf, "
+		       "and LimitMEMLOCK=infinity for services", msg);
+		return;
+	}
+	if (rl.rlim_cur == RLIM_INFINITY)
+		report(c, V_PASS, NULL, "RLIMIT_MEMLOCK is unlimited");
+	else
+		report(c, V_PASS, NULL, "RLIMIT_MEMLOCK is %llu KiB",
+		       (unsigned long long)rl.rlim_cur / 1024);
+}

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The checks in the order they run: id, function, summary (--list shows them). */
+#include <stddef.h>
+
+#include "checks/checks.h"
+
+/* Stable ids, in the order a broken host is best read: bottom up. */
+const struct check_def check_defs[] = {
+	{ "kernel", check_kernel, "the running kernel can do Soft-RoCE at all" },
+	{ "modules", check_modules, "ib_core, ib_uverbs, rdma_rxe installed, matching, loaded" },
+	{ "uverbs", check_uverbs, "/dev/infiniband nodes exist and are usable" },
+	{ "provider", check_provider, "libibverbs has an rxe provider and lists every rxe device" },
+	{ "link", check_link, "an rxe link exists and its port is ACTIVE" },
+	{ "mtu", check_mtu, "the active MTU is what the netdev MTU gives" },
+	{ "gid-consistency", check_gid_consistency, "the GID table matches the netdev's addresses" },
+	{ "gid-index", check_gid_index, "the GID index to use (--gid-index, --peer)" },
+	{ "subnet", check_subnet, "no two rxe netdevs share a subnet; rp_filter; route to --peer" },
+	{ "firewall", check_firewall, "nothing drops RoCE v2's UDP port 4791" },
+	{ "memlock", check_memlock, "RLIMIT_MEMLOCK allows memory registration" },
+	{ "ipv6", check_ipv6, "IPv6 is enabled on rxe netdevs (their fe80:: GID)" },
+	{ "counters", check_counters, "rxe hw_counters that show past trouble" },
+};
+const size_t check_ndefs = sizeof(check_defs) / sizeof(check_defs[0]);

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The output layer: plain text for people, JSON (json-c) for programs. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli/out.h"
+
+#define OUT_DEPTH 16
+
+struct out {
+	FILE *f;
+	bool json;
+	bool pretty;
+	struct json_object *root;
+	/* Borrowed pointers into ROOT; NULL for a container that was refused. */
+	struct json_object *stack[OUT_DEPTH];
+	int depth;
+	int overflow;	/* containers opened beyond OUT_DEPTH */
+	bool done;	/* the root value has been given */
+	int err;
+};
+
+struct out *out_new(FILE *f, bool json, bool pretty)
+{
+	struct out *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	o->f = f;
+	o->json = json;
+	o->pretty = pretty;
+	return o;
+}
+
+bool out_is_json(const struct out *o)
+{
+	return o->json;
+}
+
+/*
+ * Adds V (NULL is JSON null) under KEY to the innermost container, or makes it
+ * the root. Returns false when V was not taken (and has been released).
+ */
+static bool json_add(struct out *o, const char *key, struct json_object *v)
+{
+	struct json_object *top;
+
+	if (o->overflow)
+		goto refuse;
+	if (o->depth == 0) {
+		if (o->root || o->done) {
+			/* A second top-level value is a caller bug: keep the first. */
+			o->err = -EINVAL;
+			goto refuse;
+		}
+		o->root = v;
+		o->done = true;
+		return true;
+	}
+	top = o->stack[o->depth - 1];
+	if (!top)
+		goto refuse;
+	if (json_object_is_type(top, json_type_array))
+		json_object_array_add(top, v);
+	else
+		json_object_object_add(top, key ? key : "", v);
+	return true;
+refuse:
+	json_object_put(v);
+	return false;
+}
+
+/* Pushes a container; a refused one is pushed as NULL so closes still balance. */
+static void open_container(struct out *o, const char *key, struct json_object *v)
+{
+	if (!v) {
+		o->err = -ENOMEM;
+	} else if (o->depth == OUT_DEPTH || o->overflow) {
+		json_object_put(v);
+		o->err = -E2BIG;
+		o->overflow++;
+		return;
+	} else if (!json_add(o, key, v)) {
+		v = NULL;
+	}
+	o->stack[o->depth++] = v;
+}
+
+/* A fresh scalar V, which may be NULL only when IS_NULL (json-c's null). */
+static void add_new(struct out *o, const char *key, struct json_object *v, bool is_null)
+{
+	if (!v && !is_null) {
+		o->err = -ENOMEM;
+		return;
+	}
+	json_add(o, key, v);
+}
+
+void out_obj_open(struct out *o, const char *key)
+{
+	if (o->json)
+		open_container(o, key, json_object_new_object());
+}
+
+void out_arr_open(struct out *o, const char *key)
+{
+	if (o->json)
+		open_container(o, key, json_object_new_array());
+}
+
+void out_obj_close(struct out *o)
+{
+	if (!o->json)
+		return;
+	if (o->overflow)
+		o->overflow--;
+	else if (o->depth > 0)
+		o->depth--;
+}
+
+void out_arr_close(struct out *o)
+{
+	out_obj_close(o);
+}
+
+/*
+ * FMT is passed through: every caller gives a literal with one conversion of
+ * the field's type (out.h), which no attribute can express for a fixed-argument
+ * function.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+void out_str(struct out *o, const char *key, const char *fmt, const char *val)
+{
+	if (o->json)
+		add_new(o, key, val ? json_object_new_string(val) : NULL, !val);
+	else if (fmt)
+		fprintf(o->f, fmt, val ? val : "-");
+}
+
+void out_u64(struct out *o, const char *key, const char *fmt, uint64_t val)
+{
+	if (o->json)
+		add_new(o, key, json_object_new_uint64(val), false);
+	else if (fmt)
+		fprintf(o->f, fmt, val);
+}
+
+void out_s64(struct out *o, const char *key, const char *fmt, int64_t val)
+{
+	if (o->json)
+		add_new(o, key, json_object_new_int64(val), false);
+	else if (fmt)
+		fprintf(o->f, fmt, val);
+}
+
+void out_dbl(struct out *o, const char *key, const char *fmt, double val)
+{
+	if (o->json) {
+		char text[32];
+
+		/* Three decimals in JSON too, not a binary fraction's seventeen digits. */
+		snprintf(text, sizeof(text), "%.3f", val);
+		add_new(o, key, json_object_new_double_s(val, text), false);
+	} else if (fmt) {
+		fprintf(o->f, fmt, val);
+	}
+}
+
+void out_bool(struct out *o, const char *key, const char *fmt, bool val)
+{
+	if (o->json)
+		add_new(o, key, json_object_new_boolean(val), false);
+	else if (fmt)
+		fprintf(o->f, fmt, val ? "yes" : "no");
+}
+
+#pragma GCC diagnostic pop
+
+void out_text(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->json)
+		return;
+	va_start(ap, fmt);
+	vfprintf(o->f, fmt, ap);
+	va_end(ap);
+}
+
+void out_nl(struct out *o)
+{
+	if (!o->json)
+		fputc('\n', o->f);
+}
+
+int out_finish(struct out *o)
+{
+	int err;
+
+	if (!o)
+		return 0;
+	if (o->json && o->root) {
+		int flags = JSON_C_TO_STRING_NOSLASHESCAPE |
+			    (o->pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED :
+					 JSON_C_TO_STRING_PLAIN);
+
+		fprintf(o->f, "%s\n", json_object_to_json_string_ext(o->root, flags));
+	}
+	json_object_put(o->root);
+	err = o->err;
+	if (fflush(o->f) == EOF || ferror(o->f))
+		err = err ? err : -EIO;
+	free(o);
+	return err;
+}
+
+static void vmsg(const char *level, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "rdmactl: %s", level);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void pr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void pr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}

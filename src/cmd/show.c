@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* show, gids, netdevs: devices, ports and GID tables (sysfs; libibverbs for MTUs, GID tables). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ops/explain.h"
+#include "model/gid.h"
+#include "model/model.h"
+#include "model/names.h"
+#include "cli/out.h"
+#include "cli/rdmactl.h"
+#include "kernel/sysfs.h"
+#include "kernel/verbs.h"
+
+/* Loads the model for DEV (NULL: all), explaining a failure. */
+static int load(struct rc_ctx *ctx, const char *dev, unsigned int flags, struct model *m)
+{
+	int err;
+
+	if (dev && rdma_name_invalid(dev)) {
+		fprintf(stderr, "rdmactl: device name '%s': %s\n", dev, rdma_name_invalid(dev));
+		return -EUSAGE;
+	}
+	err = model_load(ctx->sysfs_root, dev, flags, m);
+	if (!err && m->n == 0)
+		fprintf(stderr, "rdmactl: no RDMA devices%s\n",
+			sysfs_exists(ctx->sysfs_root, "/sys/class/infiniband") ?
+			" ('rdmactl add NAME NETDEV' creates an rxe link)" :
+			": /sys/class/infiniband is missing, the RDMA core is not loaded "
+			"('rdmactl start' loads it) or not built into this kernel");
+	if (err == -ENODEV && dev)
+		fprintf(stderr, "rdmactl: no RDMA device named %s ('rdmactl show' lists them) "
+			"(ENODEV)\n", dev);
+	else if (err)
+		pr_kerr(err, NULL, "cannot read %s/sys/class/infiniband", ctx->sysfs_root);
+	return err;
+}
+
+/* Parses [-s] [--all] [DEV]; the long options a command does not take are refused. */
+static int parse(int argc, char **argv, bool takes_stats, bool takes_all, bool *stats,
+		 bool *all, const char **dev)
+{
+	static const struct option opts[] = {
+		{ "stats", no_argument, NULL, 's' },
+		{ "all", no_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, takes_stats ? "s" : "", opts, NULL)) != -1) {
+		if (opt == 's' && takes_stats)
+			*stats = true;
+		else if (opt == 'a' && takes_all)
+			*all = true;
+		else {
+			if (opt != '?')
+				fprintf(stderr, "rdmactl: %s: unknown option '%s'\n", argv[0],
+					argv[optind - 1]);
+			return -EUSAGE;
+		}
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "rdmactl: %s: at most one device; try 'rdmactl help %s'\n", argv[0],
+			argv[0]);
+		return -EUSAGE;
+	}
+	*dev = optind < argc ? argv[optind] : NULL;
+	return 0;
+}
+
+/* A string field that is absent when empty: JSON null, plain "-". */
+static void str_or_none(struct out *o, const char *key, const char *fmt, const char *v)
+{
+	out_str(o, key, fmt, v && *v ? v : NULL);
+}
+
+static void show_port(struct rc_ctx *ctx, const struct rdma_dev *d, const struct port *p,
+		      bool stats)
+{
+	struct out *o = ctx->out;
+	int active = 0, max = 0;
+	/* sysfs has no MTU; libibverbs has, on the live system only. */
+	bool have_mtu = !*ctx->sysfs_root && verbs_port_mtu(d->name, p->num, &active, &max) == 0;
+
+	out_obj_open(o, NULL);
+	out_u64(o, "port", "    port %" PRIu64 ":", p->num);
+	out_str(o, "state", " state %s", ib_port_state_name(p->state));
+	out_str(o, "physical_state", " physical_state %s", ib_phys_state_name(p->phys_state));
+	str_or_none(o, "link_layer", " link_layer %s", p->link_layer);
+	out_nl(o);
+	out_text(o, "        ");
+	if (have_mtu) {
+		out_u64(o, "max_mtu", "max_mtu %" PRIu64, (uint64_t)max);
+		out_u64(o, "active_mtu", " active_mtu %" PRIu64, (uint64_t)active);
+	} else {
+		out_str(o, "max_mtu", "max_mtu %s", NULL);
+		out_str(o, "active_mtu", " active_mtu %s", NULL);
+	}
+	str_or_none(o, "rate", " rate %s", p->rate);
+	/* JSON gets the parts; plain text has them in RATE already. */
+	if (p->speed_gbps > 0)
+		out_u64(o, "speed_mbps", NULL, (uint64_t)(p->speed_gbps * 1000 + 0.5));
+	else
+		out_str(o, "speed_mbps", NULL, NULL);
+	out_str(o, "width", NULL, *p->width ? p->width : NULL);
+	out_u64(o, "gid_tbl_len", " gid_tbl_len %" PRIu64, p->gid_tbl_len);
+	out_u64(o, "pkey_tbl_len", " pkey_tbl_len %" PRIu64, p->pkey_tbl_len);
+	out_nl(o);
+	if (stats) {
+		out_obj_open(o, "counters");
+		for (size_t i = 0; i < p->ncounters; i++) {
+			if (i % 4 == 0)
+				out_text(o, "%s        ", i ? "\n" : "");
+			out_text(o, "%s ", p->counters[i].name);
+			out_u64(o, p->counters[i].name, "%-10" PRIu64, p->counters[i].value);
+		}
+		if (p->ncounters)
+			out_nl(o);
+		out_obj_close(o);
+	}
+	out_obj_close(o);
+}
+
+int cmd_show(struct rc_ctx *ctx, int argc, char **argv)
+{
+	bool stats = false, all = false;
+	const char *dev;
+	struct model m;
+	int err;
+
+	err = parse(argc, argv, true, false, &stats, &all, &dev);
+	if (err)
+		return err;
+	err = load(ctx, dev, stats ? MODEL_COUNTERS : 0, &m);
+	if (err)
+		return err;
+	out_arr_open(ctx->out, NULL);
+	for (size_t i = 0; i < m.n; i++) {
+		const struct rdma_dev *d = &m.devs[i];
+		char uverbs[64];
+		struct out *o = ctx->out;
+
+		snprintf(uverbs, sizeof(uverbs), "/dev/infiniband/%s", d->uverbs);
+		out_obj_open(o, NULL);
+		out_str(o, "ifname", "%s:", d->name);
+		str_or_none(o, "node_type", " node_type %s", d->node_type);
+		str_or_none(o, "node_guid", " node_guid %s", d->node_guid);
+		str_or_none(o, "sys_image_guid", " sys_image_guid %s", d->sys_image_guid);
+		out_nl(o);
+		str_or_none(o, "fw_ver", "    fw %s", d->fw_ver);
+		out_str(o, "driver", " driver %s", d->driver);
+		str_or_none(o, "netdev", " netdev %s", d->netdev);
+		out_str(o, "uverbs", " uverbs %s", *d->uverbs ? uverbs : NULL);
+		out_nl(o);
+		out_arr_open(o, "ports");
+		for (size_t j = 0; j < d->nports; j++)
+			show_port(ctx, d, &d->ports[j], stats);
+		out_arr_close(o);
+		out_obj_close(o);
+	}
+	out_arr_close(ctx->out);
+	model_free(&m);
+	return 0;
+}
+
+int cmd_gids(struct rc_ctx *ctx, int argc, char **argv)
+{
+	bool stats = false, all = false;
+	const char *dev;
+	struct model m;
+	size_t count = 0;
+	int err;
+
+	err = parse(argc, argv, false, true, &stats, &all, &dev);
+	if (err)
+		return err;
+	err = load(ctx, dev, MODEL_GIDS | (all ? MODEL_ALL_GIDS : 0), &m);
+	if (err)
+		return err;
+	out_text(ctx->out, "%-8s %-4s %-5s %-39s %-26s %-10s %s\n", "DEV", "PORT", "INDEX", "GID",
+		 "ADDRESS", "TYPE", "NETDEV");
+	out_arr_open(ctx->out, NULL);
+	for (size_t i = 0; i < m.n; i++) {
+		const struct rdma_dev *d = &m.devs[i];
+
+		for (size_t j = 0; j < d->nports; j++) {
+			const struct port *p = &d->ports[j];
+
+			for (size_t k = 0; k < p->ngids; k++) {
+				const struct gid_slot *g = &p->gids[k];
+				char text[GID_STR_LEN], addr[GID_ADDR_LEN];
+				/* The number -g needs: first RoCE v2 IPv4 GID of its netdev. */
+				bool rec = !g->empty && *g->netdev &&
+					   port_ipv4_gid_index(p, g->netdev) == g->index;
+				struct out *o = ctx->out;
+
+				gid_to_sysfs(g->raw, text);
+				gid_addr(g->raw, addr, sizeof(addr));
+				out_obj_open(o, NULL);
+				out_str(o, "ifname", "%-8s", d->name);
+				out_u64(o, "port", " %-4" PRIu64, p->num);
+				out_u64(o, "index", " %-5" PRIu64, g->index);
+				out_str(o, "gid", " %s", text);
+				out_str(o, "address", " %-26s", g->empty ? NULL : addr);
+				out_str(o, "type", " %-10s", *g->type ? g->type : NULL);
+				out_str(o, "netdev", " %s", *g->netdev ? g->netdev : NULL);
+				out_bool(o, "recommended", NULL, rec);
+				if (rec)
+					out_text(o, "  * use -g %u for RoCE v2 over IPv4", g->index);
+				out_nl(o);
+				out_obj_close(o);
+				if (!g->empty)
+					count++;
+			}
+		}
+	}
+	out_arr_close(ctx->out);
+	out_text(ctx->out, "%zu GID%s in use\n", count, count == 1 ? "" : "s");
+	model_free(&m);
+	return 0;
+}
+
+int cmd_netdevs(struct rc_ctx *ctx, int argc, char **argv)
+{
+	bool stats = false, all = false;
+	const char *dev;
+	struct model m;
+	int err;
+
+	err = parse(argc, argv, false, false, &stats, &all, &dev);
+	if (err)
+		return err;
+	err = load(ctx, dev, 0, &m);
+	if (err)
+		return err;
+	out_arr_open(ctx->out, NULL);
+	for (size_t i = 0; i < m.n; i++) {
+		const struct rdma_dev *d = &m.devs[i];
+
+		for (size_t j = 0; j < d->nports; j++) {
+			char oper[16] = "";
+			const char *state = NULL;
+			struct out *o = ctx->out;
+
+			/* ibdev2netdev's words: the netdev's operstate, Up or Down. */
+			if (*d->netdev && sysfs_read(ctx->sysfs_root, oper, sizeof(oper),
+						     "/sys/class/net/%s/operstate", d->netdev) > 0)
+				state = strcmp(oper, "up") ? "Down" : "Up";
+			out_obj_open(o, NULL);
+			out_str(o, "ifname", "%s", d->name);
+			out_u64(o, "port", " port %" PRIu64, d->ports[j].num);
+			out_str(o, "netdev", " ==> %s", *d->netdev ? d->netdev : NULL);
+			out_str(o, "state", " (%s)", state);
+			out_nl(o);
+			out_obj_close(o);
+		}
+	}
+	out_arr_close(ctx->out);
+	model_free(&m);
+	return 0;
+}

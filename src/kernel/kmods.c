@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Kernel modules through libkmod: state, load with dependencies, unload. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libkmod.h>
+
+#include "kernel/kmods.h"
+
+struct kmods {
+	struct kmod_ctx *ctx;
+};
+
+int kmods_open(struct kmods **kmp)
+{
+	struct kmods *km = calloc(1, sizeof(*km));
+
+	if (!km)
+		return -ENOMEM;
+	/* NULL: the running kernel's /lib/modules/$(uname -r) and the usual config. */
+	km->ctx = kmod_new(NULL, NULL);
+	if (!km->ctx) {
+		free(km);
+		return -ENOMEM;
+	}
+	kmod_load_resources(km->ctx);
+	*kmp = km;
+	return 0;
+}
+
+void kmods_close(struct kmods *km)
+{
+	if (!km)
+		return;
+	kmod_unref(km->ctx);
+	free(km);
+}
+
+static struct kmod_module *lookup(struct kmods *km, const char *name)
+{
+	struct kmod_module *mod = NULL;
+
+	/* From a name, not a lookup: a module that is not installed still has a state. */
+	if (kmod_module_new_from_name(km->ctx, name, &mod) < 0)
+		return NULL;
+	return mod;
+}
+
+enum kmod_state kmods_state(struct kmods *km, const char *name)
+{
+	struct kmod_module *mod = lookup(km, name);
+	enum kmod_state s = KMOD_ABSENT;
+
+	if (!mod)
+		return s;
+	switch (kmod_module_get_initstate(mod)) {
+	case KMOD_MODULE_BUILTIN:
+		s = KMOD_BUILTIN;
+		break;
+	case KMOD_MODULE_LIVE:
+	case KMOD_MODULE_COMING:
+		s = KMOD_LOADED;
+		break;
+	default:
+		/* Not loaded: installed if the index knows a file for it. */
+		s = kmod_module_get_path(mod) ? KMOD_AVAILABLE : KMOD_ABSENT;
+		break;
+	}
+	kmod_module_unref(mod);
+	return s;
+}
+
+const char *kmods_state_name(enum kmod_state s)
+{
+	switch (s) {
+	case KMOD_AVAILABLE:
+		return "available";
+	case KMOD_LOADED:
+		return "loaded";
+	case KMOD_BUILTIN:
+		return "built-in";
+	default:
+		return "absent";
+	}
+}
+
+int kmods_load(struct kmods *km, const char *name)
+{
+	struct kmod_module *mod;
+	int err;
+
+	switch (kmods_state(km, name)) {
+	case KMOD_LOADED:
+	case KMOD_BUILTIN:
+		return 0;
+	case KMOD_ABSENT:
+		return -ENOENT;
+	default:
+		break;
+	}
+	mod = lookup(km, name);
+	if (!mod)
+		return -ENOMEM;
+	/* Dependencies first, softdeps and modprobe.d options as modprobe does. */
+	err = kmod_module_probe_insert_module(mod, KMOD_PROBE_IGNORE_LOADED, NULL, NULL, NULL,
+					      NULL);
+	kmod_module_unref(mod);
+	return err > 0 ? -EPERM : err;	/* > 0: blacklisted or refused by config */
+}
+
+int kmods_refcnt(struct kmods *km, const char *name)
+{
+	struct kmod_module *mod = lookup(km, name);
+	int n;
+
+	if (!mod)
+		return -ENOENT;
+	n = kmod_module_get_refcnt(mod);
+	kmod_module_unref(mod);
+	return n;
+}
+
+int kmods_unload(struct kmods *km, const char *name)
+{
+	struct kmod_module *mod;
+	int err;
+
+	if (kmods_state(km, name) != KMOD_LOADED)
+		return 0;
+	if (kmods_refcnt(km, name) > 0)
+		return -EBUSY;
+	mod = lookup(km, name);
+	if (!mod)
+		return -ENOMEM;
+	err = kmod_module_remove_module(mod, 0);
+	kmod_module_unref(mod);
+	return err;
+}
+
+int kmods_info(struct kmods *km, const char *name, bool is_path, char *vermagic, size_t vlen,
+	       char *depends, size_t dlen)
+{
+	struct kmod_module *mod = NULL;
+	struct kmod_list *info = NULL, *l;
+	int err;
+
+	vermagic[0] = depends[0] = '\0';
+	err = is_path ? kmod_module_new_from_path(km->ctx, name, &mod) :
+			kmod_module_new_from_name(km->ctx, name, &mod);
+	if (err < 0)
+		return err;
+	err = kmod_module_get_info(mod, &info);
+	if (err < 0) {
+		kmod_module_unref(mod);
+		return err;
+	}
+	kmod_list_foreach(l, info) {
+		const char *key = kmod_module_info_get_key(l);
+		const char *val = kmod_module_info_get_value(l);
+
+		if (!val)
+			continue;
+		if (!strcmp(key, "vermagic"))
+			snprintf(vermagic, vlen, "%s", val);
+		else if (!strcmp(key, "depends"))
+			snprintf(depends, dlen, "%s", val);
+	}
+	kmod_module_info_free_list(info);
+	kmod_module_unref(mod);
+	return 0;
+}

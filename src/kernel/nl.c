@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* RDMA netlink transport over libmnl: one socket, sequence checks, extended ACK. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/netlink.h>
+#include <rdma/rdma_netlink.h>
+
+#include "kernel/nl.h"
+
+struct nl {
+	struct mnl_socket *sock;
+	unsigned int portid;
+	unsigned int seq;
+	struct nl_reply r;	/* how the last answer ended */
+	char buf[NL_BUF_SIZE];
+};
+
+int nl_open(struct nl **nlp)
+{
+	struct nl *nl;
+	int one = 1, err;
+
+	nl = calloc(1, sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	nl->sock = mnl_socket_open(NETLINK_RDMA);
+	if (!nl->sock) {
+		err = -errno;
+		free(nl);
+		return err;
+	}
+	/* Best effort: old kernels lack them, and the errors still come back. */
+	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one, sizeof(one));
+	if (mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
+		err = -errno;
+		mnl_socket_close(nl->sock);
+		free(nl);
+		return err;
+	}
+	nl->portid = mnl_socket_get_portid(nl->sock);
+	nl->seq = (unsigned int)time(NULL);
+	*nlp = nl;
+	return 0;
+}
+
+void nl_close(struct nl *nl)
+{
+	if (!nl)
+		return;
+	mnl_socket_close(nl->sock);
+	free(nl);
+}
+
+struct nlmsghdr *nl_request(struct nl *nl, uint16_t cmd, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
+
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = ++nl->seq;
+	return nlh;
+}
+
+const char *nl_ext_msg(const struct nl *nl)
+{
+	return nl->r.ext_msg;
+}
+
+int nl_parse_error(const struct nlmsghdr *nlh, char *msg, size_t len)
+{
+	const struct nlmsgerr *e;
+	const struct nlattr *attr;
+	size_t off;
+
+	if (len)
+		msg[0] = '\0';
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e))
+		return -EBADMSG;
+	e = mnl_nlmsg_get_payload(nlh);
+	if (e->error > 0 || e->error < -4095)
+		return -EBADMSG;
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return e->error;
+	/* The TLVs follow the request's header, or the whole request if not capped. */
+	off = sizeof(*e);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) && e->error) {
+		if (e->msg.nlmsg_len < sizeof(struct nlmsghdr))
+			return -EBADMSG;
+		off += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
+	}
+	if (off > mnl_nlmsg_get_payload_len(nlh))
+		return -EBADMSG;
+	mnl_attr_for_each_payload((const void *)((const char *)e + off), mnl_nlmsg_get_payload_len(nlh) - off) {
+		if (!mnl_attr_ok(attr, (const char *)mnl_nlmsg_get_payload_tail(nlh) - (const char *)attr))
+			return -EBADMSG;
+		if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG && len &&
+		    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0) {
+			snprintf(msg, len, "%s", mnl_attr_get_str(attr));
+			/* The kernel's messages end in no newline, but be sure. */
+			msg[strcspn(msg, "\n")] = '\0';
+		}
+	}
+	return e->error;
+}
+
+/* What libmnl's single data pointer carries: the socket and the caller's callback. */
+struct talk {
+	struct nl_reply *r;
+	mnl_cb_t cb;
+	void *data;
+};
+
+static int error_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_reply *r = ((struct talk *)data)->r;
+
+	r->err = nl_parse_error(nlh, r->ext_msg, sizeof(r->ext_msg));
+	return r->err ? NL_CB_ERROR : NL_CB_STOP;
+}
+
+/* A dump ends with DONE, which carries the dump's error, if any. */
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_reply *r = ((struct talk *)data)->r;
+
+	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(int)) {
+		int err;
+
+		memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+		if (err < 0 && err >= -4095) {
+			r->err = err;
+			return NL_CB_ERROR;
+		}
+	}
+	return NL_CB_STOP;
+}
+
+static int noop_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh, (void)data;
+	return NL_CB_CONTINUE;
+}
+
+static int data_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct talk *t = data;
+
+	return t->cb ? t->cb(nlh, t->data) : NL_CB_CONTINUE;
+}
+
+int nl_reply_run(struct nl_reply *r, const void *buf, size_t n, unsigned int seq,
+		 unsigned int portid, mnl_cb_t cb, void *data)
+{
+	/* libmnl uses none of its defaults once an array is given: fill it all. */
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_NOOP] = noop_cb,
+		[NLMSG_ERROR] = error_cb,
+		[NLMSG_DONE] = done_cb,
+		[NLMSG_OVERRUN] = noop_cb,
+	};
+	struct talk t = { .r = r, .cb = cb, .data = data };
+	int ret;
+
+	/*
+	 * libmnl compares nlmsg_len with the bytes left as an int: a length of
+	 * 2 GiB or more passes, and one that aligns to 0 loops for ever. Every
+	 * length is checked here first, as unsigned.
+	 */
+	for (size_t off = 0; off < n;) {
+		const struct nlmsghdr *h = (const void *)((const char *)buf + off);
+
+		if (n - off < sizeof(*h) || h->nlmsg_len < sizeof(*h) || h->nlmsg_len > n - off)
+			return -EBADMSG;
+		off += NLMSG_ALIGN(h->nlmsg_len);
+	}
+	/* mnl_cb_run2 checks portid and seq on every message. */
+	errno = 0;
+	ret = mnl_cb_run2(buf, n, seq, portid, data_cb, &t, ctl, NLMSG_MIN_TYPE);
+	if (ret > 0)
+		return 1;
+	if (ret < 0) {
+		if (r->err)
+			return r->err;
+		/* A data callback's own error, or libmnl's (ESRCH, EPROTO, ...). */
+		return errno ? -errno : -EIO;
+	}
+	return r->err;
+}
+
+int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
+{
+	unsigned int seq = req->nlmsg_seq;
+	int ret;
+
+	memset(&nl->r, 0, sizeof(nl->r));
+	/* Every request is acknowledged, so a command without data ends too. */
+	req->nlmsg_flags |= NLM_F_ACK;
+	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
+		return -errno;
+	do {
+		ssize_t n = mnl_socket_recvfrom(nl->sock, nl->buf, sizeof(nl->buf));
+
+		if (n < 0)
+			return -errno;
+		ret = nl_reply_run(&nl->r, nl->buf, (size_t)n, seq, nl->portid, cb, data);
+	} while (ret > 0);
+	return ret;
+}

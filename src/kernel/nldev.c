@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* RDMA NLDEV messages: builders and parsers, pure functions over buffers. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <libmnl/libmnl.h>
+#include <rdma/rdma_netlink.h>
+
+#include "kernel/nldev.h"
+
+/* RDMA_NLDEV_ATTR_MAX is a count of attributes, not the last index. */
+#define TB_SIZE RDMA_NLDEV_ATTR_MAX
+
+/* The types rdmactl reads; any other attribute is skipped, whatever it holds. */
+static const enum mnl_attr_data_type policy[TB_SIZE] = {
+	[RDMA_NLDEV_ATTR_DEV_INDEX] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_DEV_NAME] = MNL_TYPE_NUL_STRING,
+	[RDMA_NLDEV_ATTR_PORT_INDEX] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_PORT_STATE] = MNL_TYPE_U8,
+	[RDMA_NLDEV_ATTR_PORT_PHYS_STATE] = MNL_TYPE_U8,
+	[RDMA_NLDEV_ATTR_NDEV_INDEX] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_NDEV_NAME] = MNL_TYPE_NUL_STRING,
+};
+
+static int attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	uint16_t type = mnl_attr_get_type(attr);
+
+	/* Newer kernels add attributes: skip what this build does not know. */
+	if (type >= TB_SIZE || policy[type] == MNL_TYPE_UNSPEC)
+		return MNL_CB_OK;
+	if (mnl_attr_validate(attr, policy[type]) < 0)
+		return MNL_CB_ERROR;
+	tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+static int parse(const struct nlmsghdr *nlh, const struct nlattr **tb)
+{
+	const struct nlattr *attr;
+
+	memset(tb, 0, sizeof(*tb) * TB_SIZE);
+	/*
+	 * mnl_attr_parse() stops quietly at an attribute that runs past the
+	 * message; a truncated message must be an error, not a shorter one.
+	 */
+	mnl_attr_for_each(attr, nlh, 0) {
+		if (attr_cb(attr, tb) != MNL_CB_OK)
+			return -EBADMSG;
+	}
+	if ((const char *)attr != (const char *)mnl_nlmsg_get_payload_tail(nlh))
+		return -EBADMSG;
+	return 0;
+}
+
+static void copy_str(char *dst, size_t len, const struct nlattr *attr)
+{
+	snprintf(dst, len, "%s", mnl_attr_get_str(attr));
+}
+
+int nldev_parse_dev(const struct nlmsghdr *nlh, struct nldev_dev *d)
+{
+	const struct nlattr *tb[TB_SIZE];
+	int err = parse(nlh, tb);
+
+	if (err)
+		return err;
+	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb[RDMA_NLDEV_ATTR_DEV_NAME])
+		return -ENODATA;
+	memset(d, 0, sizeof(*d));
+	d->index = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
+	copy_str(d->name, sizeof(d->name), tb[RDMA_NLDEV_ATTR_DEV_NAME]);
+	/* For a device, PORT_INDEX carries the number of ports. */
+	if (tb[RDMA_NLDEV_ATTR_PORT_INDEX])
+		d->nports = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	return 0;
+}
+
+int nldev_parse_port(const struct nlmsghdr *nlh, struct nldev_port *p)
+{
+	const struct nlattr *tb[TB_SIZE];
+	int err = parse(nlh, tb);
+
+	if (err)
+		return err;
+	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb[RDMA_NLDEV_ATTR_DEV_NAME] ||
+	    !tb[RDMA_NLDEV_ATTR_PORT_INDEX])
+		return -ENODATA;
+	memset(p, 0, sizeof(*p));
+	p->dev_index = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
+	copy_str(p->dev_name, sizeof(p->dev_name), tb[RDMA_NLDEV_ATTR_DEV_NAME]);
+	p->port = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	if (tb[RDMA_NLDEV_ATTR_PORT_STATE])
+		p->state = mnl_attr_get_u8(tb[RDMA_NLDEV_ATTR_PORT_STATE]);
+	if (tb[RDMA_NLDEV_ATTR_PORT_PHYS_STATE])
+		p->phys_state = mnl_attr_get_u8(tb[RDMA_NLDEV_ATTR_PORT_PHYS_STATE]);
+	if (tb[RDMA_NLDEV_ATTR_NDEV_NAME]) {
+		p->has_netdev = true;
+		copy_str(p->netdev, sizeof(p->netdev), tb[RDMA_NLDEV_ATTR_NDEV_NAME]);
+		if (tb[RDMA_NLDEV_ATTR_NDEV_INDEX])
+			p->netdev_index = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_NDEV_INDEX]);
+	}
+	return 0;
+}
+
+bool nldev_put_newlink(struct nlmsghdr *nlh, size_t buflen, const char *name,
+		       const char *type, const char *netdev)
+{
+	return mnl_attr_put_strz_check(nlh, buflen, RDMA_NLDEV_ATTR_DEV_NAME, name) &&
+	       mnl_attr_put_strz_check(nlh, buflen, RDMA_NLDEV_ATTR_LINK_TYPE, type) &&
+	       mnl_attr_put_strz_check(nlh, buflen, RDMA_NLDEV_ATTR_NDEV_NAME, netdev);
+}
+
+bool nldev_put_dev_index(struct nlmsghdr *nlh, size_t buflen, uint32_t index)
+{
+	return mnl_attr_put_u32_check(nlh, buflen, RDMA_NLDEV_ATTR_DEV_INDEX, index);
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Reading sysfs and proc files below a root prefix ("" for the live system). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel/sysfs.h"
+
+static int build_path(char *path, const char *root, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static int build_path(char *path, const char *root, const char *fmt, va_list ap)
+{
+	int n = snprintf(path, PATH_MAX, "%s", root);
+	int m;
+
+	if (n < 0 || n >= PATH_MAX)
+		return -ENAMETOOLONG;
+	m = vsnprintf(path + n, PATH_MAX - (size_t)n, fmt, ap);
+	if (m < 0 || m >= PATH_MAX - n)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* One read of the open attribute FD into BUF, without the trailing newline. */
+static int read_fd(int fd, char *buf, size_t len)
+{
+	ssize_t n;
+	int err;
+
+	/* One read: sysfs attributes are produced whole by a single show(). */
+	n = read(fd, buf, len);
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	if ((size_t)n == len)
+		return -EFBIG;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
+		n--;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+int sysfs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	int fd, err;
+
+	if (len == 0)
+		return -EINVAL;
+	va_start(ap, fmt);
+	err = build_path(path, root, fmt, ap);
+	va_end(ap);
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	return read_fd(fd, buf, len);
+}
+
+int sysfs_read_at(int dirfd, const char *name, char *buf, size_t len)
+{
+	int fd;
+
+	if (len == 0)
+		return -EINVAL;
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	return read_fd(fd, buf, len);
+}
+
+int sysfs_open_dir(const char *root, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	int fd, err;
+
+	va_start(ap, fmt);
+	err = build_path(path, root, fmt, ap);
+	va_end(ap);
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+bool sysfs_exists(const char *root, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = build_path(path, root, fmt, ap);
+	va_end(ap);
+	return !err && access(path, F_OK) == 0;
+}
+
+int sysfs_link_base(const char *root, char *buf, size_t len, const char *fmt, ...)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	va_list ap;
+	ssize_t n;
+	int err;
+
+	va_start(ap, fmt);
+	err = build_path(path, root, fmt, ap);
+	va_end(ap);
+	if (err)
+		return err;
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strlen(base) >= len)
+		return -EFBIG;
+	strcpy(buf, base);
+	return (int)strlen(buf);
+}

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The persistent-links file: "NAME NETDEV" a line, comments kept, atomic rewrite. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/conf.h"
+#include "model/names.h"
+
+#define CONF_HEADER_1 "# rdmactl persistent rxe links, created by 'rdmactl start' at boot."
+#define CONF_HEADER_2 "# One link a line: NAME NETDEV. '#' starts a comment."
+
+#define CONF_MAX_SIZE (1 << 20)
+
+static int push_line(struct conf *c, const char *s, size_t len)
+{
+	char **v = realloc(c->lines, (c->nlines + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	c->lines = v;
+	c->lines[c->nlines] = strndup(s, len);
+	if (!c->lines[c->nlines])
+		return -ENOMEM;
+	c->nlines++;
+	return 0;
+}
+
+/* Splits line I into an entry, if it holds one. */
+static int parse_line(struct conf *c, size_t i, const char *path, char *err, size_t errlen)
+{
+	char *copy, *tok[3], *save = NULL, *hash;
+	struct conf_entry *v;
+	int ntok = 0;
+
+	copy = strdup(c->lines[i]);
+	if (!copy)
+		return -ENOMEM;
+	hash = strchr(copy, '#');
+	if (hash)
+		*hash = '\0';
+	for (char *t = strtok_r(copy, " \t\r", &save); t && ntok < 3;
+	     t = strtok_r(NULL, " \t\r", &save))
+		tok[ntok++] = t;
+	if (ntok == 0) {
+		free(copy);
+		return 0;
+	}
+	if (ntok != 2) {
+		snprintf(err, errlen, "%s:%zu: expected 'NAME NETDEV', found %s", path, i + 1,
+			 ntok == 1 ? "one word" : "more than two words");
+		free(copy);
+		return -EINVAL;
+	}
+	for (int k = 0; k < 2; k++) {
+		const char *why = k ? netdev_name_invalid(tok[1]) : rdma_name_invalid(tok[0]);
+
+		if (why) {
+			/* The name goes to a terminal: nothing unprintable of it. */
+			for (char *q = tok[k]; *q; q++)
+				if (!isprint((unsigned char)*q))
+					*q = '?';
+			snprintf(err, errlen, "%s:%zu: '%s' is not a valid %s name: %s", path, i + 1,
+				 tok[k], k ? "network device" : "RDMA device", why);
+			free(copy);
+			return -EINVAL;
+		}
+	}
+	if (conf_find(c, tok[0])) {
+		snprintf(err, errlen, "%s:%zu: %s is listed twice", path, i + 1, tok[0]);
+		free(copy);
+		return -EINVAL;
+	}
+	v = realloc(c->e, (c->n + 1) * sizeof(*v));
+	if (!v) {
+		free(copy);
+		return -ENOMEM;
+	}
+	c->e = v;
+	c->e[c->n].name = strdup(tok[0]);
+	c->e[c->n].netdev = strdup(tok[1]);
+	c->e[c->n].line = i + 1;
+	free(copy);
+	if (!c->e[c->n].name || !c->e[c->n].netdev) {
+		free(c->e[c->n].name);
+		free(c->e[c->n].netdev);
+		return -ENOMEM;
+	}
+	c->n++;
+	return 0;
+}
+
+int conf_load(const char *path, struct conf *c, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0, start = 0;
+	FILE *f;
+	int ret = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (errlen)
+		err[0] = '\0';
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	buf = malloc(CONF_MAX_SIZE + 1);
+	if (!buf) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	len = fread(buf, 1, CONF_MAX_SIZE + 1, f);
+	if (ferror(f))
+		ret = -EIO;
+	fclose(f);
+	if (!ret && len > CONF_MAX_SIZE) {
+		snprintf(err, errlen, "%s: larger than 1 MiB: not a configuration file", path);
+		ret = -EFBIG;
+	}
+	if (!ret && memchr(buf, '\0', len)) {
+		snprintf(err, errlen, "%s: contains NUL bytes: not a text file", path);
+		ret = -EINVAL;
+	}
+	for (size_t i = 0; !ret && i <= len; i++) {
+		if (i < len && buf[i] != '\n')
+			continue;
+		if (i == len && start == len)
+			break;	/* no unterminated last line */
+		ret = push_line(c, buf + start, i - start);
+		if (!ret)
+			ret = parse_line(c, c->nlines - 1, path, err, errlen);
+		start = i + 1;
+	}
+	free(buf);
+	if (ret)
+		conf_free(c);
+	return ret;
+}
+
+void conf_free(struct conf *c)
+{
+	for (size_t i = 0; i < c->nlines; i++)
+		free(c->lines[i]);
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->e[i].name);
+		free(c->e[i].netdev);
+	}
+	free(c->lines);
+	free(c->e);
+	memset(c, 0, sizeof(*c));
+}
+
+const struct conf_entry *conf_find(const struct conf *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->e[i].name, name))
+			return &c->e[i];
+	return NULL;
+}
+
+int conf_add(struct conf *c, const char *name, const char *netdev)
+{
+	const struct conf_entry *e = conf_find(c, name);
+	char *line, *dup_name, *dup_netdev;
+	struct conf_entry *v;
+	int err;
+
+	if (e)
+		return strcmp(e->netdev, netdev) ? -EEXIST : 1;
+	/* A new file says what it is. */
+	if (c->nlines == 0 && (push_line(c, CONF_HEADER_1, strlen(CONF_HEADER_1)) ||
+			       push_line(c, CONF_HEADER_2, strlen(CONF_HEADER_2))))
+		return -ENOMEM;
+	if (asprintf(&line, "%s %s", name, netdev) < 0)
+		return -ENOMEM;
+	err = push_line(c, line, strlen(line));
+	free(line);
+	if (err)
+		return err;
+	v = realloc(c->e, (c->n + 1) * sizeof(*v));
+	dup_name = strdup(name);
+	dup_netdev = strdup(netdev);
+	if (!v || !dup_name || !dup_netdev) {
+		if (v)
+			c->e = v;
+		free(dup_name);
+		free(dup_netdev);
+		return -ENOMEM;
+	}
+	c->e = v;
+	c->e[c->n].name = dup_name;
+	c->e[c->n].netdev = dup_netdev;
+	c->e[c->n].line = c->nlines;
+	c->n++;
+	return 0;
+}
+
+int conf_del(struct conf *c, const char *name)
+{
+	int removed = 0;
+
+	for (size_t i = 0; i < c->n;) {
+		struct conf_entry *e = &c->e[i];
+
+		if (strcmp(e->name, name) && strcmp(e->netdev, name)) {
+			i++;
+			continue;
+		}
+		/* Drop the line; later entries move up one line. */
+		free(c->lines[e->line - 1]);
+		memmove(&c->lines[e->line - 1], &c->lines[e->line],
+			(c->nlines - e->line) * sizeof(*c->lines));
+		c->nlines--;
+		for (size_t j = 0; j < c->n; j++)
+			if (c->e[j].line > e->line)
+				c->e[j].line--;
+		free(e->name);
+		free(e->netdev);
+		memmove(e, e + 1, (c->n - i - 1) * sizeof(*e));
+		c->n--;
+		removed++;
+	}
+	return removed;
+}
+
+static int write_all(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int mkdir_parents(const char *dir)
+{
+	char tmp[PATH_MAX];
+
+	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int conf_save(const struct conf *c, const char *path)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX];
+	const char *d;
+	struct stat st;
+	int fd, dfd, err = 0;
+	mode_t mode = 0644;
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) ||
+	    snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	d = dirname(dir);
+	err = mkdir_parents(d);
+	if (err)
+		return err;
+	/* Keep the mode an administrator gave the file. */
+	if (stat(path, &st) == 0)
+		mode = st.st_mode & 07777;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (size_t i = 0; !err && i < c->nlines; i++) {
+		err = write_all(fd, c->lines[i], strlen(c->lines[i]));
+		if (!err)
+			err = write_all(fd, "\n", 1);
+	}
+	if (!err && fchmod(fd, mode) < 0)
+		err = -errno;
+	/* On disk before the rename makes it the file: a crash leaves old or new. */
+	if (!err && fsync(fd) < 0)
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+	if (err) {
+		unlink(tmp);
+		return err;
+	}
+	dfd = open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+}

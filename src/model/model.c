@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The RDMA model from sysfs: devices, their ports, GID tables and counters. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/gid.h"
+#include "model/model.h"
+#include "kernel/sysfs.h"
+
+#define IB "/sys/class/infiniband"
+
+const char *ib_port_state_name(uint8_t state)
+{
+	static const char *const names[] = {
+		"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER",
+	};
+
+	return state < sizeof(names) / sizeof(names[0]) ? names[state] : "UNKNOWN";
+}
+
+const char *ib_phys_state_name(uint8_t state)
+{
+	static const char *const names[] = {
+		"NOP", "SLEEP", "POLLING", "DISABLED", "PORT_CONFIGURATION_TRAINING",
+		"LINK_UP", "LINK_ERROR_RECOVERY", "PHY_TEST",
+	};
+
+	return state < sizeof(names) / sizeof(names[0]) ? names[state] : "UNKNOWN";
+}
+
+void rdma_dev_driver(const char *root, const char *name, char *buf, size_t len)
+{
+	char node_type[32];
+
+	/* Hardware has a parent device bound to a driver. */
+	if (sysfs_link_base(root, buf, len, IB "/%s/device/driver", name) > 0)
+		return;
+	/* Only rdma_rxe gives its (virtual) device a "parent" attribute. */
+	if (sysfs_exists(root, IB "/%s/parent", name)) {
+		snprintf(buf, len, "rxe");
+		return;
+	}
+	if (sysfs_read(root, node_type, sizeof(node_type), IB "/%s/node_type", name) > 0 &&
+	    !strncmp(node_type, "4:", 2)) {
+		snprintf(buf, len, "siw");	/* the software iWARP RNIC */
+		return;
+	}
+	snprintf(buf, len, "unknown");
+}
+
+/* Names in DIR, sorted: numerically when NUMERIC (GID indexes, ports). */
+struct names {
+	char **v;
+	size_t n;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_num(const void *a, const void *b)
+{
+	unsigned long x = strtoul(*(char *const *)a, NULL, 10);
+	unsigned long y = strtoul(*(char *const *)b, NULL, 10);
+
+	return x < y ? -1 : x > y;
+}
+
+static void names_free(struct names *ns)
+{
+	for (size_t i = 0; i < ns->n; i++)
+		free(ns->v[i]);
+	free(ns->v);
+	ns->v = NULL;
+	ns->n = 0;
+}
+
+static int list_dir(const char *root, const char *dir, bool numeric, struct names *ns)
+{
+	char path[1024];
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	ns->v = NULL;
+	ns->n = 0;
+	snprintf(path, sizeof(path), "%s%s", root, dir);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char **v = ns->v;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (numeric && !isdigit((unsigned char)de->d_name[0]))
+			continue;
+		/* Room doubles at each power of two: 1024 GIDs are 11 reallocs, not 1024. */
+		if (!(ns->n & (ns->n - 1)))
+			v = realloc(ns->v, (ns->n ? 2 * ns->n : 1) * sizeof(*v));
+		if (!v || !(v[ns->n] = strdup(de->d_name))) {
+			if (v)
+				ns->v = v;
+			err = -ENOMEM;
+			break;
+		}
+		ns->v = v;
+		ns->n++;
+	}
+	closedir(d);
+	if (err) {
+		names_free(ns);
+		return err;
+	}
+	if (ns->n)
+		qsort(ns->v, ns->n, sizeof(*ns->v), numeric ? cmp_num : cmp_str);
+	return 0;
+}
+
+/* "4: ACTIVE" gives 4. */
+static uint8_t read_state(const char *root, const char *dev, uint32_t port, const char *attr)
+{
+	char buf[64];
+
+	if (sysfs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/%s", dev, port, attr) <= 0)
+		return 0;
+	return (uint8_t)strtoul(buf, NULL, 10);
+}
+
+static void parse_rate(struct port *p)
+{
+	/* "10 Gb/sec (1X FDR10)", "2.5 Gb/sec (1X SDR)" */
+	const char *open = strchr(p->rate, '(');
+	char *end;
+
+	p->speed_gbps = strtod(p->rate, &end);
+	if (end == p->rate)
+		p->speed_gbps = 0;
+	if (open) {
+		size_t n = strcspn(open + 1, " )");
+
+		if (n < sizeof(p->width)) {
+			memcpy(p->width, open + 1, n);
+			p->width[n] = '\0';
+		}
+	}
+}
+
+static model_gid_fn gid_source;
+
+void model_set_gid_source(model_gid_fn fn)
+{
+	gid_source = fn;
+}
+
+static int load_gids(const char *root, const char *dev, struct port *p, unsigned int flags)
+{
+	char dir[256], buf[64];
+	struct names ns;
+	int err, gfd = -1, tfd = -1, nfd = -1;
+
+	/* One call for the table, when there is such a source: 1024 reads fewer. */
+	if (gid_source && !*root && (flags & MODEL_GIDS) && !(flags & MODEL_ALL_GIDS) &&
+	    gid_source(dev, p->num, &p->gids, &p->ngids, &p->gid_tbl_len) == 0)
+		return 0;
+	snprintf(dir, sizeof(dir), IB "/%s/ports/%u/gids", dev, p->num);
+	err = list_dir(root, dir, true, &ns);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	p->gid_tbl_len = (uint32_t)ns.n;
+	if (!(flags & (MODEL_GIDS | MODEL_ALL_GIDS)))
+		goto out;
+	p->gids = calloc(ns.n ? ns.n : 1, sizeof(*p->gids));
+	if (!p->gids) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* rxe has 1024 slots a port: each is read by its name in an open directory. */
+	gfd = sysfs_open_dir(root, "%s", dir);
+	if (gfd < 0)
+		goto out;	/* gone meanwhile: no GIDs to show */
+	/* The attributes do not exist on kernels before 4.9: no type, no netdev. */
+	tfd = sysfs_open_dir(root, IB "/%s/ports/%u/gid_attrs/types", dev, p->num);
+	nfd = sysfs_open_dir(root, IB "/%s/ports/%u/gid_attrs/ndevs", dev, p->num);
+	for (size_t i = 0; i < ns.n; i++) {
+		struct gid_slot *g = &p->gids[p->ngids];
+
+		g->index = (uint32_t)strtoul(ns.v[i], NULL, 10);
+		if (sysfs_read_at(gfd, ns.v[i], buf, sizeof(buf)) < 0 || gid_parse(buf, g->raw) < 0)
+			continue;	/* gone, or not a GID: nothing to show */
+		g->empty = gid_is_zero(g->raw);
+		if (g->empty && !(flags & MODEL_ALL_GIDS))
+			continue;
+		/* The attributes fail with EINVAL for an empty slot: no type then. */
+		if (tfd < 0 || sysfs_read_at(tfd, ns.v[i], g->type, sizeof(g->type)) < 0)
+			g->type[0] = '\0';
+		if (nfd < 0 || sysfs_read_at(nfd, ns.v[i], g->netdev, sizeof(g->netdev)) < 0)
+			g->netdev[0] = '\0';
+		p->ngids++;
+	}
+out:
+	if (gfd >= 0)
+		close(gfd);
+	if (tfd >= 0)
+		close(tfd);
+	if (nfd >= 0)
+		close(nfd);
+	names_free(&ns);
+	return err;
+}
+
+static int load_counters(const char *root, const char *dev, struct port *p)
+{
+	char dir[256], buf[64];
+	struct names ns;
+	int err;
+
+	snprintf(dir, sizeof(dir), IB "/%s/ports/%u/hw_counters", dev, p->num);
+	err = list_dir(root, dir, false, &ns);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	p->counters = calloc(ns.n ? ns.n : 1, sizeof(*p->counters));
+	if (!p->counters) {
+		names_free(&ns);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ns.n; i++) {
+		struct counter *c = &p->counters[p->ncounters];
+		char *end;
+
+		if (sysfs_read(root, buf, sizeof(buf), "%s/%s", dir, ns.v[i]) <= 0)
+			continue;
+		c->value = strtoull(buf, &end, 10);
+		if (*end || strlen(ns.v[i]) >= sizeof(c->name))
+			continue;
+		strcpy(c->name, ns.v[i]);
+		p->ncounters++;
+	}
+	names_free(&ns);
+	return 0;
+}
+
+static int load_port(const char *root, const char *dev, struct port *p, unsigned int flags)
+{
+	char dir[256];
+	struct names pk;
+	int err;
+
+	p->state = read_state(root, dev, p->num, "state");
+	p->phys_state = read_state(root, dev, p->num, "phys_state");
+	if (sysfs_read(root, p->link_layer, sizeof(p->link_layer), IB "/%s/ports/%u/link_layer", dev,
+		       p->num) < 0)
+		p->link_layer[0] = '\0';
+	if (sysfs_read(root, p->rate, sizeof(p->rate), IB "/%s/ports/%u/rate", dev, p->num) < 0)
+		p->rate[0] = '\0';
+	parse_rate(p);
+	snprintf(dir, sizeof(dir), IB "/%s/ports/%u/pkeys", dev, p->num);
+	if (list_dir(root, dir, true, &pk) == 0) {
+		p->pkey_tbl_len = (uint32_t)pk.n;
+		names_free(&pk);
+	}
+	err = load_gids(root, dev, p, flags);
+	if (!err && (flags & MODEL_COUNTERS))
+		err = load_counters(root, dev, p);
+	return err;
+}
+
+/* Each device's uverbs node: one pass over infiniband_verbs for the whole model. */
+static void find_uverbs(const char *root, struct model *m)
+{
+	struct names ns;
+	char ibdev[RDMA_NAME_MAX];
+
+	if (list_dir(root, "/sys/class/infiniband_verbs", false, &ns))
+		return;
+	for (size_t i = 0; i < ns.n; i++) {
+		if (strncmp(ns.v[i], "uverbs", 6) || strlen(ns.v[i]) >= sizeof(m->devs->uverbs) ||
+		    sysfs_read(root, ibdev, sizeof(ibdev), "/sys/class/infiniband_verbs/%s/ibdev",
+			       ns.v[i]) <= 0)
+			continue;
+		for (size_t k = 0; k < m->n; k++)
+			if (!strcmp(ibdev, m->devs[k].name))
+				strcpy(m->devs[k].uverbs, ns.v[i]);
+	}
+	names_free(&ns);
+}
+
+static int load_dev(const char *root, const char *name, unsigned int flags, struct rdma_dev *d)
+{
+	char buf[64], dir[256];
+	struct names ports;
+	int err;
+
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	/* "1: CA" is shown as "ca", as iproute2's rdma does. */
+	if (sysfs_read(root, buf, sizeof(buf), IB "/%s/node_type", name) > 0) {
+		const char *t = strchr(buf, ':');
+
+		t = t ? t + 1 + strspn(t + 1, " ") : buf;
+		for (size_t i = 0; i < sizeof(d->node_type) - 1 && t[i]; i++)
+			d->node_type[i] = (char)tolower((unsigned char)t[i]);
+	}
+	sysfs_read(root, d->node_guid, sizeof(d->node_guid), IB "/%s/node_guid", name);
+	sysfs_read(root, d->sys_image_guid, sizeof(d->sys_image_guid), IB "/%s/sys_image_guid", name);
+	if (sysfs_read(root, d->fw_ver, sizeof(d->fw_ver), IB "/%s/fw_ver", name) < 0)
+		d->fw_ver[0] = '\0';
+	rdma_dev_driver(root, name, d->driver, sizeof(d->driver));
+	if (sysfs_read(root, d->netdev, sizeof(d->netdev), IB "/%s/parent", name) <= 0 &&
+	    sysfs_read(root, d->netdev, sizeof(d->netdev), IB "/%s/ports/1/gid_attrs/ndevs/0",
+		       name) <= 0)
+		d->netdev[0] = '\0';
+
+	snprintf(dir, sizeof(dir), IB "/%s/ports", name);
+	err = list_dir(root, dir, true, &ports);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	d->ports = calloc(ports.n ? ports.n : 1, sizeof(*d->ports));
+	if (!d->ports) {
+		names_free(&ports);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ports.n && !err; i++) {
+		d->ports[i].num = (uint32_t)strtoul(ports.v[i], NULL, 10);
+		d->nports++;
+		err = load_port(root, name, &d->ports[i], flags);
+	}
+	names_free(&ports);
+	return err;
+}
+
+static void dev_free(struct rdma_dev *d)
+{
+	for (size_t i = 0; i < d->nports; i++) {
+		free(d->ports[i].gids);
+		free(d->ports[i].counters);
+	}
+	free(d->ports);
+}
+
+int model_load(const char *root, const char *only, unsigned int flags, struct model *m)
+{
+	struct names ns;
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	err = list_dir(root, IB, false, &ns);
+	if (err == -ENOENT)
+		return only ? -ENODEV : 0;	/* no RDMA at all */
+	if (err)
+		return err;
+	m->devs = calloc(ns.n ? ns.n : 1, sizeof(*m->devs));
+	if (!m->devs) {
+		names_free(&ns);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ns.n && !err; i++) {
+		if (only && strcmp(ns.v[i], only))
+			continue;
+		err = load_dev(root, ns.v[i], flags, &m->devs[m->n]);
+		m->n++;
+		/* A device removed while it was read is simply not there. */
+		if (err == -ENOENT && !sysfs_exists(root, IB "/%s", ns.v[i])) {
+			dev_free(&m->devs[--m->n]);
+			memset(&m->devs[m->n], 0, sizeof(m->devs[m->n]));
+			err = 0;
+		}
+	}
+	names_free(&ns);
+	if (!err)
+		find_uverbs(root, m);
+	if (!err && only && m->n == 0)
+		err = -ENODEV;
+	if (err)
+		model_free(m);
+	return err;
+}
+
+void model_free(struct model *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		dev_free(&m->devs[i]);
+	free(m->devs);
+	m->devs = NULL;
+	m->n = 0;
+}
+
+int64_t port_ipv4_gid_index(const struct port *p, const char *netdev)
+{
+	for (size_t i = 0; i < p->ngids; i++) {
+		const struct gid_slot *g = &p->gids[i];
+
+		if (!g->empty && gid_is_v4mapped(g->raw) && !strcmp(g->type, "RoCE v2") &&
+		    (!netdev || !strcmp(g->netdev, netdev)))
+			return g->index;
+	}
+	return -1;
+}

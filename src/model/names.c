@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What the kernel accepts as RDMA device and network device names. */
+#include <ctype.h>
+#include <string.h>
+
+#include "model/names.h"
+
+#define RDMA_NAME_LEN 63	/* IB_DEVICE_NAME_MAX less the NUL */
+#define NETDEV_NAME_LEN 15	/* IFNAMSIZ less the NUL */
+
+/* The rules both name spaces share (the kernel's dev_valid_name, roughly). */
+static const char *common_invalid(const char *name, size_t max)
+{
+	size_t len = strlen(name);
+
+	if (len == 0)
+		return "a name must not be empty";
+	if (len > max)
+		return max == RDMA_NAME_LEN ? "longer than the kernel's 63 characters" :
+					      "longer than the kernel's 15 characters";
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return "'.' and '..' are not names";
+	for (const char *p = name; *p; p++) {
+		if (*p == '/')
+			return "contains '/'";
+		if (isspace((unsigned char)*p))
+			return "contains white space";
+		if (!isprint((unsigned char)*p))
+			return "contains a control character";
+	}
+	return NULL;
+}
+
+const char *rdma_name_invalid(const char *name)
+{
+	const char *why = common_invalid(name, RDMA_NAME_LEN);
+
+	if (why)
+		return why;
+	/* The kernel would take '%' as a pattern (rxe%d) and refuses it in NEWLINK. */
+	if (strchr(name, '%'))
+		return "contains '%'";
+	return NULL;
+}
+
+const char *netdev_name_invalid(const char *name)
+{
+	const char *why = common_invalid(name, NETDEV_NAME_LEN);
+
+	if (why)
+		return why;
+	if (strchr(name, ':'))
+		return "contains ':' (an alias, not a device)";
+	if (strchr(name, '%'))
+		return "contains '%'";
+	return NULL;
+}

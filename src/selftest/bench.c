@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * selftest --bench: SEND and RDMA WRITE latency (ping-pong, half the round
+ * trip, as perftest's ib_send_lat and ib_write_lat report it) and RDMA WRITE
+ * bandwidth with a pipeline of --depth outstanding writes (as ib_write_bw).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "selftest/internal.h"
+
+/* A signaled write every CQ_MOD posts, as perftest's default --cq-mod 100. */
+#define CQ_MOD 100
+/* A latency run's sends: one in LAT_SIGNAL signaled; the queue holds 16. */
+#define LAT_SIGNAL 8
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
+}
+
+/* The tag iteration I leaves in the last byte: never the one before it. */
+static char tag(unsigned int i)
+{
+	return (char)(i % 255 + 1);
+}
+
+struct lat_end {
+	struct st_end *e;
+	unsigned int size;
+	unsigned int sends_out;	/* signaled, not yet reaped */
+	unsigned int posted;
+	uint64_t deadline;	/* ns: no progress by then is a failure */
+	unsigned int timeout_ms;
+	char *detail;
+	size_t dlen;
+	const char *hint;
+};
+
+static int lat_fail(struct lat_end *l, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int lat_fail(struct lat_end *l, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(l->detail, l->dlen, fmt, ap);
+	va_end(ap);
+	l->hint = hint;
+	return -1;
+}
+
+static void progress(struct lat_end *l)
+{
+	l->deadline = now_ns() + (uint64_t)l->timeout_ms * 1000000;
+}
+
+static int late(struct lat_end *l, const char *what)
+{
+	if (now_ns() < l->deadline)
+		return 0;
+	return lat_fail(l, "the peer stopped answering: the netdev may be down (rdmactl check)",
+			"no %s within %u ms", what, l->timeout_ms);
+}
+
+static int wc_ok(struct lat_end *l, const struct ibv_wc *wc)
+{
+	if (wc->status == IBV_WC_SUCCESS)
+		return 0;
+	return lat_fail(l, st_wc_hint(wc->status), "work completion %s (status %d)",
+			ibv_wc_status_str(wc->status), wc->status);
+}
+
+/* Reaps send completions until at most MAX sends are outstanding. */
+static int reap(struct lat_end *l, unsigned int max)
+{
+	struct ibv_wc wc[16];
+
+	while (l->sends_out > max) {
+		int n = ibv_poll_cq(l->e->scq, 16, wc);
+
+		if (n < 0)
+			return lat_fail(l, NULL, "ibv_poll_cq failed");
+		for (int i = 0; i < n; i++)
+			if (wc_ok(l, &wc[i]))
+				return -1;
+		l->sends_out -= (unsigned int)n;
+		if (n == 0 && late(l, "send completion"))
+			return -1;
+	}
+	return 0;
+}
+
+static int post_recv(struct lat_end *l)
+{
+	struct ibv_sge sge = { (uintptr_t)(l->e->buf + l->size), l->size, l->e->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = ST_LAT_SEND, .sg_list = &sge, .num_sge = 1 }, *bad;
+	int err = ibv_post_recv(l->e->qp, &wr, &bad);
+
+	return err ? lat_fail(l, NULL, "ibv_post_recv: %s", strerror(err)) : 0;
+}
+
+/* SEND (or RDMA WRITE into the peer's second half) of the first SIZE bytes. */
+static int post_one(struct lat_end *l, bool write)
+{
+	struct ibv_sge sge = { (uintptr_t)l->e->buf, l->size, l->e->mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = ST_LAT_SEND, .sg_list = &sge, .num_sge = 1,
+				  .opcode = write ? IBV_WR_RDMA_WRITE : IBV_WR_SEND }, *bad;
+	/* One send in LAT_SIGNAL is signaled: completions cost, and the clock is running. */
+	bool signaled = ++l->posted % LAT_SIGNAL == 0;
+	int err;
+
+	if (signaled) {
+		wr.send_flags = IBV_SEND_SIGNALED;
+		if (reap(l, 0))
+			return -1;
+	}
+	if (l->size <= ST_INLINE)
+		wr.send_flags |= IBV_SEND_INLINE;
+	if (write) {
+		wr.wr.rdma.remote_addr = l->e->rem.addr + l->size;
+		wr.wr.rdma.rkey = l->e->rem.rkey;
+	}
+	err = ibv_post_send(l->e->qp, &wr, &bad);
+	if (err)
+		return lat_fail(l, NULL, "ibv_post_send: %s", strerror(err));
+	l->sends_out += signaled;
+	return 0;
+}
+
+/* Waits for the peer's SEND to arrive. */
+static int wait_recv(struct lat_end *l)
+{
+	struct ibv_wc wc;
+	unsigned int spins = 0;
+
+	progress(l);
+	for (;;) {
+		int n = ibv_poll_cq(l->e->rcq, 1, &wc);
+
+		if (n < 0)
+			return lat_fail(l, NULL, "ibv_poll_cq failed");
+		if (n == 1)
+			break;
+		/* The clock costs: look at it now and then. */
+		if (++spins % 1024 == 0 && late(l, "receive"))
+			return -1;
+	}
+	if (wc_ok(l, &wc))
+		return -1;
+	if (wc.byte_len != l->size)
+		return lat_fail(l, NULL, "received %u bytes, expected %u", wc.byte_len, l->size);
+	return 0;
+}
+
+/* Waits for the peer's WRITE of iteration I: its tag in the last byte of the second half. */
+static int wait_write(struct lat_end *l, unsigned int i)
+{
+	const volatile char *last = l->e->buf + 2 * l->size - 1;
+	unsigned int spins = 0;
+
+	progress(l);
+	while (*last != tag(i))
+		if (++spins % 4096 == 0 && late(l, "write from the peer"))
+			return -1;
+	return 0;
+}
+
+/* Sends (or writes) iteration I and reaps what completed. */
+static int ping(struct lat_end *l, bool write, unsigned int i)
+{
+	l->e->buf[l->size - 1] = tag(i);
+	return post_one(l, write);
+}
+
+/* The answering side of iteration I: wait for the peer's message, answer it. */
+static int pong(struct lat_end *l, bool write, unsigned int i, bool last)
+{
+	if (write)
+		return wait_write(l, i) || ping(l, true, i);
+	return wait_recv(l) || (!last && post_recv(l)) || ping(l, false, i);
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Round trips in ns to half-round-trip latencies in usec, as perftest reports them. */
+static void lat_stats(struct st_stats *t, uint64_t *rtt, unsigned int n)
+{
+	double sum = 0;
+
+	qsort(rtt, n, sizeof(*rtt), cmp_u64);
+	for (unsigned int i = 0; i < n; i++)
+		sum += (double)rtt[i];
+	t->t_min = (double)rtt[0] / 2000;
+	t->t_typical = (double)rtt[n / 2] / 2000;
+	t->t_p99 = (double)rtt[(size_t)((n - 1) * 0.99)] / 2000;
+	t->t_max = (double)rtt[n - 1] / 2000;
+	t->t_avg = sum / n / 2000;
+}
+
+static struct lat_end lat_end(struct st *s, struct st_end *e, unsigned int size, char *detail,
+			      size_t dlen)
+{
+	return (struct lat_end){ .e = e, .size = size, .timeout_ms = s->o->timeout_ms,
+				 .detail = detail, .dlen = dlen };
+}
+
+void st_bench_prepare(struct st_end *b, const struct wire_step *step, struct wire_result *res)
+{
+	struct lat_end l = { .e = b, .size = step->size, .detail = res->detail,
+			     .dlen = sizeof(res->detail) };
+
+	if (step->stage == ST_LAT_SEND) {
+		if (post_recv(&l))
+			res->ok = 0;
+	} else if (step->stage == ST_LAT_WRITE) {
+		st_poison(b->buf, 2 * (size_t)step->size);
+	} else {
+		st_poison(b->buf, step->size);
+	}
+}
+
+void st_bench_serve(struct st *s, struct st_end *b, const struct wire_step *step,
+		    struct wire_result *res)
+{
+	struct lat_end l = lat_end(s, b, step->size, res->detail, sizeof(res->detail));
+	bool write = step->stage == ST_LAT_WRITE;
+	int err = 0;
+
+	for (unsigned int i = 0; !err && i < step->iters; i++)
+		err = pong(&l, write, i, i + 1 == step->iters);
+	if (!err)
+		err = reap(&l, 0);
+	if (err) {
+		res->ok = 0;
+		snprintf(res->hint, sizeof(res->hint), "%s", l.hint ? l.hint : "");
+	}
+}
+
+struct answerer {
+	struct st *s;
+	struct wire_step step;
+	struct wire_result res;
+};
+
+/* Loopback: B answers in a thread of its own, as a server process would. */
+static void *answer(void *arg)
+{
+	struct answerer *an = arg;
+
+	memset(&an->res, 0, sizeof(an->res));
+	an->res.ok = 1;
+	st_bench_serve(an->s, &an->s->b, &an->step, &an->res);
+	return NULL;
+}
+
+int st_bench_lat(struct st *s, enum st_stage stage, bool loopback)
+{
+	struct st_stage_result *x = &s->r->st[stage];
+	unsigned int n = s->o->lat_iters, size = s->o->lat_size;
+	bool write = stage == ST_LAT_WRITE;
+	struct wire_step step = { .stage = (uint8_t)stage, .phase = WIRE_PREPARE, .iters = n,
+				  .size = size };
+	struct wire_result res;
+	char detail[256];
+	struct lat_end a = lat_end(s, &s->a, size, detail, sizeof(detail));
+	struct answerer an = { .s = s, .step = step };
+	uint64_t *rtt = calloc(n, sizeof(*rtt));
+	pthread_t tid;
+	int err = 0;
+
+	if (!rtt)
+		return st_fail(s, NULL, "out of memory for %u samples", n);
+	if (s->peer->step(s, &step, &res) || (!res.ok && st_fail(s, res.hint, "%s", res.detail)))
+		goto out_free;
+	st_poison(s->a.buf, 2 * (size_t)size);
+	if (!write && post_recv(&a))
+		err = -1;
+	if (!err && loopback && (errno = pthread_create(&tid, NULL, answer, &an))) {
+		st_fail(s, NULL, "pthread_create: %s", strerror(errno));
+		goto out_free;
+	}
+	for (unsigned int i = 0; !err && i < n; i++) {
+		uint64_t t0 = now_ns();
+		bool last = i + 1 == n;
+
+		err = ping(&a, write, i);
+		if (!err)
+			err = write ? wait_write(&a, i) : wait_recv(&a) || (!last && post_recv(&a));
+		rtt[i] = now_ns() - t0;
+	}
+	if (!err)
+		err = reap(&a, 0);
+	if (loopback) {
+		/* The answerer ends by itself: on its last answer, or its own timeout. */
+		pthread_join(tid, NULL);
+		if (!err && !an.res.ok) {
+			st_fail(s, *an.res.hint ? an.res.hint : NULL, "%s", an.res.detail);
+			goto out_free;
+		}
+	}
+	if (err) {
+		st_fail(s, a.hint, "%s", detail);
+		goto out_free;
+	}
+	step.phase = WIRE_CHECK;
+	if (s->peer->step(s, &step, &res) || (!res.ok && st_fail(s, res.hint, "%s", res.detail)))
+		goto out_free;
+	lat_stats(&x->stats, rtt, n);
+	x->stats.iters = n;
+	x->stats.size = size;
+	free(rtt);
+	return st_done(s, (uint64_t)n * size * 2);
+out_free:
+	free(rtt);
+	return -1;
+}
+
+int st_bench_bw(struct st *s)
+{
+	struct st_stage_result *x = &s->r->st[ST_BW_WRITE];
+	unsigned int n = s->o->bw_iters, size = s->o->bw_size, depth = s->o->depth;
+	unsigned int mod = depth < CQ_MOD ? depth : CQ_MOD, posted = 0, done = 0, since = 0;
+	struct wire_step step = { .stage = ST_BW_WRITE, .phase = WIRE_PREPARE, .iters = n,
+				  .size = size };
+	struct ibv_sge sge = { (uintptr_t)s->a.buf, size, s->a.mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE }, *bad;
+	struct wire_result res;
+	char detail[256];
+	struct lat_end a = lat_end(s, &s->a, size, detail, sizeof(detail));
+	uint64_t t0, usec;
+
+	if (s->peer->step(s, &step, &res) || (!res.ok && st_fail(s, res.hint, "%s", res.detail)))
+		return -1;
+	st_fill(s->a.buf, size, ST_BW_WRITE);
+	wr.wr.rdma.remote_addr = s->a.rem.addr;
+	wr.wr.rdma.rkey = s->a.rem.rkey;
+	progress(&a);
+	t0 = now_ns();
+	while (done < n) {
+		struct ibv_wc wc[16];
+		int got;
+
+		while (posted < n && posted - done < depth) {
+			/* Each signaled write's wr_id counts the writes it completes. */
+			since++;
+			wr.send_flags = since == mod || posted + 1 == n ? IBV_SEND_SIGNALED : 0;
+			wr.wr_id = since;
+			if (size <= ST_INLINE)
+				wr.send_flags |= IBV_SEND_INLINE;
+			if ((errno = ibv_post_send(s->a.qp, &wr, &bad)))
+				return st_fail(s, NULL, "ibv_post_send: %s", strerror(errno));
+			if (wr.send_flags & IBV_SEND_SIGNALED)
+				since = 0;
+			posted++;
+		}
+		got = ibv_poll_cq(s->a.scq, 16, wc);
+		if (got < 0)
+			return st_fail(s, NULL, "ibv_poll_cq failed");
+		for (int i = 0; i < got; i++) {
+			if (wc_ok(&a, &wc[i]))
+				return st_fail(s, a.hint, "%s", detail);
+			done += (unsigned int)wc[i].wr_id;
+		}
+		if (got)
+			progress(&a);
+		else if (late(&a, "write completion"))
+			return st_fail(s, a.hint, "%s after %u of %u writes", detail, done, n);
+	}
+	usec = (now_ns() - t0) / 1000;
+	step.phase = WIRE_CHECK;
+	if (s->peer->step(s, &step, &res) || (!res.ok && st_fail(s, res.hint, "%s", res.detail)))
+		return -1;
+	x->stats.iters = n;
+	x->stats.size = size;
+	if (usec) {
+		x->stats.mib_s = (double)n * size / usec * 1e6 / (1 << 20);
+		x->stats.gb_s = (double)n * size * 8 / usec / 1e3;
+	}
+	st_done(s, (uint64_t)n * size);
+	x->usec = usec;
+	return 0;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Inside the selftest: what its loopback, two-host, rdma_cm and bench parts share. */
+#ifndef RDMACTL_SELFTEST_INT_H
+#define RDMACTL_SELFTEST_INT_H
+
+#include <infiniband/verbs.h>
+
+#include "selftest/selftest.h"
+#include "selftest/wire.h"
+
+#define ST_PORT 1
+/* --bench sends up to this many bytes inline, as perftest does for small messages. */
+#define ST_INLINE 220
+
+/* The other end, as its hello (or, in loopback, the other struct st_end) says. */
+struct st_remote {
+	uint32_t qpn, psn;
+	uint16_t lid;
+	enum ibv_mtu mtu;
+	union ibv_gid gid;
+	uint64_t addr, atom_addr;
+	uint32_t rkey, atom_rkey, len;
+};
+
+/* One end of an RC connection: everything it owns, and what it knows of its peer. */
+struct st_end {
+	struct ibv_pd *pd;
+	struct ibv_cq *scq, *rcq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;	/* the data buffer: the only memory a peer may touch */
+	struct ibv_mr *amr;	/* the 8-byte atomic target */
+	char *alloc;
+	char *buf;
+	uint64_t *atom;
+	uint32_t len;		/* of buf */
+	uint32_t psn;
+	unsigned int sq_depth;
+	struct st_remote rem;
+};
+
+struct st;
+
+/* How A's stages reach the end they act upon: the same process, or a socket. */
+struct st_peer {
+	int (*step)(struct st *s, const struct wire_step *step, struct wire_result *res);
+};
+
+struct st {
+	const struct st_opts *o;
+	struct st_report *r;
+	struct ibv_context *ctx;
+	struct ibv_device_attr dattr;
+	struct ibv_port_attr pattr;
+	union ibv_gid gid;	/* ours, at r->gid_index */
+	struct st_end a, b;	/* A acts; B is acted upon (in this process in loopback) */
+	const struct st_peer *peer;
+	int fd;			/* two hosts: the side channel */
+	bool cm;		/* rdma_cm made the QPs and connected them */
+	enum st_stage cur;
+};
+
+/* Marks the running stage failed; DETAIL and HINT are formats of their own. */
+int st_fail(struct st *s, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void st_begin(struct st *s, enum st_stage stage);
+int st_done(struct st *s, uint64_t bytes);
+/* STAGE's pattern over BUF, and the poison a buffer holds before it is written. */
+void st_fill(char *buf, size_t len, unsigned int stage);
+void st_poison(char *buf, size_t len);
+/* -1 with DETAIL when BUF is not STAGE's pattern. */
+int st_check_pattern(unsigned int stage, const char *what, const char *buf, size_t len,
+		     char *detail, size_t dlen);
+/*
+ * One completion on CQ within TIMEOUT_MS, of opcode OP and successful;
+ * otherwise -1 with DETAIL and HINT.
+ */
+int st_wait_wc_text(unsigned int timeout_ms, struct ibv_cq *cq, enum ibv_wc_opcode op,
+		    struct ibv_wc *wc, char *detail, size_t dlen, const char **hint);
+/* Fills in R's stages as skipped, the device and GID index unknown. */
+void st_report_init(struct st_report *r, const char *dev, unsigned int bench);
+
+/* Opens the device, checks the port, picks the GID; ctx ready for ends. */
+int st_setup_device(struct st *s);
+/* An end with LEN bytes of buffer; without QP when NOQP (rdma_cm makes it). */
+int st_make_end(struct st *s, struct st_end *e, uint32_t len, bool noqp);
+void st_free_end(struct st_end *e);
+struct ibv_qp_init_attr st_qp_attr(const struct st *s, struct st_end *e);
+/* What a peer needs to know of E: a hello. */
+void st_hello(const struct st *s, const struct st_end *e, struct wire_hello *h);
+void st_remote_from_hello(struct st_remote *rem, const struct wire_hello *h);
+/* RESET -> INIT -> RTR -> RTS towards E's remote. */
+int st_connect_qp(struct st *s, struct st_end *e);
+
+/* The buffer each end needs for the run O asks for. */
+uint32_t st_buffer_len(const struct st_opts *o);
+/* Loopback: B in this process; each end learns of the other from its hello. */
+extern const struct st_peer st_loopback_peer;
+void st_pair_ends(struct st *s);
+
+/* The acted-upon end's part of a step: prepare or check. Fills RES. */
+void st_b_step(struct st *s, struct st_end *b, const struct wire_step *step,
+	       struct wire_result *res);
+/* Runs the stages A drives (correctness or bench) through s->peer. */
+int st_run_stages(struct st *s);
+void st_release(struct st *s);
+
+/* Completions, every wait bounded by the timeout. */
+int st_wait_wc(struct st *s, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc);
+const char *st_wc_hint(enum ibv_wc_status st);
+
+/* --bench: A's side of each measurement, and B's answering side. */
+int st_bench_lat(struct st *s, enum st_stage stage, bool loopback);
+int st_bench_bw(struct st *s);
+void st_bench_serve(struct st *s, struct st_end *b, const struct wire_step *step,
+		    struct wire_result *res);
+void st_bench_prepare(struct st_end *b, const struct wire_step *step, struct wire_result *res);
+
+#endif

@@ -75,7 +75,7 @@ build/obj/%.o: src/%.c
 
 # Each unit test (src/tests/test_X.c) links the modules listed here: the one it
 # tests first, then only the pure lower-layer ones that one is built on.
-TEST_MODS_cli := cli/grammar
+TEST_MODS_cli := cli/grammar cli/help cli/out kernel/release kernel/sysfs
 TEST_MODS_conf := model/conf model/names
 TEST_MODS_gid := model/gid
 TEST_MODS_link := model/link kernel/nl kernel/nldev model/model kernel/sysfs model/gid
@@ -83,7 +83,7 @@ TEST_MODS_model := model/model kernel/sysfs model/gid
 TEST_MODS_names := model/names
 TEST_MODS_nl := kernel/nl
 TEST_MODS_nldev := kernel/nldev
-TEST_MODS_out := cli/out
+TEST_MODS_out := cli/out kernel/release kernel/sysfs
 TEST_MODS_sysfs := kernel/sysfs
 TEST_MODS_wire := selftest/wire model/gid
 .SECONDEXPANSION:
@@ -147,7 +147,20 @@ fuzz:
 	$(MAKE) fuzzers
 	tools/fuzz --time $(FUZZ_TIME) --grow
 
-docs/%.8: docs/%.8.scd
+# The man page's synopses come from the command tree (rdmactl help --format
+# scdoc), each in place of its "@PATH@" line; a path the tree lacks is an error.
+build/rdmactl.8.scd: docs/rdmactl.8.scd.in rdmactl
+	@mkdir -p $(@D)
+	$(call msg,GEN,$@)
+	$(Q)./rdmactl help --format scdoc >$@.syn
+	$(Q)awk -F '\t' 'NR == FNR { syn[$$1] = $$2; next } \
+		/^@.*@$$/ { k = substr($$0, 2, length($$0) - 2); \
+			if (!(k in syn)) { print "no command " k > "/dev/stderr"; exit 1 } \
+			print syn[k]; used[k] = 1; next } { print } \
+		END { for (k in syn) if (!(k in used)) { print "undocumented: " k > "/dev/stderr"; exit 1 } }' \
+		$@.syn $< >$@.tmp && mv $@.tmp $@
+
+docs/rdmactl.8: build/rdmactl.8.scd
 	$(call msg,SCDOC,$@)
 	$(Q)scdoc <$< >$@.tmp && mv $@.tmp $@
 
@@ -195,4 +208,4 @@ uninstall:
 clean:
 	rm -rf build rdmactl docs/*.8
 
--include $(OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d)

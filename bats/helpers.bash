@@ -16,7 +16,7 @@ rdmactl() {
 
 # The command names in `rdmactl help`, one a line.
 help_commands() {
-	"$RDMACTL" help | sed -n '/^Commands/,/^$/ { s/^  \([a-z][a-z-]*\).*/\1/p }'
+	"$RDMACTL" help | sed -n '/^Commands/,/^$/ { s/^  \([a-z][a-z-]*\).*/\1/p }' | uniq
 }
 
 # --- VM tier helpers (real kernel, iproute2's `rdma` as the oracle) ---
@@ -58,7 +58,7 @@ vm_restore() {
 	# A process with the device open makes 'rdma link delete' wait for it.
 	pkill -x ibv_rc_pingpong 2>/dev/null || true
 	pkill -x rping 2>/dev/null || true
-	pkill -f -- 'rdmactl.* selftest .*--server' 2>/dev/null || true
+	pkill -f -- 'rdmactl.* selftest server' 2>/dev/null || true
 	sleep 0.2
 	rdma_links_clear
 	ip link set "$RXE_VM_NETDEV" up mtu 1500 2>/dev/null || true
@@ -129,4 +129,47 @@ rdmactl_ports_as_devinfo() {
 		"\($d) \(.port) speed_mbps \(.speed_mbps)",
 		(if .max_mtu then "\($d) \(.port) max_mtu \(.max_mtu)" else empty end),
 		(if .active_mtu then "\($d) \(.port) active_mtu \(.active_mtu)" else empty end)'
+}
+
+# --- The JSON contract (docs/json.md) ---
+
+# The member paths of the JSON documents on stdin: "[]" for each array element.
+json_paths() {
+	jq -r 'paths(type != "object" and type != "array")
+		| map(if type == "number" then "[]" else . end) | join(".")' |
+		sed 's/\.\[\]/[]/g' | sort -u
+}
+
+# The paths docs/json.md lists for CMD (its "json-paths CMD" block).
+doc_paths() {
+	awk -v c="$1" '$0 == "```json-paths " c { on = 1; next } on && /^```/ { on = 0 } on' \
+		"$TOP/docs/json.md" | sort -u
+}
+
+# Fails unless every path of the JSON on stdin is one docs/json.md lists for
+# the blocks named (a NAME there matches any member); with --exact, every
+# listed path must be there too.
+assert_json_contract() {
+	local exact=false doc got p d ok re
+	[ "$1" = --exact ] && { exact=true; shift; }
+	got=$(json_paths)
+	doc=$(for b in "$@"; do doc_paths "$b"; done | sort -u)
+	[ -n "$doc" ] || fail "docs/json.md has no block for: $*"
+	[ -n "$got" ] || fail "no JSON members for: $*"
+	while IFS= read -r p; do
+		ok=false
+		while IFS= read -r d; do
+			[[ $p == "$d" ]] && { ok=true; break; }
+			[[ $d == *NAME* ]] || continue
+			re=$(sed 's/[].[]/\\&/g; s/NAME/[^.]+/g' <<<"$d")
+			[[ $p =~ ^$re$ ]] && { ok=true; break; }
+		done <<<"$doc"
+		$ok || fail "$*: member '$p' is not in docs/json.md"
+	done <<<"$got"
+	if $exact; then
+		while IFS= read -r d; do
+			[[ $d == *NAME* ]] && continue
+			grep -qxF -- "$d" <<<"$got" || fail "$*: docs/json.md lists '$d', the output lacks it"
+		done <<<"$doc"
+	fi
 }

@@ -55,9 +55,9 @@ setup() {
 	assert_output 'kernel,memlock'
 }
 
-@test "check: JSON results carry id, result, message and fix" {
+@test "check: JSON results carry id, result, detail and fix" {
 	run rdmactl -j check
-	run jq -e 'all(.[]; has("id") and has("result") and has("message") and has("fix")) and
+	run jq -e 'all(.[]; has("id") and has("result") and has("detail") and has("fix")) and
 		(map(.result) - ["pass","warn","fail","skip"] | length == 0)' <<<"$output"
 	assert_success
 }
@@ -82,33 +82,33 @@ setup() {
 		assert_failure 2
 		[[ $stderr == *"$why"* ]] || fail "selftest $args: '$stderr' lacks '$why'"
 	done <<'EOF'
---pingpong rxe0|--pingpong needs --server or --client HOST
---pingpong --server --client h rxe0|--server or --client HOST, not both
---pingpong --server|two hosts need the device
---server|two hosts need the device
---client h|two hosts need the device
---pingpong --server --port 70000 rxe0|--port
---bind 10.0.0.1 rxe0|--bind and --once are for --server
---once --client h rxe0|--bind and --once are for --server
---port 1234 rxe0|--port is for --server or --client
+loopback --pingpong rxe0|unknown option '--pingpong'
+server client h rxe0|unexpected 'h'
+server --pingpong|two hosts need the device
+server|two hosts need the device
+client h|two hosts need the device
+server --pingpong --port 70000 rxe0|--port
+loopback --bind 10.0.0.1 rxe0|unknown option '--bind'
+client --once h rxe0|unknown option '--once'
+--port 1234 rxe0|unknown option '--port'
 --depth 4 rxe0|--depth is for --bench
 --depth 0 --bench rxe0|--depth
 --cm --bench rxe0|--bench measures over the verbs exchange
---pingpong --cm --server rxe0|--pingpong is ibv_rc_pingpong's exchange
+server --pingpong --cm rxe0|--pingpong is ibv_rc_pingpong's exchange
 --iters 5 rxe0|--iters is for --bench
 --bench --size 40000000 rxe0|at most 32 MiB
---bench --size 40000000 --client h rxe0|at most 32 MiB
---cm --size 10 --client h|rping's messages need at least 26 bytes
---cm --size 10 --server|rping's messages need at least 26 bytes
+client --bench --size 40000000 h rxe0|at most 32 MiB
+client --cm --size 10 h|rping's messages need at least 26 bytes
+server --cm --size 10|rping's messages need at least 26 bytes
 EOF
 }
 
-@test "selftest --server with no RDMA fails at setup, exit 1, before it listens" {
-	run --separate-stderr rdmactl selftest --server --port 18599 rxe0
+@test "selftest server with no RDMA fails at setup, exit 1, before it listens" {
+	run --separate-stderr rdmactl selftest server --port 18599 rxe0
 	assert_failure 1
 	assert_line --regexp '^  setup +FAIL +[0-9]+ us  libibverbs cannot open rxe0$'
 	[[ $stderr != *listening* ]]
-	run --separate-stderr rdmactl -j selftest --client 127.0.0.1 --port 18599 rxe0
+	run --separate-stderr rdmactl -j selftest client 127.0.0.1 --port 18599 rxe0
 	assert_failure 1
 	run jq -r '.[0] | "\(.passed) \(.stages[0].stage) \(.stages[0].result)"' <<<"$output"
 	assert_output 'false setup fail'

@@ -179,7 +179,7 @@ teardown() {
 	rdmactl add rxe0 "$N" >/dev/null
 	run --separate-stderr rdmactl del rxe0 nosuch
 	assert_failure 1
-	[[ $stderr == *'there is no RDMA device named nosuch'*ENODEV* ]]
+	[[ $stderr == *'there is no rxe device named nosuch, nor a netdev carrying one'*ENODEV* ]]
 	run rdma_links
 	assert_output "rxe0 $N ACTIVE"
 }
@@ -194,6 +194,11 @@ teardown() {
 	run --separate-stderr rdmactl del --netdev veth1
 	assert_failure 1
 	[[ $stderr == *'veth1 carries no rxe device'* ]]
+	# rxe_cfg's way: remove, by netdev.
+	rdmactl add rxe1 veth1 >/dev/null
+	run rdmactl -j remove veth1
+	assert_success
+	assert_output '["rxe1"]'
 	rdmactl add rxe1 veth1 >/dev/null
 	run rdmactl -j del --all
 	assert_success
@@ -225,14 +230,14 @@ teardown() {
 	assert_line --regexp "^$N +yes +veth +[0-9]+ +1500 +$RXE_VM_ADDR +rxe0 +1024$"
 	refute_line --regexp '^lo '
 	run rdmactl -j status
-	run jq -c ".[] | select(.name == \"$N\") | {link, driver, mtu, ipv4, rdma_dev, roce_mtu}" <<<"$output"
-	assert_output "{\"link\":true,\"driver\":\"veth\",\"mtu\":1500,\"ipv4\":\"$RXE_VM_ADDR\",\"rdma_dev\":\"rxe0\",\"roce_mtu\":1024}"
+	run jq -c ".[] | select(.netdev == \"$N\") | {netdev_state, netdev_driver, netdev_mtu, ipv4, ifname, active_mtu}" <<<"$output"
+	assert_output "{\"netdev_state\":\"up\",\"netdev_driver\":\"veth\",\"netdev_mtu\":1500,\"ipv4\":\"$RXE_VM_ADDR\",\"ifname\":\"rxe0\",\"active_mtu\":1024}"
 }
 
 @test "provision: link of an unknown name exits 1" {
 	run --separate-stderr rdmactl link rxe9
 	assert_failure 1
-	[[ $stderr == *'rxe9: no such RDMA device'* ]]
+	[[ $stderr == *'there is no RDMA device named rxe9'*ENODEV* ]]
 }
 
 @test "provision: add --persist records the link; a failed persist leaves no link" {
@@ -279,7 +284,7 @@ teardown() {
 	printf '# test\nrxe0 %s\nrxe1 nosuch0\n' "$N" >"$RDMACTL_CONFIG"
 	run --separate-stderr rdmactl start
 	assert_failure 1
-	[[ $stderr == *"rxe.conf:3: cannot add rxe1 on nosuch0: no such network device"* ]]
+	[[ $stderr == *"rxe.conf:3: cannot add rxe1: there is no network device named nosuch0"* ]]
 	run rdma_links
 	assert_output "rxe0 $N ACTIVE"
 }

@@ -19,7 +19,7 @@ teardown() {
 
 # The check's line for ID: "VERDICT message" (the first, when there are several).
 verdict() {
-	rdmactl -j check --only "$@" | jq -r 'first(.[]) | "\(.result) \(.message)"'
+	rdmactl -j check --only "$@" | jq -r 'first(.[]) | "\(.result) \(.detail)"'
 }
 # The fix of the first failure, else of the first warning.
 fix_of() {

@@ -67,11 +67,11 @@ assert_whole_json() {
 	rdmactl add rxe0 "$N" >/dev/null
 	run vg selftest --cm --timeout 30 rxe0
 	assert_success
-	vg selftest --server --once --port 18760 --timeout 60 rxe0 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
+	vg selftest server --once --port 18760 --timeout 60 rxe0 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
 	bg=$!
 	wait_listen 18760 || sleep 5
 	wait_listen 18760
-	run vg selftest --client "$RXE_VM_ADDR" --port 18760 --timeout 60 rxe0
+	run vg selftest client "$RXE_VM_ADDR" --port 18760 --timeout 60 rxe0
 	assert_success
 	assert_line 'rxe0: selftest passed'
 	wait "$bg" || fail "server under valgrind: exit $?: $(cat "$BATS_TEST_TMPDIR/srv")"
@@ -245,7 +245,7 @@ assert_whole_json() {
 
 @test "server: 30 connections at once, a slow writer, huge and negative lengths, a peer gone mid-exchange: a good client passes meanwhile" {
 	rdmactl add rxe0 "$N" >/dev/null
-	"$RDMACTL" -j selftest --server --port 18761 --timeout 3 rxe0 >"$BATS_TEST_TMPDIR/srv" \
+	"$RDMACTL" -j selftest server --port 18761 --timeout 3 rxe0 >"$BATS_TEST_TMPDIR/srv" \
 		2>"$BATS_TEST_TMPDIR/err" &
 	bg=$!
 	wait_listen 18761
@@ -263,7 +263,7 @@ assert_whole_json() {
 	# A real client's hello (captured), then gone before its first step.
 	head -c 80 "$TOP/src/fuzz/corpus/wire/captured-wire-server" >/dev/tcp/127.0.0.1/18761
 	start=$SECONDS
-	run rdmactl selftest --client "$RXE_VM_ADDR" --port 18761 rxe0
+	run rdmactl selftest client "$RXE_VM_ADDR" --port 18761 rxe0
 	assert_success
 	assert_line 'rxe0: selftest passed'
 	[ $((SECONDS - start)) -lt 30 ] || fail "the good client waited $((SECONDS - start)) s"
@@ -294,7 +294,7 @@ assert_whole_json() {
 	probe=$TOP/build/tests/probe_bounds
 	[ -x "$probe" ] || fail "$probe is not built (make unit-tests)"
 	rdmactl add rxe0 "$N" >/dev/null
-	"$RDMACTL" -j selftest --server --port 18763 --timeout 3 rxe0 >"$BATS_TEST_TMPDIR/srv" \
+	"$RDMACTL" -j selftest server --port 18763 --timeout 3 rxe0 >"$BATS_TEST_TMPDIR/srv" \
 		2>"$BATS_TEST_TMPDIR/err" &
 	bg=$!
 	wait_listen 18763
@@ -310,7 +310,7 @@ assert_whole_json() {
 	assert_line "read the buffer with the atomic word's key: $answer"
 	# The probe itself works: inside the buffer, the same read succeeds.
 	assert_line 'read 64 bytes inside the buffer: success'
-	run rdmactl selftest --client "$RXE_VM_ADDR" --port 18763 rxe0
+	run rdmactl selftest client "$RXE_VM_ADDR" --port 18763 rxe0
 	assert_success
 	assert_line 'rxe0: selftest passed'
 }
@@ -343,7 +343,7 @@ assert_whole_json() {
 	wait_listen 18762
 	run --separate-stderr rdmactl del rxe1 rxe0
 	assert_failure 1
-	assert_equal "$stderr" "rdmactl: rxe0 is in use by ibv_rc_pingpong (pid $bg): the kernel would make the delete wait until it closes it (rxe cannot force a user off). Stop it first, or pass --wait (EBUSY)"
+	assert_equal "$stderr" "rdmactl: rxe0 is in use by ibv_rc_pingpong (pid $bg): the kernel would make the delete wait until it closes it (rxe cannot force a user off). Stop it first, or pass --wait (EBUSY: Device or resource busy)"
 	run --separate-stderr rdmactl stop
 	assert_failure 1
 	[[ $stderr == *"rxe0 is in use by ibv_rc_pingpong (pid $bg)"* ]] || fail "$stderr"

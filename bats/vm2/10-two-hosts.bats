@@ -34,7 +34,7 @@ setup() {
 }
 
 @test "two hosts: the client passes every stage against the other guest's server" {
-	run rdmactl selftest --client "$P" rxe0
+	run rdmactl selftest client "$P" rxe0
 	assert_success
 	assert_line "rxe0: GID 1 ::ffff:$RXE_VM_ADDR, MTU 1024"
 	assert_line "  peer $P port 18516, GID ::ffff:$P"
@@ -42,7 +42,7 @@ setup() {
 }
 
 @test "two hosts: a 1 MiB run in JSON, every stage passed" {
-	run rdmactl -j selftest --client "$P" --size 1048576 rxe0
+	run rdmactl -j selftest client "$P" --size 1048576 rxe0
 	assert_success
 	run jq -r '.[0] | "\(.passed) \(.remote_gid) \([.stages[] | select(.result != "pass")] | length)"' <<<"$output"
 	assert_output "true ::ffff:$P 0"
@@ -52,20 +52,20 @@ setup() {
 	exec 5<>"/dev/tcp/$P/18516"
 	head -c 600 /dev/urandom >&5
 	exec 5>&-
-	run rdmactl selftest --client "$P" rxe0
+	run rdmactl selftest client "$P" rxe0
 	assert_success
 	assert_line 'rxe0: selftest passed'
 }
 
 @test "two hosts: --bench against the other guest gives latencies and a bandwidth" {
-	run rdmactl -j selftest --bench --iters 100 --client "$P" rxe0
+	run rdmactl -j selftest client "$P" --bench --iters 100 rxe0
 	assert_success
 	run jq -r '.[0].stages[] | select(.stats) | "\(.stage) \(.stats.iters) \(.stats.t_typical_us // .stats.gb_s | . > 0)"' <<<"$output"
 	assert_output $'lat_send 100 true\nlat_write 100 true\nbw_write 100 true'
 }
 
 @test "pingpong: rdmactl's client against a stock ibv_rc_pingpong server on the other guest" {
-	run rdmactl selftest --pingpong --client "$P" --iters 100 rxe0
+	run rdmactl selftest client "$P" --pingpong --iters 100 rxe0
 	assert_success
 	assert_line --regexp "^  remote GID ::ffff:$P, QPN 0x[0-9a-f]{6}$"
 	assert_line --regexp '^  819200 bytes in [0-9]+ us, 100 iterations = [0-9.]+ usec/iter, data checked$'
@@ -78,14 +78,14 @@ setup() {
 }
 
 @test "cm: rdmactl's client against rdmactl's server on the other guest" {
-	run rdmactl selftest --cm --client "$P" --iters 20
+	run rdmactl selftest client "$P" --cm --iters 20
 	assert_success
 	assert_line "  peer $P port 7174 (rdma_cm, rping)"
 	assert_line --regexp '^  write +pass +[0-9]+ us  1280 bytes verified$'
 }
 
 @test "cm: rdmactl's client against a stock rping server on the other guest" {
-	run rdmactl selftest --cm --client "$P" --port 7175 --iters 20 rxe0
+	run rdmactl selftest client "$P" --cm --port 7175 --iters 20 rxe0
 	assert_success
 	assert_line 'rxe0: selftest passed'
 }
@@ -99,7 +99,7 @@ setup() {
 @test "two hosts: this netdev taken down mid-run ends with a clear error within the timeout" {
 	(sleep 3; ip link set eth0 down) &
 	start=$SECONDS
-	run rdmactl selftest --bench --iters 1000000 --timeout 3 --client "$P" rxe0
+	run rdmactl selftest client "$P" --bench --iters 1000000 --timeout 3 rxe0
 	wait
 	ip link set eth0 up
 	assert_failure 1
@@ -113,8 +113,8 @@ setup() {
 	for mode in "" --cm; do
 		# shellcheck disable=SC2086 # no mode is no word
 		run valgrind --quiet --error-exitcode=99 --leak-check=full \
-			--errors-for-leak-kinds=definite,indirect "$RDMACTL" selftest $mode --client "$P" rxe0
-		[ "$status" -eq 0 ] || fail "valgrind rdmactl selftest $mode --client: exit $status: $output"
+			--errors-for-leak-kinds=definite,indirect "$RDMACTL" selftest client "$P" $mode rxe0
+		[ "$status" -eq 0 ] || fail "valgrind rdmactl selftest client $mode: exit $status: $output"
 		assert_line --partial 'selftest passed'
 	done
 }

@@ -31,6 +31,7 @@ struct check_opts {
 	int64_t gid_index;	/* -1: not given */
 	const char *peer;	/* the remote address, or NULL */
 	const char *module_file;	/* an out-of-tree .ko to vet */
+	const char *only;	/* "ID,ID,...": only these checks; NULL: all */
 };
 
 struct check_ctx {
@@ -57,6 +58,11 @@ struct check_def {
 
 extern const struct check_def check_defs[];
 extern const size_t check_ndefs;
+
+/* The first unknown id of "ID,ID,..." (pointing into LIST), or NULL when all are known. */
+const char *checks_unknown(const char *list);
+/* Runs the checks O selects, in table order, into C (check_ctx_free it). */
+void checks_run(const struct check_opts *o, struct check_ctx *c);
 
 /* Records a verdict for the running check. FIX may be NULL; MSG is a format. */
 void report(struct check_ctx *c, enum verdict v, const char *fix, const char *fmt, ...)

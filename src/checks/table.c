@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The checks in the order they run: id, function, summary (--list shows them). */
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "checks/checks.h"
 
@@ -21,3 +23,45 @@ const struct check_def check_defs[] = {
 	{ "counters", check_counters, "rxe hw_counters that show past trouble" },
 };
 const size_t check_ndefs = sizeof(check_defs) / sizeof(check_defs[0]);
+
+/* ID (LEN bytes) is one of LIST's comma-separated ids. */
+static bool listed(const char *list, const char *id, size_t len)
+{
+	for (const char *p = list; *p; p += strcspn(p, ","), p += *p == ',') {
+		size_t n = strcspn(p, ",");
+
+		if (n == len && !strncmp(p, id, len))
+			return true;
+	}
+	return false;
+}
+
+const char *checks_unknown(const char *list)
+{
+	for (const char *p = list;; p++) {
+		size_t n = strcspn(p, ",");
+		bool known = false;
+
+		for (size_t i = 0; i < check_ndefs; i++)
+			known |= strlen(check_defs[i].id) == n && !strncmp(check_defs[i].id, p, n);
+		if (!known)
+			return p;
+		p += n;
+		if (!*p)
+			return NULL;
+	}
+}
+
+void checks_run(const struct check_opts *o, struct check_ctx *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->o = *o;
+	for (size_t i = 0; i < check_ndefs; i++) {
+		const char *id = check_defs[i].id;
+
+		if (o->only && !listed(o->only, id, strlen(id)))
+			continue;
+		c->cur = id;
+		check_defs[i].run(c);
+	}
+}

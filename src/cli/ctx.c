@@ -1,27 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* What the context gives commands: the netlink socket, the link list, the links file. */
+/* What commands share: the netlink socket, failures said once, names checked. */
 #include <errno.h>
 #include <stdio.h>
 
-#include "model/conf.h"
-#include "ops/explain.h"
-#include "model/link.h"
-#include "kernel/nl.h"
+#include "cli/grammar.h"
+#include "cli/out.h"
 #include "cli/rdmactl.h"
+#include "kernel/nl.h"
+#include "model/link.h"
+#include "model/names.h"
+#include "ops/explain.h"
 
 int rc_netlink(struct rc_ctx *ctx, struct nl **nlp)
 {
+	struct rc_err e;
+
 	if (!ctx->nl) {
 		int err = nl_open(&ctx->nl);
 
-		if (err == -EPROTONOSUPPORT) {
-			pr_no_rdma_kernel();
-			return err;
-		}
-		if (err) {
-			pr_kerr(err, NULL, "cannot open the RDMA netlink socket");
-			return err;
-		}
+		if (err)
+			return rc_fail((explain_netlink_open(&e, err, ctx->sysfs_root), &e));
 	}
 	*nlp = ctx->nl;
 	return 0;
@@ -29,42 +27,27 @@ int rc_netlink(struct rc_ctx *ctx, struct nl **nlp)
 
 int rc_links(struct rc_ctx *ctx, struct link_list *l)
 {
-	struct nl *nl;
+	struct rc_err e;
+	struct nl *nl = NULL;
 	int err = rc_netlink(ctx, &nl);
 
 	if (err)
 		return err;
 	err = links_get(nl, ctx->sysfs_root, l);
-	if (err)
-		pr_kerr(err, nl_ext_msg(nl), "cannot list the RDMA devices");
-	return err;
+	return err ? rc_fail((explain_dump(&e, err, nl_ext_msg(nl)), &e)) : 0;
 }
 
-int rc_conf_load(struct rc_ctx *ctx, struct conf *c)
+int rc_fail(const struct rc_err *e)
 {
-	char msg[512];
-	int err = conf_load(ctx->config, c, msg, sizeof(msg));
-
-	if (err && *msg)
-		fprintf(stderr, "rdmactl: %s; the file was left as it is\n", msg);
-	else if (err)
-		pr_kerr(err, NULL, "cannot read %s", ctx->config);
-	return err;
+	pr_rc_err(e);
+	return e->err;
 }
 
-int rc_rxe_on(struct rc_ctx *ctx, const char *netdev, char *name, size_t len)
+int rc_check_name(const struct cli_args *a, const char *what, const char *name, bool rdma)
 {
-	struct link_list l;
-	const struct rdma_link *k;
-	int err = rc_links(ctx, &l);
+	const char *why = rdma ? rdma_name_invalid(name) : netdev_name_invalid(name);
 
-	if (err)
-		return err;
-	k = links_find_netdev(&l, netdev);
-	if (k)
-		snprintf(name, len, "%s", k->p.dev_name);
-	else
-		fprintf(stderr, "rdmactl: %s carries no rxe device (ENODEV)\n", netdev);
-	links_free(&l);
-	return k ? 0 : -ENODEV;
+	if (!why)
+		return 0;
+	return cli_usage(a, "%s '%s': %s", what, name, why);
 }

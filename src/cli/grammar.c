@@ -1,26 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Command lookup and generated help over a command table. */
+/* The grammar's lookup and its one option parser, over the command tree. */
 #include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/grammar.h"
+#include "cli/out.h"
+#include "cli/rdmactl.h"
 
-const struct rc_cmd *cli_lookup(const struct rc_cmd *tab, const char *word, int *nmatch)
+const struct cli_opt cli_global_opts[] = {
+	{ "json", 'j', CLI_FLAG, .help = "JSON output (the stable interface for programs)" },
+	{ "pretty", 'p', CLI_FLAG, .help = "indent JSON output" },
+	{ "sysfs-root", 0, CLI_STR, "DIR",
+	  .help = "read a captured fixture below DIR instead of the running system "
+		  "(also RDMACTL_SYSFS_ROOT)" },
+	{ "config", 0, CLI_STR, "FILE",
+	  .help = "the persistent-links file (also RDMACTL_CONFIG)" },
+	{ "help", 'h', CLI_FLAG, .help = "this help, or the command's" },
+	{ "version", 'V', CLI_FLAG, .help = "print the version" },
+	{ NULL },
+};
+
+static bool matches(const struct cli_cmd *c, const char *word, size_t len)
 {
-	const struct rc_cmd *found = NULL;
+	return strncmp(c->name, word, len) == 0;
+}
+
+const struct cli_cmd *cli_lookup(const struct cli_cmd *tab, const char *word, int *nmatch)
+{
+	const struct cli_cmd *found = NULL;
 	size_t len = strlen(word);
 	int n = 0;
 
 	*nmatch = 0;
 	if (len == 0)
 		return NULL;
-	for (const struct rc_cmd *c = tab; c->name; c++) {
-		if (strcmp(c->name, word) == 0) {
-			*nmatch = 1;
-			return c;
-		}
-		if (strncmp(c->name, word, len) == 0) {
+	for (const struct cli_cmd *c = tab; c->name; c++) {
+		if (strcmp(c->name, word) == 0)
+			goto exact;
+		for (int i = 0; i < 3 && c->aliases[i]; i++)
+			if (strcmp(c->aliases[i], word) == 0)
+				goto exact;
+		continue;
+exact:
+		*nmatch = 1;
+		return c;
+	}
+	for (const struct cli_cmd *c = tab; c->name; c++) {
+		if (matches(c, word, len)) {
 			found = c;
 			n++;
 		}
@@ -29,51 +59,328 @@ const struct rc_cmd *cli_lookup(const struct rc_cmd *tab, const char *word, int 
 	return n == 1 ? found : NULL;
 }
 
-void cli_print_matches(FILE *f, const struct rc_cmd *tab, const char *word)
+/* "a, b or c": the names of TAB's rows WORD is a prefix of (all when WORD is ""). */
+static void print_names(FILE *f, const struct cli_cmd *tab, const char *word)
 {
-	size_t len = strlen(word);
-	const char *sep = "";
+	size_t len = strlen(word), n = 0, i = 0;
 
-	for (const struct rc_cmd *c = tab; c->name; c++) {
-		if (strncmp(c->name, word, len) == 0) {
-			fprintf(f, "%s%s", sep, c->name);
-			sep = ", ";
-		}
+	for (const struct cli_cmd *c = tab; c->name; c++)
+		n += matches(c, word, len);
+	for (const struct cli_cmd *c = tab; c->name; c++) {
+		if (!matches(c, word, len))
+			continue;
+		fprintf(f, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", c->name);
+		i++;
 	}
 }
 
-void cli_print_commands(FILE *f, const struct rc_cmd *tab)
+static void safe_word(char *buf, size_t len, const char *word)
 {
-	for (const struct rc_cmd *c = tab; c->name; c++) {
-		const char *nl = strchr(c->help, '\n');
-		int first = nl ? (int)(nl - c->help) : (int)strlen(c->help);
-		char head[64];
+	size_t i;
 
-		snprintf(head, sizeof(head), "%s%s%s", c->name, *c->synopsis ? " " : "",
-			 c->synopsis);
-		fprintf(f, "  %-30s %.*s\n", head, first, c->help);
-	}
+	for (i = 0; word[i] && i + 1 < len; i++)
+		buf[i] = (unsigned char)word[i] < 0x20 || word[i] == 0x7f ? '?' : word[i];
+	buf[i] = '\0';
 }
 
-void cli_print_command(FILE *f, const char *prog, const struct rc_cmd *c)
+int cli_usage(const struct cli_args *a, const char *fmt, ...)
 {
-	fprintf(f, "Usage: %s %s%s%s\n\n%s\n", prog, c->name, *c->synopsis ? " " : "",
-		c->synopsis, c->help);
+	char *what = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&what, fmt, ap) < 0)
+		what = NULL;
+	va_end(ap);
+	if (*a->path)
+		pr_err("%s: %s; try 'rdmactl help %s'", a->path, what ? what : fmt, a->path);
+	else
+		pr_err("%s; try 'rdmactl help'", what ? what : fmt);
+	free(what);
+	return -EUSAGE;
 }
 
-int cli_uint(const char *cmd, const char *opt, const char *s, unsigned long min,
-	     unsigned long max, unsigned long *v)
+static const struct cli_opt *const *tables(const struct cli_cmd *c, const struct cli_opt **t)
 {
+	t[0] = cli_global_opts;
+	for (int i = 0; i < 3; i++)
+		t[i + 1] = c ? c->opts[i] : NULL;
+	return t;
+}
+
+/* Every option C takes, global ones first, into V; their number. */
+static int collect(const struct cli_cmd *c, const struct cli_opt **v)
+{
+	const struct cli_opt *t[4];
+	int n = 0;
+
+	tables(c, t);
+	for (int i = 0; i < 4; i++)
+		for (const struct cli_opt *o = t[i]; o && o->name; o++)
+			if (n < CLI_MAX_OPTS)
+				v[n++] = o;
+	return n;
+}
+
+static int set_value(struct cli_args *a, int i, const char *val)
+{
+	const struct cli_opt *o = a->opt[i];
+	char shown[64];
 	char *end;
 
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	/* strtoul takes "-1" as ULONG_MAX and skips leading space: refuse both. */
-	if (errno || *end || end == s || *s == '-' || *s == ' ' || *s == '+' || *v < min ||
-	    *v > max) {
-		fprintf(stderr, "rdmactl: %s: %s takes a number from %lu to %lu, not '%s'\n", cmd,
-			opt, min, max, s);
-		return -EUSAGE;
+	a->val[i] = val ? val : "";
+	if (!val)
+		return (a->num[i] = ULONG_MAX, 0);
+	safe_word(shown, sizeof(shown), val);
+	if (o->kind == CLI_UINT) {
+		errno = 0;
+		a->num[i] = strtoul(val, &end, 10);
+		/* strtoul takes "-1" as ULONG_MAX and skips leading space: refuse both. */
+		if (errno || *end || end == val || !(*val >= '0' && *val <= '9') ||
+		    a->num[i] < o->min || a->num[i] > o->max)
+			return cli_usage(a, "--%s takes a number from %lu to %lu, not '%s'", o->name,
+					 o->min, o->max, shown);
+	} else if (o->kind == CLI_CHOICE) {
+		size_t len = strlen(val), n = 0;
+
+		for (size_t k = 0; len && o->choices[k]; k++) {
+			if (!strcmp(o->choices[k], val)) {
+				n = 1;
+				a->num[i] = k;
+				break;
+			}
+			if (!strncmp(o->choices[k], val, len)) {
+				n++;
+				a->num[i] = k;
+			}
+		}
+		if (n != 1) {
+			char list[128] = "";
+
+			for (size_t k = 0; o->choices[k]; k++)
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+					 k ? (o->choices[k + 1] ? ", " : " or ") : "", o->choices[k]);
+			return cli_usage(a, "--%s takes %s, not '%s'", o->name, list, shown);
+		}
 	}
 	return 0;
+}
+
+/* Why getopt refused the word at IDX: unknown, ambiguous, or missing its value. */
+static int refuse(struct cli_args *a, char **argv, int idx, int code, int shortopt,
+		  const struct cli_opt **v, int n)
+{
+	const char *word = idx > 0 ? argv[idx] : "";
+	char shown[64];
+
+	if (code == ':')
+		return cli_usage(a, "%s needs a value", word);
+	if (shortopt)
+		return cli_usage(a, "unknown option '-%c'", (unsigned char)shortopt < 0x20 ? '?' :
+				 shortopt);
+	safe_word(shown, sizeof(shown), word);
+	if (!strncmp(word, "--", 2)) {
+		const char *name = word + 2;
+		size_t len = strcspn(name, "=");
+		int m = 0;
+
+		for (int i = 0; i < n; i++)
+			m += !strncmp(v[i]->name, name, len);
+		if (m > 1) {
+			char list[256] = "";
+
+			for (int i = 0; i < n; i++)
+				if (!strncmp(v[i]->name, name, len))
+					snprintf(list + strlen(list), sizeof(list) - strlen(list),
+						 "%s--%s", *list ? ", " : "", v[i]->name);
+			return cli_usage(a, "ambiguous option '%s': %s", shown, list);
+		}
+		if (m == 1 && strchr(name, '='))
+			return cli_usage(a, "'%s': that option takes no value", shown);
+	}
+	return cli_usage(a, "unknown option '%s'", shown);
+}
+
+/*
+ * Reads the options of A->cmd (the global ones only when it is NULL, stopping
+ * at the first word then) from ARGV, whose ARGV[0] getopt skips. Returns the
+ * index of the first word that is not an option, or -EUSAGE (said).
+ */
+static int parse_opts(struct cli_args *a, struct cli_globals *g, int argc, char **argv)
+{
+	struct option lo[CLI_MAX_OPTS + 1] = { 0 };
+	const struct cli_opt *v[CLI_MAX_OPTS];
+	char shorts[2 * CLI_MAX_OPTS + 3];
+	int n = collect(a->cmd, v), opt;
+
+	/* "+": before the command, options end at its word; after it, they mix with words. */
+	snprintf(shorts, sizeof(shorts), "%s", a->cmd ? ":" : "+:");
+	for (int i = 0; i < n; i++) {
+		lo[i].name = v[i]->name;
+		lo[i].has_arg = v[i]->kind == CLI_FLAG ? no_argument :
+				v[i]->optional ? optional_argument : required_argument;
+		lo[i].val = 256 + i;
+		if (v[i]->letter) {
+			size_t l = strlen(shorts);
+
+			shorts[l] = v[i]->letter;
+			shorts[l + 1] = lo[i].has_arg == required_argument ? ':' : '\0';
+			shorts[l + 2] = '\0';
+		}
+		a->opt[i] = v[i];
+		a->val[i] = NULL;
+	}
+	a->nopt = n;
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		int i = -1;
+
+		if (opt >= 256)
+			i = opt - 256;
+		for (int k = 0; i < 0 && k < n; k++)
+			if (opt == v[k]->letter)
+				i = k;
+		if (i < 0)
+			return refuse(a, argv, optind - 1, opt, opt == '?' ? optopt : 0, v, n);
+		if (set_value(a, i, optarg))
+			return -EUSAGE;
+	}
+	g->json |= cli_flag(a, "json");
+	g->pretty |= cli_flag(a, "pretty");
+	g->help |= cli_flag(a, "help");
+	g->version |= cli_flag(a, "version");
+	if (cli_str(a, "sysfs-root"))
+		g->sysfs_root = cli_str(a, "sysfs-root");
+	if (cli_str(a, "config"))
+		g->config = cli_str(a, "config");
+	return optind;
+}
+
+static bool is_help(const char *w)
+{
+	return !strcmp(w, "-h") || !strcmp(w, "--help");
+}
+
+int cli_parse(const struct cli_cmd *root, int argc, char **argv, struct cli_args *a,
+	      struct cli_globals *g)
+{
+	const struct cli_cmd *tab = root, *c = NULL;
+	char *words[8];
+	int i, n, depth = 0;
+	char shown[64];
+
+	memset(a, 0, sizeof(*a));
+	i = parse_opts(a, g, argc, argv);
+	if (i < 0)
+		return i;
+	if (g->help || g->version)
+		return 1;
+	if (i >= argc) {
+		cli_print_usage(stderr, root);
+		return -EUSAGE;
+	}
+	for (;;) {
+		const char *w = i < argc ? argv[i] : NULL;
+		const struct cli_cmd *next = NULL, *dflt = NULL;
+
+		if (c && w && is_help(w)) {
+			cli_print_help(stdout, root, depth, words);
+			return 1;
+		}
+		if (w && *w != '-')
+			next = cli_lookup(tab, w, &n);
+		else
+			n = 0;
+		if (c && c->dflt)
+			dflt = cli_lookup(tab, c->dflt, &(int){ 0 });
+		if (next) {
+			i++;
+		} else if (dflt && (n == 0 && (!w || *w == '-' || dflt->max_args != 0))) {
+			next = dflt;
+		} else {
+			safe_word(shown, sizeof(shown), w ? w : "");
+			if (!c && n > 1) {
+				fprintf(stderr, "rdmactl: ambiguous command '%s': ", shown);
+				print_names(stderr, tab, w);
+				fputs("\n", stderr);
+			} else if (!c) {
+				pr_err("unknown command '%s'; try 'rdmactl help'", shown);
+			} else {
+				fprintf(stderr, "rdmactl: %s: %s %s'%s' (", a->path,
+					n > 1 ? "ambiguous" : w ? "unknown" : "missing", "word ",
+					shown);
+				print_names(stderr, tab, n > 1 ? w : "");
+				fprintf(stderr, "); try 'rdmactl help %s'\n", a->path);
+			}
+			return -EUSAGE;
+		}
+		c = next;
+		if (depth < 8)
+			words[depth++] = (char *)c->name;
+		if (depth == 1)
+			snprintf(a->path, sizeof(a->path), "%s", c->name);
+		else
+			snprintf(a->path + strlen(a->path), sizeof(a->path) - strlen(a->path), " %s",
+				 c->name);
+		if (!c->verbs)
+			break;
+		tab = c->verbs;
+	}
+	a->cmd = c;
+	/* ARGV[i - 1] stands in for getopt's program name. */
+	n = parse_opts(a, g, argc - i + 1, argv + i - 1);
+	if (n < 0)
+		return n;
+	a->argc = argc - i + 1 - n;
+	a->argv = argv + i - 1 + n;
+	if (g->help) {
+		cli_print_help(stdout, root, depth, words);
+		return 1;
+	}
+	if (g->version)
+		return 1;
+	if (a->argc < c->min_args)
+		return cli_usage(a, "expected %s", c->args);
+	if (c->max_args != CLI_ANY && a->argc > c->max_args) {
+		safe_word(shown, sizeof(shown), a->argv[c->max_args]);
+		return cli_usage(a, "unexpected '%s'%s%s", shown,
+				 c->max_args ? ": expected " : "", c->max_args ? c->args : "");
+	}
+	return 0;
+}
+
+static int find(const struct cli_args *a, const char *name)
+{
+	for (int i = 0; i < a->nopt; i++)
+		if (!strcmp(a->opt[i]->name, name))
+			return i;
+	/* A handler asked for an option its row does not list: a bug, caught by any test. */
+	fprintf(stderr, "rdmactl: internal error: %s has no option --%s\n", a->path, name);
+	abort();
+}
+
+bool cli_takes(const struct cli_args *a, const char *name)
+{
+	for (int i = 0; i < a->nopt; i++)
+		if (!strcmp(a->opt[i]->name, name))
+			return true;
+	return false;
+}
+
+bool cli_flag(const struct cli_args *a, const char *name)
+{
+	return a->val[find(a, name)] != NULL;
+}
+
+const char *cli_str(const struct cli_args *a, const char *name)
+{
+	return a->val[find(a, name)];
+}
+
+unsigned long cli_num(const struct cli_args *a, const char *name, unsigned long dflt)
+{
+	int i = find(a, name);
+
+	return a->val[i] && a->num[i] != ULONG_MAX ? a->num[i] : dflt;
 }

@@ -1,30 +1,119 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Command lookup and generated help over a command table. */
-#ifndef RDMACTL_CLI_H
-#define RDMACTL_CLI_H
+/*
+ * The grammar: a tree of commands and verbs (iproute2's object/verb tables),
+ * each row carrying its handler, options, arguments and help together. One
+ * lookup walks it; one parser reads every command's options; help, the man
+ * page's synopses and shell completion are generated from it.
+ */
+#ifndef RDMACTL_GRAMMAR_H
+#define RDMACTL_GRAMMAR_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
-#include "cli/rdmactl.h"
+struct rc_ctx;
+
+enum cli_kind {
+	CLI_FLAG,	/* --name */
+	CLI_STR,	/* --name VALUE */
+	CLI_UINT,	/* --name N, from MIN to MAX */
+	CLI_CHOICE,	/* --name WORD, one of CHOICES (a unique prefix is enough) */
+};
+
+struct cli_opt {
+	const char *name;	/* the long name, without "--" */
+	char letter;		/* the short option, 0 for none */
+	enum cli_kind kind;
+	const char *meta;	/* the value in synopses: "N", "ADDR" */
+	bool optional;		/* --name[=VALUE]: the value may be left out */
+	unsigned long min, max;
+	const char *const *choices;	/* NULL-terminated */
+	const char *help;
+};
+
+#define CLI_MAX_OPTS 32
+#define CLI_ANY (-1)	/* max_args: no limit */
+
+struct cli_args;
+
+struct cli_cmd {
+	const char *name;
+	/* Other words for it (rxe_cfg's, iproute2's): matched exactly, never listed. */
+	const char *aliases[3];
+	/* A leaf's handler. Returns 0, or a negative errno / -EUSAGE. */
+	int (*fn)(struct rc_ctx *ctx, const struct cli_args *a);
+	/* A node's verbs, ending with a row whose name is NULL. */
+	const struct cli_cmd *verbs;
+	/* The verb taken when none is given (or the next word is its argument). */
+	const char *dflt;
+	/* The options (tables ending with a NULL name), shared tables allowed. */
+	const struct cli_opt *opts[3];
+	const char *args;	/* positional arguments in synopses: "[NAME] NETDEV" */
+	int min_args, max_args;
+	const char *summary;	/* one sentence */
+	const char *help;	/* the rest, or NULL */
+	bool live_only;		/* acts on the running system: a fixture is refused */
+	bool hidden;		/* another way in (iproute2's words): not listed */
+};
+
+/* What the parser found: the command, its positional words, and its options. */
+struct cli_args {
+	const struct cli_cmd *cmd;
+	char path[64];		/* "link show": for messages */
+	int argc;
+	char **argv;
+	const struct cli_opt *opt[CLI_MAX_OPTS];
+	const char *val[CLI_MAX_OPTS];	/* NULL: not given; "" for a flag or no value */
+	unsigned long num[CLI_MAX_OPTS];
+	int nopt;
+};
+
+/* The options every command takes, before or after its words. */
+struct cli_globals {
+	bool json, pretty, help, version;
+	const char *sysfs_root, *config;
+};
+
+extern const struct cli_opt cli_global_opts[];
 
 /*
- * The row named WORD, or the only row WORD is a prefix of. NULL otherwise, with
- * *NMATCH the number of rows it is a prefix of (0: unknown, >1: ambiguous).
- * TAB ends with a row whose name is NULL.
+ * The row of TAB named WORD (exactly, or an alias), or the only row WORD is a
+ * prefix of. NULL otherwise, with *NMATCH the number of rows it is a prefix of
+ * (0: unknown, >1: ambiguous).
  */
-const struct rc_cmd *cli_lookup(const struct rc_cmd *tab, const char *word, int *nmatch);
-
-/* "add, addr" style list of the rows WORD is a prefix of. */
-void cli_print_matches(FILE *f, const struct rc_cmd *tab, const char *word);
+const struct cli_cmd *cli_lookup(const struct cli_cmd *tab, const char *word, int *nmatch);
 
 /*
- * Parses a command's option OPT as a decimal number from MIN to MAX. On
- * anything else it says so ("rdmactl: CMD: OPT takes ...") and returns -EUSAGE.
+ * Walks ARGV from the top table ROOT to a leaf, then reads the leaf's options
+ * (and the global ones, anywhere) into A and G. ARGV is permuted. On a usage
+ * error it says what was wrong and returns -EUSAGE; a request for help (-h)
+ * prints it and returns 1.
  */
-int cli_uint(const char *cmd, const char *opt, const char *s, unsigned long min,
-	     unsigned long max, unsigned long *v);
+int cli_parse(const struct cli_cmd *root, int argc, char **argv, struct cli_args *a,
+	      struct cli_globals *g);
 
-void cli_print_commands(FILE *f, const struct rc_cmd *tab);
-void cli_print_command(FILE *f, const char *prog, const struct rc_cmd *c);
+/* A's command takes the option NAME at all. */
+bool cli_takes(const struct cli_args *a, const char *name);
+/* The option's value when given; cli_flag also for a flag. NAME must be an option of A's. */
+bool cli_flag(const struct cli_args *a, const char *name);
+const char *cli_str(const struct cli_args *a, const char *name);
+unsigned long cli_num(const struct cli_args *a, const char *name, unsigned long dflt);
+
+/* "rdmactl: PATH: WHAT; try 'rdmactl help PATH'" on stderr; returns -EUSAGE. */
+int cli_usage(const struct cli_args *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* help.c: all generated from the tree. */
+void cli_print_usage(FILE *f, const struct cli_cmd *root);
+/* PATH: words naming a command or node ("link", "link show"); -EUSAGE when unknown. */
+int cli_print_help(FILE *f, const struct cli_cmd *root, int n, char **path);
+/* The scdoc synopsis of every leaf, for the man page; a bash completion script. */
+void cli_print_scdoc(FILE *f, const struct cli_cmd *root);
+void cli_print_bash(FILE *f, const struct cli_cmd *root);
+/* LEAD, then the synopsis of command C at PATH ("link show"), wrapped to WIDTH under it. */
+void cli_print_synopsis(FILE *f, const char *lead, const char *path, const struct cli_cmd *c,
+			int width);
+/* The terminal's width (COLUMNS, then the tty), 80 when neither says. */
+int cli_width(FILE *f);
 
 #endif

@@ -9,6 +9,8 @@
 #include <json-c/json.h>
 
 #include "cli/out.h"
+#include "kernel/release.h"
+#include "ops/explain.h"
 
 #define OUT_DEPTH 16
 
@@ -221,11 +223,40 @@ int out_finish(struct out *o)
 	return err;
 }
 
-static void vmsg(const char *level, const char *fmt, va_list ap)
+/*
+ * Every message: "rdmactl: " first, and nothing a user typed reaches the
+ * terminal raw: control characters are shown as '?'.
+ */
+static void put_safe(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		fputc((unsigned char)text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i], stderr);
+}
+
+static void put_line(const char *level, const char *text, size_t len)
 {
 	fprintf(stderr, "rdmactl: %s", level);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	put_safe(text, len);
+}
+
+static void vmsg(const char *level, const char *fmt, va_list ap)
+{
+	char *text = NULL;
+
+	if (vasprintf(&text, fmt, ap) < 0) {
+		fprintf(stderr, "rdmactl: %s%s\n", level, fmt);
+		return;
+	}
+	for (const char *line = text;;) {
+		size_t len = strcspn(line, "\n");
+
+		put_line(level, line, len);
+		fputc('\n', stderr);
+		if (!line[len] || !line[len + 1])
+			break;
+		line += len + 1;
+	}
+	free(text);
 }
 
 void pr_err(const char *fmt, ...)
@@ -244,4 +275,22 @@ void pr_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("warning: ", fmt, ap);
 	va_end(ap);
+}
+
+void pr_rc_err(const struct rc_err *e)
+{
+	const char *line = e->what;
+	int err = e->err < 0 ? -e->err : e->err;
+	size_t len = strcspn(line, "\n");
+
+	/* The errno after the first line: what happened, then what the kernel said. */
+	put_line("", line, len);
+	fprintf(stderr, " (%s: %s", errname(err), strerror(err));
+	if (*e->ext) {
+		fputs("; kernel: ", stderr);
+		put_safe(e->ext, strlen(e->ext));
+	}
+	fputs(")\n", stderr);
+	if (line[len] && line[len + 1])
+		pr_err("%s", line + len + 1);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The context every command handler gets, and the command table's row. */
+/* The context every command handler gets, the handlers, and what they share. */
 #ifndef RDMACTL_H
 #define RDMACTL_H
 
@@ -7,10 +7,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct conf;
-struct link_list;
+struct cli_args;
+struct cli_cmd;
 struct nl;
 struct out;
+struct rc_err;
 
 /* Not an errno: a handler returns -EUSAGE for a usage error (exit status 2). */
 #define EUSAGE 4096
@@ -33,47 +34,37 @@ struct rc_ctx {
 	struct nl *nl;
 };
 
-/*
- * What commands share (ctx.c); each explains its own failure to the user.
- * rc_netlink: the RDMA netlink socket, opened now if need be.
- * rc_links: every RDMA port (link.h), through that socket.
- * rc_conf_load: the persistent-links file.
- */
+/* The command tree (table.c). */
+extern const struct cli_cmd rc_commands[];
+
+/* The RDMA netlink socket, opened now if need be; a failure is said. */
 int rc_netlink(struct rc_ctx *ctx, struct nl **nlp);
+struct link_list;
+/* Every RDMA port (model/link.h), through netlink; a failure is said. */
 int rc_links(struct rc_ctx *ctx, struct link_list *l);
-int rc_conf_load(struct rc_ctx *ctx, struct conf *c);
-/* The name of the rxe device on NETDEV into NAME; -ENODEV (said) when none. */
-int rc_rxe_on(struct rc_ctx *ctx, const char *netdev, char *name, size_t len);
+/* Says E ("rdmactl: WHAT (ENAME: text; kernel: EXT)") and returns its errno. */
+int rc_fail(const struct rc_err *e);
+/* A name a user typed: refused (said, -EUSAGE) when the kernel would refuse it. */
+int rc_check_name(const struct cli_args *a, const char *what, const char *name, bool rdma);
 
-struct rc_cmd {
-	const char *name;
-	/* ARGV[0] is the command's name. Returns 0, or a negative errno / -EUSAGE. */
-	int (*fn)(struct rc_ctx *ctx, int argc, char **argv);
-	const char *synopsis;
-	const char *help;
-};
-
-extern const struct rc_cmd rc_commands[];
-
-void rc_print_usage(FILE *f);
-
-int cmd_help(struct rc_ctx *ctx, int argc, char **argv);
-int cmd_version(struct rc_ctx *ctx, int argc, char **argv);
-int cmd_add(struct rc_ctx *ctx, int argc, char **argv);
-int cmd_del(struct rc_ctx *ctx, int argc, char **argv);
-struct rdma_link;
-/* -EBUSY, each said, when a process holds one of TARGETS open; else 0. */
-int rc_refuse_busy(struct rc_ctx *ctx, const struct rdma_link *const *targets, size_t n);
-int cmd_link(struct rc_ctx *ctx, int argc, char **argv);
-int cmd_status(struct rc_ctx *ctx, int argc, char **argv);
-int cmd_start(struct rc_ctx *ctx, int argc, char **argv);
-int cmd_stop(struct rc_ctx *ctx, int argc, char **argv);
-int cmd_persist(struct rc_ctx *ctx, int argc, char **argv);
-int cmd_show(struct rc_ctx *ctx, int argc, char **argv);
-int cmd_gids(struct rc_ctx *ctx, int argc, char **argv);
-int cmd_netdevs(struct rc_ctx *ctx, int argc, char **argv);
-int cmd_check(struct rc_ctx *ctx, int argc, char **argv);
-int cmd_selftest(struct rc_ctx *ctx, int argc, char **argv);
-int cmd_up(struct rc_ctx *ctx, int argc, char **argv);
+int cmd_help(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_version(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_add(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_del(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_link_show(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_status(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_start(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_persist_list(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_persist_add(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_persist_del(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_show(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_gids(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_netdevs(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_check(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_selftest_loopback(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_selftest_server(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_selftest_client(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_up(struct rc_ctx *ctx, const struct cli_args *a);
 
 #endif

@@ -1,177 +1,232 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The command table: handler, synopsis and help text together; help comes from it. */
-#include <errno.h>
-#include <stdio.h>
+/* The command tree: each row's handler, options, arguments and help together. */
+#include <stddef.h>
 
 #include "cli/grammar.h"
-#include "model/conf.h"
-#include "cli/out.h"
 #include "cli/rdmactl.h"
+#include "model/conf.h"
 
-#ifndef VERSION
-#define VERSION "unknown"
-#endif
-
-const struct rc_cmd rc_commands[] = {
-	{ "add", cmd_add, "[--persist] [--exist-ok] [--force] [NAME] NETDEV",
-	  "Create the rxe link NAME on the Ethernet device NETDEV.\n"
-	  "Without NAME the first free rxeN is taken. The new link is printed.\n"
-	  "  --persist   also record it in the persistent-links file, so 'start'\n"
-	  "              re-creates it at boot; if that fails the link is removed\n"
-	  "  --exist-ok  succeed when NAME already runs on NETDEV\n"
-	  "  --force     allow loopback and non-Ethernet devices (the port\n"
-	  "              carries no RoCE traffic to other hosts there)" },
-	{ "del", cmd_del, "[--persist] [--wait] NAME... | --netdev NETDEV | --all",
-	  "Delete rxe links: by name, the one on NETDEV, or all of them.\n"
-	  "Every name is checked first: nothing is deleted when one is unknown,\n"
-	  "not an rxe device (hardware devices are refused), or held open by a\n"
-	  "process (named), since the kernel would make the delete wait for it.\n"
-	  "  --persist   also remove them from the persistent-links file\n"
-	  "  --wait      delete even while processes hold them: wait until they close" },
-	{ "link", cmd_link, "[NAME]",
-	  "Show each rxe link: device, port, state, physical state, netdev,\n"
-	  "netdev MTU and active (RoCE) MTU. The MTU needs ib_uverbs loaded." },
-	{ "status", cmd_status, "",
-	  "Show every Ethernet device as rxe_cfg status did: link, driver, speed,\n"
-	  "MTU, IPv4 address, its rxe device and that device's RoCE MTU." },
-	{ "start", cmd_start, "",
-	  "Load ib_core, ib_uverbs, rdma_ucm and rdma_rxe (with their\n"
-	  "dependencies; built-in modules count as loaded), then create every link\n"
-	  "in the persistent-links file that does not exist yet." },
-	{ "stop", cmd_stop, "[--wait]",
-	  "Delete every rxe link, then unload rdma_rxe unless something uses it.\n"
-	  "Nothing is deleted while a process holds an rxe device open (each is\n"
-	  "named) unless --wait: then the kernel waits until they close it." },
-	{ "persist", cmd_persist, "[list | add NAME NETDEV | del NAME|NETDEV...]",
-	  "Show or edit the persistent-links file (default " RDMACTL_CONF_DEFAULT ",\n"
-	  "or --config FILE, or RDMACTL_CONFIG): one 'NAME NETDEV' a line, '#'\n"
-	  "comments. Edits keep comments and replace the file atomically; a\n"
-	  "malformed file is reported by line and never rewritten." },
-	{ "show", cmd_show, "[-s|--stats] [DEV]",
-	  "Show RDMA devices and their ports: node type and GUIDs, firmware,\n"
-	  "driver (rxe recognised), netdev, uverbs node; per port the state,\n"
-	  "physical state, link layer, max and active MTU, rate, GID and pkey\n"
-	  "table lengths. -s adds the port's hw_counters. Read from sysfs (the MTUs\n"
-	  "from libibverbs, on the live system only)." },
-	{ "gids", cmd_gids, "[--all] [DEV]",
-	  "Show the GID table: device, port, index, GID, the address it stands for\n"
-	  "(IPv4 for ::ffff:a.b.c.d), type and netdev. Every slot is read; only\n"
-	  "occupied ones are shown unless --all. The first RoCE v2 IPv4 GID of\n"
-	  "each netdev is marked: that index is what -g needs (JSON: recommended)." },
-	{ "netdevs", cmd_netdevs, "[DEV]",
-	  "The ibdev2netdev view, rxe included: 'rxe0 port 1 ==> ens4 (Up)'." },
-	{ "check", cmd_check,
-	  "[--dev DEV] [--gid-index N] [--peer ADDR] [--only ID,...] [--list] [--strict] [--module-file KO]",
-	  "Find out why Soft-RoCE does not work, and say how to fix it. Each check\n"
-	  "has a stable id (--list) and gives pass, warn, fail or skip with a line on\n"
-	  "what it found and, unless it passed, a fix to paste. docs/checks.md has\n"
-	  "a section per id.\n"
-	  "  --gid-index N  vet the GID index a program uses (its -g): a mismatch\n"
-	  "                 names the index to use instead\n"
-	  "  --peer ADDR    the remote address: GID family, route\n"
-	  "  --dev DEV      only this rxe device\n"
-	  "  --only ID,...  only these checks\n"
-	  "  --strict       warnings fail too\n"
-	  "  --module-file KO  vet an out-of-tree module before loading it\n"
-	  "Exit status: 0 nothing failed, 1 something did, 2 usage error." },
-	{ "selftest", cmd_selftest,
-	  "[--gid-index N] [--timeout S] [--size BYTES] [--bench[=lat|bw] [--iters N] [--depth N]] [--cm] "
-	  "[--server [--bind ADDR] [--once] | --client HOST] [--port P] [--pingpong] [DEV]",
-	  "Prove an rxe link end to end. In loopback, two RC QPs on DEV (every rxe\n"
-	  "device without DEV) do SEND with immediate data, RDMA WRITE, RDMA READ,\n"
-	  "atomic compare-and-swap and fetch-and-add over buffers larger than one\n"
-	  "MTU and not page-aligned, and every byte is checked. Each stage is\n"
-	  "reported with its time; a failure names the stage, the verbs call or\n"
-	  "work completion status, and a hint.\n"
-	  "  --gid-index N  use GID N (default: the RoCE v2 GID of an IPv4 address)\n"
-	  "  --timeout S    bound every wait (default 5)\n"
-	  "  --size BYTES   bytes per operation (default 12411)\n"
-	  "  --server       two hosts: serve clients one at a time, each its own\n"
-	  "                 buffer, until interrupted (--once: one client);\n"
-	  "                 --bind ADDR listens on one address only\n"
-	  "  --client HOST  two hosts: run every stage against HOST's server\n"
-	  "  --port P       TCP port of the exchange (default 18516)\n"
-	  "  --bench        measure instead: SEND and RDMA WRITE latency (min,\n"
-	  "                 typical, 99%) and RDMA WRITE bandwidth (=lat or =bw:\n"
-	  "                 only those); --size (default 2 for latency, 65536 for\n"
-	  "                 bandwidth), --iters (default 1000 and 5000), --depth\n"
-	  "                 writes in flight (default 128)\n"
-	  "  --cm           connect through librdmacm (address and route\n"
-	  "                 resolution); with --server or --client it speaks\n"
-	  "                 rping's protocol (--port default 7174, --size default\n"
-	  "                 64, --iters pings default 100)\n"
-	  "  --pingpong     speak ibv_rc_pingpong's exchange and traffic, as --server\n"
-	  "                 or --client HOST (--port, default 18515; --iters,\n"
-	  "                 default 1000; --size default 4096; --timeout default 30),\n"
-	  "                 with a stock ibv_rc_pingpong on the other side" },
-	{ "up", cmd_up, "[NETDEV]",
-	  "From nothing to a proven link in one command: start (load the\n"
-	  "modules), add --exist-ok on NETDEV (default: the netdev of the default\n"
-	  "route), check that device, and run its loopback selftest; then a\n"
-	  "one-line summary. Stops at the first step that fails. With -j the steps\n"
-	  "print on stderr and stdout has the summary as JSON." },
-	{ "help", cmd_help, "[COMMAND]",
-	  "Show the commands, or one command's synopsis and help.\n"
-	  "Works on any machine: it never touches the kernel." },
-	{ "version", cmd_version, "",
-	  "Print rdmactl's version (same as -V)." },
-	{ NULL, NULL, NULL, NULL },
+static const struct cli_opt add_opts[] = {
+	{ "persist", 0, CLI_FLAG, .help = "also record it in the persistent-links file, so "
+	  "'start' makes it again at boot; if that fails the link is removed" },
+	{ "exist-ok", 0, CLI_FLAG, .help = "succeed when NAME already runs on NETDEV" },
+	{ "force", 0, CLI_FLAG, .help = "allow loopback and non-Ethernet devices (the port "
+	  "carries no RoCE traffic to other hosts there)" },
+	{ NULL },
 };
 
-void rc_print_usage(FILE *f)
-{
-	fputs("Usage: rdmactl [OPTIONS] COMMAND [ARGS]\n"
-	      "       rdmactl help [COMMAND]\n"
-	      "\n"
-	      "Soft-RoCE (rdma_rxe) provisioning and diagnostics.\n"
-	      "\n"
-	      "Options:\n"
-	      "  -j, --json             JSON output (the stable interface for programs)\n"
-	      "  -p, --pretty           indent JSON output\n"
-	      "      --sysfs-root DIR   read sysfs and proc below DIR (also RDMACTL_SYSFS_ROOT)\n"
-	      "      --config FILE      the persistent-links file (also RDMACTL_CONFIG;\n"
-	      "                         default " RDMACTL_CONF_DEFAULT ")\n"
-	      "  -h, --help             this help\n"
-	      "  -V, --version          print the version\n"
-	      "\n"
-	      "Commands (a unique prefix is enough):\n", f);
-	cli_print_commands(f, rc_commands);
-	fputs("\nExit status: 0 success, 1 failure, 2 usage error.\n", f);
-}
+static const struct cli_opt del_opts[] = {
+	{ "persist", 0, CLI_FLAG, .help = "also remove them from the persistent-links file" },
+	{ "wait", 0, CLI_FLAG, .help = "delete even while processes hold them: wait until they "
+	  "close" },
+	{ "netdev", 0, CLI_STR, "NETDEV", .help = "the rxe link on NETDEV" },
+	{ "all", 0, CLI_FLAG, .help = "every rxe link" },
+	{ NULL },
+};
 
-int cmd_help(struct rc_ctx *ctx, int argc, char **argv)
-{
-	const struct rc_cmd *c;
-	int n;
+static const struct cli_opt stop_opts[] = {
+	{ "wait", 0, CLI_FLAG, .help = "delete even while processes hold them: wait until they "
+	  "close" },
+	{ NULL },
+};
 
-	(void)ctx;
-	if (argc > 2) {
-		pr_err("help takes at most one command");
-		return -EUSAGE;
-	}
-	if (argc < 2) {
-		rc_print_usage(stdout);
-		return 0;
-	}
-	c = cli_lookup(rc_commands, argv[1], &n);
-	if (!c) {
-		pr_err("%s command '%s'; try 'rdmactl help'",
-		       n > 1 ? "ambiguous" : "unknown", argv[1]);
-		return -EUSAGE;
-	}
-	cli_print_command(stdout, "rdmactl", c);
-	return 0;
-}
+#define ADD_ROW(word) \
+	{ word, .fn = cmd_add, .opts = { add_opts }, .args = "[NAME] NETDEV", .min_args = 1, \
+	  .max_args = 5, .live_only = true, \
+	  .summary = "Create the rxe link NAME on the Ethernet device NETDEV.", \
+	  .help = "Without NAME the first free rxeN is taken. The new link is printed as " \
+		  "'link show' prints it. iproute2's 'NAME type rxe netdev NETDEV' works too." }
 
-int cmd_version(struct rc_ctx *ctx, int argc, char **argv)
-{
-	(void)argv;
-	if (argc > 1) {
-		pr_err("version takes no arguments");
-		return -EUSAGE;
-	}
-	out_obj_open(ctx->out, NULL);
-	out_str(ctx->out, "version", "rdmactl %s\n", VERSION);
-	out_obj_close(ctx->out);
-	return 0;
-}
+#define DEL_ROW(word) \
+	{ word, { "remove", "delete" }, .fn = cmd_del, .opts = { del_opts }, \
+	  .args = "[NAME|NETDEV]...", .max_args = CLI_ANY, .live_only = true, \
+	  .summary = "Delete rxe links: by name (or by the netdev carrying one), the one on " \
+		     "--netdev, or --all.", \
+	  .help = "Every name is checked first: nothing is deleted when one is unknown, not " \
+		  "an rxe device (hardware devices are refused), or held open by a process " \
+		  "(named), since the kernel would make the delete wait for it." }
+
+static const struct cli_cmd link_verbs[] = {
+	{ "show", { "list" }, .fn = cmd_link_show, .args = "[DEV]", .max_args = 1,
+	  .summary = "Show each rxe link (or DEV): device, port, state, physical state, netdev, "
+		     "netdev MTU and active (RoCE) MTU.",
+	  .help = "The MTU is read through libibverbs and needs ib_uverbs loaded." },
+	ADD_ROW("add"),
+	DEL_ROW("del"),
+	{ NULL },
+};
+
+static const struct cli_cmd persist_verbs[] = {
+	{ "list", { "show" }, .fn = cmd_persist_list,
+	  .summary = "Show the links the persistent-links file records." },
+	{ "add", .fn = cmd_persist_add, .args = "NAME NETDEV", .min_args = 2, .max_args = 2,
+	  .summary = "Record NAME on NETDEV without touching the kernel." },
+	{ "del", { "remove", "delete" }, .fn = cmd_persist_del, .args = "NAME|NETDEV...",
+	  .min_args = 1, .max_args = CLI_ANY,
+	  .summary = "Forget links, by name or by netdev, without touching the kernel." },
+	{ NULL },
+};
+
+static const struct cli_opt show_opts[] = {
+	{ "stats", 's', CLI_FLAG, .help = "add each port's hw_counters" },
+	{ NULL },
+};
+
+#define SHOW_ROW(word, hide) \
+	{ word, .fn = cmd_show, .opts = { show_opts }, .args = "[DEV]", .max_args = 1, \
+	  .hidden = hide, \
+	  .summary = "Show RDMA devices and their ports.", \
+	  .help = "Per device: node type and GUIDs, firmware, driver (rxe recognised), netdev, " \
+		  "uverbs node; per port: state, physical state, link layer, max and active " \
+		  "MTU, rate, GID and pkey table lengths." }
+
+static const struct cli_cmd dev_verbs[] = {
+	SHOW_ROW("show", false),
+	{ NULL },
+};
+
+static const struct cli_opt gids_opts[] = {
+	{ "all", 0, CLI_FLAG, .help = "empty slots too" },
+	{ NULL },
+};
+
+static const struct cli_opt check_opts[] = {
+	{ "dev", 0, CLI_STR, "DEV", .help = "only this rxe device" },
+	{ "gid-index", 0, CLI_UINT, "N", .max = 0xffff, .help = "vet the GID index a program "
+	  "uses (its -g): a mismatch names the index to use instead" },
+	{ "peer", 0, CLI_STR, "ADDR", .help = "the remote address: GID family, route" },
+	{ "only", 0, CLI_STR, "ID,...", .help = "only these checks" },
+	{ "list", 0, CLI_FLAG, .help = "list the checks and their ids" },
+	{ "strict", 0, CLI_FLAG, .help = "warnings fail too" },
+	{ "module-file", 0, CLI_STR, "KO", .help = "vet an out-of-tree module before loading it" },
+	{ NULL },
+};
+
+/* The selftest's options, shared by its verbs. */
+static const struct cli_opt st_opts[] = {
+	{ "gid-index", 0, CLI_UINT, "N", .max = 0xffff,
+	  .help = "use GID N (default: the RoCE v2 GID of an IPv4 address)" },
+	{ "timeout", 0, CLI_UINT, "S", .min = 1, .max = 3600,
+	  .help = "bound every wait (default 5 s; 30 with --pingpong)" },
+	{ "size", 0, CLI_UINT, "BYTES", .min = 1, .max = 64 << 20,
+	  .help = "bytes per operation (default 12411; see --bench, --cm, --pingpong)" },
+	{ "iters", 0, CLI_UINT, "N", .min = 1, .max = 100000000,
+	  .help = "iterations of --bench (1000 for latency, 5000 for bandwidth), pings of "
+		  "--cm between two hosts (100), exchanges of --pingpong (1000)" },
+	{ "cm", 0, CLI_FLAG, .help = "connect through librdmacm (address and route "
+	  "resolution); between two hosts it speaks rping's protocol (port 7174, 64-byte "
+	  "messages)" },
+	{ NULL },
+};
+
+static const char *const bench_words[] = { "all", "lat", "bw", NULL };
+
+static const struct cli_opt st_bench_opts[] = {
+	{ "bench", 0, CLI_CHOICE, "WHAT", .optional = true, .choices = bench_words,
+	  .help = "measure instead: SEND and RDMA WRITE latency (min, typical, 99%) and RDMA "
+		  "WRITE bandwidth (lat or bw: only those); --size defaults to 2 for latency, "
+		  "65536 for bandwidth" },
+	{ "depth", 0, CLI_UINT, "N", .min = 1, .max = 4096,
+	  .help = "--bench: writes in flight (default 128)" },
+	{ NULL },
+};
+
+static const struct cli_opt st_two_opts[] = {
+	{ "port", 0, CLI_UINT, "P", .min = 1, .max = 65535,
+	  .help = "TCP port of the exchange (default 18516; rping's 7174 with --cm; "
+		  "ibv_rc_pingpong's 18515 with --pingpong)" },
+	{ "pingpong", 0, CLI_FLAG, .help = "speak ibv_rc_pingpong's exchange and traffic, "
+	  "with a stock ibv_rc_pingpong on the other side (--size default 4096)" },
+	{ NULL },
+};
+
+static const struct cli_opt st_server_opts[] = {
+	{ "bind", 0, CLI_STR, "ADDR", .help = "listen on this address only" },
+	{ "once", 0, CLI_FLAG, .help = "serve one client, then exit" },
+	{ NULL },
+};
+
+static const struct cli_cmd selftest_verbs[] = {
+	{ "loopback", .fn = cmd_selftest_loopback, .opts = { st_opts, st_bench_opts },
+	  .args = "[DEV]", .max_args = 1, .live_only = true,
+	  .summary = "Prove DEV (every rxe device without DEV) in loopback: two RC QPs do SEND "
+		     "with immediate data, RDMA WRITE, RDMA READ, compare-and-swap and "
+		     "fetch-and-add, and every byte is checked.",
+	  .help = "Buffers are larger than one MTU and not page-aligned. Each stage is reported "
+		  "with its time; a failure names the stage, the verbs call or work completion "
+		  "status, and a hint." },
+	{ "server", .fn = cmd_selftest_server, .opts = { st_opts, st_two_opts, st_server_opts },
+	  .args = "[DEV]", .max_args = 1, .live_only = true,
+	  .summary = "Serve selftest clients on DEV, one at a time, each with its own buffer, "
+		     "until interrupted.",
+	  .help = "DEV is needed but with --cm, where the address a client comes to picks the "
+		  "device." },
+	{ "client", .fn = cmd_selftest_client, .opts = { st_opts, st_two_opts, st_bench_opts },
+	  .args = "HOST [DEV]", .min_args = 1, .max_args = 2, .live_only = true,
+	  .summary = "Run every stage from DEV against HOST's selftest server (or, with "
+		     "--pingpong, an ibv_rc_pingpong)." },
+	{ NULL },
+};
+
+static const char *const help_formats[] = { "text", "bash", "scdoc", NULL };
+
+static const struct cli_opt help_opts[] = {
+	{ "format", 0, CLI_CHOICE, "FORMAT", .choices = help_formats,
+	  .help = "bash: a completion script; scdoc: the man page's synopses" },
+	{ NULL },
+};
+
+const struct cli_cmd rc_commands[] = {
+	ADD_ROW("add"),
+	DEL_ROW("del"),
+	{ "link", .verbs = link_verbs, .dflt = "show",
+	  .summary = "The rxe links: show them, add one, delete some." },
+	{ "status", .fn = cmd_status,
+	  .summary = "Show every Ethernet device as rxe_cfg status did: link, driver, speed, "
+		     "MTU, IPv4 address, its rxe device and that device's RoCE MTU." },
+	{ "start", .fn = cmd_start, .live_only = true,
+	  .summary = "Load ib_core, ib_uverbs, rdma_ucm and rdma_rxe (with their dependencies; "
+		     "built-in modules count as loaded), then create every link of the "
+		     "persistent-links file that does not exist yet." },
+	{ "stop", .fn = cmd_stop, .opts = { stop_opts }, .live_only = true,
+	  .summary = "Delete every rxe link, then unload rdma_rxe unless something uses it.",
+	  .help = "Nothing is deleted while a process holds an rxe device open (each is named) "
+		  "unless --wait: then the kernel waits until they close it." },
+	{ "persist", { "persistent" }, .verbs = persist_verbs, .dflt = "list",
+	  .summary = "Show or edit the persistent-links file (default " RDMACTL_CONF_DEFAULT
+		     ", or --config FILE): one 'NAME NETDEV' a line, '#' comments.",
+	  .help = "Edits keep comments and replace the file atomically; a malformed file is "
+		  "reported by line and never rewritten." },
+	SHOW_ROW("show", false),
+	{ "dev", .verbs = dev_verbs, .dflt = "show", .hidden = true,
+	  .summary = "iproute2's word for show." },
+	{ "gids", .fn = cmd_gids, .opts = { gids_opts }, .args = "[DEV]", .max_args = 1,
+	  .summary = "Show the GID table: device, port, index, GID, the address it stands for, "
+		     "type and netdev.",
+	  .help = "Every slot is read; only occupied ones are shown unless --all. The first "
+		  "RoCE v2 IPv4 GID of each netdev is marked: that index is what -g needs "
+		  "(JSON: recommended)." },
+	{ "netdevs", .fn = cmd_netdevs, .args = "[DEV]", .max_args = 1,
+	  .summary = "The ibdev2netdev view, rxe included: 'rxe0 port 1 ==> ens4 (Up)'." },
+	{ "check", .fn = cmd_check, .opts = { check_opts },
+	  .summary = "Find out why Soft-RoCE does not work, and say how to fix it.",
+	  .help = "Each check has a stable id (--list) and gives pass, warn, fail or skip with "
+		  "a line on what it found and, unless it passed, a fix to paste. Exit status: "
+		  "0 nothing failed, 1 something did, 2 usage error." },
+	{ "selftest", .verbs = selftest_verbs, .dflt = "loopback",
+	  .summary = "Prove rxe links end to end with libibverbs: in loopback, or between two "
+		     "hosts." },
+	{ "up", .fn = cmd_up, .args = "[NETDEV]", .max_args = 1, .live_only = true,
+	  .summary = "From nothing to a proven link in one command: start, add --exist-ok on "
+		     "NETDEV (default: the netdev of the default route), check that device, and "
+		     "run its loopback selftest; then a one-line summary.",
+	  .help = "Every argument is checked before anything is loaded. Stops at the first "
+		  "step that fails. With -j the steps print on stderr and stdout has the "
+		  "summary as JSON." },
+	{ "help", .fn = cmd_help, .opts = { help_opts }, .args = "[COMMAND [VERB]]",
+	  .max_args = 2,
+	  .summary = "Show the commands, or one command's synopsis and help.",
+	  .help = "Works on any machine: it never touches the kernel." },
+	{ "version", .fn = cmd_version, .summary = "Print rdmactl's version (same as -V)." },
+	{ NULL },
+};

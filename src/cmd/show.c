@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* show, gids, netdevs: devices, ports and GID tables (sysfs; libibverbs for MTUs, GID tables). */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,64 +10,30 @@
 #include "model/model.h"
 #include "model/names.h"
 #include "cli/out.h"
+#include "cli/grammar.h"
 #include "cli/rdmactl.h"
 #include "kernel/sysfs.h"
 #include "kernel/verbs.h"
 
 /* Loads the model for DEV (NULL: all), explaining a failure. */
-static int load(struct rc_ctx *ctx, const char *dev, unsigned int flags, struct model *m)
+static int load(struct rc_ctx *ctx, const struct cli_args *a, unsigned int flags,
+		struct model *m)
 {
+	const char *dev = a->argc ? a->argv[0] : NULL;
+	struct rc_err e;
 	int err;
 
-	if (dev && rdma_name_invalid(dev)) {
-		fprintf(stderr, "rdmactl: device name '%s': %s\n", dev, rdma_name_invalid(dev));
-		return -EUSAGE;
-	}
+	if (dev && (err = rc_check_name(a, "device name", dev, true)))
+		return err;
+	if (!sysfs_exists(ctx->sysfs_root, "/sys/class/infiniband"))
+		return rc_fail((rc_err_set(&e, -ENODEV, NULL, "%s/sys/class/infiniband is missing: "
+					   "the RDMA core is not loaded ('rdmactl start' loads it) "
+					   "or not built into this kernel", ctx->sysfs_root), &e));
 	err = model_load(ctx->sysfs_root, dev, flags, m);
-	if (!err && m->n == 0)
-		fprintf(stderr, "rdmactl: no RDMA devices%s\n",
-			sysfs_exists(ctx->sysfs_root, "/sys/class/infiniband") ?
-			" ('rdmactl add NAME NETDEV' creates an rxe link)" :
-			": /sys/class/infiniband is missing, the RDMA core is not loaded "
-			"('rdmactl start' loads it) or not built into this kernel");
-	if (err == -ENODEV && dev)
-		fprintf(stderr, "rdmactl: no RDMA device named %s ('rdmactl show' lists them) "
-			"(ENODEV)\n", dev);
-	else if (err)
-		pr_kerr(err, NULL, "cannot read %s/sys/class/infiniband", ctx->sysfs_root);
-	return err;
-}
-
-/* Parses [-s] [--all] [DEV]; the long options a command does not take are refused. */
-static int parse(int argc, char **argv, bool takes_stats, bool takes_all, bool *stats,
-		 bool *all, const char **dev)
-{
-	static const struct option opts[] = {
-		{ "stats", no_argument, NULL, 's' },
-		{ "all", no_argument, NULL, 'a' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, takes_stats ? "s" : "", opts, NULL)) != -1) {
-		if (opt == 's' && takes_stats)
-			*stats = true;
-		else if (opt == 'a' && takes_all)
-			*all = true;
-		else {
-			if (opt != '?')
-				fprintf(stderr, "rdmactl: %s: unknown option '%s'\n", argv[0],
-					argv[optind - 1]);
-			return -EUSAGE;
-		}
-	}
-	if (argc - optind > 1) {
-		fprintf(stderr, "rdmactl: %s: at most one device; try 'rdmactl help %s'\n", argv[0],
-			argv[0]);
-		return -EUSAGE;
-	}
-	*dev = optind < argc ? argv[optind] : NULL;
+	if (err)
+		return rc_fail((explain_model_load(&e, err, ctx->sysfs_root, dev), &e));
+	if (m->n == 0)
+		pr_err("no RDMA devices ('rdmactl add NAME NETDEV' creates an rxe link)");
 	return 0;
 }
 
@@ -125,17 +90,13 @@ static void show_port(struct rc_ctx *ctx, const struct rdma_dev *d, const struct
 	out_obj_close(o);
 }
 
-int cmd_show(struct rc_ctx *ctx, int argc, char **argv)
+int cmd_show(struct rc_ctx *ctx, const struct cli_args *a)
 {
-	bool stats = false, all = false;
-	const char *dev;
+	bool stats = cli_flag(a, "stats");
 	struct model m;
 	int err;
 
-	err = parse(argc, argv, true, false, &stats, &all, &dev);
-	if (err)
-		return err;
-	err = load(ctx, dev, stats ? MODEL_COUNTERS : 0, &m);
+	err = load(ctx, a, stats ? MODEL_COUNTERS : 0, &m);
 	if (err)
 		return err;
 	out_arr_open(ctx->out, NULL);
@@ -167,18 +128,13 @@ int cmd_show(struct rc_ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
-int cmd_gids(struct rc_ctx *ctx, int argc, char **argv)
+int cmd_gids(struct rc_ctx *ctx, const struct cli_args *a)
 {
-	bool stats = false, all = false;
-	const char *dev;
 	struct model m;
 	size_t count = 0;
 	int err;
 
-	err = parse(argc, argv, false, true, &stats, &all, &dev);
-	if (err)
-		return err;
-	err = load(ctx, dev, MODEL_GIDS | (all ? MODEL_ALL_GIDS : 0), &m);
+	err = load(ctx, a, MODEL_GIDS | (cli_flag(a, "all") ? MODEL_ALL_GIDS : 0), &m);
 	if (err)
 		return err;
 	out_text(ctx->out, "%-8s %-4s %-5s %-39s %-26s %-10s %s\n", "DEV", "PORT", "INDEX", "GID",
@@ -224,17 +180,12 @@ int cmd_gids(struct rc_ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
-int cmd_netdevs(struct rc_ctx *ctx, int argc, char **argv)
+int cmd_netdevs(struct rc_ctx *ctx, const struct cli_args *a)
 {
-	bool stats = false, all = false;
-	const char *dev;
 	struct model m;
 	int err;
 
-	err = parse(argc, argv, false, false, &stats, &all, &dev);
-	if (err)
-		return err;
-	err = load(ctx, dev, 0, &m);
+	err = load(ctx, a, 0, &m);
 	if (err)
 		return err;
 	out_arr_open(ctx->out, NULL);
@@ -246,15 +197,16 @@ int cmd_netdevs(struct rc_ctx *ctx, int argc, char **argv)
 			const char *state = NULL;
 			struct out *o = ctx->out;
 
-			/* ibdev2netdev's words: the netdev's operstate, Up or Down. */
+			/* ibdev2netdev's words: Up or Down; JSON has the operstate. */
 			if (*d->netdev && sysfs_read(ctx->sysfs_root, oper, sizeof(oper),
 						     "/sys/class/net/%s/operstate", d->netdev) > 0)
-				state = strcmp(oper, "up") ? "Down" : "Up";
+				state = oper;
 			out_obj_open(o, NULL);
 			out_str(o, "ifname", "%s", d->name);
 			out_u64(o, "port", " port %" PRIu64, d->ports[j].num);
 			out_str(o, "netdev", " ==> %s", *d->netdev ? d->netdev : NULL);
-			out_str(o, "state", " (%s)", state);
+			out_str(o, "netdev_state", NULL, state);
+			out_text(o, " (%s)", !state ? "-" : strcmp(state, "up") ? "Down" : "Up");
 			out_nl(o);
 			out_obj_close(o);
 		}

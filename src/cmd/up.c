@@ -1,95 +1,178 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* rdmactl up: from nothing to a proven link: start, add, check, selftest. */
+/* up: from nothing to a proven link: load, add, check, selftest, through the operations. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "kernel/netdev.h"
-#include "model/names.h"
+#include "checks/checks.h"
+#include "cli/grammar.h"
 #include "cli/out.h"
 #include "cli/rdmactl.h"
+#include "cmd/views.h"
+#include "kernel/netdev.h"
+#include "kernel/nl.h"
+#include "model/link.h"
+#include "ops/explain.h"
+#include "ops/modules.h"
+#include "ops/persist.h"
+#include "ops/rxe.h"
+#include "selftest/selftest.h"
 
-/*
- * Runs one step through its command's own handler. Its output is plain text:
- * on stdout, or on stderr when stdout carries up's JSON summary.
- */
-static int step(struct rc_ctx *ctx, const char *title, int (*fn)(struct rc_ctx *, int, char **),
-		int argc, char **argv)
+/* A step's output: plain text, on stdout, or on stderr when stdout has the JSON summary. */
+static struct out *step(struct rc_ctx *ctx, const char *title)
 {
-	struct rc_ctx sub = *ctx;
 	FILE *f = ctx->json ? stderr : stdout;
-	int err, oerr;
 
 	fprintf(f, "== %s\n", title);
 	fflush(f);
-	sub.json = false;
-	sub.out = out_new(f, false, false);
-	if (!sub.out)
-		return -ENOMEM;
-	err = fn(&sub, argc, argv);
-	oerr = out_finish(sub.out);
-	ctx->nl = sub.nl;	/* the socket a step opened serves the next */
+	return out_new(f, false, false);
+}
+
+static int end_step(struct out *o, int err)
+{
+	int oerr = out_finish(o);
+
 	return err ? err : oerr;
 }
 
-int cmd_up(struct rc_ctx *ctx, int argc, char **argv)
+static int do_start(struct rc_ctx *ctx, struct nl *nl)
 {
-	char netdev[IF_NAMESIZE + 1] = "", dev[64] = "";
-	char *start_argv[] = { "start", NULL };
-	char *add_argv[] = { "add", "--exist-ok", netdev, NULL };
-	char *check_argv[] = { "check", "--dev", dev, NULL };
-	char *st_argv[] = { "selftest", dev, NULL };
-	const char *failed = NULL;
+	struct module_result res[RXE_NMODULES];
+	struct out *o = step(ctx, "rdmactl start");
+	enum start_state *state = NULL;
+	struct conf c = { 0 };
+	struct rc_err e;
 	int err;
 
-	if (argc > 2) {
-		fprintf(stderr, "rdmactl: up: at most one NETDEV; try 'rdmactl help up'\n");
-		return -EUSAGE;
+	if (!o)
+		return -ENOMEM;
+	err = persist_load(ctx->config, &c, &e);
+	if (!err) {
+		err = modules_load(res, &e);
+		view_modules(o, res);
 	}
-	if (argc == 2) {
-		if (netdev_name_invalid(argv[1])) {
-			fprintf(stderr, "rdmactl: up: netdev '%s': %s\n", argv[1],
-				netdev_name_invalid(argv[1]));
-			return -EUSAGE;
-		}
-		snprintf(netdev, sizeof(netdev), "%s", argv[1]);
-	} else {
-		netdev_default_route(ctx->sysfs_root, netdev, sizeof(netdev));
-		if (!*netdev) {
-			fprintf(stderr, "rdmactl: up: there is no default route to take the netdev "
-				"from: name it, 'rdmactl up NETDEV'\n");
-			return -EUSAGE;
-		}
-	}
+	if (!err && !(state = calloc(c.n + 1, sizeof(*state))))
+		err = rc_err_set(&e, -ENOMEM, NULL, "out of memory");
+	if (!err)
+		err = persist_start(nl, ctx->config, &c, state, &e);
+	if (err)
+		rc_fail(&e);
+	free(state);
+	conf_free(&c);
+	return end_step(o, err);
+}
 
-	err = step(ctx, "rdmactl start", cmd_start, 1, start_argv);
+static int do_add(struct rc_ctx *ctx, struct nl *nl, struct rxe_add_req *r)
+{
+	struct out *o = step(ctx, "rdmactl add --exist-ok");
+	struct link_list l = { 0 };
+	const struct rdma_link *k;
+	struct rc_err e;
+	int err;
+
+	if (!o)
+		return -ENOMEM;
+	err = rxe_add(nl, r, &e);
+	if (!err && (err = links_get(nl, "", &l)))
+		explain_dump(&e, err, nl_ext_msg(nl));
+	if (err)
+		rc_fail(&e);
+	else if ((k = links_find_dev(&l, r->made)))
+		view_link(o, "", k);
+	links_free(&l);
+	return end_step(o, err);
+}
+
+static int do_check(struct rc_ctx *ctx, const char *dev)
+{
+	struct check_opts opts = { .root = "", .dev = dev, .gid_index = -1 };
+	struct out *o = step(ctx, "rdmactl check");
+	struct check_ctx c;
+	size_t count[4];
+
+	if (!o)
+		return -ENOMEM;
+	checks_run(&opts, &c);
+	view_checks(o, &c, count);
+	check_ctx_free(&c);
+	return end_step(o, count[V_FAIL] ? -EAGAIN : 0);
+}
+
+static int do_selftest(struct rc_ctx *ctx, const char *dev)
+{
+	struct st_opts opts = { .dev = dev, .gid_index = -1, .timeout_ms = 5000,
+				.size = 3 * 4096 + 123 };
+	struct out *o = step(ctx, "rdmactl selftest");
+	struct st_report r;
+	int err;
+
+	if (!o)
+		return -ENOMEM;
+	err = st_loopback(&opts, &r);
+	out_arr_open(o, NULL);
+	view_st_report(o, &r);
+	out_arr_close(o);
+	return end_step(o, err ? -EIO : 0);
+}
+
+int cmd_up(struct rc_ctx *ctx, const struct cli_args *a)
+{
+	char netdev[IF_NAMESIZE + 1] = "";
+	struct rxe_add_req r = { .exist_ok = true };
+	const char *failed = NULL;
+	struct netdev nd;
+	struct rc_err e;
+	struct nl *nl;
+	int err;
+
+	/* Everything is checked before anything is loaded. */
+	if (a->argc) {
+		if ((err = rc_check_name(a, "netdev", a->argv[0], false)))
+			return err;
+		snprintf(netdev, sizeof(netdev), "%s", a->argv[0]);
+	} else {
+		netdev_default_route("", netdev, sizeof(netdev));
+		if (!*netdev)
+			return cli_usage(a, "there is no default route to take the netdev from: "
+					 "name it, 'rdmactl up NETDEV'");
+	}
+	if (netdev_get("", netdev, &nd))
+		return rc_fail((rc_err_set(&e, -ENODEV, NULL, "there is no network device named "
+					   "%s ('ip link' lists them); nothing was done", netdev), &e));
+	if (!netdev_is_ethernet(&nd))
+		return rc_fail((rc_err_set(&e, -EINVAL, NULL, "%s is not an Ethernet device: an "
+					   "rxe port on it carries no RoCE traffic to other hosts; "
+					   "nothing was done", netdev), &e));
+	r.netdev = netdev;
+
+	err = rc_netlink(ctx, &nl);
 	if (err) {
 		failed = "start";
 		goto out;
 	}
-	err = step(ctx, "rdmactl add --exist-ok", cmd_add, 3, add_argv);
+	err = do_start(ctx, nl);
+	if (err) {
+		failed = "start";
+		goto out;
+	}
+	err = do_add(ctx, nl, &r);
 	if (err) {
 		failed = "add";
 		goto out;
 	}
-	/* The device add made or found: the one on NETDEV. */
-	err = rc_rxe_on(ctx, netdev, dev, sizeof(dev));
-	if (err) {
-		failed = "add";
-		goto out;
-	}
-	err = step(ctx, "rdmactl check", cmd_check, 3, check_argv);
+	err = do_check(ctx, r.made);
 	if (err) {
 		failed = "check";
 		goto out;
 	}
-	err = step(ctx, "rdmactl selftest", cmd_selftest, 2, st_argv);
+	err = do_selftest(ctx, r.made);
 	if (err)
 		failed = "selftest";
 out:
 	out_obj_open(ctx->out, NULL);
 	out_str(ctx->out, "netdev", "up: %s", netdev);
-	out_str(ctx->out, "ifname", ": %s", *dev ? dev : NULL);
+	out_str(ctx->out, "ifname", *r.made ? ": %s" : NULL, *r.made ? r.made : NULL);
 	out_bool(ctx->out, "proven", NULL, !failed);
 	out_str(ctx->out, "failed_step", NULL, failed);
 	if (failed)

@@ -110,14 +110,16 @@ int conf_load(const char *path, struct conf *c, char *err, size_t errlen)
 	f = fopen(path, "re");
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
+	errno = 0;
 	buf = malloc(CONF_MAX_SIZE + 1);
 	if (!buf) {
 		fclose(f);
 		return -ENOMEM;
 	}
 	len = fread(buf, 1, CONF_MAX_SIZE + 1, f);
+	/* fopen opens a directory; the read then says EISDIR: keep what happened. */
 	if (ferror(f))
-		ret = -EIO;
+		ret = errno ? -errno : -EIO;
 	fclose(f);
 	if (!ret && len > CONF_MAX_SIZE) {
 		snprintf(err, errlen, "%s: larger than 1 MiB: not a configuration file", path);

@@ -1,51 +1,246 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Kernel errors as people read them: the translation first, the raw errno kept. */
+/* One explainer per kernel operation: each errno it can return, said once, here. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
+#include <unistd.h>
 
+#include "kernel/holders.h"
+#include "kernel/kmods.h"
+#include "kernel/netdev.h"
+#include "kernel/release.h"
+#include "kernel/sysfs.h"
+#include "model/link.h"
 #include "ops/explain.h"
 
-const char *errname(int err)
+static void vadd(struct rc_err *e, const char *fmt, va_list ap)
 {
-	static __thread char buf[24];
-	const char *name;
+	size_t len = strlen(e->what);
 
-	if (err < 0)
-		err = -err;
-	name = strerrorname_np(err);
-	if (name)
-		return name;
-	snprintf(buf, sizeof(buf), "errno %d", err);
-	return buf;
+	if (len && len + 1 < sizeof(e->what))
+		e->what[len++] = '\n';
+	vsnprintf(e->what + len, sizeof(e->what) - len, fmt, ap);
 }
 
-void pr_kerr(int err, const char *ext, const char *fmt, ...)
+int rc_err_set(struct rc_err *e, int err, const char *ext, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("rdmactl: ", stderr);
+	e->err = err;
+	snprintf(e->ext, sizeof(e->ext), "%s", ext ? ext : "");
+	e->what[0] = '\0';
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vadd(e, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (%s: %s", errname(err), strerror(err < 0 ? -err : err));
-	if (ext && *ext)
-		fprintf(stderr, "; kernel: %s", ext);
-	fputs(")\n", stderr);
+	return err;
 }
 
-void pr_no_rdma_kernel(void)
+void rc_err_add(struct rc_err *e, const char *fmt, ...)
 {
-	struct utsname u;
+	va_list ap;
 
-	if (uname(&u) < 0)
-		strcpy(u.release, "this kernel");
-	fprintf(stderr,
-		"rdmactl: the running kernel (%s) has no RDMA support: RDMA netlink is missing "
-		"(CONFIG_INFINIBAND is off) (EPROTONOSUPPORT)\n"
-		"rdmactl: boot a kernel with CONFIG_RDMA_RXE (Debian's stock kernel has it as a "
-		"module), or run rdmactl inside the test bed: tools/rxe-vm run -- rdmactl ...\n",
-		u.release);
+	va_start(ap, fmt);
+	vadd(e, fmt, ap);
+	va_end(ap);
+}
+
+/* CAP_NET_ADMIN (bit 12) in this process's effective set. */
+static bool have_net_admin(void)
+{
+	char line[256];
+	unsigned long long caps = 0;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return geteuid() == 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			break;
+	fclose(f);
+	return caps & (1ULL << 12);
+}
+
+static const char no_priv[] = "this needs root or CAP_NET_ADMIN";
+
+int explain_netlink_open(struct rc_err *e, int err, const char *root)
+{
+	if (err == -EPROTONOSUPPORT)
+		return rc_err_set(e, err, NULL,
+				  "the running kernel (%s) has no RDMA support: RDMA netlink is "
+				  "missing (CONFIG_INFINIBAND is off)\n"
+				  "boot a kernel with CONFIG_INFINIBAND and CONFIG_RDMA_RXE, such as "
+				  "Debian's linux-image-amd64, where rdma_rxe is a module",
+				  kernel_release(root));
+	return rc_err_set(e, err, NULL, "cannot open the RDMA netlink socket");
+}
+
+int explain_dump(struct rc_err *e, int err, const char *ext)
+{
+	return rc_err_set(e, err, ext, "cannot list the RDMA devices");
+}
+
+int explain_newlink(struct rc_err *e, int err, const char *ext, const char *root,
+		    const struct link_list *l, const char *name, const char *netdev)
+{
+	const struct rdma_link *other;
+	struct kmods *km = NULL;
+	struct netdev nd;
+
+	switch (err) {
+	case -EEXIST:
+		other = l ? links_find_netdev(l, netdev) : NULL;
+		return rc_err_set(e, err, ext, "cannot add %s: %s already has an rxe device%s%s",
+				  name, netdev, other ? ": " : "", other ? other->p.dev_name : "");
+	case -ENFILE:
+		/* 6.1 says "Too many open files in system" for a name in use. */
+		other = l ? links_find_dev(l, name) : NULL;
+		return rc_err_set(e, err, ext,
+				  "cannot add %s: an RDMA device named %s already exists%s%s", name,
+				  name, other && other->p.has_netdev ? ", on " : "",
+				  other && other->p.has_netdev ? other->p.netdev : "");
+	case -ENODEV:
+		return rc_err_set(e, err, ext, "cannot add %s: there is no network device named %s "
+				  "('ip link' lists them)", name, netdev);
+	case -EPERM:
+		/* rxe also answers EPERM for a VLAN: only meaningful with the privilege. */
+		if (have_net_admin() && netdev_get(root, netdev, &nd) == 0 && nd.is_vlan)
+			return rc_err_set(e, err, ext,
+					  "cannot add %s: %s is a VLAN device and rxe binds only to "
+					  "real devices: add the link on its parent%s%s (the VLAN's "
+					  "addresses appear in its GID table)", name, netdev,
+					  *nd.vlan_parent ? ", " : "", nd.vlan_parent);
+		return rc_err_set(e, err, ext, "cannot add %s: %s", name, no_priv);
+	case -EINVAL:
+	case -EOPNOTSUPP:
+		/* The kernel could not find the rxe link type: rdma_rxe did not load. */
+		if (kmods_open(&km) == 0 && kmods_state(km, "rdma_rxe") == KMOD_ABSENT)
+			rc_err_set(e, err, ext,
+				   "cannot add %s: the rdma_rxe module is not installed for kernel %s: "
+				   "install its modules package, or use a kernel with "
+				   "CONFIG_RDMA_RXE", name, kernel_release(root));
+		else
+			rc_err_set(e, err, ext,
+				   "cannot add %s: the kernel has no rxe link type: rdma_rxe did not "
+				   "load (try 'rdmactl start' and see 'dmesg')", name);
+		kmods_close(km);
+		return err;
+	default:
+		return rc_err_set(e, err, ext, "cannot add %s on %s", name, netdev);
+	}
+}
+
+int explain_dellink(struct rc_err *e, int err, const char *ext, const char *name)
+{
+	if (err == -EPERM)
+		return rc_err_set(e, err, ext, "cannot delete %s: %s", name, no_priv);
+	return rc_err_set(e, err, ext, "cannot delete %s", name);
+}
+
+int explain_select(struct rc_err *e, int err, const char *word, bool netdev_only,
+		   const struct rdma_link *bad)
+{
+	if (err == -EPERM)
+		return rc_err_set(e, err, NULL, "%s is not an rxe device (driver %s): rdmactl "
+				  "deletes rxe devices only", bad->p.dev_name, bad->driver);
+	if (netdev_only)
+		return rc_err_set(e, err, NULL, "%s carries no rxe device", word);
+	return rc_err_set(e, err, NULL, "there is no rxe device named %s, nor a netdev carrying "
+			  "one ('rdmactl link' lists the rxe links)", word);
+}
+
+int explain_busy(struct rc_err *e, const struct dev_use *u, size_t n)
+{
+	e->err = -EBUSY;
+	e->ext[0] = e->what[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (!u[i].count)
+			continue;
+		rc_err_add(e, "%s is in use by %s: the kernel would make the delete wait until %s "
+			   "it (rxe cannot force a user off). Stop %s first, or pass --wait",
+			   u[i].dev, u[i].who, u[i].count > 1 ? "they close" : "it closes",
+			   u[i].count > 1 ? "them" : "it");
+	}
+	return -EBUSY;
+}
+
+int explain_modprobe(struct rc_err *e, int err, const char *root, const char *module)
+{
+	switch (err) {
+	case -ENOENT:
+		return rc_err_set(e, err, NULL, "module %s is not installed for kernel %s: install "
+				  "its modules package, or use a kernel with CONFIG_RDMA_RXE", module,
+				  kernel_release(root));
+	case -EPERM:
+		/* Older rdma_rxe cannot start without a UDPv6 socket; Debian's 5.10 has the
+		 * fix (it only logs that IPv6 is not supported). */
+		if (!strcmp(module, "rdma_rxe") && !sysfs_exists(root, "/proc/sys/net/ipv6") &&
+		    have_net_admin())
+			return rc_err_set(e, err, NULL, "rdma_rxe refused to load: the kernel was "
+					  "booted with ipv6.disable=1, which this rdma_rxe cannot "
+					  "start without; remove it from the kernel command line");
+		if (!have_net_admin())
+			return rc_err_set(e, err, NULL, "cannot load module %s: %s", module, no_priv);
+		return rc_err_set(e, err, NULL, "cannot load module %s (see 'dmesg')", module);
+	default:
+		return rc_err_set(e, err, NULL, "cannot load module %s (see 'dmesg')", module);
+	}
+}
+
+int explain_rmmod(struct rc_err *e, int err, const char *module)
+{
+	if (err == -EBUSY)
+		return rc_err_set(e, err, NULL, "%s is in use: left loaded", module);
+	if (err == -EPERM)
+		return rc_err_set(e, err, NULL, "cannot unload %s: %s", module, no_priv);
+	return rc_err_set(e, err, NULL, "cannot unload %s", module);
+}
+
+int explain_kmod_index(struct rc_err *e, int err)
+{
+	return rc_err_set(e, err, NULL, "cannot read the kernel module index (/lib/modules)");
+}
+
+int explain_conf_load(struct rc_err *e, int err, const char *path, const char *line_msg)
+{
+	if (line_msg && *line_msg)
+		return rc_err_set(e, err, NULL, "%s; the file was left as it is", line_msg);
+	if (err == -EISDIR)
+		return rc_err_set(e, err, NULL, "cannot read %s: it is a directory; give the "
+				  "persistent-links file (--config FILE)", path);
+	if (err == -EACCES)
+		return rc_err_set(e, err, NULL, "cannot read %s: run as root", path);
+	return rc_err_set(e, err, NULL, "cannot read %s", path);
+}
+
+int explain_conf_save(struct rc_err *e, int err, const char *path)
+{
+	switch (err) {
+	case -ENOSPC:
+		return rc_err_set(e, err, NULL, "cannot write %s: its file system is full; it was "
+				  "left as it was", path);
+	case -EACCES:
+	case -EPERM:
+		return rc_err_set(e, err, NULL, "cannot write %s: run as root; it was left as it "
+				  "was", path);
+	case -EROFS:
+		return rc_err_set(e, err, NULL, "cannot write %s: its file system is read-only",
+				  path);
+	default:
+		return rc_err_set(e, err, NULL, "cannot write %s; it was left as it was", path);
+	}
+}
+
+int explain_netdev_list(struct rc_err *e, int err, const char *root)
+{
+	return rc_err_set(e, err, NULL, "cannot list the network devices (%s/sys/class/net)",
+			  root);
+}
+
+int explain_model_load(struct rc_err *e, int err, const char *root, const char *dev)
+{
+	if (err == -ENODEV && dev)
+		return rc_err_set(e, err, NULL, "no RDMA device named %s ('rdmactl show' lists "
+				  "them)", dev);
+	return rc_err_set(e, err, NULL, "cannot read %s/sys/class/infiniband", root);
 }

@@ -1,19 +1,48 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Kernel errors as people read them: the translation first, the raw errno kept. */
+/*
+ * One explainer per kernel operation: every errno that operation can return is
+ * turned here, and only here, into what happened and what to do. The errno is
+ * kept; the output layer prints it after the explanation (pr_rc_err).
+ */
 #ifndef RDMACTL_EXPLAIN_H
 #define RDMACTL_EXPLAIN_H
 
-/* "EEXIST" for -EEXIST (or EEXIST); "errno N" for what glibc does not name. */
-const char *errname(int err);
+#include <stdbool.h>
+#include <stddef.h>
 
-/*
- * Prints "rdmactl: WHAT (ENAME: strerror; kernel: EXT)" to stderr; EXT is the
- * kernel's extended ACK message and may be NULL or empty.
- */
-void pr_kerr(int err, const char *ext, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+struct rdma_link;
+struct link_list;
+struct dev_use;
 
-/* The hint for a kernel without RDMA netlink, shared by every command that needs it. */
-void pr_no_rdma_kernel(void);
+/* A failed operation: its errno, the kernel's own words, and the explanation. */
+struct rc_err {
+	int err;		/* negative errno; 0 for none */
+	char ext[256];		/* the kernel's extended ACK, "" when it gave none */
+	char what[1024];	/* what happened and what to do; lines split by '\n' */
+};
+
+/* Sets E (EXT may be NULL) and returns ERR. */
+int rc_err_set(struct rc_err *e, int err, const char *ext, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Adds a line to E's explanation. */
+void rc_err_add(struct rc_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* What each operation's errnos mean. ROOT is the sysfs root, for the facts they look up. */
+int explain_netlink_open(struct rc_err *e, int err, const char *root);
+int explain_dump(struct rc_err *e, int err, const char *ext);
+/* L: the links as they are now, to name who has NAME or NETDEV. */
+int explain_newlink(struct rc_err *e, int err, const char *ext, const char *root,
+		    const struct link_list *l, const char *name, const char *netdev);
+int explain_dellink(struct rc_err *e, int err, const char *ext, const char *name);
+int explain_select(struct rc_err *e, int err, const char *word, bool netdev_only,
+		   const struct rdma_link *bad);
+int explain_busy(struct rc_err *e, const struct dev_use *u, size_t n);
+int explain_modprobe(struct rc_err *e, int err, const char *root, const char *module);
+int explain_rmmod(struct rc_err *e, int err, const char *module);
+int explain_kmod_index(struct rc_err *e, int err);
+int explain_conf_load(struct rc_err *e, int err, const char *path, const char *line_msg);
+int explain_conf_save(struct rc_err *e, int err, const char *path);
+int explain_netdev_list(struct rc_err *e, int err, const char *root);
+int explain_model_load(struct rc_err *e, int err, const char *root, const char *dev);
 
 #endif

@@ -83,7 +83,7 @@ static int client_fail(struct st *s, int err, const char *why)
 {
 	char buf[200];
 
-	return st_fail(s, err == -EPROTO ? NULL : "is 'rdmactl selftest --server' running there?",
+	return st_fail(s, err == -EPROTO ? NULL : "is 'rdmactl selftest server' running there?",
 		       "the server %s", recv_error(err, why, buf, sizeof(buf)));
 }
 
@@ -139,7 +139,7 @@ static int client_hello(struct st *s)
 
 	s->fd = sc_connect(s->o->host, s->o->port, deadline(s), err, sizeof(err));
 	if (s->fd < 0)
-		return st_fail(s, "is 'rdmactl selftest --server' running there, and its TCP port "
+		return st_fail(s, "is 'rdmactl selftest server' running there, and its TCP port "
 			       "reachable?", "%s", err);
 	st_hello(s, &s->a, &h);
 	kind = sc_write(s->fd, buf, wire_hello_encode(&h, buf), deadline(s));

@@ -1,28 +1,67 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Unit tests for cli.c: exact and prefix command lookup, generated help. */
+/* Unit tests for the grammar: lookup, the one option parser, and help generated from a tree. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "cli/grammar.h"
+#include "cli/rdmactl.h"
 
-static int fn(struct rc_ctx *ctx, int argc, char **argv)
+static int fn(struct rc_ctx *ctx, const struct cli_args *a)
 {
-	(void)ctx, (void)argc, (void)argv;
+	(void)ctx, (void)a;
 	return 0;
 }
 
-static const struct rc_cmd tab[] = {
-	{ "add", fn, "NAME NETDEV", "Create an rxe link.\nMore text." },
-	{ "addr", fn, "", "Addresses." },
-	{ "del", fn, "NAME", "Delete." },
-	{ "status", fn, "", "Status." },
-	{ NULL, NULL, NULL, NULL },
+static const struct cli_opt add_opts[] = {
+	{ "persist", 0, CLI_FLAG, .help = "also record it" },
+	{ "exist-ok", 0, CLI_FLAG, .help = "fine when there" },
+	{ "stats", 's', CLI_FLAG, .help = "counters" },
+	{ NULL },
+};
+
+static const char *const words[] = { "all", "lat", "bw", NULL };
+
+static const struct cli_opt num_opts[] = {
+	{ "gid-index", 0, CLI_UINT, "N", .max = 65535, .help = "a GID index" },
+	{ "timeout", 0, CLI_UINT, "S", .min = 1, .max = 10, .help = "seconds" },
+	{ "bench", 0, CLI_CHOICE, "WHAT", .optional = true, .choices = words,
+	  .help = "a very long help text that goes on and on so that it has to be wrapped "
+		  "at least twice on a narrow terminal of forty columns" },
+	{ NULL },
+};
+
+static const struct cli_cmd link_verbs[] = {
+	{ "show", { "list" }, .fn = fn, .args = "[DEV]", .max_args = 1, .summary = "Show." },
+	{ "add", .fn = fn, .opts = { add_opts }, .args = "[NAME] NETDEV", .min_args = 1,
+	  .max_args = 2, .summary = "Add." },
+	{ "del", { "remove" }, .fn = fn, .args = "NAME...", .min_args = 1, .max_args = CLI_ANY,
+	  .summary = "Delete." },
+	{ NULL },
+};
+
+static const struct cli_cmd persist_verbs[] = {
+	{ "list", .fn = fn, .summary = "List." },
+	{ "add", .fn = fn, .args = "NAME NETDEV", .min_args = 2, .max_args = 2, .summary = "Add." },
+	{ NULL },
+};
+
+static const struct cli_cmd tab[] = {
+	{ "add", .fn = fn, .opts = { add_opts }, .args = "[NAME] NETDEV", .min_args = 1,
+	  .max_args = 2, .summary = "Create an rxe link." },
+	{ "addr", .fn = fn, .summary = "Addresses." },
+	{ "del", { "remove" }, .fn = fn, .args = "NAME...", .min_args = 1, .max_args = CLI_ANY,
+	  .summary = "Delete." },
+	{ "link", .verbs = link_verbs, .dflt = "show", .summary = "Links." },
+	{ "persist", .verbs = persist_verbs, .dflt = "list", .summary = "The file." },
+	{ "status", .fn = fn, .opts = { num_opts }, .summary = "Status." },
+	{ NULL },
 };
 
 static void lookup_cases(void **state)
@@ -37,6 +76,8 @@ static void lookup_cases(void **state)
 		{ "ad", NULL, 2 },	/* ambiguous */
 		{ "a", NULL, 2 },
 		{ "d", "del", 1 },	/* unique prefix */
+		{ "remove", "del", 1 },	/* an alias, exactly */
+		{ "remo", NULL, 0 },	/* aliases take no prefixes */
 		{ "stat", "status", 1 },
 		{ "statusx", NULL, 0 },	/* longer than any name */
 		{ "x", NULL, 0 },
@@ -47,7 +88,7 @@ static void lookup_cases(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int n = -1;
-		const struct rc_cmd *c = cli_lookup(tab, cases[i].word, &n);
+		const struct cli_cmd *c = cli_lookup(tab, cases[i].word, &n);
 
 		if (cases[i].want) {
 			assert_non_null(c);
@@ -59,98 +100,181 @@ static void lookup_cases(void **state)
 	}
 }
 
-static char *capture(void (*print)(FILE *, const char *), const char *arg)
+/* Parses the words of LINE (space-separated; at most 15) as argv after "rdmactl". */
+static int parse(const char *line, struct cli_args *a, struct cli_globals *g, char *buf)
+{
+	char *argv[16] = { "rdmactl" };
+	int argc = 1, ret;
+
+	strcpy(buf, line);
+	for (char *w = strtok(buf, " "); w && argc < 15; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	memset(g, 0, sizeof(*g));
+	fprintf(stderr, "[ parse    ] %s\n", line);
+	ret = cli_parse(tab, argc, argv, a, g);
+	return ret;
+}
+
+static void parse_cases(void **state)
+{
+	static const struct {
+		const char *line;
+		int ret;
+		const char *path;	/* the command found */
+		int argc;		/* its positional words */
+		bool json;
+	} cases[] = {
+		{ "add veth0", 0, "add", 1, false },
+		{ "add --persist rxe0 veth0", 0, "add", 2, false },
+		{ "add rxe0 veth0 --persist", 0, "add", 2, false },	/* options after words */
+		{ "add rxe0 veth0 -j", 0, "add", 2, true },	/* global options too */
+		{ "-j add veth0", 0, "add", 1, true },
+		{ "add --pers --exist veth0", 0, "add", 1, false },	/* unique prefixes */
+		{ "add --p veth0", -EUSAGE, "add", 0, false },	/* --persist or --pretty */
+		{ "add", -EUSAGE, "add", 0, false },	/* too few */
+		{ "add a b c", -EUSAGE, "add", 3, false },	/* too many */
+		{ "add --nosuch veth0", -EUSAGE, "add", 0, false },
+		{ "add --e veth0", 0, "add", 1, false },	/* only --exist-ok */
+		{ "link", 0, "link show", 0, false },	/* the default verb */
+		{ "link rxe0", 0, "link show", 1, false },	/* which takes the word */
+		{ "link -j", 0, "link show", 0, true },
+		{ "link s rxe0", 0, "link show", 1, false },
+		{ "link list", 0, "link show", 0, false },	/* an alias */
+		{ "link remove rxe0", 0, "link del", 1, false },
+		{ "persist", 0, "persist list", 0, false },
+		{ "persist l", 0, "persist list", 0, false },
+		{ "persist bogus", -EUSAGE, "persist", 0, false },	/* list takes no words */
+		{ "persist a x y", 0, "persist add", 2, false },
+		{ "s", 0, "status", 0, false },
+		{ "a", -EUSAGE, "", 0, false },	/* ambiguous */
+		{ "nosuch", -EUSAGE, "", 0, false },
+		{ "status --timeout 10", 0, "status", 0, false },
+		{ "status --timeout 11", -EUSAGE, "status", 0, false },
+		{ "status --timeout 0", -EUSAGE, "status", 0, false },
+		{ "status --timeout -1", -EUSAGE, "status", 0, false },
+		{ "status --timeout 1x", -EUSAGE, "status", 0, false },
+		{ "status --gid-index 65535", 0, "status", 0, false },
+		{ "status --gid-index 65536", -EUSAGE, "status", 0, false },
+		{ "status --bench", 0, "status", 0, false },
+		{ "status --bench=l", 0, "status", 0, false },
+		{ "status --bench=x", -EUSAGE, "status", 0, false },
+		{ "status --timeout", -EUSAGE, "status", 0, false },	/* no value */
+		{ "status extra", -EUSAGE, "status", 0, false },
+	};
+	char buf[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cli_args a;
+		struct cli_globals g;
+		int ret = parse(cases[i].line, &a, &g, buf);
+
+		if (ret != cases[i].ret)
+			fail_msg("'%s': %d, expected %d", cases[i].line, ret, cases[i].ret);
+		if (ret == 0) {
+			assert_string_equal(a.path, cases[i].path);
+			assert_int_equal(a.argc, cases[i].argc);
+			assert_int_equal(g.json, cases[i].json);
+		}
+	}
+}
+
+static void parse_values(void **state)
+{
+	struct cli_args a;
+	struct cli_globals g;
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(parse("status --timeout 7 --bench=bw", &a, &g, buf), 0);
+	assert_int_equal(cli_num(&a, "timeout", 5), 7);
+	assert_int_equal(cli_num(&a, "bench", 0), 2);
+	assert_int_equal(cli_num(&a, "gid-index", 42), 42);	/* not given: the default */
+	assert_int_equal(parse("status --bench", &a, &g, buf), 0);
+	assert_non_null(cli_str(&a, "bench"));
+	assert_int_equal(cli_num(&a, "bench", 0), 0);	/* no value: the default */
+	assert_int_equal(parse("add --persist veth0", &a, &g, buf), 0);
+	assert_true(cli_flag(&a, "persist"));
+	assert_false(cli_flag(&a, "exist-ok"));
+	assert_true(cli_takes(&a, "persist"));
+	assert_false(cli_takes(&a, "bench"));
+	assert_int_equal(parse("--sysfs-root /x add --config /y veth0", &a, &g, buf), 0);
+	assert_string_equal(g.sysfs_root, "/x");
+	assert_string_equal(g.config, "/y");
+}
+
+static char *capture(void (*print)(FILE *))
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	print(f, arg);
+	print(f);
 	fclose(f);
 	return buf;
 }
 
-static void print_matches(FILE *f, const char *word)
+static void usage(FILE *f)
 {
-	cli_print_matches(f, tab, word);
+	cli_print_usage(f, tab);
 }
 
-static void print_all(FILE *f, const char *unused)
+static void status_help(FILE *f)
 {
-	(void)unused;
-	cli_print_commands(f, tab);
+	char *path[] = { "stat" };
+
+	assert_int_equal(cli_print_help(f, tab, 1, path), 0);
 }
 
-static void print_add(FILE *f, const char *prog)
+static void bash(FILE *f)
 {
-	cli_print_command(f, prog, &tab[0]);
+	cli_print_bash(f, tab);
 }
 
-static void matches_listed(void **state)
+static void help_generated(void **state)
 {
-	char *s = capture(print_matches, "ad");
+	char *s;
 
 	(void)state;
-	assert_string_equal(s, "add, addr");
-	free(s);
-}
+	setenv("COLUMNS", "40", 1);
+	s = capture(usage);
+	/* Every leaf, with its path; nothing cut; no line past 40 columns. */
+	assert_non_null(strstr(s, "  add [--persist] [--exist-ok]"));
+	assert_non_null(strstr(s, "  link show [DEV]\n"));
+	assert_non_null(strstr(s, "  link del NAME...\n"));
+	assert_non_null(strstr(s, "  persist add NAME NETDEV\n"));
+	assert_non_null(strstr(s, "[--bench[=WHAT]]"));
+	assert_null(strstr(s, "remove"));	/* aliases are not listed */
+	for (char *line = s; *line;) {
+		size_t len = strcspn(line, "\n");
 
-static void help_from_table(void **state)
-{
-	char *s = capture(print_all, NULL);
-
-	(void)state;
-	/* One line per row, first help line only, every row present. */
-	assert_non_null(strstr(s, "  add NAME NETDEV"));
-	assert_non_null(strstr(s, "Create an rxe link.\n"));
-	assert_null(strstr(s, "More text."));
-	assert_non_null(strstr(s, "  status"));
-	free(s);
-
-	s = capture(print_add, "rdmactl");
-	assert_string_equal(s, "Usage: rdmactl add NAME NETDEV\n\nCreate an rxe link.\nMore text.\n");
-	free(s);
-}
-
-static void numbers(void **state)
-{
-	static const struct {
-		const char *s;
-		int ret;
-		unsigned long v;
-	} cases[] = {
-		{ "0", 0, 0 },		/* the minimum */
-		{ "65535", 0, 65535 },	/* the maximum */
-		{ "65536", -EUSAGE, 0 },	/* one past */
-		{ "", -EUSAGE, 0 },	/* empty */
-		{ "-1", -EUSAGE, 0 },	/* strtoul would wrap it */
-		{ " 1", -EUSAGE, 0 },	/* strtoul would skip the space */
-		{ "+1", -EUSAGE, 0 },
-		{ "1x", -EUSAGE, 0 },	/* trailing junk */
-		{ "0x10", -EUSAGE, 0 },	/* decimal only */
-		{ "99999999999999999999999", -EUSAGE, 0 },	/* ERANGE */
-	};
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		unsigned long v = 12345;
-
-		assert_int_equal(cli_uint("cmd", "--opt", cases[i].s, 0, 65535, &v), cases[i].ret);
-		if (!cases[i].ret)
-			assert_int_equal(v, cases[i].v);
+		if (len > 40)
+			fail_msg("longer than 40 columns: '%.*s'", (int)len, line);
+		line += len + (line[len] == '\n');
 	}
-	unsigned long v;
-	assert_int_equal(cli_uint("cmd", "--opt", "0", 1, 10, &v), -EUSAGE);	/* below min */
+	free(s);
+	s = capture(status_help);
+	assert_non_null(strstr(s, "Usage: rdmactl status [--gid-index N]\n                   [--timeout S]"));
+	assert_non_null(strstr(s, "  --bench[=WHAT]\n        a very long help text"));
+	assert_non_null(strstr(s, " columns\n"));	/* the last word, whole */
+	free(s);
+	unsetenv("COLUMNS");
+
+	s = capture(bash);
+	assert_non_null(strstr(s, "\"link show\") opts="));
+	assert_non_null(strstr(s, "\"link\") words='show add del' dflt='show'"));
+	assert_non_null(strstr(s, "complete -F _rdmactl rdmactl"));
+	free(s);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lookup_cases),
-		cmocka_unit_test(matches_listed),
-		cmocka_unit_test(help_from_table),
-		cmocka_unit_test(numbers),
+		cmocka_unit_test(parse_cases),
+		cmocka_unit_test(parse_values),
+		cmocka_unit_test(help_generated),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -1,0 +1,27 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The JSON contract (docs/json.md) held against real output on captured fixtures.
+
+setup() {
+	load ../helpers
+	F=$TOP/bats/fixtures/two-netdevs
+}
+
+@test "json: the tables' members are exactly what docs/json.md lists" {
+	for cmd in show gids netdevs 'check --list' version; do
+		rdmactl --sysfs-root "$F" -j $cmd | assert_json_contract --exact "$cmd"
+	done
+	rdmactl --sysfs-root "$F" -j show -s | assert_json_contract --exact show 'show -s'
+	rdmactl --sysfs-root "$F" -j gids --all | assert_json_contract --exact gids
+	# check exits 1 on this fixture; its JSON is whole all the same.
+	{ rdmactl --sysfs-root "$F" -j check || true; } | assert_json_contract --exact check
+}
+
+@test "json: persist list and a failed selftest report keep to docs/json.md" {
+	conf=$BATS_TEST_TMPDIR/rxe.conf
+	printf 'rxe0 eth0\n' >"$conf"
+	rdmactl --config "$conf" -j persist list | assert_json_contract --exact 'persist list'
+	run rdmactl -j selftest client 127.0.0.1 --port 18598 rxe0
+	assert_failure 1
+	assert_json_contract selftest <<<"$output"
+}

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Help, the man page's synopses and bash completion, all generated from the command tree. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "cli/grammar.h"
+#include "cli/out.h"
+#include "cli/rdmactl.h"
+
+int cli_width(FILE *f)
+{
+	const char *cols = getenv("COLUMNS");
+	struct winsize ws;
+	int w = 0;
+
+	if (cols && *cols)
+		w = atoi(cols);
+	if (w <= 0 && ioctl(fileno(f), TIOCGWINSZ, &ws) == 0)
+		w = ws.ws_col;
+	if (w <= 0)
+		w = 80;
+	return w < 40 ? 40 : w > 200 ? 200 : w;
+}
+
+#define NBSP '\1'
+
+/* Joins the words inside brackets with NBSP, so a synopsis wraps between groups only. */
+static void hold_groups(char *s)
+{
+	int depth = 0;
+
+	for (; *s; s++) {
+		depth += *s == '[' ? 1 : *s == ']' ? -1 : 0;
+		if (*s == ' ' && depth > 0)
+			*s = NBSP;
+	}
+}
+
+/*
+ * Prints TEXT from column COL on, words wrapped before WIDTH, each new line
+ * starting at INDENT; a word longer than a line is never cut. Returns the column.
+ */
+static int wrap(FILE *f, const char *text, int col, int indent, int width)
+{
+	while (*text) {
+		size_t len = strcspn(text, " \n");
+
+		if (col > indent && col + 1 + (int)len > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		} else if (col < indent) {
+			fprintf(f, "%*s", indent - col, "");
+			col = indent;
+		}
+		/* NBSP (here '\1') holds a bracketed group together: "[--size BYTES]". */
+		for (size_t i = 0; i < len; i++)
+			fputc(text[i] == NBSP ? ' ' : text[i], f);
+		col += (int)len;
+		text += len;
+		if (*text == '\n') {
+			/* An explicit line break (a blank line between paragraphs). */
+			while (*text == '\n') {
+				fputc('\n', f);
+				text++;
+			}
+			col = 0;
+		}
+		while (*text == ' ')
+			text++;
+	}
+	return col;
+}
+
+/* One option as a synopsis shows it: "[-s|--stats]", "[--gid-index N]", "[--bench[=WHAT]]". */
+static void opt_token(char *buf, size_t len, const struct cli_opt *o, bool brackets)
+{
+	char letter[8] = "";
+
+	/* A synopsis says "[-s|--stats]"; a list of options "-s, --stats". */
+	if (o->letter)
+		snprintf(letter, sizeof(letter), brackets ? "-%c|" : "-%c, ", o->letter);
+	snprintf(buf, len, "%s%s--%s%s%s%s%s", brackets ? "[" : "", letter, o->name,
+		 o->kind == CLI_FLAG ? "" : o->optional ? "[=" : " ",
+		 o->kind == CLI_FLAG ? "" : o->meta, o->optional ? "]" : "", brackets ? "]" : "");
+}
+
+static void each_opt(const struct cli_cmd *c, void (*fn)(const struct cli_opt *o, void *arg),
+		     void *arg)
+{
+	for (int t = 0; t < 3; t++)
+		for (const struct cli_opt *o = c->opts[t]; o && o->name; o++)
+			fn(o, arg);
+}
+
+struct syn {
+	FILE *f;
+	int col, indent, width;
+};
+
+static void syn_opt(const struct cli_opt *o, void *arg)
+{
+	struct syn *s = arg;
+	char tok[96];
+
+	opt_token(tok, sizeof(tok), o, true);
+	hold_groups(tok);
+	s->col = wrap(s->f, tok, s->col, s->indent, s->width);
+}
+
+void cli_print_synopsis(FILE *f, const char *lead, const char *path, const struct cli_cmd *c,
+			int width)
+{
+	int col = (int)(strlen(lead) + strlen(path));
+	/* Continuation lines under the first option, or nearer the margin when narrow. */
+	struct syn s = { f, col, col + 1 > width / 2 ? (int)strlen(lead) + 4 : col + 1, width };
+	char args[128];
+
+	fprintf(f, "%s%s", lead, path);
+	each_opt(c, syn_opt, &s);
+	if (c->args && *c->args) {
+		snprintf(args, sizeof(args), "%s", c->args);
+		hold_groups(args);
+		s.col = wrap(f, args, s.col, s.indent, width);
+	}
+	fputc('\n', f);
+}
+
+/* Calls FN for each leaf below C (C itself when it is one), with its path. */
+static void each_leaf(const struct cli_cmd *c, const char *prefix,
+		      void (*fn)(const char *path, const struct cli_cmd *c, void *arg), void *arg)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? " " : "", c->name);
+	if (!c->verbs) {
+		fn(path, c, arg);
+		return;
+	}
+	for (const struct cli_cmd *v = c->verbs; v->name; v++)
+		each_leaf(v, path, fn, arg);
+}
+
+static void list_leaf(const char *path, const struct cli_cmd *c, void *arg)
+{
+	FILE *f = arg;
+	int width = cli_width(f);
+
+	cli_print_synopsis(f, "  ", path, c, width);
+	wrap(f, c->summary, 0, 6, width);
+	fputc('\n', f);
+}
+
+static void print_opts(FILE *f, const struct cli_opt *o, int width)
+{
+	for (; o && o->name; o++) {
+		char tok[96];
+		int col;
+
+		/* The help in a column of its own; under the option on a narrow terminal. */
+		int hcol = width < 60 ? 8 : 26;
+
+		opt_token(tok, sizeof(tok), o, false);
+		fprintf(f, "  %s", tok);
+		col = 2 + (int)strlen(tok);
+		if (col > hcol - 2) {
+			fputc('\n', f);
+			col = 0;
+		}
+		wrap(f, o->help, col, hcol, width);
+		fputc('\n', f);
+	}
+}
+
+void cli_print_usage(FILE *f, const struct cli_cmd *root)
+{
+	int width = cli_width(f);
+
+	fputs("Usage: rdmactl [OPTIONS] COMMAND [ARGS]\n"
+	      "       rdmactl help [COMMAND [VERB]]\n\n", f);
+	wrap(f, "Soft-RoCE (rdma_rxe) provisioning and diagnostics.", 0, 0, width);
+	fputs("\n\nOptions (before or after the command):\n", f);
+	print_opts(f, cli_global_opts, width);
+	fputc('\n', f);
+	wrap(f, "Commands (a unique prefix of a command or verb is enough):", 0, 0, width);
+	fputc('\n', f);
+	for (const struct cli_cmd *c = root; c->name; c++)
+		if (!c->hidden)
+			each_leaf(c, "", list_leaf, f);
+	fputc('\n', f);
+	wrap(f, "Exit status: 0 success, 1 failure, 2 usage error.", 0, 0, width);
+	fputc('\n', f);
+}
+
+static void help_leaf(const char *path, const struct cli_cmd *c, void *arg)
+{
+	FILE *f = arg;
+	int width = cli_width(f);
+
+	cli_print_synopsis(f, "Usage: rdmactl ", path, c, width);
+	fputc('\n', f);
+	wrap(f, c->summary, 0, 0, width);
+	if (c->help) {
+		fputc(' ', f);
+		wrap(f, c->help, 1, 0, width);
+	}
+	fputc('\n', f);
+	if (c->opts[0]) {
+		fputs("\nOptions:\n", f);
+		for (int t = 0; t < 3; t++)
+			print_opts(f, c->opts[t], width);
+	}
+}
+
+int cli_print_help(FILE *f, const struct cli_cmd *root, int n, char **path)
+{
+	const struct cli_cmd *tab = root, *c = NULL;
+	char prefix[64] = "";
+
+	for (int i = 0; i < n; i++) {
+		int m;
+
+		if (!tab) {
+			pr_err("help: %s takes no verb '%s'; try 'rdmactl help %s'", c->name, path[i],
+			       c->name);
+			return -EUSAGE;
+		}
+		c = cli_lookup(tab, path[i], &m);
+		if (!c) {
+			pr_err("help: %s %s '%s'; try 'rdmactl help'", m > 1 ? "ambiguous" : "unknown",
+			       i ? "verb" : "command", path[i]);
+			return -EUSAGE;
+		}
+		if (i + 1 < n)
+			snprintf(prefix + strlen(prefix), sizeof(prefix) - strlen(prefix), "%s%s",
+				 *prefix ? " " : "", c->name);
+		tab = c->verbs;
+	}
+	if (!c) {
+		cli_print_usage(f, root);
+		return 0;
+	}
+	if (c->verbs) {
+		fprintf(f, "Usage: rdmactl %s%s", prefix, *prefix ? " " : "");
+		fprintf(f, "%s {", c->name);
+		for (const struct cli_cmd *v = c->verbs; v->name; v++)
+			fprintf(f, "%s%s", v == c->verbs ? "" : "|", v->name);
+		fputs("} ...\n\n", f);
+		wrap(f, c->summary, 0, 0, cli_width(f));
+		if (c->help) {
+			fputc(' ', f);
+			wrap(f, c->help, 1, 0, cli_width(f));
+		}
+		if (c->dflt)
+			fprintf(f, " Without a verb: %s.", c->dflt);
+		fputs("\n\n", f);
+		each_leaf(c, prefix, list_leaf, f);
+		return 0;
+	}
+	each_leaf(c, prefix, help_leaf, f);
+	return 0;
+}
+
+/* scdoc markup: *bold* for what is typed as is, _underlined_ for what is replaced. */
+static void scdoc_words(FILE *f, const char *s)
+{
+	while (*s) {
+		if (isupper((unsigned char)*s)) {
+			size_t len = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+
+			fprintf(f, "_%.*s_", (int)len, s);
+			s += len;
+		} else if (*s == '-' || islower((unsigned char)*s)) {
+			size_t len = strspn(s, "-abcdefghijklmnopqrstuvwxyz0123456789");
+
+			fprintf(f, "*%.*s*", (int)len, s);
+			s += len;
+		} else {
+			fputc(*s++, f);
+		}
+	}
+}
+
+static void scdoc_opt(const struct cli_opt *o, void *arg)
+{
+	char tok[96];
+
+	opt_token(tok, sizeof(tok), o, true);
+	fputc(' ', arg);
+	scdoc_words(arg, tok);
+}
+
+static void scdoc_leaf(const char *path, const struct cli_cmd *c, void *arg)
+{
+	FILE *f = arg;
+
+	fprintf(f, "%s\t*%s*", path, path);
+	each_opt(c, scdoc_opt, f);
+	if (c->args && *c->args) {
+		fputc(' ', f);
+		scdoc_words(f, c->args);
+	}
+	fputc('\n', f);
+}
+
+void cli_print_scdoc(FILE *f, const struct cli_cmd *root)
+{
+	for (const struct cli_cmd *c = root; c->name; c++)
+		if (!c->hidden)
+			each_leaf(c, "", scdoc_leaf, f);
+}
+
+static void bash_opt(const struct cli_opt *o, void *arg)
+{
+	fprintf(arg, " --%s", o->name);
+	if (o->letter)
+		fprintf(arg, " -%c", o->letter);
+}
+
+static void bash_choices(const struct cli_opt *o, void *arg)
+{
+	if (o->kind != CLI_CHOICE)
+		return;
+	fprintf(arg, " --%s:", o->name);
+	for (size_t i = 0; o->choices[i]; i++)
+		fprintf(arg, "%s%s", i ? "," : "", o->choices[i]);
+}
+
+static void bash_valued(const struct cli_opt *o, void *arg)
+{
+	if (o->kind != CLI_FLAG && !o->optional)
+		fprintf(arg, " --%s%s%c", o->name, o->letter ? " -" : "", o->letter ? o->letter : ' ');
+}
+
+/* What a positional word of C is: a netdev, an RDMA device, a host, a command. */
+static const char *arg_kind(const struct cli_cmd *c)
+{
+	const char *a = c->args ? c->args : "";
+
+	if (strstr(a, "COMMAND"))
+		return "command";
+	if (strstr(a, "HOST"))
+		return "host";
+	if (strstr(a, "NETDEV") && (strstr(a, "NAME") || strstr(a, "DEV ")))
+		return "both";
+	if (strstr(a, "NETDEV"))
+		return "netdev";
+	if (strstr(a, "DEV") || strstr(a, "NAME"))
+		return "rdma";
+	return "none";
+}
+
+static void bash_node(FILE *f, const struct cli_cmd *c, const char *path)
+{
+	char sub[64];
+
+	fprintf(f, "\t\"%s\") ", path);
+	if (c->verbs) {
+		fputs("words='", f);
+		for (const struct cli_cmd *v = c->verbs; v->name; v++)
+			fprintf(f, "%s%s", v == c->verbs ? "" : " ", v->name);
+		fprintf(f, "' dflt='%s' ;;\n", c->dflt ? c->dflt : "");
+		for (const struct cli_cmd *v = c->verbs; v->name; v++) {
+			snprintf(sub, sizeof(sub), "%s %s", path, v->name);
+			bash_node(f, v, sub);
+		}
+		return;
+	}
+	fputs("opts='", f);
+	each_opt(c, bash_opt, f);
+	fputs("' valued='", f);
+	each_opt(c, bash_valued, f);
+	fputs("' choices='", f);
+	each_opt(c, bash_choices, f);
+	fprintf(f, "' kind=%s ;;\n", arg_kind(c));
+}
+
+void cli_print_bash(FILE *f, const struct cli_cmd *root)
+{
+	fputs("# bash completion for rdmactl: generated by 'rdmactl help --bash' from its\n"
+	      "# command tree. Install as /usr/share/bash-completion/completions/rdmactl.\n"
+	      "_rdmactl_node() {\n"
+	      "\twords= dflt= opts= valued= choices= kind=\n"
+	      "\tcase \"$1\" in\n"
+	      "\t\"\") words='", f);
+	for (const struct cli_cmd *c = root; c->name; c++)
+		fprintf(f, "%s%s", c == root ? "" : " ", c->name);
+	fputs("' ;;\n", f);
+	for (const struct cli_cmd *c = root; c->name; c++)
+		bash_node(f, c, c->name);
+	fputs("\tesac\n"
+	      "}\n"
+	      "\n"
+	      "_rdmactl() {\n"
+	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+	      "\tlocal path= i w words dflt opts valued choices kind c\n"
+	      "\tlocal gopts='--json -j --pretty -p --sysfs-root --config --help -h --version -V'\n"
+	      "\tlocal gvalued=' --sysfs-root --config '\n"
+	      "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
+	      "\t\tw=${COMP_WORDS[i]}\n"
+	      "\t\t_rdmactl_node \"$path\"\n"
+	      "\t\tcase \"$w\" in\n"
+	      "\t\t-*) [[ \"$gvalued$valued \" == *\" $w \"* ]] && ((i++)); continue ;;\n"
+	      "\t\tesac\n"
+	      "\t\tif [[ -n $words && \" $words \" == *\" $w \"* ]]; then\n"
+	      "\t\t\tpath=${path:+$path }$w\n"
+	      "\t\telif [[ -n $dflt ]]; then\n"
+	      "\t\t\tpath=${path:+$path }$dflt\n"
+	      "\t\tfi\n"
+	      "\tdone\n"
+	      "\t_rdmactl_node \"$path\"\n"
+	      "\tcase \"$prev\" in\n"
+	      "\t--sysfs-root|--config|--module-file)\n"
+	      "\t\tCOMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+	      "\t--dev)\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"$(ls /sys/class/infiniband 2>/dev/null)\" -- \"$cur\"));"
+	      " return ;;\n"
+	      "\t--netdev)\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"$(ls /sys/class/net 2>/dev/null)\" -- \"$cur\")); return ;;\n"
+	      "\tesac\n"
+	      "\tfor c in $choices; do\n"
+	      "\t\tif [[ ${c%%:*} == \"$prev\" ]]; then\n"
+	      "\t\t\tc=${c#*:}\n"
+	      "\t\t\tCOMPREPLY=($(compgen -W \"${c//,/ }\" -- \"$cur\")); return\n"
+	      "\t\tfi\n"
+	      "\tdone\n"
+	      "\t[[ \"$valued \" == *\" $prev \"* ]] && return\n"
+	      "\tif [[ $cur == -* ]]; then\n"
+	      "\t\t[[ -n $words && -n $dflt ]] && _rdmactl_node \"${path:+$path }$dflt\"\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"$opts $gopts\" -- \"$cur\"))\n"
+	      "\t\treturn\n"
+	      "\tfi\n"
+	      "\tif [[ -n $words ]]; then\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
+	      "\t\t[[ -n $dflt ]] && _rdmactl_node \"${path:+$path }$dflt\" || return\n"
+	      "\tfi\n"
+	      "\tcase $kind in\n"
+	      "\tcommand) COMPREPLY+=($(compgen -W \"", f);
+	for (const struct cli_cmd *c = root; c->name; c++)
+		fprintf(f, "%s%s", c == root ? "" : " ", c->name);
+	fputs("\" -- \"$cur\")) ;;\n"
+	      "\thost) COMPREPLY+=($(compgen -A hostname -- \"$cur\")) ;;\n"
+	      "\tnetdev) COMPREPLY+=($(compgen -W \"$(ls /sys/class/net 2>/dev/null)\" -- \"$cur\")) ;;\n"
+	      "\trdma) COMPREPLY+=($(compgen -W \"$(ls /sys/class/infiniband 2>/dev/null)\" -- \"$cur\")) ;;\n"
+	      "\tboth) COMPREPLY+=($(compgen -W \"$(ls /sys/class/infiniband 2>/dev/null)"
+	      " $(ls /sys/class/net 2>/dev/null)\""
+	      " -- \"$cur\")) ;;\n"
+	      "\tesac\n"
+	      "}\n"
+	      "complete -F _rdmactl rdmactl\n", f);
+}

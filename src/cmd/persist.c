@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* persist list|add|del: the persistent-links file, without touching the kernel. */
+#include "cli/grammar.h"
+#include "cli/out.h"
+#include "cli/rdmactl.h"
+#include "model/names.h"
+#include "ops/explain.h"
+#include "ops/persist.h"
+
+int cmd_persist_list(struct rc_ctx *ctx, const struct cli_args *a)
+{
+	struct conf c;
+	struct rc_err e;
+
+	(void)a;
+	if (persist_load(ctx->config, &c, &e))
+		return rc_fail(&e);
+	out_arr_open(ctx->out, NULL);
+	for (size_t i = 0; i < c.n; i++) {
+		out_obj_open(ctx->out, NULL);
+		out_str(ctx->out, "ifname", "%s", c.e[i].name);
+		out_str(ctx->out, "netdev", " %s\n", c.e[i].netdev);
+		out_obj_close(ctx->out);
+	}
+	out_arr_close(ctx->out);
+	conf_free(&c);
+	return 0;
+}
+
+int cmd_persist_add(struct rc_ctx *ctx, const struct cli_args *a)
+{
+	struct rc_err e;
+	int err;
+
+	if ((err = rc_check_name(a, "device name", a->argv[0], true)) ||
+	    (err = rc_check_name(a, "netdev", a->argv[1], false)))
+		return err;
+	return persist_add(ctx->config, a->argv[0], a->argv[1], &e) ? rc_fail(&e) : 0;
+}
+
+int cmd_persist_del(struct rc_ctx *ctx, const struct cli_args *a)
+{
+	struct rc_err e;
+
+	/* A word is a device name or a netdev: refused when it can be neither. */
+	for (int i = 0; i < a->argc; i++)
+		if (rdma_name_invalid(a->argv[i]) && netdev_name_invalid(a->argv[i]))
+			return rc_check_name(a, "name", a->argv[i], true);
+	return persist_del(ctx->config, a->argv, a->argc, &e) ? rc_fail(&e) : 0;
+}

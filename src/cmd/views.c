@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* How records print (plain and JSON), shared by the commands that show them. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "checks/checks.h"
+#include "cli/out.h"
+#include "cmd/views.h"
+#include "kernel/netdev.h"
+#include "kernel/verbs.h"
+#include "model/link.h"
+#include "model/model.h"
+#include "selftest/selftest.h"
+
+void view_link(struct out *o, const char *root, const struct rdma_link *k)
+{
+	struct netdev nd;
+	int active = 0, max = 0;
+	bool have_nd = k->p.has_netdev && netdev_get(root, k->p.netdev, &nd) == 0;
+	/* libibverbs knows the MTU on the running system only. */
+	bool have_mtu = !*root && verbs_port_mtu(k->p.dev_name, k->p.port, &active, &max) == 0;
+
+	out_obj_open(o, NULL);
+	out_str(o, "ifname", "%s", k->p.dev_name);
+	out_u64(o, "port", "/%" PRIu64, k->p.port);
+	out_str(o, "state", " state %s", ib_port_state_name(k->p.state));
+	out_str(o, "physical_state", " physical_state %s", ib_phys_state_name(k->p.phys_state));
+	out_str(o, "netdev", " netdev %s", k->p.has_netdev ? k->p.netdev : NULL);
+	if (have_nd) {
+		out_u64(o, "netdev_mtu", " netdev_mtu %" PRIu64, nd.mtu);
+	} else {
+		out_text(o, " netdev_mtu -");
+		out_str(o, "netdev_mtu", NULL, NULL);
+	}
+	if (have_mtu) {
+		out_u64(o, "active_mtu", " active_mtu %" PRIu64, (uint64_t)active);
+		out_u64(o, "max_mtu", NULL, (uint64_t)max);
+	} else {
+		/* No uverbs node (ib_uverbs not loaded): the MTU is unknown, not 0. */
+		out_text(o, " active_mtu -");
+		out_str(o, "active_mtu", NULL, NULL);
+		out_str(o, "max_mtu", NULL, NULL);
+	}
+	out_nl(o);
+	out_obj_close(o);
+}
+
+void view_modules(struct out *o, const struct module_result res[RXE_NMODULES])
+{
+	out_arr_open(o, "modules");
+	for (size_t i = 0; i < RXE_NMODULES; i++) {
+		const struct module_result *r = &res[i];
+
+		out_obj_open(o, NULL);
+		out_str(o, "module", "module %s", r->name);
+		out_str(o, "state", " %s", r->err ? "failed" : r->before == KMOD_AVAILABLE ?
+			"loaded now" : kmods_state_name(r->after));
+		out_nl(o);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+}
+
+void view_checks(struct out *o, const struct check_ctx *c, size_t count[4])
+{
+	for (int i = 0; i < 4; i++)
+		count[i] = 0;
+	out_arr_open(o, NULL);
+	for (size_t i = 0; i < c->nr; i++) {
+		const struct check_result *r = &c->r[i];
+		char tag[8];
+
+		snprintf(tag, sizeof(tag), "%s", verdict_name(r->v));
+		for (char *t = tag; *t; t++)
+			*t = (char)(*t - 'a' + 'A');
+		count[r->v]++;
+		out_obj_open(o, NULL);
+		out_text(o, "%-5s ", tag);
+		out_str(o, "id", "%-16s", r->id);
+		out_str(o, "result", NULL, verdict_name(r->v));
+		out_str(o, "detail", " %s", r->msg);
+		out_nl(o);
+		out_str(o, "fix", r->fix ? "      fix: %s\n" : NULL, r->fix);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+	out_text(o, "check: %zu pass, %zu warn, %zu fail, %zu skip\n", count[V_PASS],
+		 count[V_WARN], count[V_FAIL], count[V_SKIP]);
+}
+
+static void view_stats(struct out *o, enum st_stage st, const struct st_stats *t)
+{
+	out_obj_open(o, "stats");
+	out_u64(o, "iters", "  %" PRIu64, t->iters);
+	out_u64(o, "size", " x %" PRIu64 " bytes:", t->size);
+	if (st == ST_BW_WRITE) {
+		out_dbl(o, "mib_s", " %.2f MiB/s", t->mib_s);
+		out_dbl(o, "gb_s", " = %.2f Gb/s", t->gb_s);
+	} else {
+		out_dbl(o, "t_min_us", " t_min %.2f", t->t_min);
+		out_dbl(o, "t_typical_us", " t_typical %.2f", t->t_typical);
+		out_dbl(o, "t_p99_us", " 99%% %.2f", t->t_p99);
+		out_dbl(o, "t_avg_us", " t_avg %.2f", t->t_avg);
+		out_dbl(o, "t_max_us", " t_max %.2f usec", t->t_max);
+	}
+	out_obj_close(o);
+}
+
+void view_st_report(struct out *o, const struct st_report *r)
+{
+	static const char *const res[] = { "pass", "FAIL", "skip" };
+
+	out_obj_open(o, NULL);
+	out_str(o, "ifname", "%s:", r->dev);
+	if (r->gid_index >= 0) {
+		out_s64(o, "gid_index", " GID %" PRId64, r->gid_index);
+		out_str(o, "gid", " %s", r->gid);
+		out_s64(o, "mtu", ", MTU %" PRId64, r->mtu);
+	}
+	out_nl(o);
+	if (*r->peer) {
+		out_str(o, "peer", "  peer %s", r->peer);
+		out_str(o, "remote_gid", *r->remote_gid ? ", GID %s" : NULL,
+			*r->remote_gid ? r->remote_gid : NULL);
+		out_nl(o);
+	}
+	out_arr_open(o, "stages");
+	for (int i = 0; i < ST_NSTAGES; i++) {
+		const struct st_stage_result *x = &r->st[i];
+
+		if (!x->ran)
+			continue;
+		out_obj_open(o, NULL);
+		out_str(o, "stage", "  %-10s", st_stage_name((enum st_stage)i));
+		out_text(o, " %-4s", res[x->result]);
+		out_str(o, "result", NULL, x->result == ST_PASS ? "pass" :
+			x->result == ST_FAIL ? "fail" : "skip");
+		if (x->result != ST_SKIPPED)
+			out_u64(o, "usec", " %9" PRIu64 " us", x->usec);
+		if (x->result == ST_PASS && x->stats.iters)
+			view_stats(o, (enum st_stage)i, &x->stats);
+		else if (x->result == ST_PASS && x->bytes)
+			out_u64(o, "bytes", "  %" PRIu64 " bytes verified", x->bytes);
+		if (x->result != ST_PASS)
+			out_str(o, "detail", "  %s", x->detail);
+		out_nl(o);
+		if (x->result == ST_FAIL && *x->hint)
+			out_str(o, "hint", "             hint: %s\n", x->hint);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+	out_bool(o, "passed", NULL, r->passed);
+	out_text(o, "%s: selftest %s\n", r->dev, r->passed ? "passed" : "FAILED");
+	out_obj_close(o);
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* How records print (plain and JSON), shared by the commands that show them. */
+#ifndef RDMACTL_VIEWS_H
+#define RDMACTL_VIEWS_H
+
+#include <stddef.h>
+
+#include "ops/modules.h"
+
+struct out;
+struct rdma_link;
+struct check_ctx;
+struct st_report;
+
+/* One rxe link: the row of 'link show', also what 'add' prints. ROOT: the sysfs root. */
+void view_link(struct out *o, const char *root, const struct rdma_link *k);
+/* What start did to each module: an array under "modules". */
+void view_modules(struct out *o, const struct module_result res[RXE_NMODULES]);
+/* Check verdicts and the closing count; COUNT gets the number of each verdict. */
+void view_checks(struct out *o, const struct check_ctx *c, size_t count[4]);
+/* One selftest report (a device's, or a client's). */
+void view_st_report(struct out *o, const struct st_report *r);
+
+#endif

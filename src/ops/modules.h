@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Operations on kernel modules: load what Soft-RoCE needs, unload rdma_rxe. */
+#ifndef RDMACTL_OPS_MODULES_H
+#define RDMACTL_OPS_MODULES_H
+
+#include <stddef.h>
+
+#include "kernel/kmods.h"
+
+struct rc_err;
+
+/*
+ * What start loads: the core, the user-space verbs interface, rdma_ucm (so
+ * rdma_cm applications find /dev/infiniband/rdma_cm) and the rxe driver.
+ */
+#define RXE_NMODULES 4
+extern const char *const rxe_modules[RXE_NMODULES];
+
+struct module_result {
+	const char *name;
+	enum kmod_state before, after;
+	int err;		/* 0, or why it did not load */
+};
+
+/*
+ * Loads each module of RXE_MODULES with its dependencies (libkmod, as modprobe
+ * does; built-in counts as loaded), going on past a failure. RES gets one
+ * entry a module. Returns the first failure, every one explained in E.
+ */
+int modules_load(struct module_result res[RXE_NMODULES], struct rc_err *e);
+/* Unloads NAME unless something holds it (-EBUSY, explained); *AFTER its state then. */
+int modules_unload(const char *name, enum kmod_state *after, struct rc_err *e);
+
+#endif

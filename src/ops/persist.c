@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Operations on the persistent-links file, and on the links it lists. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel/nl.h"
+#include "model/link.h"
+#include "ops/explain.h"
+#include "ops/persist.h"
+#include "ops/rxe.h"
+
+int persist_load(const char *path, struct conf *c, struct rc_err *e)
+{
+	char msg[512];
+	int err = conf_load(path, c, msg, sizeof(msg));
+
+	return err ? explain_conf_load(e, err, path, msg) : 0;
+}
+
+int persist_save(const char *path, const struct conf *c, struct rc_err *e)
+{
+	int err = conf_save(c, path);
+
+	return err ? explain_conf_save(e, err, path) : 0;
+}
+
+/* Adds NAME NETDEV to C: 1 when it is new, 0 when there already, -EEXIST explained. */
+static int record(const char *path, struct conf *c, const char *name, const char *netdev,
+		  struct rc_err *e)
+{
+	int err = conf_add(c, name, netdev);
+
+	if (err == -EEXIST)
+		return rc_err_set(e, err, NULL, "%s is persisted on %s in %s, not on %s: "
+				  "'rdmactl persist del %s' first", name, conf_find(c, name)->netdev,
+				  path, netdev, name);
+	return err == 1 ? 0 : err < 0 ? rc_err_set(e, err, NULL, "cannot record %s", name) : 1;
+}
+
+int persist_add(const char *path, const char *name, const char *netdev, struct rc_err *e)
+{
+	struct conf c;
+	int err = persist_load(path, &c, e);
+
+	if (!err)
+		err = record(path, &c, name, netdev, e);
+	if (err == 1)
+		err = persist_save(path, &c, e);
+	conf_free(&c);
+	return err;
+}
+
+int persist_del(const char *path, char *const *words, int n, struct rc_err *e)
+{
+	struct conf c;
+	int err = persist_load(path, &c, e);
+
+	for (int i = 0; !err && i < n; i++)
+		if (conf_del(&c, words[i]) == 0)
+			err = rc_err_set(e, -ENOENT, NULL, "%s is not in %s", words[i], path);
+	if (!err)
+		err = persist_save(path, &c, e);
+	conf_free(&c);
+	return err;
+}
+
+int persist_add_link(struct nl *nl, const char *path, struct rxe_add_req *r, struct rc_err *e)
+{
+	struct conf c;
+	int err = persist_load(path, &c, e);
+
+	if (err)
+		return err;
+	err = rxe_add(nl, r, e);
+	if (!err)
+		err = record(path, &c, r->made, r->netdev, e);
+	if (err == 1)
+		err = persist_save(path, &c, e);
+	if (err < 0 && r->created) {
+		struct rc_err undo;
+
+		/* Nothing half-done: the link goes with the failed record. */
+		if (rxe_del_name(nl, r->made, &undo) == 0)
+			rc_err_add(e, "%s was not kept", r->made);
+		else
+			rc_err_add(e, "%s was made but could not be deleted again: %s", r->made,
+				   undo.what);
+		r->created = false;
+	}
+	conf_free(&c);
+	return err < 0 ? err : 0;
+}
+
+int persist_start(struct nl *nl, const char *path, const struct conf *c,
+		  enum start_state *state, struct rc_err *e)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct conf_entry *x = &c->e[i];
+		struct rxe_add_req r = { .name = x->name, .netdev = x->netdev, .exist_ok = true,
+					 .force = true };
+		struct rc_err one;
+		int err = rxe_add(nl, &r, &one);
+
+		state[i] = err ? START_FAILED : r.created ? START_ADDED : START_PRESENT;
+		if (!err)
+			continue;
+		if (!ret)
+			ret = rc_err_set(e, err, one.ext, "%s:%zu: %s", path, x->line, one.what);
+		else
+			rc_err_add(e, "%s:%zu: %s", path, x->line, one.what);
+	}
+	return ret;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Operations on the persistent-links file, and on the links it lists. */
+#ifndef RDMACTL_OPS_PERSIST_H
+#define RDMACTL_OPS_PERSIST_H
+
+#include <stdbool.h>
+
+#include "model/conf.h"
+
+struct nl;
+struct rc_err;
+struct rxe_add_req;
+
+int persist_load(const char *path, struct conf *c, struct rc_err *e);
+int persist_save(const char *path, const struct conf *c, struct rc_err *e);
+
+/* Records NAME on NETDEV: 0 also when it is there already; -EEXIST on another netdev. */
+int persist_add(const char *path, const char *name, const char *netdev, struct rc_err *e);
+/* Forgets each of WORDS[0..N) (a name, or a netdev): -ENOENT, nothing written, when one is not there. */
+int persist_del(const char *path, char *const *words, int n, struct rc_err *e);
+
+/*
+ * rxe_add, and the link recorded in PATH. The file is read first, so a broken
+ * one changes nothing; when the record cannot be written, a link this call
+ * made is deleted again.
+ */
+int persist_add_link(struct nl *nl, const char *path, struct rxe_add_req *r, struct rc_err *e);
+
+enum start_state { START_PRESENT, START_ADDED, START_FAILED };
+
+/*
+ * Creates each link of C that does not exist yet (as rdmactl start does),
+ * going on past a failure: STATE[i] says what happened to C's entry i. The
+ * first failure is returned, each explained in E with its file and line.
+ */
+int persist_start(struct nl *nl, const char *path, const struct conf *c,
+		  enum start_state *state, struct rc_err *e);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Operations on rxe links: add, delete, select, refuse busy ones. They never print. */
+#ifndef RDMACTL_OPS_RXE_H
+#define RDMACTL_OPS_RXE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernel/nldev.h"
+
+struct nl;
+struct link_list;
+struct rdma_link;
+struct rc_err;
+
+struct rxe_add_req {
+	const char *name;	/* NULL: the first free rxeN (with exist_ok: NETDEV's own) */
+	const char *netdev;
+	bool exist_ok;		/* an rxe link NAME on NETDEV already is success */
+	bool force;		/* allow loopback and non-Ethernet devices */
+	/* Out: the link's name, and whether this call made it. */
+	char made[RDMA_DEV_NAME_MAX];
+	bool created;
+};
+
+/*
+ * Validates R (a netdev that carries no RoCE traffic is refused unless force),
+ * then creates the link. ROOT is "" : operations act on the running system.
+ */
+int rxe_add(struct nl *nl, struct rxe_add_req *r, struct rc_err *e);
+/* Deletes rxe device K; one that is gone meanwhile is what was asked: 0. */
+int rxe_del(struct nl *nl, const struct rdma_link *k, struct rc_err *e);
+/* Deletes the rxe link named NAME when there is one (undoing an add). */
+int rxe_del_name(struct nl *nl, const char *name, struct rc_err *e);
+
+/*
+ * Adds to TARGETS (room for every link of L) the rxe links WORD names: an RDMA
+ * device, or else a netdev carrying one (only a netdev when NETDEV_ONLY); every
+ * rxe link when WORD is NULL. Hardware is never a target (-EPERM).
+ */
+int rxe_select(const struct link_list *l, const char *word, bool netdev_only,
+	       const struct rdma_link **targets, size_t *n, struct rc_err *e);
+/* -EBUSY, explained, when a process holds one of TARGETS open; else 0. */
+int rxe_refuse_busy(const struct rdma_link *const *targets, size_t n, struct rc_err *e);
+
+#endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "checks/checks.h"
+#include "kernel/sysfs.h"
 
 const char *verdict_name(enum verdict v)
 {
@@ -100,4 +101,10 @@ int rxe_roce_mtu(unsigned int netdev_mtu)
 		if (room >= mtu)
 			return mtu;
 	return 256;
+}
+
+bool check_on_netdev(const struct check_ctx *c, const char *ifname, const char *netdev)
+{
+	return !strcmp(ifname, netdev) ||
+	       sysfs_exists(c->o.root, "/sys/class/net/%s/upper_%s", netdev, ifname);
 }

@@ -80,6 +80,11 @@ size_t check_rxe_devs_or_skip(struct check_ctx *c, const struct rdma_dev **out, 
 /* getifaddrs() once; NULL on failure or when reading a fixture tree. */
 struct ifaddrs *check_addrs(struct check_ctx *c);
 bool check_live(const struct check_ctx *c);
+/* Whether IFNAME is NETDEV or one of its VLAN (upper) devices. */
+bool check_on_netdev(const struct check_ctx *c, const char *ifname, const char *netdev);
+
+/* At most this many rxe devices are checked. */
+#define CHECK_MAX_DEVS 64
 
 /* The checks, by file. */
 void check_kernel(struct check_ctx *c);

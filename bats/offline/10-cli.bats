@@ -132,6 +132,9 @@ setup() {
 	assert_equal "$(complete_words rdmactl selftest client --b)" '--bench'
 	assert_equal "$(complete_words rdmactl -j selftest '')" 'loopback server client'
 	assert_equal "$(complete_words rdmactl help --format '')" 'text bash scdoc'
+	assert_equal "$(complete_words rdmactl help se)" 'selftest'
+	assert_equal "$(complete_words rdmactl --sysfs-root /x show -)" \
+		'--stats -s --json -j --pretty -p --sysfs-root --config --help -h --version -V'
 }
 
 @test "help is wrapped to the terminal and never cut" {

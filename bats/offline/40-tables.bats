@@ -154,3 +154,30 @@ setup() {
 	run grep -c -E 'clone|fork|execve' "$BATS_TEST_TMPDIR/trace"
 	assert_output 1	# rdmactl's own execve
 }
+
+@test "tables: what needs the running system refuses a fixture, exit 2, before acting" {
+	while IFS='|' read -r cmd path; do
+		run --separate-stderr rdmactl --sysfs-root "$F" $cmd
+		assert_failure 2
+		assert_output ''
+		[[ $stderr == "rdmactl: $path works on the running system only, not on the fixture $F"* ]] ||
+			fail "$cmd: $stderr"
+	done <<'EOF'
+add rxe0 veth0|add
+del rxe0|del
+link|link show
+link show rxe0|link show
+status|status
+start|start
+stop|stop
+selftest|selftest loopback
+selftest server rxe0|selftest server
+up veth0|up
+EOF
+}
+
+@test "tables: check on a fixture names the fixture's kernel, not the running one" {
+	run rdmactl --sysfs-root "$F" check --only kernel
+	assert_line --partial "kernel $(cat "$F/proc/sys/kernel/osrelease"): /sys/class/infiniband"
+	refute_output --partial "$(uname -r)"
+}

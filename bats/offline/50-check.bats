@@ -25,7 +25,7 @@ setup() {
 	assert_failure 1
 	assert_line --regexp '^FAIL  kernel +kernel .* (was built without CONFIG_INFINIBAND|has no RDMA netlink)'
 	assert_line --partial 'fix: boot a kernel with CONFIG_RDMA_RXE=m'
-	assert_line --partial 'tools/rxe-vm run -- rdmactl check'
+	assert_line --partial "boot a kernel with CONFIG_RDMA_RXE=m (Debian's linux-image-amd64 has it)"
 	assert_line --regexp '^check: [0-9]+ pass, [0-9]+ warn, [1-9][0-9]* fail, [0-9]+ skip$'
 	run rdmactl -j check --only kernel
 	assert_failure 1

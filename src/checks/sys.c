@@ -8,26 +8,22 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "checks/checks.h"
 #include "kernel/kconfig.h"
 #include "kernel/kmods.h"
+#include "kernel/release.h"
 #include "kernel/nl.h"
 #include "kernel/sysfs.h"
 #include "kernel/verbs.h"
 
-#define FIX_KERNEL "boot a kernel with CONFIG_RDMA_RXE=m (Debian's linux-image-amd64 has it), " \
-	"or run inside the test bed: tools/rxe-vm run -- rdmactl check"
+#define FIX_KERNEL "boot a kernel with CONFIG_RDMA_RXE=m (Debian's linux-image-amd64 has it)"
 
-static const char *release(void)
+/* The release of the kernel checked: the fixture's, or the running one. */
+static const char *release(const struct check_ctx *c)
 {
-	static struct utsname u;
-
-	if (!*u.release && uname(&u) < 0)
-		strcpy(u.release, "unknown");
-	return u.release;
+	return kernel_release(c->o.root);
 }
 
 /* rdma_rxe is installed for the running kernel (live system only). */
@@ -53,7 +49,7 @@ void check_kernel(struct check_ctx *c)
 	struct kconfig k;
 	struct nl *nl = NULL;
 	int nl_err = check_live(c) ? nl_open(&nl) : 0;
-	bool have_conf = kconfig_load(c->o.root, release(), &k) == 0;
+	bool have_conf = kconfig_load(c->o.root, release(c), &k) == 0;
 	bool have_sysfs = sysfs_exists(c->o.root, "/sys/class/infiniband");
 	bool rxe_outside = false;
 
@@ -69,14 +65,15 @@ void check_kernel(struct check_ctx *c)
 		snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s",
 			 *missing ? ", " : "", opts[i]);
 	}
-	c->no_rxe = *missing != '\0';
+	/* No rdma_rxe, or no RDMA at all: the checks that need it skip. */
+	c->no_rxe = *missing != '\0' || nl_err == -EPROTONOSUPPORT;
 	if (*missing)
-		report(c, V_FAIL, FIX_KERNEL, "kernel %s was built without %s (%s)", release(), missing,
+		report(c, V_FAIL, FIX_KERNEL, "kernel %s was built without %s (%s)", release(c), missing,
 		       k.source);
 	else if (nl_err == -EPROTONOSUPPORT)
 		report(c, V_FAIL, FIX_KERNEL,
 		       "kernel %s has no RDMA netlink (EPROTONOSUPPORT): CONFIG_INFINIBAND is off or "
-		       "ib_core cannot load%s", release(), have_conf ? "" : " (no kernel config found)");
+		       "ib_core cannot load%s", release(c), have_conf ? "" : " (no kernel config found)");
 	else if (nl_err)
 		report(c, V_FAIL, NULL, "the RDMA netlink socket cannot be opened (%s)",
 		       strerror(-nl_err));
@@ -84,8 +81,9 @@ void check_kernel(struct check_ctx *c)
 		report(c, V_FAIL, "modprobe ib_core",
 		       "/sys/class/infiniband is missing: the RDMA core is not loaded");
 	else
-		report(c, V_PASS, NULL, "kernel %s: RDMA netlink and /sys/class/infiniband present; %s",
-		       release(), !have_conf ? "no kernel config to read (/boot/config-*, /proc/config.gz)" :
+		report(c, V_PASS, NULL, "kernel %s: %s present; %s", release(c),
+		       check_live(c) ? "RDMA netlink and /sys/class/infiniband" :
+		       "/sys/class/infiniband (a fixture: RDMA netlink not asked)", !have_conf ? "no kernel config to read (/boot/config-*, /proc/config.gz)" :
 		       rxe_outside ? "CONFIG_INFINIBAND, CONFIG_INFINIBAND_USER_ACCESS, "
 		       "CONFIG_INFINIBAND_USER_MEM set; rdma_rxe is installed apart from the kernel's "
 		       "build" : "CONFIG_INFINIBAND, CONFIG_RDMA_RXE, CONFIG_INFINIBAND_USER_ACCESS, "
@@ -145,11 +143,11 @@ static void unknown_symbols(struct check_ctx *c, struct kmods *km)
 }
 
 /* vermagic's first word is the kernel release the module was built for. */
-static bool vermagic_matches(const char *vermagic)
+static bool vermagic_matches(const struct check_ctx *c, const char *vermagic)
 {
 	size_t len = strcspn(vermagic, " ");
 
-	return strlen(release()) == len && !strncmp(vermagic, release(), len);
+	return strlen(release(c)) == len && !strncmp(vermagic, release(c), len);
 }
 
 static void module_file(struct check_ctx *c, struct kmods *km)
@@ -163,12 +161,12 @@ static void module_file(struct check_ctx *c, struct kmods *km)
 		       c->o.module_file, strerror(-err));
 		return;
 	}
-	if (!vermagic_matches(vermagic))
+	if (!vermagic_matches(c, vermagic))
 		report(c, V_FAIL, "rebuild it against this kernel: make -C /lib/modules/$(uname -r)/build M=$PWD",
 		       "%s was built for kernel '%.*s', this is %s: it will not load", c->o.module_file,
-		       (int)strcspn(vermagic, " "), vermagic, release());
+		       (int)strcspn(vermagic, " "), vermagic, release(c));
 	else
-		report(c, V_PASS, NULL, "%s was built for this kernel (%s)", c->o.module_file, release());
+		report(c, V_PASS, NULL, "%s was built for this kernel (%s)", c->o.module_file, release(c));
 	for (char *d = strtok_r(depends, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
 		enum kmod_state s = kmods_state(km, d);
 
@@ -197,7 +195,7 @@ void check_modules(struct check_ctx *c)
 		return;
 	}
 	if (kmods_open(&km)) {
-		report(c, V_FAIL, NULL, "the module index of kernel %s cannot be read", release());
+		report(c, V_FAIL, NULL, "the module index of kernel %s cannot be read", release(c));
 		return;
 	}
 	if (c->o.module_file)
@@ -207,7 +205,7 @@ void check_modules(struct check_ctx *c)
 
 		if (s == KMOD_ABSENT) {
 			report(c, V_FAIL, FIX_KERNEL, "module %s is not installed for kernel %s", mods[i],
-			       release());
+			       release(c));
 			all_ok = false;
 			continue;
 		}
@@ -219,10 +217,10 @@ void check_modules(struct check_ctx *c)
 		}
 		if (s != KMOD_BUILTIN &&
 		    kmods_info(km, mods[i], false, vermagic, sizeof(vermagic), depends,
-			       sizeof(depends)) == 0 && *vermagic && !vermagic_matches(vermagic)) {
+			       sizeof(depends)) == 0 && *vermagic && !vermagic_matches(c, vermagic)) {
 			report(c, V_FAIL, "install the modules of the running kernel, or rebuild the module",
 			       "module %s was built for kernel '%.*s', not %s", mods[i],
-			       (int)strcspn(vermagic, " "), vermagic, release());
+			       (int)strcspn(vermagic, " "), vermagic, release(c));
 			all_ok = false;
 		}
 		if (s == KMOD_LOADED &&
@@ -247,7 +245,7 @@ void check_modules(struct check_ctx *c)
 	unknown_symbols(c, km);
 	if (all_ok)
 		report(c, V_PASS, NULL, "ib_core, ib_uverbs and rdma_rxe are loaded (or built in) "
-		       "and built for %s", release());
+		       "and built for %s", release(c));
 	kmods_close(km);
 }
 

@@ -59,28 +59,21 @@ exact:
 	return n == 1 ? found : NULL;
 }
 
-/* "a, b or c": the names of TAB's rows WORD is a prefix of (all when WORD is ""). */
-static void print_names(FILE *f, const struct cli_cmd *tab, const char *word)
+/* "a, b or c" into BUF: the names of TAB's rows WORD is a prefix of (all for ""). */
+static void names(char *buf, size_t len, const struct cli_cmd *tab, const char *word)
 {
-	size_t len = strlen(word), n = 0, i = 0;
+	size_t wlen = strlen(word), n = 0, i = 0;
 
+	*buf = '\0';
 	for (const struct cli_cmd *c = tab; c->name; c++)
-		n += matches(c, word, len);
+		n += matches(c, word, wlen);
 	for (const struct cli_cmd *c = tab; c->name; c++) {
-		if (!matches(c, word, len))
+		if (!matches(c, word, wlen))
 			continue;
-		fprintf(f, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", c->name);
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 i == 0 ? "" : i + 1 == n ? " or " : ", ", c->name);
 		i++;
 	}
-}
-
-static void safe_word(char *buf, size_t len, const char *word)
-{
-	size_t i;
-
-	for (i = 0; word[i] && i + 1 < len; i++)
-		buf[i] = (unsigned char)word[i] < 0x20 || word[i] == 0x7f ? '?' : word[i];
-	buf[i] = '\0';
 }
 
 int cli_usage(const struct cli_args *a, const char *fmt, ...)
@@ -100,21 +93,13 @@ int cli_usage(const struct cli_args *a, const char *fmt, ...)
 	return -EUSAGE;
 }
 
-static const struct cli_opt *const *tables(const struct cli_cmd *c, const struct cli_opt **t)
-{
-	t[0] = cli_global_opts;
-	for (int i = 0; i < 3; i++)
-		t[i + 1] = c ? c->opts[i] : NULL;
-	return t;
-}
-
-/* Every option C takes, global ones first, into V; their number. */
+/* The options C takes, global ones first (only those when C is NULL), into V; their number. */
 static int collect(const struct cli_cmd *c, const struct cli_opt **v)
 {
-	const struct cli_opt *t[4];
+	const struct cli_opt *t[4] = { cli_global_opts, c ? c->opts[0] : NULL,
+				       c ? c->opts[1] : NULL, c ? c->opts[2] : NULL };
 	int n = 0;
 
-	tables(c, t);
 	for (int i = 0; i < 4; i++)
 		for (const struct cli_opt *o = t[i]; o && o->name; o++)
 			if (n < CLI_MAX_OPTS)
@@ -125,13 +110,11 @@ static int collect(const struct cli_cmd *c, const struct cli_opt **v)
 static int set_value(struct cli_args *a, int i, const char *val)
 {
 	const struct cli_opt *o = a->opt[i];
-	char shown[64];
 	char *end;
 
 	a->val[i] = val ? val : "";
 	if (!val)
 		return (a->num[i] = ULONG_MAX, 0);
-	safe_word(shown, sizeof(shown), val);
 	if (o->kind == CLI_UINT) {
 		errno = 0;
 		a->num[i] = strtoul(val, &end, 10);
@@ -139,7 +122,7 @@ static int set_value(struct cli_args *a, int i, const char *val)
 		if (errno || *end || end == val || !(*val >= '0' && *val <= '9') ||
 		    a->num[i] < o->min || a->num[i] > o->max)
 			return cli_usage(a, "--%s takes a number from %lu to %lu, not '%s'", o->name,
-					 o->min, o->max, shown);
+					 o->min, o->max, val);
 	} else if (o->kind == CLI_CHOICE) {
 		size_t len = strlen(val), n = 0;
 
@@ -160,7 +143,7 @@ static int set_value(struct cli_args *a, int i, const char *val)
 			for (size_t k = 0; o->choices[k]; k++)
 				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 					 k ? (o->choices[k + 1] ? ", " : " or ") : "", o->choices[k]);
-			return cli_usage(a, "--%s takes %s, not '%s'", o->name, list, shown);
+			return cli_usage(a, "--%s takes %s, not '%s'", o->name, list, val);
 		}
 	}
 	return 0;
@@ -171,14 +154,12 @@ static int refuse(struct cli_args *a, char **argv, int idx, int code, int shorto
 		  const struct cli_opt **v, int n)
 {
 	const char *word = idx > 0 ? argv[idx] : "";
-	char shown[64];
 
 	if (code == ':')
 		return cli_usage(a, "%s needs a value", word);
 	if (shortopt)
 		return cli_usage(a, "unknown option '-%c'", (unsigned char)shortopt < 0x20 ? '?' :
 				 shortopt);
-	safe_word(shown, sizeof(shown), word);
 	if (!strncmp(word, "--", 2)) {
 		const char *name = word + 2;
 		size_t len = strcspn(name, "=");
@@ -193,12 +174,12 @@ static int refuse(struct cli_args *a, char **argv, int idx, int code, int shorto
 				if (!strncmp(v[i]->name, name, len))
 					snprintf(list + strlen(list), sizeof(list) - strlen(list),
 						 "%s--%s", *list ? ", " : "", v[i]->name);
-			return cli_usage(a, "ambiguous option '%s': %s", shown, list);
+			return cli_usage(a, "ambiguous option '%s': %s", word, list);
 		}
 		if (m == 1 && strchr(name, '='))
-			return cli_usage(a, "'%s': that option takes no value", shown);
+			return cli_usage(a, "'%s': that option takes no value", word);
 	}
-	return cli_usage(a, "unknown option '%s'", shown);
+	return cli_usage(a, "unknown option '%s'", word);
 }
 
 /*
@@ -266,28 +247,22 @@ int cli_parse(const struct cli_cmd *root, int argc, char **argv, struct cli_args
 	      struct cli_globals *g)
 {
 	const struct cli_cmd *tab = root, *c = NULL;
-	char *words[8];
-	int i, n, depth = 0;
-	char shown[64];
+	int i, n;
 
 	memset(a, 0, sizeof(*a));
 	i = parse_opts(a, g, argc, argv);
 	if (i < 0)
 		return i;
 	if (g->help || g->version)
-		return 1;
-	if (i >= argc) {
-		cli_print_usage(stderr, root);
-		return -EUSAGE;
-	}
+		return g->help ? CLI_HELP : CLI_VERSION;
+	if (i >= argc)
+		return CLI_EMPTY;
 	for (;;) {
 		const char *w = i < argc ? argv[i] : NULL;
 		const struct cli_cmd *next = NULL, *dflt = NULL;
 
-		if (c && w && is_help(w)) {
-			cli_print_help(stdout, root, depth, words);
-			return 1;
-		}
+		if (c && w && is_help(w))
+			return CLI_HELP;
 		if (w && *w != '-')
 			next = cli_lookup(tab, w, &n);
 		else
@@ -299,26 +274,22 @@ int cli_parse(const struct cli_cmd *root, int argc, char **argv, struct cli_args
 		} else if (dflt && (n == 0 && (!w || *w == '-' || dflt->max_args != 0))) {
 			next = dflt;
 		} else {
-			safe_word(shown, sizeof(shown), w ? w : "");
-			if (!c && n > 1) {
-				fprintf(stderr, "rdmactl: ambiguous command '%s': ", shown);
-				print_names(stderr, tab, w);
-				fputs("\n", stderr);
-			} else if (!c) {
-				pr_err("unknown command '%s'; try 'rdmactl help'", shown);
-			} else {
-				fprintf(stderr, "rdmactl: %s: %s %s'%s' (", a->path,
-					n > 1 ? "ambiguous" : w ? "unknown" : "missing", "word ",
-					shown);
-				print_names(stderr, tab, n > 1 ? w : "");
-				fprintf(stderr, "); try 'rdmactl help %s'\n", a->path);
-			}
+			char list[256];
+
+			names(list, sizeof(list), tab, n > 1 ? w : "");
+			if (!c && n > 1)
+				pr_err("ambiguous command '%s': %s", w, list);
+			else if (!c)
+				pr_err("unknown command '%s'; try 'rdmactl help'", w);
+			else
+				return cli_usage(a, "%s word '%s' (%s)", n > 1 ? "ambiguous" : "unknown",
+						 w, list);
 			return -EUSAGE;
 		}
 		c = next;
-		if (depth < 8)
-			words[depth++] = (char *)c->name;
-		if (depth == 1)
+		if (a->nwords < CLI_MAX_DEPTH)
+			a->words[a->nwords++] = c->name;
+		if (a->nwords == 1)
 			snprintf(a->path, sizeof(a->path), "%s", c->name);
 		else
 			snprintf(a->path + strlen(a->path), sizeof(a->path) - strlen(a->path), " %s",
@@ -334,17 +305,12 @@ int cli_parse(const struct cli_cmd *root, int argc, char **argv, struct cli_args
 		return n;
 	a->argc = argc - i + 1 - n;
 	a->argv = argv + i - 1 + n;
-	if (g->help) {
-		cli_print_help(stdout, root, depth, words);
-		return 1;
-	}
-	if (g->version)
-		return 1;
+	if (g->help || g->version)
+		return g->help ? CLI_HELP : CLI_VERSION;
 	if (a->argc < c->min_args)
 		return cli_usage(a, "expected %s", c->args);
 	if (c->max_args != CLI_ANY && a->argc > c->max_args) {
-		safe_word(shown, sizeof(shown), a->argv[c->max_args]);
-		return cli_usage(a, "unexpected '%s'%s%s", shown,
+		return cli_usage(a, "unexpected '%s'%s%s", a->argv[c->max_args],
 				 c->max_args ? ": expected " : "", c->max_args ? c->args : "");
 	}
 	return 0;

@@ -52,14 +52,18 @@ struct cli_cmd {
 	int min_args, max_args;
 	const char *summary;	/* one sentence */
 	const char *help;	/* the rest, or NULL */
-	bool live_only;		/* acts on the running system: a fixture is refused */
+	bool live_only;		/* the running system only: a fixture is refused */
 	bool hidden;		/* another way in (iproute2's words): not listed */
 };
+
+#define CLI_MAX_DEPTH 4
 
 /* What the parser found: the command, its positional words, and its options. */
 struct cli_args {
 	const struct cli_cmd *cmd;
 	char path[64];		/* "link show": for messages */
+	const char *words[CLI_MAX_DEPTH];	/* the same, a word each, as the tree spells them */
+	int nwords;
 	int argc;
 	char **argv;
 	const struct cli_opt *opt[CLI_MAX_OPTS];
@@ -83,11 +87,19 @@ extern const struct cli_opt cli_global_opts[];
  */
 const struct cli_cmd *cli_lookup(const struct cli_cmd *tab, const char *word, int *nmatch);
 
+/* What cli_parse found besides a command to run. */
+enum cli_parsed {
+	CLI_RUN = 0,
+	CLI_HELP,	/* -h: help for A's words (none: all) */
+	CLI_VERSION,	/* -V */
+	CLI_EMPTY,	/* no command at all */
+};
+
 /*
  * Walks ARGV from the top table ROOT to a leaf, then reads the leaf's options
- * (and the global ones, anywhere) into A and G. ARGV is permuted. On a usage
- * error it says what was wrong and returns -EUSAGE; a request for help (-h)
- * prints it and returns 1.
+ * (and the global ones, anywhere) into A and G. ARGV is permuted. Returns an
+ * enum cli_parsed, or -EUSAGE after saying what was wrong. It prints nothing
+ * else: help is the caller's.
  */
 int cli_parse(const struct cli_cmd *root, int argc, char **argv, struct cli_args *a,
 	      struct cli_globals *g);
@@ -106,7 +118,7 @@ int cli_usage(const struct cli_args *a, const char *fmt, ...)
 /* help.c: all generated from the tree. */
 void cli_print_usage(FILE *f, const struct cli_cmd *root);
 /* PATH: words naming a command or node ("link", "link show"); -EUSAGE when unknown. */
-int cli_print_help(FILE *f, const struct cli_cmd *root, int n, char **path);
+int cli_print_help(FILE *f, const struct cli_cmd *root, int n, const char *const *path);
 /* The scdoc synopsis of every leaf, for the man page; a bash completion script. */
 void cli_print_scdoc(FILE *f, const struct cli_cmd *root);
 void cli_print_bash(FILE *f, const struct cli_cmd *root);

@@ -120,11 +120,12 @@ void cli_print_synopsis(FILE *f, const char *lead, const char *path, const struc
 	int col = (int)(strlen(lead) + strlen(path));
 	/* Continuation lines under the first option, or nearer the margin when narrow. */
 	struct syn s = { f, col, col + 1 > width / 2 ? (int)strlen(lead) + 4 : col + 1, width };
-	char args[128];
 
 	fprintf(f, "%s%s", lead, path);
 	each_opt(c, syn_opt, &s);
 	if (c->args && *c->args) {
+		char args[128];
+
 		snprintf(args, sizeof(args), "%s", c->args);
 		hold_groups(args);
 		s.col = wrap(f, args, s.col, s.indent, width);
@@ -218,7 +219,7 @@ static void help_leaf(const char *path, const struct cli_cmd *c, void *arg)
 	}
 }
 
-int cli_print_help(FILE *f, const struct cli_cmd *root, int n, char **path)
+int cli_print_help(FILE *f, const struct cli_cmd *root, int n, const char *const *path)
 {
 	const struct cli_cmd *tab = root, *c = NULL;
 	char prefix[64] = "";
@@ -358,8 +359,6 @@ static const char *arg_kind(const struct cli_cmd *c)
 
 static void bash_node(FILE *f, const struct cli_cmd *c, const char *path)
 {
-	char sub[64];
-
 	fprintf(f, "\t\"%s\") ", path);
 	if (c->verbs) {
 		fputs("words='", f);
@@ -367,6 +366,8 @@ static void bash_node(FILE *f, const struct cli_cmd *c, const char *path)
 			fprintf(f, "%s%s", v == c->verbs ? "" : " ", v->name);
 		fprintf(f, "' dflt='%s' ;;\n", c->dflt ? c->dflt : "");
 		for (const struct cli_cmd *v = c->verbs; v->name; v++) {
+			char sub[64];
+
 			snprintf(sub, sizeof(sub), "%s %s", path, v->name);
 			bash_node(f, v, sub);
 		}
@@ -397,11 +398,29 @@ void cli_print_bash(FILE *f, const struct cli_cmd *root)
 	fputs("\tesac\n"
 	      "}\n"
 	      "\n"
+	      "# Appends the words of KIND that start with $cur: netdevs, RDMA devices, ...\n"
+	      "_rdmactl_args() {\n"
+	      "\tlocal w= words dflt opts valued choices kind\n"
+	      "\tcase $1 in\n"
+	      "\tcommand) _rdmactl_node ''; w=$words ;;\n"
+	      "\thost) COMPREPLY+=($(compgen -A hostname -- \"$cur\")); return ;;\n"
+	      "\tnetdev) w=$(ls /sys/class/net 2>/dev/null) ;;\n"
+	      "\trdma) w=$(ls /sys/class/infiniband 2>/dev/null) ;;\n"
+	      "\tboth) w=\"$(ls /sys/class/infiniband /sys/class/net 2>/dev/null | grep -v ':$')\" ;;\n"
+	      "\tesac\n"
+	      "\tCOMPREPLY+=($(compgen -W \"$w\" -- \"$cur\"))\n"
+	      "}\n"
+	      "\n"
 	      "_rdmactl() {\n"
 	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
 	      "\tlocal path= i w words dflt opts valued choices kind c\n"
-	      "\tlocal gopts='--json -j --pretty -p --sysfs-root --config --help -h --version -V'\n"
-	      "\tlocal gvalued=' --sysfs-root --config '\n"
+	      "\tlocal gopts='", f);
+	for (const struct cli_opt *o = cli_global_opts; o->name; o++)
+		bash_opt(o, f);
+	fputs("' gvalued='", f);
+	for (const struct cli_opt *o = cli_global_opts; o->name; o++)
+		bash_valued(o, f);
+	fputs(" '\n"
 	      "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
 	      "\t\tw=${COMP_WORDS[i]}\n"
 	      "\t\t_rdmactl_node \"$path\"\n"
@@ -418,11 +437,8 @@ void cli_print_bash(FILE *f, const struct cli_cmd *root)
 	      "\tcase \"$prev\" in\n"
 	      "\t--sysfs-root|--config|--module-file)\n"
 	      "\t\tCOMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
-	      "\t--dev)\n"
-	      "\t\tCOMPREPLY=($(compgen -W \"$(ls /sys/class/infiniband 2>/dev/null)\" -- \"$cur\"));"
-	      " return ;;\n"
-	      "\t--netdev)\n"
-	      "\t\tCOMPREPLY=($(compgen -W \"$(ls /sys/class/net 2>/dev/null)\" -- \"$cur\")); return ;;\n"
+	      "\t--dev) _rdmactl_args rdma; return ;;\n"
+	      "\t--netdev) _rdmactl_args netdev; return ;;\n"
 	      "\tesac\n"
 	      "\tfor c in $choices; do\n"
 	      "\t\tif [[ ${c%%:*} == \"$prev\" ]]; then\n"
@@ -440,18 +456,7 @@ void cli_print_bash(FILE *f, const struct cli_cmd *root)
 	      "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
 	      "\t\t[[ -n $dflt ]] && _rdmactl_node \"${path:+$path }$dflt\" || return\n"
 	      "\tfi\n"
-	      "\tcase $kind in\n"
-	      "\tcommand) COMPREPLY+=($(compgen -W \"", f);
-	for (const struct cli_cmd *c = root; c->name; c++)
-		fprintf(f, "%s%s", c == root ? "" : " ", c->name);
-	fputs("\" -- \"$cur\")) ;;\n"
-	      "\thost) COMPREPLY+=($(compgen -A hostname -- \"$cur\")) ;;\n"
-	      "\tnetdev) COMPREPLY+=($(compgen -W \"$(ls /sys/class/net 2>/dev/null)\" -- \"$cur\")) ;;\n"
-	      "\trdma) COMPREPLY+=($(compgen -W \"$(ls /sys/class/infiniband 2>/dev/null)\" -- \"$cur\")) ;;\n"
-	      "\tboth) COMPREPLY+=($(compgen -W \"$(ls /sys/class/infiniband 2>/dev/null)"
-	      " $(ls /sys/class/net 2>/dev/null)\""
-	      " -- \"$cur\")) ;;\n"
-	      "\tesac\n"
+	      "\t_rdmactl_args \"$kind\"\n"
 	      "}\n"
 	      "complete -F _rdmactl rdmactl\n", f);
 }

@@ -28,26 +28,32 @@ int main(int argc, char **argv)
 		.sysfs_root = getenv("RDMACTL_SYSFS_ROOT"),
 		.config = getenv("RDMACTL_CONFIG"),
 	};
-	struct rc_ctx ctx = { 0 };
+	struct rc_ctx ctx = { .root = rc_commands };
 	struct cli_args a;
 	int ret, err;
 
 	ret = cli_parse(rc_commands, argc, argv, &a, &g);
-	if (ret == 1 && g.version && !g.help)
+	switch (ret) {
+	case CLI_HELP:
+		return exit_status(cli_print_help(stdout, rc_commands, a.nwords, a.words));
+	case CLI_EMPTY:
+		cli_print_usage(stderr, rc_commands);
+		return RC_EXIT_USAGE;
+	case CLI_VERSION:
 		a.cmd = NULL;	/* -V anywhere: the version */
-	else if (ret == 1 && !a.cmd && g.help)
-		cli_print_usage(stdout, rc_commands);
-	if (ret == 1 && !g.version)
-		return RC_EXIT_OK;
-	if (ret < 0)
+		break;
+	case CLI_RUN:
+		break;
+	default:
 		return exit_status(ret);
+	}
 
 	ctx.json = g.json;
 	ctx.pretty = g.pretty;
 	ctx.sysfs_root = g.sysfs_root ? g.sysfs_root : "";
 	ctx.config = g.config && *g.config ? g.config : RDMACTL_CONF_DEFAULT;
 	if (a.cmd && a.cmd->live_only && *ctx.sysfs_root) {
-		pr_err("%s acts on the running system: it cannot take the fixture %s "
+		pr_err("%s works on the running system only, not on the fixture %s "
 		       "(--sysfs-root or RDMACTL_SYSFS_ROOT); leave that out", a.path,
 		       ctx.sysfs_root);
 		return RC_EXIT_USAGE;

@@ -30,6 +30,8 @@ struct rc_ctx {
 	const char *sysfs_root;
 	/* The persistent-links file. */
 	const char *config;
+	/* The command tree, for help. */
+	const struct cli_cmd *root;
 	/* Opened on first use by rc_netlink(): help and offline work never touch it. */
 	struct nl *nl;
 };
@@ -46,6 +48,9 @@ int rc_links(struct rc_ctx *ctx, struct link_list *l);
 int rc_fail(const struct rc_err *e);
 /* A name a user typed: refused (said, -EUSAGE) when the kernel would refuse it. */
 int rc_check_name(const struct cli_args *a, const char *what, const char *name, bool rdma);
+
+/* start's work, printed to O: also up's first step. */
+int start_run(struct rc_ctx *ctx, struct out *o);
 
 int cmd_help(struct rc_ctx *ctx, const struct cli_args *a);
 int cmd_version(struct rc_ctx *ctx, const struct cli_args *a);

@@ -12,16 +12,15 @@
 
 int cmd_help(struct rc_ctx *ctx, const struct cli_args *a)
 {
-	(void)ctx;
 	switch (cli_num(a, "format", 0)) {
 	case 1:
-		cli_print_bash(stdout, rc_commands);
+		cli_print_bash(stdout, ctx->root);
 		return 0;
 	case 2:
-		cli_print_scdoc(stdout, rc_commands);
+		cli_print_scdoc(stdout, ctx->root);
 		return 0;
 	default:
-		return cli_print_help(stdout, rc_commands, a->argc, a->argv);
+		return cli_print_help(stdout, ctx->root, a->argc, (const char *const *)a->argv);
 	}
 }
 

@@ -16,9 +16,6 @@
 #include "selftest/selftest.h"
 #include "selftest/sidechan.h"
 
-/* Larger than the largest RoCE MTU, and an odd length. */
-#define DEFAULT_SIZE (3 * 4096 + 123)
-
 /* The options every verb shares, with the defaults of the verbs exchange. */
 static int st_options(const struct cli_args *a, const char *dev, struct st_opts *o)
 {
@@ -27,10 +24,7 @@ static int st_options(const struct cli_args *a, const char *dev, struct st_opts 
 	bool is_bench = cli_takes(a, "bench") && cli_str(a, "bench");
 	unsigned long iters;
 
-	*o = (struct st_opts){ .gid_index = -1, .timeout_ms = 5000, .size = DEFAULT_SIZE,
-			       .lat_size = 2, .bw_size = 65536, .lat_iters = 1000,
-			       .bw_iters = 5000, .depth = 128 };
-	o->dev = dev;
+	st_opts_init(o, dev);
 	if (cli_str(a, "gid-index"))
 		o->gid_index = (int)cli_num(a, "gid-index", 0);
 	o->timeout_ms = (unsigned int)cli_num(a, "timeout", 5) * 1000;

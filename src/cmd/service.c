@@ -14,7 +14,7 @@
 #include "ops/persist.h"
 #include "ops/rxe.h"
 
-int cmd_start(struct rc_ctx *ctx, const struct cli_args *a)
+int start_run(struct rc_ctx *ctx, struct out *o)
 {
 	static const char *const words[] = { "present", "added", "failed" };
 	struct module_result res[RXE_NMODULES];
@@ -24,14 +24,12 @@ int cmd_start(struct rc_ctx *ctx, const struct cli_args *a)
 	struct nl *nl;
 	int err;
 
-	(void)a;
 	/* The file first: a broken file is reported before anything changes. */
 	err = persist_load(ctx->config, &c, &e);
 	if (err)
 		return rc_fail(&e);
-	out_obj_open(ctx->out, NULL);
 	err = modules_load(res, &e);
-	view_modules(ctx->out, res);
+	view_modules(o, res);
 	if (err) {
 		rc_fail(&e);
 		goto out;
@@ -47,20 +45,30 @@ int cmd_start(struct rc_ctx *ctx, const struct cli_args *a)
 	err = persist_start(nl, ctx->config, &c, state, &e);
 	if (err)
 		rc_fail(&e);
-	out_arr_open(ctx->out, "links");
+	out_arr_open(o, "links");
 	for (size_t i = 0; i < c.n; i++) {
-		out_obj_open(ctx->out, NULL);
-		out_str(ctx->out, "ifname", "link %s", c.e[i].name);
-		out_str(ctx->out, "netdev", " netdev %s", c.e[i].netdev);
-		out_str(ctx->out, "result", " %s", words[state[i]]);
-		out_nl(ctx->out);
-		out_obj_close(ctx->out);
+		out_obj_open(o, NULL);
+		out_str(o, "ifname", "link %s", c.e[i].name);
+		out_str(o, "netdev", " netdev %s", c.e[i].netdev);
+		out_str(o, "result", " %s", words[state[i]]);
+		out_nl(o);
+		out_obj_close(o);
 	}
-	out_arr_close(ctx->out);
+	out_arr_close(o);
 out:
-	out_obj_close(ctx->out);
 	free(state);
 	conf_free(&c);
+	return err;
+}
+
+int cmd_start(struct rc_ctx *ctx, const struct cli_args *a)
+{
+	int err;
+
+	(void)a;
+	out_obj_open(ctx->out, NULL);
+	err = start_run(ctx, ctx->out);
+	out_obj_close(ctx->out);
 	return err;
 }
 

@@ -2,7 +2,6 @@
 /* up: from nothing to a proven link: load, add, check, selftest, through the operations. */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "checks/checks.h"
@@ -14,8 +13,6 @@
 #include "kernel/nl.h"
 #include "model/link.h"
 #include "ops/explain.h"
-#include "ops/modules.h"
-#include "ops/persist.h"
 #include "ops/rxe.h"
 #include "selftest/selftest.h"
 
@@ -36,31 +33,11 @@ static int end_step(struct out *o, int err)
 	return err ? err : oerr;
 }
 
-static int do_start(struct rc_ctx *ctx, struct nl *nl)
+static int do_start(struct rc_ctx *ctx)
 {
-	struct module_result res[RXE_NMODULES];
 	struct out *o = step(ctx, "rdmactl start");
-	enum start_state *state = NULL;
-	struct conf c = { 0 };
-	struct rc_err e;
-	int err;
 
-	if (!o)
-		return -ENOMEM;
-	err = persist_load(ctx->config, &c, &e);
-	if (!err) {
-		err = modules_load(res, &e);
-		view_modules(o, res);
-	}
-	if (!err && !(state = calloc(c.n + 1, sizeof(*state))))
-		err = rc_err_set(&e, -ENOMEM, NULL, "out of memory");
-	if (!err)
-		err = persist_start(nl, ctx->config, &c, state, &e);
-	if (err)
-		rc_fail(&e);
-	free(state);
-	conf_free(&c);
-	return end_step(o, err);
+	return o ? end_step(o, start_run(ctx, o)) : -ENOMEM;
 }
 
 static int do_add(struct rc_ctx *ctx, struct nl *nl, struct rxe_add_req *r)
@@ -101,14 +78,14 @@ static int do_check(struct rc_ctx *ctx, const char *dev)
 
 static int do_selftest(struct rc_ctx *ctx, const char *dev)
 {
-	struct st_opts opts = { .dev = dev, .gid_index = -1, .timeout_ms = 5000,
-				.size = 3 * 4096 + 123 };
 	struct out *o = step(ctx, "rdmactl selftest");
 	struct st_report r;
+	struct st_opts opts;
 	int err;
 
 	if (!o)
 		return -ENOMEM;
+	st_opts_init(&opts, dev);
 	err = st_loopback(&opts, &r);
 	out_arr_open(o, NULL);
 	view_st_report(o, &r);
@@ -146,12 +123,9 @@ int cmd_up(struct rc_ctx *ctx, const struct cli_args *a)
 					   "nothing was done", netdev), &e));
 	r.netdev = netdev;
 
-	err = rc_netlink(ctx, &nl);
-	if (err) {
-		failed = "start";
-		goto out;
-	}
-	err = do_start(ctx, nl);
+	err = do_start(ctx);
+	if (!err)
+		err = rc_netlink(ctx, &nl);
 	if (err) {
 		failed = "start";
 		goto out;

@@ -10,18 +10,12 @@
 const char *kernel_release(const char *root)
 {
 	static __thread char buf[128];
-	static __thread char for_root[256] = "\1";
 	struct utsname u;
 
-	if (!strcmp(for_root, root))
-		return buf;
-	snprintf(for_root, sizeof(for_root), "%s", root);
-	if (*root) {
-		if (sysfs_read(root, buf, sizeof(buf), "/proc/sys/kernel/osrelease") <= 0)
-			snprintf(buf, sizeof(buf), "unknown");
-	} else {
+	if (!*root)
 		snprintf(buf, sizeof(buf), "%s", uname(&u) == 0 ? u.release : "unknown");
-	}
+	else if (sysfs_read(root, buf, sizeof(buf), "/proc/sys/kernel/osrelease") <= 0)
+		snprintf(buf, sizeof(buf), "unknown");
 	return buf;
 }
 

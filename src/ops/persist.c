@@ -31,11 +31,15 @@ static int record(const char *path, struct conf *c, const char *name, const char
 {
 	int err = conf_add(c, name, netdev);
 
+	if (err == 1)
+		return 0;	/* there already */
+	if (err == 0)
+		return 1;
 	if (err == -EEXIST)
 		return rc_err_set(e, err, NULL, "%s is persisted on %s in %s, not on %s: "
 				  "'rdmactl persist del %s' first", name, conf_find(c, name)->netdev,
 				  path, netdev, name);
-	return err == 1 ? 0 : err < 0 ? rc_err_set(e, err, NULL, "cannot record %s", name) : 1;
+	return rc_err_set(e, err, NULL, "cannot record %s", name);
 }
 
 int persist_add(const char *path, const char *name, const char *netdev, struct rc_err *e)

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
+#include "kernel/release.h"
 #include "selftest/internal.h"
 
 /* Buffers start this far into their allocation: never page-aligned. */
@@ -138,16 +138,6 @@ const char *st_wc_hint(enum ibv_wc_status st)
 	}
 }
 
-/* The running kernel is older than MAJOR.MINOR (false when uname fails). */
-static bool kernel_before(int major, int minor)
-{
-	struct utsname u;
-	int ma, mi;
-
-	if (uname(&u) < 0 || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
-		return false;
-	return ma < major || (ma == major && mi < minor);
-}
 
 /* Why nothing completed within the timeout. */
 static const char *no_wc_hint(enum ibv_wc_opcode op)
@@ -158,7 +148,7 @@ static const char *no_wc_hint(enum ibv_wc_opcode op)
 	/* Measured in the bed: 5.10's rxe sends no NAK for an access outside the
 	 * responder's memory region and retransmits it without end; 6.1 answers
 	 * with a remote access error. */
-	if (remote && kernel_before(6, 1))
+	if (remote && kernel_before("", 6, 1))
 		return "the peer did not answer in time: the netdev may be down (rdmactl check); "
 		       "on this kernel rdma_rxe never answers an access outside the peer's memory "
 		       "region, so a wrong remote address or key ends the same way";
@@ -370,7 +360,7 @@ int st_connect_qp(struct st *s, struct st_end *e)
 			       "the GID index or route: is it the RoCE v2 GID of an address the "
 			       "peer can reach? (rdmactl check --gid-index N)" : NULL,
 			       "ibv_modify_qp to RTR with GID index %d: %s (%s)", s->r->gid_index,
-			       strerror(err), strerrorname_np(err) ? strerrorname_np(err) : "?");
+			       strerror(err), errname(err));
 	if (err)
 		return st_fail(s, NULL, "ibv_modify_qp to RTS: %s", strerror(err));
 	s->r->mtu = 128 << mtu;
@@ -453,4 +443,11 @@ uint32_t st_buffer_len(const struct st_opts *o)
 		return o->size;
 	/* Latency writes land in the second half: the first is each end's source. */
 	return 2 * o->lat_size > o->bw_size ? 2 * o->lat_size : o->bw_size;
+}
+
+void st_opts_init(struct st_opts *o, const char *dev)
+{
+	*o = (struct st_opts){ .dev = dev, .gid_index = -1, .timeout_ms = 5000,
+			       .size = 3 * 4096 + 123, .lat_size = 2, .bw_size = 65536,
+			       .lat_iters = 1000, .bw_iters = 5000, .depth = 128 };
 }

@@ -13,6 +13,7 @@
 
 #include <infiniband/verbs.h>
 
+#include "kernel/release.h"
 #include "selftest/selftest.h"
 #include "selftest/pingpong.h"
 #include "selftest/sidechan.h"
@@ -159,7 +160,7 @@ static int connect_qp(struct pp *p)
 		return fail(p, strcmp(step, "RTR") ? NULL : "the GID index or route: RoCE v2 to an "
 			    "IPv4 peer needs its IPv4 GID (rdmactl check --gid-index N --peer ADDR)",
 			    "ibv_modify_qp to %s: %s (%s)", step, strerror(err),
-			    strerrorname_np(err) ? strerrorname_np(err) : "?");
+			    errname(err));
 	return 0;
 }
 

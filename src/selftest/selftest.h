@@ -99,6 +99,11 @@ struct ibv_qp;
 int st_qp_rtr_rts(struct ibv_qp *qp, const struct st_path *p, const char **step);
 
 /* Runs every stage in loopback on one device; fills R. 0 when all passed, else -1. */
+/*
+ * O's defaults for DEV: the RoCE v2 IPv4 GID, 5 s waits, 12411 bytes (larger
+ * than the largest RoCE MTU, an odd length), and perftest's bench sizes.
+ */
+void st_opts_init(struct st_opts *o, const char *dev);
 int st_loopback(const struct st_opts *o, struct st_report *r);
 /* The client of a two-host selftest: connects to O->host and runs every stage. */
 int st_client(const struct st_opts *o, struct st_report *r);

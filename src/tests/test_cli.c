@@ -222,7 +222,7 @@ static void usage(FILE *f)
 
 static void status_help(FILE *f)
 {
-	char *path[] = { "stat" };
+	const char *path[] = { "stat" };
 
 	assert_int_equal(cli_print_help(f, tab, 1, path), 0);
 }

@@ -78,14 +78,14 @@ build/obj/%.o: src/%.c
 TEST_MODS_cli := cli/grammar cli/help cli/out kernel/release kernel/sysfs
 TEST_MODS_conf := model/conf model/names
 TEST_MODS_gid := model/gid
-TEST_MODS_link := model/link kernel/nl kernel/nldev model/model kernel/sysfs model/gid
-TEST_MODS_model := model/model kernel/sysfs model/gid
+TEST_MODS_link := model/netlink model/model kernel/nl kernel/nldev kernel/sysfs model/gid
+TEST_MODS_model := model/model model/netlink kernel/nl kernel/nldev kernel/sysfs model/gid
 TEST_MODS_names := model/names
 TEST_MODS_nl := kernel/nl
 TEST_MODS_nldev := kernel/nldev
 TEST_MODS_out := cli/out kernel/release kernel/sysfs
 TEST_MODS_sysfs := kernel/sysfs
-TEST_MODS_wire := selftest/wire model/gid
+TEST_MODS_wire := selftest/wire selftest/fault model/gid
 .SECONDEXPANSION:
 test_srcs = src/tests/test_$*.c $(patsubst %,src/%.c,$(TEST_MODS_$*))
 
@@ -99,13 +99,20 @@ build/asan/test_%: $$(test_srcs)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SANITIZE) -Isrc -o $@ $^ $(PC_LIBS) -lcmocka
 
-unit-tests: $(UNIT_BINS) build/asan/rdmactl build/tests/probe_bounds
+unit-tests: $(UNIT_BINS) build/asan/rdmactl build/tests/probe_bounds build/tools/nl-capture
 
 # A hostile selftest client for the VM tests, built on rdmactl's own objects.
 build/tests/probe_bounds: src/tests/probe_bounds.c $(filter-out build/obj/cli/main.o,$(OBJS))
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^ $(PC_LIBS)
+
+# Records the netlink answers of a fixture (tools/capture-sysfs), from rdmactl's model.
+CAPTURE_MODS := model/model model/netlink kernel/nl kernel/nldev kernel/sysfs model/gid
+build/tools/nl-capture: tools/nl-capture.c $(CAPTURE_MODS:%=build/obj/%.o)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(PC_LIBS)
 
 # rdmactl itself under ASan and UBSan, for the offline tier's second run.
 ASAN_OBJS := $(SRCS:src/%.c=build/asan-obj/%.o)
@@ -125,11 +132,11 @@ build/asan/rdmactl: $(ASAN_OBJS)
 FUZZ_CC ?= clang
 FUZZ_NAMES := $(patsubst src/fuzz/%.c,%,$(wildcard src/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_NAMES:%=build/fuzz/%)
-FUZZ_DEPS_wire := selftest/wire model/gid
-FUZZ_DEPS_pingpong := selftest/wire model/gid
+FUZZ_DEPS_wire := selftest/wire selftest/fault model/gid
+FUZZ_DEPS_pingpong := selftest/wire selftest/fault model/gid
 FUZZ_DEPS_netlink := kernel/nl kernel/nldev
 FUZZ_DEPS_conf := model/conf model/names
-FUZZ_DEPS_sysfs := model/model kernel/sysfs model/gid
+FUZZ_DEPS_sysfs := model/model model/netlink kernel/nl kernel/nldev kernel/sysfs model/gid
 FUZZ_TIME ?= 60
 fuzz_srcs = src/fuzz/fuzz_$*.c $(patsubst %,src/%.c,$(FUZZ_DEPS_$*))
 

@@ -8,7 +8,7 @@ setup() {
 }
 
 @test "json: the tables' members are exactly what docs/json.md lists" {
-	for cmd in show gids netdevs 'check --list' version; do
+	for cmd in 'link show' status show gids netdevs 'check --list' version; do
 		rdmactl --sysfs-root "$F" -j $cmd | assert_json_contract --exact "$cmd"
 	done
 	rdmactl --sysfs-root "$F" -j show -s | assert_json_contract --exact show 'show -s'

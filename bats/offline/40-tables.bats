@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# show, gids and netdevs on fixture trees captured from real rxe devices in the
-# test bed (tools/make-fixtures), checked against what ibv_devinfo -v, rdma and
-# ip said at the moment of capture (the fixture's oracle/ directory).
+# link, status, show, gids and netdevs on fixture trees captured from real rxe
+# devices in the test bed (tools/make-fixtures: sysfs, proc and the netlink
+# answers together), checked against what ibv_devinfo -v, rdma and ip said at
+# the moment of capture (the fixture's oracle/ directory).
 
 setup() {
 	load ../helpers
@@ -165,9 +166,6 @@ setup() {
 	done <<'EOF'
 add rxe0 veth0|add
 del rxe0|del
-link|link show
-link show rxe0|link show
-status|status
 start|start
 stop|stop
 selftest|selftest loopback
@@ -180,4 +178,53 @@ EOF
 	run rdmactl --sysfs-root "$F" check --only kernel
 	assert_line --partial "kernel $(cat "$F/proc/sys/kernel/osrelease"): /sys/class/infiniband"
 	refute_output --partial "$(uname -r)"
+}
+
+@test "tables: link on a fixture is what rdma link said at capture (its netlink answers)" {
+	run rdmactl --sysfs-root "$F" -j link
+	assert_success
+	got=$(jq -c '[.[] | {ifname, port, state, physical_state, netdev}]' <<<"$output")
+	want=$(jq -c '[.[] | {ifname, port, state, physical_state, netdev}]' "$O/rdma-link.json")
+	assert_equal "$got" "$want"
+	# The netdev's MTU is the fixture's; the RoCE MTU is the running system's only.
+	run jq -c '[.[] | [.netdev_mtu, .active_mtu, .max_mtu]]' <<<"$output"
+	assert_output "[[$(cat "$F/sys/class/net/veth0/mtu"),null,null],[$(cat "$F/sys/class/net/veth1/mtu"),null,null]]"
+	run rdmactl --sysfs-root "$F" link show rxe1
+	assert_success
+	assert_output "rxe1/1 state ACTIVE physical_state LINK_UP netdev veth1 netdev_mtu $(cat "$F/sys/class/net/veth1/mtu") active_mtu -"
+}
+
+@test "tables: link on a fixture refuses what is not there, as live" {
+	run --separate-stderr rdmactl --sysfs-root "$F" link show rxe7
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: there is no RDMA device named rxe7 ('rdmactl show' lists them) (ENODEV: No such device)"
+	run --separate-stderr rdmactl --sysfs-root "$E" -j link
+	assert_success
+	assert_output '[]'
+}
+
+@test "tables: status on a fixture: its netdevs and their rxe devices; addresses are live only" {
+	run rdmactl --sysfs-root "$F" -j status
+	assert_success
+	run jq -r '.[] | "\(.netdev) \(.ifname) \(.netdev_mtu) \(.active_mtu)"' <<<"$output"
+	assert_line "veth0 rxe0 $(cat "$F/sys/class/net/veth0/mtu") null"
+	assert_line "veth1 rxe1 $(cat "$F/sys/class/net/veth1/mtu") null"
+	# Addresses come from the running system only (getifaddrs): none is made up.
+	run jq -c '[.[].ipv4] | unique' <<<"$(rdmactl --sysfs-root "$F" -j status)"
+	assert_output '[null]'
+	run rdmactl --sysfs-root "$F" status
+	assert_line --index 0 --regexp '^Name +Link +Driver +Speed +NMTU +IPv4_addr +RDEV +RMTU$'
+}
+
+@test "tables: a fixture without its netlink capture is said, not read live" {
+	cp -a "$F" "$BATS_TEST_TMPDIR/f"
+	rm "$BATS_TEST_TMPDIR/f/netlink/rdma"
+	run --separate-stderr rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" link
+	assert_failure 1
+	assert_output ''
+	assert_equal "$stderr" "rdmactl: the fixture $BATS_TEST_TMPDIR/f has no captured netlink answers ($BATS_TEST_TMPDIR/f/netlink/rdma): capture it again with tools/capture-sysfs (ENOENT: No such file or directory)"
+	head -c 37 "$F/netlink/rdma" >"$BATS_TEST_TMPDIR/f/netlink/rdma"
+	run --separate-stderr rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" status
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: cannot read the fixture's netlink capture $BATS_TEST_TMPDIR/f/netlink/rdma: it is not whole netlink messages (EBADMSG: Bad message)"
 }

@@ -51,7 +51,7 @@ void check_ctx_free(struct check_ctx *c)
 const struct model *check_model(struct check_ctx *c)
 {
 	if (!c->model_done) {
-		c->model_err = model_load(c->o.root, NULL, MODEL_GIDS | MODEL_COUNTERS, &c->m);
+		c->model_err = model_load(&(struct model_src){ .root = c->o.root }, NULL, MODEL_GIDS | MODEL_COUNTERS, &c->m);
 		c->model_done = true;
 	}
 	return c->model_err ? NULL : &c->m;

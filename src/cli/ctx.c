@@ -7,7 +7,7 @@
 #include "cli/out.h"
 #include "cli/rdmactl.h"
 #include "kernel/nl.h"
-#include "model/link.h"
+#include "model/model.h"
 #include "model/names.h"
 #include "ops/explain.h"
 
@@ -16,7 +16,12 @@ int rc_netlink(struct rc_ctx *ctx, struct nl **nlp)
 	struct rc_err e;
 
 	if (!ctx->nl) {
-		int err = nl_open(&ctx->nl);
+		char path[4096];
+		int err;
+
+		/* A fixture's netlink is the answers captured with it. */
+		model_netlink_capture(ctx->sysfs_root, path, sizeof(path));
+		err = *ctx->sysfs_root ? nl_open_replay(path, &ctx->nl) : nl_open(&ctx->nl);
 
 		if (err)
 			return rc_fail((explain_netlink_open(&e, err, ctx->sysfs_root), &e));
@@ -25,16 +30,16 @@ int rc_netlink(struct rc_ctx *ctx, struct nl **nlp)
 	return 0;
 }
 
-int rc_links(struct rc_ctx *ctx, struct link_list *l)
+int rc_devices(struct rc_ctx *ctx, struct model *m)
 {
 	struct rc_err e;
-	struct nl *nl = NULL;
-	int err = rc_netlink(ctx, &nl);
+	struct model_src src = { .root = ctx->sysfs_root };
+	int err = rc_netlink(ctx, &src.nl);
 
 	if (err)
 		return err;
-	err = links_get(nl, ctx->sysfs_root, l);
-	return err ? rc_fail((explain_dump(&e, err, nl_ext_msg(nl)), &e)) : 0;
+	err = model_load(&src, NULL, MODEL_NETLINK, m);
+	return err ? rc_fail((explain_dump(&e, err, nl_ext_msg(src.nl)), &e)) : 0;
 }
 
 int rc_fail(const struct rc_err *e)

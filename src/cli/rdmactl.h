@@ -32,18 +32,21 @@ struct rc_ctx {
 	const char *config;
 	/* The command tree, for help. */
 	const struct cli_cmd *root;
-	/* Opened on first use by rc_netlink(): help and offline work never touch it. */
+	/*
+	 * Opened on first use by rc_netlink(): help and sysfs-only work never
+	 * touch it. With a fixture, the netlink answers captured with it.
+	 */
 	struct nl *nl;
 };
 
 /* The command tree (table.c). */
 extern const struct cli_cmd rc_commands[];
 
-/* The RDMA netlink socket, opened now if need be; a failure is said. */
+/* The RDMA netlink (live, or a fixture's capture), opened now if need be; a failure is said. */
 int rc_netlink(struct rc_ctx *ctx, struct nl **nlp);
-struct link_list;
-/* Every RDMA port (model/link.h), through netlink; a failure is said. */
-int rc_links(struct rc_ctx *ctx, struct link_list *l);
+struct model;
+/* Every RDMA device and port as the netlink has them (MODEL_NETLINK); a failure is said. */
+int rc_devices(struct rc_ctx *ctx, struct model *m);
 /* Says E ("rdmactl: WHAT (ENAME: text; kernel: EXT)") and returns its errno. */
 int rc_fail(const struct rc_err *e);
 /* A name a user typed: refused (said, -EUSAGE) when the kernel would refuse it. */

@@ -47,8 +47,7 @@ static const struct cli_opt stop_opts[] = {
 		  "(named), since the kernel would make the delete wait for it." }
 
 static const struct cli_cmd link_verbs[] = {
-	/* Live only until the model reads captured netlink replies: never mixed. */
-	{ "show", { "list" }, .fn = cmd_link_show, .args = "[DEV]", .max_args = 1, .live_only = true,
+	{ "show", { "list" }, .fn = cmd_link_show, .args = "[DEV]", .max_args = 1,
 	  .summary = "Show each rxe link (or DEV): device, port, state, physical state, netdev, "
 		     "netdev MTU and active (RoCE) MTU.",
 	  .help = "The MTU is read through libibverbs and needs ib_uverbs loaded." },
@@ -182,7 +181,7 @@ const struct cli_cmd rc_commands[] = {
 	DEL_ROW("del"),
 	{ "link", .verbs = link_verbs, .dflt = "show",
 	  .summary = "The rxe links: show them, add one, delete some." },
-	{ "status", .fn = cmd_status, .live_only = true,
+	{ "status", .fn = cmd_status,
 	  .summary = "Show every Ethernet device as rxe_cfg status did: link, driver, speed, "
 		     "MTU, IPv4 address, its rxe device and that device's RoCE MTU." },
 	{ "start", .fn = cmd_start, .live_only = true,

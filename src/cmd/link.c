@@ -10,7 +10,7 @@
 #include "cmd/views.h"
 #include "kernel/nl.h"
 #include "model/conf.h"
-#include "model/link.h"
+#include "model/model.h"
 #include "ops/explain.h"
 #include "ops/persist.h"
 #include "ops/rxe.h"
@@ -19,8 +19,8 @@ int cmd_add(struct rc_ctx *ctx, const struct cli_args *a)
 {
 	struct rxe_add_req r = { .exist_ok = cli_flag(a, "exist-ok"),
 				 .force = cli_flag(a, "force") };
-	struct link_list l = { 0 };
-	const struct rdma_link *k;
+	struct model m = { 0 };
+	const struct rdma_dev *k;
 	struct rc_err e;
 	struct nl *nl;
 	int err;
@@ -49,16 +49,16 @@ int cmd_add(struct rc_ctx *ctx, const struct cli_args *a)
 				       rxe_add(nl, &r, &e);
 	if (err)
 		return rc_fail(&e);
-	err = rc_links(ctx, &l);
+	err = rc_devices(ctx, &m);
 	if (err)
 		return err;
-	k = links_find_dev(&l, r.made);
+	k = model_find(&m, r.made);
 	if (k)
 		view_link(ctx->out, ctx->sysfs_root, k);
 	else
 		err = rc_fail((rc_err_set(&e, -ENODEV, NULL, "%s vanished right after it was "
 					  "created", r.made), &e));
-	links_free(&l);
+	model_free(&m);
 	return err;
 }
 
@@ -66,8 +66,8 @@ int cmd_del(struct rc_ctx *ctx, const struct cli_args *a)
 {
 	const char *netdev = cli_str(a, "netdev");
 	bool all = cli_flag(a, "all"), persist = cli_flag(a, "persist");
-	const struct rdma_link **targets = NULL;
-	struct link_list l = { 0 };
+	const struct rdma_dev **targets = NULL;
+	struct model m = { 0 };
 	struct conf c = { 0 };
 	struct rc_err e;
 	size_t n = 0;
@@ -88,22 +88,13 @@ int cmd_del(struct rc_ctx *ctx, const struct cli_args *a)
 	/* The file first: a broken one is reported before anything changes. */
 	if (persist && (err = persist_load(ctx->config, &c, &e)))
 		return rc_fail(&e);
-	err = rc_links(ctx, &l);
+	err = rc_devices(ctx, &m);
 	if (err)
 		goto out;
-	targets = calloc(l.n + 1, sizeof(*targets));
-	if (!targets) {
-		err = -ENOMEM;
-		goto out;
-	}
-	/* Every target is checked before anything is deleted. */
-	if (a->argc == 0)
-		err = rxe_select(&l, netdev, !!netdev, targets, &n, &e);
-	for (int i = 0; !err && i < a->argc; i++)
-		err = rxe_select(&l, a->argv[i], false, targets, &n, &e);
-	/* A device a process holds open would hang the delete: nothing is deleted. */
-	if (!err && !cli_flag(a, "wait"))
-		err = rxe_refuse_busy(targets, n, &e);
+	err = netdev ? rxe_pick(&m, (char *const *)&netdev, 1, true, cli_flag(a, "wait"),
+				&targets, &n, &e) :
+		       rxe_pick(&m, a->argv, (size_t)a->argc, false, cli_flag(a, "wait"),
+				&targets, &n, &e);
 	if (err) {
 		rc_fail(&e);
 		goto out;
@@ -115,9 +106,9 @@ int cmd_del(struct rc_ctx *ctx, const struct cli_args *a)
 			ret = rc_fail(&e);
 			continue;
 		}
-		out_str(ctx->out, NULL, NULL, targets[i]->p.dev_name);
+		out_str(ctx->out, NULL, NULL, targets[i]->name);
 		if (persist)
-			conf_del(&c, targets[i]->p.dev_name);
+			conf_del(&c, targets[i]->name);
 	}
 	out_arr_close(ctx->out);
 	if (persist && (err = persist_save(ctx->config, &c, &e)))
@@ -125,7 +116,7 @@ int cmd_del(struct rc_ctx *ctx, const struct cli_args *a)
 	err = ret;
 out:
 	free(targets);
-	links_free(&l);
+	model_free(&m);
 	conf_free(&c);
 	return err;
 }
@@ -133,27 +124,27 @@ out:
 int cmd_link_show(struct rc_ctx *ctx, const struct cli_args *a)
 {
 	const char *dev = a->argc ? a->argv[0] : NULL;
-	struct link_list l = { 0 };
-	const struct rdma_link *k = NULL;
+	struct model m = { 0 };
+	const struct rdma_dev *k = NULL;
 	struct rc_err e;
 	int err;
 
 	if (dev && (err = rc_check_name(a, "device name", dev, true)))
 		return err;
-	err = rc_links(ctx, &l);
+	err = rc_devices(ctx, &m);
 	if (err)
 		return err;
-	if (dev && (!(k = links_find_dev(&l, dev)) || !k->is_rxe)) {
-		links_free(&l);
+	if (dev && (!(k = model_find(&m, dev)) || !dev_is_rxe(k))) {
+		model_free(&m);
 		return rc_fail((rc_err_set(&e, -ENODEV, NULL, k ? "%s is not an rxe device" :
 					   "there is no RDMA device named %s ('rdmactl show' lists "
 					   "them)", dev), &e));
 	}
 	out_arr_open(ctx->out, NULL);
-	for (size_t i = 0; i < l.n; i++)
-		if (l.v[i].is_rxe && (!dev || !strcmp(l.v[i].p.dev_name, dev)))
-			view_link(ctx->out, ctx->sysfs_root, &l.v[i]);
+	for (size_t i = 0; i < m.n; i++)
+		if (dev_is_rxe(&m.devs[i]) && (!dev || !strcmp(m.devs[i].name, dev)))
+			view_link(ctx->out, ctx->sysfs_root, &m.devs[i]);
 	out_arr_close(ctx->out);
-	links_free(&l);
+	model_free(&m);
 	return 0;
 }

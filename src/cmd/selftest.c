@@ -70,7 +70,7 @@ int cmd_selftest_loopback(struct rc_ctx *ctx, const struct cli_args *a)
 		devs[n++] = o.dev;
 	} else {
 		/* Every rxe device. */
-		err = model_load(ctx->sysfs_root, NULL, 0, &m);
+		err = model_load(&(struct model_src){ .root = ctx->sysfs_root }, NULL, 0, &m);
 		if (err)
 			return rc_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
 		for (size_t i = 0; i < m.n && n < 64; i++)
@@ -102,7 +102,7 @@ static int ipv4_gid(struct rc_ctx *ctx, const char *dev)
 	struct model m;
 	int64_t idx = -1;
 
-	if (model_load(ctx->sysfs_root, dev, MODEL_GIDS, &m))
+	if (model_load(&(struct model_src){ .root = ctx->sysfs_root }, dev, MODEL_GIDS, &m))
 		return -1;
 	if (m.n && m.devs[0].nports)
 		idx = port_ipv4_gid_index(&m.devs[0].ports[0], NULL);
@@ -150,8 +150,8 @@ static int pingpong(struct rc_ctx *ctx, const struct cli_args *a, const struct s
 		out_text(out, " = %.2f usec/iter, data checked\n",
 			 r.iters ? (double)r.usec / r.iters : 0);
 	} else {
-		out_str(out, "detail", "  FAIL  %s\n", r.error);
-		out_str(out, "hint", *r.hint ? "  hint: %s\n" : NULL, *r.hint ? r.hint : NULL);
+		out_str(out, "detail", "  FAIL  %s\n", r.f.detail);
+		out_str(out, "hint", *r.f.hint ? "  hint: %s\n" : NULL, *r.f.hint ? r.f.hint : NULL);
 	}
 	out_bool(out, "passed", NULL, r.passed);
 	out_text(out, "%s: pingpong %s\n", o.dev, r.passed ? "passed" : "FAILED");

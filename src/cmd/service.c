@@ -8,7 +8,7 @@
 #include "cli/rdmactl.h"
 #include "cmd/views.h"
 #include "kernel/nl.h"
-#include "model/link.h"
+#include "model/model.h"
 #include "ops/explain.h"
 #include "ops/modules.h"
 #include "ops/persist.h"
@@ -74,8 +74,8 @@ int cmd_start(struct rc_ctx *ctx, const struct cli_args *a)
 
 int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
 {
-	const struct rdma_link **rxe = NULL;
-	struct link_list l = { 0 };
+	const struct rdma_dev **rxe = NULL;
+	struct model m = { 0 };
 	enum kmod_state after;
 	size_t n = 0;
 	struct rc_err e;
@@ -84,18 +84,10 @@ int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
 
 	err = rc_netlink(ctx, &nl);
 	if (!err)
-		err = rc_links(ctx, &l);
+		err = rc_devices(ctx, &m);
 	if (err)
 		return err;
-	rxe = calloc(l.n + 1, sizeof(*rxe));
-	if (!rxe) {
-		err = -ENOMEM;
-		goto out;
-	}
-	err = rxe_select(&l, NULL, false, rxe, &n, &e);
-	/* A device a process holds open would hang the delete: nothing is deleted. */
-	if (!err && !cli_flag(a, "wait"))
-		err = rxe_refuse_busy(rxe, n, &e);
+	err = rxe_pick(&m, NULL, 0, false, cli_flag(a, "wait"), &rxe, &n, &e);
 	if (err) {
 		rc_fail(&e);
 		goto out;
@@ -107,7 +99,7 @@ int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
 			ret = rc_fail(&e);
 			continue;
 		}
-		out_str(ctx->out, NULL, "deleted %s\n", rxe[i]->p.dev_name);
+		out_str(ctx->out, NULL, "deleted %s\n", rxe[i]->name);
 	}
 	out_arr_close(ctx->out);
 	/* rdma_rxe goes when nothing holds it; a busy module stays, and that is fine. */
@@ -125,6 +117,6 @@ int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
 	err = ret;
 out:
 	free(rxe);
-	links_free(&l);
+	model_free(&m);
 	return err;
 }

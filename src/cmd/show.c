@@ -12,6 +12,7 @@
 #include "cli/out.h"
 #include "cli/grammar.h"
 #include "cli/rdmactl.h"
+#include "cmd/views.h"
 #include "kernel/sysfs.h"
 #include "kernel/verbs.h"
 
@@ -29,7 +30,7 @@ static int load(struct rc_ctx *ctx, const struct cli_args *a, unsigned int flags
 		return rc_fail((rc_err_set(&e, -ENODEV, NULL, "%s/sys/class/infiniband is missing: "
 					   "the RDMA core is not loaded ('rdmactl start' loads it) "
 					   "or not built into this kernel", ctx->sysfs_root), &e));
-	err = model_load(ctx->sysfs_root, dev, flags, m);
+	err = model_load(&(struct model_src){ .root = ctx->sysfs_root }, dev, flags, m);
 	if (err)
 		return rc_fail((explain_model_load(&e, err, ctx->sysfs_root, dev), &e));
 	if (m->n == 0)
@@ -53,8 +54,7 @@ static void show_port(struct rc_ctx *ctx, const struct rdma_dev *d, const struct
 
 	out_obj_open(o, NULL);
 	out_u64(o, "port", "    port %" PRIu64 ":", p->num);
-	out_str(o, "state", " state %s", ib_port_state_name(p->state));
-	out_str(o, "physical_state", " physical_state %s", ib_phys_state_name(p->phys_state));
+	view_port_state(o, p);
 	str_or_none(o, "link_layer", " link_layer %s", p->link_layer);
 	out_nl(o);
 	out_text(o, "        ");

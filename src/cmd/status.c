@@ -10,7 +10,7 @@
 #include "kernel/netdev.h"
 #include "kernel/nl.h"
 #include "kernel/verbs.h"
-#include "model/link.h"
+#include "model/model.h"
 #include "ops/explain.h"
 
 /* A column of the table: JSON gets the value, plain text pads it. */
@@ -38,7 +38,7 @@ static void col_num(struct out *o, const char *key, long v, int width, bool last
 
 struct status_row {
 	struct netdev nd;
-	const struct rdma_link *rxe;
+	const struct rdma_dev *rxe;
 	int rmtu;
 };
 
@@ -62,7 +62,7 @@ static void print_row(struct out *o, const struct status_row *r, const int *w)
 	col_num(o, "netdev_speed_mbps", r->nd.speed, w[C_SPEED], false);
 	col_num(o, "netdev_mtu", r->nd.mtu, w[C_MTU], false);
 	col(o, "ipv4", *r->nd.ipv4 ? r->nd.ipv4 : NULL, w[C_IPV4], false);
-	col(o, "ifname", r->rxe ? r->rxe->p.dev_name : NULL, w[C_RDEV], false);
+	col(o, "ifname", r->rxe ? r->rxe->name : NULL, w[C_RDEV], false);
 	col_num(o, "active_mtu", r->rmtu, w[C_RMTU], true);
 	out_nl(o);
 	out_obj_close(o);
@@ -76,13 +76,13 @@ int cmd_status(struct rc_ctx *ctx, const struct cli_args *a)
 	int w[NCOLS];
 	struct netdev *nds = NULL;
 	struct status_row *rows = NULL;
-	struct link_list l = { 0 };
+	struct model m = { 0 };
 	size_t n = 0, nrows = 0;
 	struct rc_err e;
 	int err;
 
 	(void)a;
-	err = rc_links(ctx, &l);
+	err = rc_devices(ctx, &m);
 	if (err)
 		return err;
 	err = netdev_list(ctx->sysfs_root, &nds, &n);
@@ -104,13 +104,13 @@ int cmd_status(struct rc_ctx *ctx, const struct cli_args *a)
 		char num[24];
 
 		r->nd = nds[i];
-		r->rxe = links_find_netdev(&l, nds[i].name);
+		r->rxe = model_rxe_on(&m, nds[i].name);
 		if (!netdev_is_ethernet(&nds[i]) && !r->rxe)
 			continue;
 		r->rmtu = -1;
 		/* libibverbs knows the MTU on the running system only. */
 		if (r->rxe && (*ctx->sysfs_root ||
-			       verbs_port_mtu(r->rxe->p.dev_name, r->rxe->p.port, &r->rmtu, &max)))
+			       verbs_port_mtu(r->rxe->name, 1 /* rxe has one port */, &r->rmtu, &max)))
 			r->rmtu = -1;
 		nrows++;
 		widen(&w[C_NAME], r->nd.name);
@@ -121,7 +121,7 @@ int cmd_status(struct rc_ctx *ctx, const struct cli_args *a)
 		widen(&w[C_MTU], num);
 		widen(&w[C_IPV4], *r->nd.ipv4 ? r->nd.ipv4 : "-");
 		if (r->rxe)
-			widen(&w[C_RDEV], r->rxe->p.dev_name);
+			widen(&w[C_RDEV], r->rxe->name);
 	}
 	for (int i = 0; i < NCOLS; i++)
 		out_text(ctx->out, "%-*s%s", i == NCOLS - 1 ? 0 : w[i], heads[i],
@@ -133,6 +133,6 @@ int cmd_status(struct rc_ctx *ctx, const struct cli_args *a)
 out:
 	free(rows);
 	free(nds);
-	links_free(&l);
+	model_free(&m);
 	return err;
 }

@@ -11,7 +11,7 @@
 #include "cmd/views.h"
 #include "kernel/netdev.h"
 #include "kernel/nl.h"
-#include "model/link.h"
+#include "model/model.h"
 #include "ops/explain.h"
 #include "ops/rxe.h"
 #include "selftest/selftest.h"
@@ -43,21 +43,22 @@ static int do_start(struct rc_ctx *ctx)
 static int do_add(struct rc_ctx *ctx, struct nl *nl, struct rxe_add_req *r)
 {
 	struct out *o = step(ctx, "rdmactl add --exist-ok");
-	struct link_list l = { 0 };
-	const struct rdma_link *k;
+	const struct model_src src = { .root = "", .nl = nl };
+	struct model m = { 0 };
+	const struct rdma_dev *k;
 	struct rc_err e;
 	int err;
 
 	if (!o)
 		return -ENOMEM;
 	err = rxe_add(nl, r, &e);
-	if (!err && (err = links_get(nl, "", &l)))
+	if (!err && (err = model_load(&src, NULL, MODEL_NETLINK, &m)))
 		explain_dump(&e, err, nl_ext_msg(nl));
 	if (err)
 		rc_fail(&e);
-	else if ((k = links_find_dev(&l, r->made)))
+	else if ((k = model_find(&m, r->made)))
 		view_link(o, "", k);
-	links_free(&l);
+	model_free(&m);
 	return end_step(o, err);
 }
 

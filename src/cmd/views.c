@@ -8,24 +8,29 @@
 #include "cmd/views.h"
 #include "kernel/netdev.h"
 #include "kernel/verbs.h"
-#include "model/link.h"
 #include "model/model.h"
 #include "selftest/selftest.h"
 
-void view_link(struct out *o, const char *root, const struct rdma_link *k)
+void view_port_state(struct out *o, const struct port *p)
+{
+	out_str(o, "state", " state %s", ib_port_state_name(p->state));
+	out_str(o, "physical_state", " physical_state %s", ib_phys_state_name(p->phys_state));
+}
+
+static void link_port(struct out *o, const char *root, const struct rdma_dev *d,
+		      const struct port *p)
 {
 	struct netdev nd;
 	int active = 0, max = 0;
-	bool have_nd = k->p.has_netdev && netdev_get(root, k->p.netdev, &nd) == 0;
+	bool have_nd = *p->netdev && netdev_get(root, p->netdev, &nd) == 0;
 	/* libibverbs knows the MTU on the running system only. */
-	bool have_mtu = !*root && verbs_port_mtu(k->p.dev_name, k->p.port, &active, &max) == 0;
+	bool have_mtu = !*root && verbs_port_mtu(d->name, p->num, &active, &max) == 0;
 
 	out_obj_open(o, NULL);
-	out_str(o, "ifname", "%s", k->p.dev_name);
-	out_u64(o, "port", "/%" PRIu64, k->p.port);
-	out_str(o, "state", " state %s", ib_port_state_name(k->p.state));
-	out_str(o, "physical_state", " physical_state %s", ib_phys_state_name(k->p.phys_state));
-	out_str(o, "netdev", " netdev %s", k->p.has_netdev ? k->p.netdev : NULL);
+	out_str(o, "ifname", "%s", d->name);
+	out_u64(o, "port", "/%" PRIu64, p->num);
+	view_port_state(o, p);
+	out_str(o, "netdev", " netdev %s", *p->netdev ? p->netdev : NULL);
 	if (have_nd) {
 		out_u64(o, "netdev_mtu", " netdev_mtu %" PRIu64, nd.mtu);
 	} else {
@@ -43,6 +48,12 @@ void view_link(struct out *o, const char *root, const struct rdma_link *k)
 	}
 	out_nl(o);
 	out_obj_close(o);
+}
+
+void view_link(struct out *o, const char *root, const struct rdma_dev *d)
+{
+	for (size_t i = 0; i < d->nports; i++)
+		link_port(o, root, d, &d->ports[i]);
 }
 
 void view_modules(struct out *o, const struct module_result res[RXE_NMODULES])
@@ -142,10 +153,10 @@ void view_st_report(struct out *o, const struct st_report *r)
 		else if (x->result == ST_PASS && x->bytes)
 			out_u64(o, "bytes", "  %" PRIu64 " bytes verified", x->bytes);
 		if (x->result != ST_PASS)
-			out_str(o, "detail", "  %s", x->detail);
+			out_str(o, "detail", "  %s", x->f.detail);
 		out_nl(o);
-		if (x->result == ST_FAIL && *x->hint)
-			out_str(o, "hint", "             hint: %s\n", x->hint);
+		if (x->result == ST_FAIL && *x->f.hint)
+			out_str(o, "hint", "             hint: %s\n", x->f.hint);
 		out_obj_close(o);
 	}
 	out_arr_close(o);

@@ -8,12 +8,18 @@
 #include "ops/modules.h"
 
 struct out;
-struct rdma_link;
+struct port;
+struct rdma_dev;
 struct check_ctx;
 struct st_report;
 
-/* One rxe link: the row of 'link show', also what 'add' prints. ROOT: the sysfs root. */
-void view_link(struct out *o, const char *root, const struct rdma_link *k);
+/*
+ * One rxe link, a row for each port of D (MODEL_NETLINK): 'link show', also
+ * what 'add' prints. ROOT: the sysfs root.
+ */
+void view_link(struct out *o, const char *root, const struct rdma_dev *d);
+/* A port's " state S physical_state P", as every command shows it. */
+void view_port_state(struct out *o, const struct port *p);
 /* What start did to each module: an array under "modules". */
 void view_modules(struct out *o, const struct module_result res[RXE_NMODULES]);
 /* Check verdicts and the closing count; COUNT gets the number of each verdict. */

@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data += 1 + n;
 		size -= 1 + n;
 	}
-	err = model_load(root, NULL, MODEL_GIDS | MODEL_COUNTERS, &m);
+	err = model_load(&(struct model_src){ .root = root }, NULL, MODEL_GIDS | MODEL_COUNTERS, &m);
 	CHECK(err == 0);
 	for (size_t d = 0; d < m.n; d++) {
 		for (size_t p = 0; p < m.devs[d].nports; p++) {

@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		case WIRE_RESULT: {
-			struct wire_result r;
+			struct st_fault r;
 
 			err = wire_result_decode(b, &r, &why);
 			if (!err) {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* RDMA netlink transport over libmnl: one socket, sequence checks, extended ACK. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -12,11 +15,14 @@
 #include "kernel/nl.h"
 
 struct nl {
-	struct mnl_socket *sock;
+	struct mnl_socket *sock;	/* NULL when answers are replayed */
 	unsigned int portid;
 	unsigned int seq;
 	struct nl_reply r;	/* how the last answer ended */
-	char buf[NL_BUF_SIZE];
+	int rec_fd;		/* each request and its answer are appended here; -1: not */
+	unsigned char *replay;	/* a recording's messages, aligned */
+	size_t replay_len;
+	char buf[NL_BUF_SIZE] __attribute__((aligned(8)));
 };
 
 int nl_open(struct nl **nlp)
@@ -44,7 +50,86 @@ int nl_open(struct nl **nlp)
 	}
 	nl->portid = mnl_socket_get_portid(nl->sock);
 	nl->seq = (unsigned int)time(NULL);
+	nl->rec_fd = -1;
 	*nlp = nl;
+	return 0;
+}
+
+/* Whole messages, each aligned, from BUF: -EBADMSG for anything else. */
+static int check_framing(const void *buf, size_t n)
+{
+	for (size_t off = 0; off < n;) {
+		const struct nlmsghdr *h = (const void *)((const char *)buf + off);
+
+		if (n - off < sizeof(*h) || h->nlmsg_len < sizeof(*h) || h->nlmsg_len > n - off)
+			return -EBADMSG;
+		off += NLMSG_ALIGN(h->nlmsg_len);
+	}
+	return 0;
+}
+
+int nl_open_replay(const char *path, struct nl **nlp)
+{
+	struct nl *nl;
+	FILE *f;
+	size_t cap = 0;
+	int err = 0;
+
+	nl = calloc(1, sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	nl->rec_fd = -1;
+	f = fopen(path, "rb");
+	if (!f) {
+		err = -errno;
+		free(nl);
+		return err;
+	}
+	for (;;) {
+		size_t got;
+
+		if (nl->replay_len == cap) {
+			unsigned char *v;
+
+			if (cap >= NL_REPLAY_MAX) {
+				err = -EFBIG;
+				break;
+			}
+			cap = cap ? cap * 2 : 8192;
+			v = realloc(nl->replay, cap);
+			if (!v) {
+				err = -ENOMEM;
+				break;
+			}
+			nl->replay = v;
+		}
+		got = fread(nl->replay + nl->replay_len, 1, cap - nl->replay_len, f);
+		nl->replay_len += got;
+		if (got == 0) {
+			err = ferror(f) ? -EIO : 0;
+			break;
+		}
+	}
+	fclose(f);
+	if (!err)
+		err = check_framing(nl->replay, nl->replay_len);
+	if (err) {
+		nl_close(nl);
+		return err;
+	}
+	*nlp = nl;
+	return 0;
+}
+
+int nl_record(struct nl *nl, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	if (nl->rec_fd >= 0)
+		close(nl->rec_fd);
+	nl->rec_fd = fd;
 	return 0;
 }
 
@@ -52,7 +137,11 @@ void nl_close(struct nl *nl)
 {
 	if (!nl)
 		return;
-	mnl_socket_close(nl->sock);
+	if (nl->sock)
+		mnl_socket_close(nl->sock);
+	if (nl->rec_fd >= 0)
+		close(nl->rec_fd);
+	free(nl->replay);
 	free(nl);
 }
 
@@ -171,13 +260,8 @@ int nl_reply_run(struct nl_reply *r, const void *buf, size_t n, unsigned int seq
 	 * 2 GiB or more passes, and one that aligns to 0 loops for ever. Every
 	 * length is checked here first, as unsigned.
 	 */
-	for (size_t off = 0; off < n;) {
-		const struct nlmsghdr *h = (const void *)((const char *)buf + off);
-
-		if (n - off < sizeof(*h) || h->nlmsg_len < sizeof(*h) || h->nlmsg_len > n - off)
-			return -EBADMSG;
-		off += NLMSG_ALIGN(h->nlmsg_len);
-	}
+	if (check_framing(buf, n))
+		return -EBADMSG;
 	/* mnl_cb_run2 checks portid and seq on every message. */
 	errno = 0;
 	ret = mnl_cb_run2(buf, n, seq, portid, data_cb, &t, ctl, NLMSG_MIN_TYPE);
@@ -192,6 +276,50 @@ int nl_reply_run(struct nl_reply *r, const void *buf, size_t n, unsigned int seq
 	return r->err;
 }
 
+/* The same request: the same command, flags and attributes, whatever its sequence. */
+static bool same_request(const struct nlmsghdr *a, const struct nlmsghdr *b)
+{
+	return a->nlmsg_len == b->nlmsg_len && a->nlmsg_type == b->nlmsg_type &&
+	       a->nlmsg_flags == b->nlmsg_flags &&
+	       !memcmp(mnl_nlmsg_get_payload(a), mnl_nlmsg_get_payload(b),
+		       a->nlmsg_len - sizeof(*a));
+}
+
+/*
+ * A recording is requests (NLM_F_REQUEST set), each followed by its answer's
+ * messages. The answer recorded for a request equal to REQ is run through CB
+ * as if the kernel had sent it; -ENOMSG when none was recorded.
+ */
+static int replay(struct nl *nl, const struct nlmsghdr *req, mnl_cb_t cb, void *data)
+{
+	const unsigned char *p = nl->replay, *end = p + nl->replay_len;
+
+	while (p < end) {
+		const struct nlmsghdr *h = (const void *)p;
+		const unsigned char *ans = p + NLMSG_ALIGN(h->nlmsg_len), *q = ans;
+
+		while (q < end && !(((const struct nlmsghdr *)q)->nlmsg_flags & NLM_F_REQUEST))
+			q += NLMSG_ALIGN(((const struct nlmsghdr *)q)->nlmsg_len);
+		if ((h->nlmsg_flags & NLM_F_REQUEST) && same_request(h, req)) {
+			int ret = nl_reply_run(&nl->r, ans, (size_t)(q - ans), 0, 0, cb, data);
+
+			/* An answer cut short in the recording is a broken recording. */
+			return ret > 0 ? -EBADMSG : ret;
+		}
+		p = q;
+	}
+	return -ENOMSG;
+}
+
+static void record(struct nl *nl, const void *buf, size_t n)
+{
+	/* A short capture is found when it is replayed: nothing to do here. */
+	if (nl->rec_fd >= 0 && write(nl->rec_fd, buf, n) != (ssize_t)n) {
+		close(nl->rec_fd);
+		nl->rec_fd = -1;
+	}
+}
+
 int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
 {
 	unsigned int seq = req->nlmsg_seq;
@@ -200,13 +328,17 @@ int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
 	memset(&nl->r, 0, sizeof(nl->r));
 	/* Every request is acknowledged, so a command without data ends too. */
 	req->nlmsg_flags |= NLM_F_ACK;
+	if (!nl->sock)
+		return replay(nl, req, cb, data);
 	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
 		return -errno;
+	record(nl, req, NLMSG_ALIGN(req->nlmsg_len));
 	do {
 		ssize_t n = mnl_socket_recvfrom(nl->sock, nl->buf, sizeof(nl->buf));
 
 		if (n < 0)
 			return -errno;
+		record(nl, nl->buf, (size_t)n);
 		ret = nl_reply_run(&nl->r, nl->buf, (size_t)n, seq, nl->portid, cb, data);
 	} while (ret > 0);
 	return ret;

@@ -27,6 +27,19 @@ enum {
 int nl_open(struct nl **nlp);
 void nl_close(struct nl *nl);
 
+/* The largest recording nl_open_replay reads. */
+#define NL_REPLAY_MAX (4 << 20)
+
+/*
+ * Captured answers instead of a socket: nl_talk answers each request with the
+ * answer recorded (by nl_record) for an equal request, -ENOMSG when there is
+ * none. -EBADMSG when PATH is not whole netlink messages.
+ */
+int nl_open_replay(const char *path, struct nl **nlp);
+
+/* From now on, each request and its answer are written to PATH, raw. */
+int nl_record(struct nl *nl, const char *path);
+
 /* A request for NLDEV command CMD in the socket's buffer, with a fresh sequence. */
 struct nlmsghdr *nl_request(struct nl *nl, uint16_t cmd, uint16_t flags);
 

@@ -10,6 +10,7 @@
 
 #include "model/gid.h"
 #include "model/model.h"
+#include "model/netlink.h"
 #include "kernel/sysfs.h"
 
 #define IB "/sys/class/infiniband"
@@ -343,11 +344,15 @@ static void dev_free(struct rdma_dev *d)
 	free(d->ports);
 }
 
-int model_load(const char *root, const char *only, unsigned int flags, struct model *m)
+int model_load(const struct model_src *src, const char *only, unsigned int flags,
+	       struct model *m)
 {
+	const char *root = src->root;
 	struct names ns;
 	int err;
 
+	if (flags & MODEL_NETLINK)
+		return model_load_netlink(src, only, m);
 	memset(m, 0, sizeof(*m));
 	err = list_dir(root, IB, false, &ns);
 	if (err == -ENOENT)

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The RDMA model from sysfs: devices, their ports, GID tables and counters. */
+/*
+ * The RDMA model: devices, their ports, GID tables and counters, as sysfs and
+ * the RDMA netlink have them, live or captured in a fixture.
+ */
 #ifndef RDMACTL_MODEL_H
 #define RDMACTL_MODEL_H
 
@@ -15,6 +18,12 @@ enum model_flags {
 	MODEL_GIDS = 1 << 0,	/* occupied GID slots */
 	MODEL_ALL_GIDS = 1 << 1,	/* every slot, empty ones too */
 	MODEL_COUNTERS = 1 << 2,	/* hw_counters */
+	/*
+	 * The devices and ports as the RDMA netlink has them (the kernel's
+	 * index, port states, each port's netdev), each device's driver from
+	 * sysfs; the other flags and sysfs attributes are not read with it.
+	 */
+	MODEL_NETLINK = 1 << 3,
 };
 
 struct gid_slot {
@@ -32,6 +41,8 @@ struct counter {
 
 struct port {
 	uint32_t num;
+	char netdev[IF_NAMESIZE];	/* MODEL_NETLINK: the port's netdev, "" if none */
+	uint32_t netdev_index;
 	uint8_t state;		/* 4: ACTIVE */
 	uint8_t phys_state;	/* 5: LinkUp */
 	char link_layer[16];
@@ -47,6 +58,7 @@ struct port {
 };
 
 struct rdma_dev {
+	uint32_t index;		/* MODEL_NETLINK: the kernel's device index */
 	char name[RDMA_NAME_MAX];
 	char node_type[16];	/* "ca", "rnic", ... */
 	char node_guid[24];
@@ -64,12 +76,46 @@ struct model {
 	size_t n;
 };
 
+struct nl;
+
 /*
- * Reads ROOT/sys/class/infiniband (every device, or only ONLY when not NULL).
- * No such directory is an empty model. -ENODEV when ONLY does not exist.
+ * Where the model is read from. The running system: ROOT "" and NL a netlink
+ * socket. A fixture: ROOT its directory and NL its captured netlink answers
+ * (nl_open_replay of model_netlink_capture(ROOT)). NL is asked only with
+ * MODEL_NETLINK.
  */
-int model_load(const char *root, const char *only, unsigned int flags, struct model *m);
+struct model_src {
+	const char *root;
+	struct nl *nl;
+};
+
+/* Where a fixture ROOT keeps its captured netlink answers, in BUF. */
+void model_netlink_capture(const char *root, char *buf, size_t len);
+
+/*
+ * Reads every device (or only ONLY when not NULL) from SRC: sysfs
+ * (ROOT/sys/class/infiniband), or the netlink with MODEL_NETLINK. No such
+ * directory is an empty model. -ENODEV when ONLY does not exist; a netlink
+ * error as it came (-EINVAL without SRC->nl).
+ */
+int model_load(const struct model_src *src, const char *only, unsigned int flags,
+	       struct model *m);
 void model_free(struct model *m);
+
+const struct rdma_dev *model_find(const struct model *m, const char *name);
+/* The rxe device whose port has NETDEV (MODEL_NETLINK), or NULL. */
+const struct rdma_dev *model_rxe_on(const struct model *m, const char *netdev);
+
+bool dev_is_rxe(const struct rdma_dev *d);
+
+/*
+ * Adds to TARGETS (room for every device in M) the rxe devices named NAME, or
+ * on NETDEV, or all rxe devices when both are NULL, skipping ones already
+ * there. -ENODEV when NAME or NETDEV matches nothing; -EPERM when NAME is a
+ * device of another driver (*BAD says which): hardware is never a target.
+ */
+int model_select_rxe(const struct model *m, const char *name, const char *netdev,
+		     const struct rdma_dev **targets, size_t *n, const struct rdma_dev **bad);
 
 /*
  * Another source for MODEL_GIDS (without MODEL_ALL_GIDS) on the live system:

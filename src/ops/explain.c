@@ -11,7 +11,7 @@
 #include "kernel/netdev.h"
 #include "kernel/release.h"
 #include "kernel/sysfs.h"
-#include "model/link.h"
+#include "model/model.h"
 #include "ops/explain.h"
 
 static void vadd(struct rc_err *e, const char *fmt, va_list ap)
@@ -65,6 +65,16 @@ static const char no_priv[] = "this needs root or CAP_NET_ADMIN";
 
 int explain_netlink_open(struct rc_err *e, int err, const char *root)
 {
+	char path[4096];
+
+	/* A fixture's netlink is its capture. */
+	model_netlink_capture(root, path, sizeof(path));
+	if (*root && err == -ENOENT)
+		return rc_err_set(e, err, NULL, "the fixture %s has no captured netlink answers "
+				  "(%s): capture it again with tools/capture-sysfs", root, path);
+	if (*root)
+		return rc_err_set(e, err, NULL, "cannot read the fixture's netlink capture %s%s",
+				  path, err == -EBADMSG ? ": it is not whole netlink messages" : "");
 	if (err == -EPROTONOSUPPORT)
 		return rc_err_set(e, err, NULL,
 				  "the running kernel (%s) has no RDMA support: RDMA netlink is "
@@ -77,28 +87,32 @@ int explain_netlink_open(struct rc_err *e, int err, const char *root)
 
 int explain_dump(struct rc_err *e, int err, const char *ext)
 {
+	if (err == -ENOMSG)
+		return rc_err_set(e, err, ext, "cannot list the RDMA devices: the fixture's netlink "
+				  "capture has no answer to this request (capture it again with "
+				  "tools/capture-sysfs)");
 	return rc_err_set(e, err, ext, "cannot list the RDMA devices");
 }
 
 int explain_newlink(struct rc_err *e, int err, const char *ext, const char *root,
-		    const struct link_list *l, const char *name, const char *netdev)
+		    const struct model *m, const char *name, const char *netdev)
 {
-	const struct rdma_link *other;
+	const struct rdma_dev *other;
 	struct kmods *km = NULL;
 	struct netdev nd;
 
 	switch (err) {
 	case -EEXIST:
-		other = l ? links_find_netdev(l, netdev) : NULL;
+		other = m ? model_rxe_on(m, netdev) : NULL;
 		return rc_err_set(e, err, ext, "cannot add %s: %s already has an rxe device%s%s",
-				  name, netdev, other ? ": " : "", other ? other->p.dev_name : "");
+				  name, netdev, other ? ": " : "", other ? other->name : "");
 	case -ENFILE:
 		/* 6.1 says "Too many open files in system" for a name in use. */
-		other = l ? links_find_dev(l, name) : NULL;
+		other = m ? model_find(m, name) : NULL;
 		return rc_err_set(e, err, ext,
 				  "cannot add %s: an RDMA device named %s already exists%s%s", name,
-				  name, other && other->p.has_netdev ? ", on " : "",
-				  other && other->p.has_netdev ? other->p.netdev : "");
+				  name, other && *other->netdev ? ", on " : "",
+				  other && *other->netdev ? other->netdev : "");
 	case -ENODEV:
 		return rc_err_set(e, err, ext, "cannot add %s: there is no network device named %s "
 				  "('ip link' lists them)", name, netdev);
@@ -138,11 +152,11 @@ int explain_dellink(struct rc_err *e, int err, const char *ext, const char *name
 }
 
 int explain_select(struct rc_err *e, int err, const char *word, bool netdev_only,
-		   const struct rdma_link *bad)
+		   const struct rdma_dev *bad)
 {
 	if (err == -EPERM)
 		return rc_err_set(e, err, NULL, "%s is not an rxe device (driver %s): rdmactl "
-				  "deletes rxe devices only", bad->p.dev_name, bad->driver);
+				  "deletes rxe devices only", bad->name, bad->driver);
 	if (netdev_only)
 		return rc_err_set(e, err, NULL, "%s carries no rxe device", word);
 	return rc_err_set(e, err, NULL, "there is no rxe device named %s, nor a netdev carrying "

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct rdma_link;
-struct link_list;
+struct rdma_dev;
+struct model;
 struct dev_use;
 
 /* A failed operation: its errno, the kernel's own words, and the explanation. */
@@ -30,12 +30,12 @@ void rc_err_add(struct rc_err *e, const char *fmt, ...) __attribute__((format(pr
 /* What each operation's errnos mean. ROOT is the sysfs root, for the facts they look up. */
 int explain_netlink_open(struct rc_err *e, int err, const char *root);
 int explain_dump(struct rc_err *e, int err, const char *ext);
-/* L: the links as they are now, to name who has NAME or NETDEV. */
+/* M: the devices as they are now (MODEL_NETLINK), to name who has NAME or NETDEV. */
 int explain_newlink(struct rc_err *e, int err, const char *ext, const char *root,
-		    const struct link_list *l, const char *name, const char *netdev);
+		    const struct model *m, const char *name, const char *netdev);
 int explain_dellink(struct rc_err *e, int err, const char *ext, const char *name);
 int explain_select(struct rc_err *e, int err, const char *word, bool netdev_only,
-		   const struct rdma_link *bad);
+		   const struct rdma_dev *bad);
 int explain_busy(struct rc_err *e, const struct dev_use *u, size_t n);
 int explain_modprobe(struct rc_err *e, int err, const char *root, const char *module);
 int explain_rmmod(struct rc_err *e, int err, const char *module);

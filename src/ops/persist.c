@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "kernel/nl.h"
-#include "model/link.h"
 #include "ops/explain.h"
 #include "ops/persist.h"
 #include "ops/rxe.h"

@@ -8,26 +8,60 @@
 #include "kernel/holders.h"
 #include "kernel/netdev.h"
 #include "kernel/nl.h"
-#include "model/link.h"
+#include "kernel/nldev.h"
+#include "model/model.h"
 #include "ops/explain.h"
 #include "ops/rxe.h"
+
+#include <linux/netlink.h>
+#include <rdma/rdma_netlink.h>
 
 /* Operations act on the running system: never on a fixture. */
 static const char live[] = "";
 
-static void free_name(const struct link_list *l, char *buf, size_t len)
+/* The devices as the kernel has them now. */
+static int devices(struct nl *nl, struct model *m)
+{
+	const struct model_src src = { .root = live, .nl = nl };
+
+	return model_load(&src, NULL, MODEL_NETLINK, m);
+}
+
+static int link_create(struct nl *nl, const char *name, const char *netdev)
+{
+	/*
+	 * No NLM_F_CREATE | NLM_F_EXCL: EXCL shares its bit with NLM_F_MATCH and the
+	 * RDMA netlink core takes any NLM_F_DUMP bit for a dump request (EINVAL).
+	 */
+	struct nlmsghdr *nlh = nl_request(nl, RDMA_NLDEV_CMD_NEWLINK, 0);
+
+	if (!nldev_put_newlink(nlh, NL_BUF_SIZE, name, "rxe", netdev))
+		return -EMSGSIZE;
+	return nl_talk(nl, nlh, NULL, NULL);
+}
+
+static int link_delete(struct nl *nl, uint32_t dev_index)
+{
+	struct nlmsghdr *nlh = nl_request(nl, RDMA_NLDEV_CMD_DELLINK, 0);
+
+	if (!nldev_put_dev_index(nlh, NL_BUF_SIZE, dev_index))
+		return -EMSGSIZE;
+	return nl_talk(nl, nlh, NULL, NULL);
+}
+
+static void free_name(const struct model *m, char *buf, size_t len)
 {
 	for (unsigned int i = 0;; i++) {
 		snprintf(buf, len, "rxe%u", i);
-		if (!links_find_dev(l, buf))
+		if (!model_find(m, buf))
 			return;
 	}
 }
 
 int rxe_add(struct nl *nl, struct rxe_add_req *r, struct rc_err *e)
 {
-	struct link_list l = { 0 };
-	const struct rdma_link *k;
+	struct model m = { 0 };
+	const struct rdma_dev *k;
 	struct netdev nd;
 	int err;
 
@@ -38,75 +72,78 @@ int rxe_add(struct nl *nl, struct rxe_add_req *r, struct rc_err *e)
 				  "%s is %s, not an Ethernet device: an rxe port on it carries no "
 				  "RoCE traffic to other hosts; use an Ethernet device (or --force)",
 				  r->netdev, nd.flags & IFF_LOOPBACK ? "the loopback device" : "a device");
-	err = links_get(nl, live, &l);
+	err = devices(nl, &m);
 	if (err)
 		return explain_dump(e, err, nl_ext_msg(nl));
-	k = r->name ? NULL : links_find_netdev(&l, r->netdev);
+	k = r->name ? NULL : model_rxe_on(&m, r->netdev);
 	if (k && r->exist_ok)
-		snprintf(r->made, sizeof(r->made), "%s", k->p.dev_name);
+		snprintf(r->made, sizeof(r->made), "%s", k->name);
 	else if (r->name)
 		snprintf(r->made, sizeof(r->made), "%s", r->name);
 	else
-		free_name(&l, r->made, sizeof(r->made));
-	k = links_find_dev(&l, r->made);
-	if (r->exist_ok && k && k->is_rxe && k->p.has_netdev && !strcmp(k->p.netdev, r->netdev)) {
+		free_name(&m, r->made, sizeof(r->made));
+	k = model_find(&m, r->made);
+	if (r->exist_ok && k && k == model_rxe_on(&m, r->netdev)) {
 		err = 0;	/* already as asked */
 	} else {
 		err = link_create(nl, r->made, r->netdev);
 		if (err) {
-			/* The links as they are now name who holds the name or netdev. */
-			links_free(&l);
-			links_get(nl, live, &l);
-			explain_newlink(e, err, nl_ext_msg(nl), live, &l, r->made, r->netdev);
+			char ext[sizeof(((struct rc_err *)0)->ext)];
+
+			/* The devices as they are now name who holds the name or netdev. */
+			snprintf(ext, sizeof(ext), "%s", nl_ext_msg(nl));
+			model_free(&m);
+			devices(nl, &m);
+			explain_newlink(e, err, ext, live, &m, r->made, r->netdev);
 		}
 		r->created = !err;
 	}
-	links_free(&l);
+	model_free(&m);
 	return err;
 }
 
-int rxe_del(struct nl *nl, const struct rdma_link *k, struct rc_err *e)
+int rxe_del(struct nl *nl, const struct rdma_dev *d, struct rc_err *e)
 {
-	int err = link_delete(nl, k->p.dev_index);
+	int err = link_delete(nl, d->index);
 
 	if (err == -ENODEV || err == -ENOENT)
 		return 0;	/* gone meanwhile: what was asked */
 	if (err)
-		return explain_dellink(e, err, nl_ext_msg(nl), k->p.dev_name);
+		return explain_dellink(e, err, nl_ext_msg(nl), d->name);
 	return 0;
 }
 
 int rxe_del_name(struct nl *nl, const char *name, struct rc_err *e)
 {
-	struct link_list l = { 0 };
-	const struct rdma_link *k;
-	int err = links_get(nl, live, &l);
+	struct model m = { 0 };
+	const struct rdma_dev *d;
+	int err = devices(nl, &m);
 
 	if (err)
 		return explain_dump(e, err, nl_ext_msg(nl));
-	k = links_find_dev(&l, name);
-	err = k && k->is_rxe ? rxe_del(nl, k, e) : 0;
-	links_free(&l);
+	d = model_find(&m, name);
+	err = d && dev_is_rxe(d) ? rxe_del(nl, d, e) : 0;
+	model_free(&m);
 	return err;
 }
 
-int rxe_select(const struct link_list *l, const char *word, bool netdev_only,
-	       const struct rdma_link **targets, size_t *n, struct rc_err *e)
+static int select_rxe(const struct model *m, const char *word, bool netdev_only,
+		      const struct rdma_dev **targets, size_t *n, struct rc_err *e)
 {
-	const struct rdma_link *bad = NULL;
+	const struct rdma_dev *bad = NULL;
 	int err;
 
 	if (!word)
-		return links_select(l, NULL, NULL, targets, n, &bad);
-	err = netdev_only ? -ENODEV : links_select(l, word, NULL, targets, n, &bad);
+		return model_select_rxe(m, NULL, NULL, targets, n, &bad);
+	err = netdev_only ? -ENODEV : model_select_rxe(m, word, NULL, targets, n, &bad);
 	if (err == -ENODEV)
-		err = links_select(l, NULL, word, targets, n, &bad);
+		err = model_select_rxe(m, NULL, word, targets, n, &bad);
 	if (err)
 		return explain_select(e, err, word, netdev_only, bad);
 	return 0;
 }
 
-int rxe_refuse_busy(const struct rdma_link *const *targets, size_t n, struct rc_err *e)
+static int refuse_busy(const struct rdma_dev *const *targets, size_t n, struct rc_err *e)
 {
 	struct dev_use *u = calloc(n ? n : 1, sizeof(*u));
 	int busy = 0;
@@ -114,7 +151,7 @@ int rxe_refuse_busy(const struct rdma_link *const *targets, size_t n, struct rc_
 	if (!u)
 		return rc_err_set(e, -ENOMEM, NULL, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		u[i].dev = targets[i]->p.dev_name;
+		u[i].dev = targets[i]->name;
 	dev_holders(live, u, n);
 	for (size_t i = 0; i < n; i++)
 		busy += u[i].count > 0;
@@ -122,4 +159,30 @@ int rxe_refuse_busy(const struct rdma_link *const *targets, size_t n, struct rc_
 		explain_busy(e, u, n);
 	free(u);
 	return busy ? -EBUSY : 0;
+}
+
+int rxe_pick(const struct model *m, char *const *words, size_t nwords, bool netdev_only,
+	     bool wait, const struct rdma_dev ***targets, size_t *n, struct rc_err *e)
+{
+	const struct rdma_dev **t = calloc(m->n + 1, sizeof(*t));
+	int err = 0;
+
+	*targets = NULL;
+	*n = 0;
+	if (!t)
+		return rc_err_set(e, -ENOMEM, NULL, "out of memory");
+	/* Every target is checked before anything is deleted. */
+	if (nwords == 0)
+		err = select_rxe(m, NULL, false, t, n, e);
+	for (size_t i = 0; !err && i < nwords; i++)
+		err = select_rxe(m, words[i], netdev_only, t, n, e);
+	if (!err && !wait)
+		err = refuse_busy(t, *n, e);
+	if (err) {
+		free(t);
+		*n = 0;
+		return err;
+	}
+	*targets = t;
+	return 0;
 }

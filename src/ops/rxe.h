@@ -9,8 +9,8 @@
 #include "kernel/nldev.h"
 
 struct nl;
-struct link_list;
-struct rdma_link;
+struct model;
+struct rdma_dev;
 struct rc_err;
 
 struct rxe_add_req {
@@ -28,19 +28,19 @@ struct rxe_add_req {
  * then creates the link. ROOT is "" : operations act on the running system.
  */
 int rxe_add(struct nl *nl, struct rxe_add_req *r, struct rc_err *e);
-/* Deletes rxe device K; one that is gone meanwhile is what was asked: 0. */
-int rxe_del(struct nl *nl, const struct rdma_link *k, struct rc_err *e);
+/* Deletes rxe device D; one that is gone meanwhile is what was asked: 0. */
+int rxe_del(struct nl *nl, const struct rdma_dev *d, struct rc_err *e);
 /* Deletes the rxe link named NAME when there is one (undoing an add). */
 int rxe_del_name(struct nl *nl, const char *name, struct rc_err *e);
 
 /*
- * Adds to TARGETS (room for every link of L) the rxe links WORD names: an RDMA
- * device, or else a netdev carrying one (only a netdev when NETDEV_ONLY); every
- * rxe link when WORD is NULL. Hardware is never a target (-EPERM).
+ * The rxe devices to delete, in *TARGETS (of M; the caller frees the array):
+ * those WORDS name, each an RDMA device or else a netdev carrying one (only a
+ * netdev when NETDEV_ONLY), or every rxe device when NWORDS is 0. Hardware is
+ * never a target (-EPERM). Unless WAIT, -EBUSY when a process holds one open
+ * (deleting it would hang). On an error, nothing is chosen.
  */
-int rxe_select(const struct link_list *l, const char *word, bool netdev_only,
-	       const struct rdma_link **targets, size_t *n, struct rc_err *e);
-/* -EBUSY, explained, when a process holds one of TARGETS open; else 0. */
-int rxe_refuse_busy(const struct rdma_link *const *targets, size_t n, struct rc_err *e);
+int rxe_pick(const struct model *m, char *const *words, size_t nwords, bool netdev_only,
+	     bool wait, const struct rdma_dev ***targets, size_t *n, struct rc_err *e);
 
 #endif

@@ -40,24 +40,8 @@ struct lat_end {
 	unsigned int posted;
 	uint64_t deadline;	/* ns: no progress by then is a failure */
 	unsigned int timeout_ms;
-	char *detail;
-	size_t dlen;
-	const char *hint;
+	struct st_fault *f;	/* what went wrong */
 };
-
-static int lat_fail(struct lat_end *l, const char *hint, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int lat_fail(struct lat_end *l, const char *hint, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(l->detail, l->dlen, fmt, ap);
-	va_end(ap);
-	l->hint = hint;
-	return -1;
-}
 
 static void progress(struct lat_end *l)
 {
@@ -68,7 +52,7 @@ static int late(struct lat_end *l, const char *what)
 {
 	if (now_ns() < l->deadline)
 		return 0;
-	return lat_fail(l, "the peer stopped answering: the netdev may be down (rdmactl check)",
+	return st_fault(l->f, "the peer stopped answering: the netdev may be down (rdmactl check)",
 			"no %s within %u ms", what, l->timeout_ms);
 }
 
@@ -76,7 +60,7 @@ static int wc_ok(struct lat_end *l, const struct ibv_wc *wc)
 {
 	if (wc->status == IBV_WC_SUCCESS)
 		return 0;
-	return lat_fail(l, st_wc_hint(wc->status), "work completion %s (status %d)",
+	return st_fault(l->f, st_wc_hint(wc->status), "work completion %s (status %d)",
 			ibv_wc_status_str(wc->status), wc->status);
 }
 
@@ -89,7 +73,7 @@ static int reap(struct lat_end *l, unsigned int max)
 		int n = ibv_poll_cq(l->e->scq, 16, wc);
 
 		if (n < 0)
-			return lat_fail(l, NULL, "ibv_poll_cq failed");
+			return st_fault(l->f, NULL, "ibv_poll_cq failed");
 		for (int i = 0; i < n; i++)
 			if (wc_ok(l, &wc[i]))
 				return -1;
@@ -106,7 +90,7 @@ static int post_recv(struct lat_end *l)
 	struct ibv_recv_wr wr = { .wr_id = ST_LAT_SEND, .sg_list = &sge, .num_sge = 1 }, *bad;
 	int err = ibv_post_recv(l->e->qp, &wr, &bad);
 
-	return err ? lat_fail(l, NULL, "ibv_post_recv: %s", strerror(err)) : 0;
+	return err ? st_fault(l->f, NULL, "ibv_post_recv: %s", strerror(err)) : 0;
 }
 
 /* SEND (or RDMA WRITE into the peer's second half) of the first SIZE bytes. */
@@ -132,7 +116,7 @@ static int post_one(struct lat_end *l, bool write)
 	}
 	err = ibv_post_send(l->e->qp, &wr, &bad);
 	if (err)
-		return lat_fail(l, NULL, "ibv_post_send: %s", strerror(err));
+		return st_fault(l->f, NULL, "ibv_post_send: %s", strerror(err));
 	l->sends_out += signaled;
 	return 0;
 }
@@ -148,7 +132,7 @@ static int wait_recv(struct lat_end *l)
 		int n = ibv_poll_cq(l->e->rcq, 1, &wc);
 
 		if (n < 0)
-			return lat_fail(l, NULL, "ibv_poll_cq failed");
+			return st_fault(l->f, NULL, "ibv_poll_cq failed");
 		if (n == 1)
 			break;
 		/* The clock costs: look at it now and then. */
@@ -158,7 +142,7 @@ static int wait_recv(struct lat_end *l)
 	if (wc_ok(l, &wc))
 		return -1;
 	if (wc.byte_len != l->size)
-		return lat_fail(l, NULL, "received %u bytes, expected %u", wc.byte_len, l->size);
+		return st_fault(l->f, NULL, "received %u bytes, expected %u", wc.byte_len, l->size);
 	return 0;
 }
 
@@ -212,21 +196,18 @@ static void lat_stats(struct st_stats *t, uint64_t *rtt, unsigned int n)
 	t->t_avg = sum / n / 2000;
 }
 
-static struct lat_end lat_end(struct st *s, struct st_end *e, unsigned int size, char *detail,
-			      size_t dlen)
+static struct lat_end lat_end(struct st *s, struct st_end *e, unsigned int size,
+			      struct st_fault *f)
 {
-	return (struct lat_end){ .e = e, .size = size, .timeout_ms = s->o->timeout_ms,
-				 .detail = detail, .dlen = dlen };
+	return (struct lat_end){ .e = e, .size = size, .timeout_ms = s->o->timeout_ms, .f = f };
 }
 
-void st_bench_prepare(struct st_end *b, const struct wire_step *step, struct wire_result *res)
+void st_bench_prepare(struct st_end *b, const struct wire_step *step, struct st_fault *res)
 {
-	struct lat_end l = { .e = b, .size = step->size, .detail = res->detail,
-			     .dlen = sizeof(res->detail) };
+	struct lat_end l = { .e = b, .size = step->size, .f = res };
 
 	if (step->stage == ST_LAT_SEND) {
-		if (post_recv(&l))
-			res->ok = 0;
+		post_recv(&l);
 	} else if (step->stage == ST_LAT_WRITE) {
 		st_poison(b->buf, 2 * (size_t)step->size);
 	} else {
@@ -235,26 +216,22 @@ void st_bench_prepare(struct st_end *b, const struct wire_step *step, struct wir
 }
 
 void st_bench_serve(struct st *s, struct st_end *b, const struct wire_step *step,
-		    struct wire_result *res)
+		    struct st_fault *res)
 {
-	struct lat_end l = lat_end(s, b, step->size, res->detail, sizeof(res->detail));
+	struct lat_end l = lat_end(s, b, step->size, res);
 	bool write = step->stage == ST_LAT_WRITE;
 	int err = 0;
 
 	for (unsigned int i = 0; !err && i < step->iters; i++)
 		err = pong(&l, write, i, i + 1 == step->iters);
 	if (!err)
-		err = reap(&l, 0);
-	if (err) {
-		res->ok = 0;
-		snprintf(res->hint, sizeof(res->hint), "%s", l.hint ? l.hint : "");
-	}
+		reap(&l, 0);
 }
 
 struct answerer {
 	struct st *s;
 	struct wire_step step;
-	struct wire_result res;
+	struct st_fault res;
 };
 
 /* Loopback: B answers in a thread of its own, as a server process would. */
@@ -263,7 +240,6 @@ static void *answer(void *arg)
 	struct answerer *an = arg;
 
 	memset(&an->res, 0, sizeof(an->res));
-	an->res.ok = 1;
 	st_bench_serve(an->s, &an->s->b, &an->step, &an->res);
 	return NULL;
 }
@@ -275,9 +251,8 @@ int st_bench_lat(struct st *s, enum st_stage stage, bool loopback)
 	bool write = stage == ST_LAT_WRITE;
 	struct wire_step step = { .stage = (uint8_t)stage, .phase = WIRE_PREPARE, .iters = n,
 				  .size = size };
-	struct wire_result res;
-	char detail[256];
-	struct lat_end a = lat_end(s, &s->a, size, detail, sizeof(detail));
+	struct st_fault res, af = { 0 };
+	struct lat_end a = lat_end(s, &s->a, size, &af);
 	struct answerer an = { .s = s, .step = step };
 	uint64_t *rtt = calloc(n, sizeof(*rtt));
 	pthread_t tid;
@@ -285,7 +260,7 @@ int st_bench_lat(struct st *s, enum st_stage stage, bool loopback)
 
 	if (!rtt)
 		return st_fail(s, NULL, "out of memory for %u samples", n);
-	if (s->peer->step(s, &step, &res) || (!res.ok && st_fail(s, res.hint, "%s", res.detail)))
+	if (s->peer->step(s, &step, &res) || (res.failed && st_fail_as(s, &res)))
 		goto out_free;
 	st_poison(s->a.buf, 2 * (size_t)size);
 	if (!write && post_recv(&a))
@@ -308,17 +283,17 @@ int st_bench_lat(struct st *s, enum st_stage stage, bool loopback)
 	if (loopback) {
 		/* The answerer ends by itself: on its last answer, or its own timeout. */
 		pthread_join(tid, NULL);
-		if (!err && !an.res.ok) {
-			st_fail(s, *an.res.hint ? an.res.hint : NULL, "%s", an.res.detail);
+		if (!err && an.res.failed) {
+			st_fail_as(s, &an.res);
 			goto out_free;
 		}
 	}
 	if (err) {
-		st_fail(s, a.hint, "%s", detail);
+		st_fail_as(s, &af);
 		goto out_free;
 	}
 	step.phase = WIRE_CHECK;
-	if (s->peer->step(s, &step, &res) || (!res.ok && st_fail(s, res.hint, "%s", res.detail)))
+	if (s->peer->step(s, &step, &res) || (res.failed && st_fail_as(s, &res)))
 		goto out_free;
 	lat_stats(&x->stats, rtt, n);
 	x->stats.iters = n;
@@ -339,12 +314,11 @@ int st_bench_bw(struct st *s)
 				  .size = size };
 	struct ibv_sge sge = { (uintptr_t)s->a.buf, size, s->a.mr->lkey };
 	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE }, *bad;
-	struct wire_result res;
-	char detail[256];
-	struct lat_end a = lat_end(s, &s->a, size, detail, sizeof(detail));
+	struct st_fault res, af = { 0 };
+	struct lat_end a = lat_end(s, &s->a, size, &af);
 	uint64_t t0, usec;
 
-	if (s->peer->step(s, &step, &res) || (!res.ok && st_fail(s, res.hint, "%s", res.detail)))
+	if (s->peer->step(s, &step, &res) || (res.failed && st_fail_as(s, &res)))
 		return -1;
 	st_fill(s->a.buf, size, ST_BW_WRITE);
 	wr.wr.rdma.remote_addr = s->a.rem.addr;
@@ -373,17 +347,17 @@ int st_bench_bw(struct st *s)
 			return st_fail(s, NULL, "ibv_poll_cq failed");
 		for (int i = 0; i < got; i++) {
 			if (wc_ok(&a, &wc[i]))
-				return st_fail(s, a.hint, "%s", detail);
+				return st_fail_as(s, &af);
 			done += (unsigned int)wc[i].wr_id;
 		}
 		if (got)
 			progress(&a);
 		else if (late(&a, "write completion"))
-			return st_fail(s, a.hint, "%s after %u of %u writes", detail, done, n);
+			return st_fail(s, af.hint, "%s after %u of %u writes", af.detail, done, n);
 	}
 	usec = (now_ns() - t0) / 1000;
 	step.phase = WIRE_CHECK;
-	if (s->peer->step(s, &step, &res) || (!res.ok && st_fail(s, res.hint, "%s", res.detail)))
+	if (s->peer->step(s, &step, &res) || (res.failed && st_fail_as(s, &res)))
 		return -1;
 	x->stats.iters = n;
 	x->stats.size = size;

@@ -46,10 +46,14 @@ int st_fail(struct st *s, const char *hint, const char *fmt, ...)
 	x->result = ST_FAIL;
 	x->usec = st_now_us() - x->usec;	/* st_begin() left the start time there */
 	va_start(ap, fmt);
-	vsnprintf(x->detail, sizeof(x->detail), fmt, ap);
+	st_vfault(&x->f, hint, fmt, ap);
 	va_end(ap);
-	snprintf(x->hint, sizeof(x->hint), "%s", hint ? hint : "");
 	return -1;
+}
+
+int st_fail_as(struct st *s, const struct st_fault *f)
+{
+	return st_fail(s, f->hint, "%s", f->detail);
 }
 
 void st_begin(struct st *s, enum st_stage stage)
@@ -57,7 +61,7 @@ void st_begin(struct st *s, enum st_stage stage)
 	s->cur = stage;
 	s->r->st[stage].result = ST_PASS;
 	s->r->st[stage].usec = st_now_us();
-	s->r->st[stage].detail[0] = '\0';
+	memset(&s->r->st[stage].f, 0, sizeof(s->r->st[stage].f));
 }
 
 int st_done(struct st *s, uint64_t bytes)
@@ -78,7 +82,7 @@ void st_report_init(struct st_report *r, const char *dev, unsigned int bench)
 		r->st[i].ran = i <= ST_CONNECT || (i < ST_LAT_SEND ? !bench : i == ST_BW_WRITE ?
 						   bench & ST_BENCH_BW : bench & ST_BENCH_LAT);
 		r->st[i].result = ST_SKIPPED;
-		snprintf(r->st[i].detail, sizeof(r->st[i].detail), "an earlier stage failed");
+		snprintf(r->st[i].f.detail, sizeof(r->st[i].f.detail), "an earlier stage failed");
 	}
 }
 
@@ -103,17 +107,20 @@ void st_poison(char *buf, size_t len)
 	memset(buf, 0xee, len);
 }
 
+static const char corrupt_hint[] = "data arrived corrupted: report it with 'rdmactl show -s' "
+				   "and the kernel version";
+
 int st_check_pattern(unsigned int stage, const char *what, const char *buf, size_t len,
-			 char *detail, size_t dlen)
+		     struct st_fault *f)
 {
 	for (size_t i = 0; i < len; i++) {
 		uint8_t want = pattern(stage, i);
 
 		if ((uint8_t)buf[i] != want) {
-			snprintf(detail, dlen, "%s: byte %zu of %zu is 0x%02x, expected 0x%02x%s",
-				 what, i, len, (uint8_t)buf[i], want,
-				 (uint8_t)buf[i] == 0xee ? " (never written)" : "");
-			return -1;
+			return st_fault(f, corrupt_hint,
+					"%s: byte %zu of %zu is 0x%02x, expected 0x%02x%s", what, i,
+					len, (uint8_t)buf[i], want,
+					(uint8_t)buf[i] == 0xee ? " (never written)" : "");
 		}
 	}
 	return 0;
@@ -156,49 +163,36 @@ static const char *no_wc_hint(enum ibv_wc_opcode op)
 }
 
 int st_wait_wc_text(unsigned int timeout_ms, struct ibv_cq *cq, enum ibv_wc_opcode op,
-			struct ibv_wc *wc, char *detail, size_t dlen, const char **hint)
+		    struct ibv_wc *wc, struct st_fault *f)
 {
 	uint64_t deadline = st_now_us() + (uint64_t)timeout_ms * 1000;
 	struct timespec nap = { 0, 20000 };
 
-	*hint = NULL;
 	for (;;) {
 		int n = ibv_poll_cq(cq, 1, wc);
 
-		if (n < 0) {
-			snprintf(detail, dlen, "ibv_poll_cq failed (%d)", n);
-			return -1;
-		}
+		if (n < 0)
+			return st_fault(f, NULL, "ibv_poll_cq failed (%d)", n);
 		if (n == 1)
 			break;
-		if (st_now_us() > deadline) {
-			*hint = no_wc_hint(op);
-			snprintf(detail, dlen, "no completion within %u ms", timeout_ms);
-			return -1;
-		}
+		if (st_now_us() > deadline)
+			return st_fault(f, no_wc_hint(op), "no completion within %u ms", timeout_ms);
 		nanosleep(&nap, NULL);
 	}
-	if (wc->status != IBV_WC_SUCCESS) {
-		*hint = st_wc_hint(wc->status);
-		snprintf(detail, dlen, "work completion %s (status %d, vendor error 0x%x)",
-			 ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
-		return -1;
-	}
-	if (wc->opcode != op) {
-		snprintf(detail, dlen, "work completion opcode %d, expected %d", wc->opcode, op);
-		return -1;
-	}
+	if (wc->status != IBV_WC_SUCCESS)
+		return st_fault(f, st_wc_hint(wc->status),
+				"work completion %s (status %d, vendor error 0x%x)",
+				ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
+	if (wc->opcode != op)
+		return st_fault(f, NULL, "work completion opcode %d, expected %d", wc->opcode, op);
 	return 0;
 }
 
 int st_wait_wc(struct st *s, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc)
 {
-	char detail[256];
-	const char *hint;
+	struct st_fault f = { 0 };
 
-	if (st_wait_wc_text(s->o->timeout_ms, cq, op, wc, detail, sizeof(detail), &hint))
-		return st_fail(s, hint, "%s", detail);
-	return 0;
+	return st_wait_wc_text(s->o->timeout_ms, cq, op, wc, &f) ? st_fail_as(s, &f) : 0;
 }
 
 struct ibv_qp_init_attr st_qp_attr(const struct st *s, struct st_end *e)

@@ -42,7 +42,7 @@ struct st;
 
 /* How A's stages reach the end they act upon: the same process, or a socket. */
 struct st_peer {
-	int (*step)(struct st *s, const struct wire_step *step, struct wire_result *res);
+	int (*step)(struct st *s, const struct wire_step *step, struct st_fault *res);
 };
 
 struct st {
@@ -59,23 +59,22 @@ struct st {
 	enum st_stage cur;
 };
 
-/* Marks the running stage failed; DETAIL and HINT are formats of their own. */
+/* Marks the running stage failed (st_fault into its result, timed). */
 int st_fail(struct st *s, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same, with what F (a peer's step, a measurement) said. */
+int st_fail_as(struct st *s, const struct st_fault *f);
 void st_begin(struct st *s, enum st_stage stage);
 int st_done(struct st *s, uint64_t bytes);
 /* STAGE's pattern over BUF, and the poison a buffer holds before it is written. */
 void st_fill(char *buf, size_t len, unsigned int stage);
 void st_poison(char *buf, size_t len);
-/* -1 with DETAIL when BUF is not STAGE's pattern. */
+/* -1 with F said when BUF is not STAGE's pattern. */
 int st_check_pattern(unsigned int stage, const char *what, const char *buf, size_t len,
-		     char *detail, size_t dlen);
-/*
- * One completion on CQ within TIMEOUT_MS, of opcode OP and successful;
- * otherwise -1 with DETAIL and HINT.
- */
+		     struct st_fault *f);
+/* One completion on CQ within TIMEOUT_MS, of opcode OP and successful; otherwise -1, F said. */
 int st_wait_wc_text(unsigned int timeout_ms, struct ibv_cq *cq, enum ibv_wc_opcode op,
-		    struct ibv_wc *wc, char *detail, size_t dlen, const char **hint);
+		    struct ibv_wc *wc, struct st_fault *f);
 /* Fills in R's stages as skipped, the device and GID index unknown. */
 void st_report_init(struct st_report *r, const char *dev, unsigned int bench);
 
@@ -99,7 +98,7 @@ void st_pair_ends(struct st *s);
 
 /* The acted-upon end's part of a step: prepare or check. Fills RES. */
 void st_b_step(struct st *s, struct st_end *b, const struct wire_step *step,
-	       struct wire_result *res);
+	       struct st_fault *res);
 /* Runs the stages A drives (correctness or bench) through s->peer. */
 int st_run_stages(struct st *s);
 void st_release(struct st *s);
@@ -112,7 +111,7 @@ const char *st_wc_hint(enum ibv_wc_status st);
 int st_bench_lat(struct st *s, enum st_stage stage, bool loopback);
 int st_bench_bw(struct st *s);
 void st_bench_serve(struct st *s, struct st_end *b, const struct wire_step *step,
-		    struct wire_result *res);
-void st_bench_prepare(struct st_end *b, const struct wire_step *step, struct wire_result *res);
+		    struct st_fault *res);
+void st_bench_prepare(struct st_end *b, const struct wire_step *step, struct st_fault *res);
 
 #endif

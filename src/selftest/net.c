@@ -88,7 +88,7 @@ static int client_fail(struct st *s, int err, const char *why)
 }
 
 /* A RESULT, or the server's refusal in place of what was expected. */
-static int client_result(struct st *s, uint8_t *buf, int kind, struct wire_result *res)
+static int client_result(struct st *s, uint8_t *buf, int kind, struct st_fault *res)
 {
 	const char *why = "";
 
@@ -99,7 +99,7 @@ static int client_result(struct st *s, uint8_t *buf, int kind, struct wire_resul
 	return 0;
 }
 
-static int net_step(struct st *s, const struct wire_step *step, struct wire_result *res)
+static int net_step(struct st *s, const struct wire_step *step, struct st_fault *res)
 {
 	uint8_t buf[WIRE_MSG_MAX];
 	const char *why;
@@ -115,7 +115,7 @@ static int net_step(struct st *s, const struct wire_step *step, struct wire_resu
 		return client_fail(s, kind, why);
 	if (client_result(s, buf, kind, res))
 		return -1;
-	if (!res->ok) {
+	if (res->failed) {
 		char detail[sizeof(res->detail)];
 
 		snprintf(detail, sizeof(detail), "%s", res->detail);
@@ -132,7 +132,7 @@ static int client_hello(struct st *s)
 {
 	uint8_t buf[WIRE_MSG_MAX];
 	struct wire_hello h;
-	struct wire_result res;
+	struct st_fault res;
 	const char *why;
 	char err[200];
 	int kind;
@@ -151,7 +151,7 @@ static int client_hello(struct st *s)
 	if (kind != WIRE_HELLO) {
 		if (client_result(s, buf, kind, &res))
 			return -1;
-		return st_fail(s, *res.hint ? res.hint : NULL, "the server refused: %s", res.detail);
+		return st_fail(s, res.hint, "the server refused: %s", res.detail);
 	}
 	if (wire_hello_decode(buf + WIRE_HDR_LEN, &h, &why))
 		return client_fail(s, -EBADMSG, why);
@@ -196,7 +196,7 @@ int st_client(const struct st_opts *o, struct st_report *r)
 /* --- the server --- */
 
 /* Best effort: the client learns why it was refused, if it still listens. */
-static void send_result(struct st *s, const struct wire_result *res)
+static void send_result(struct st *s, const struct st_fault *res)
 {
 	uint8_t buf[WIRE_MSG_MAX];
 
@@ -205,9 +205,9 @@ static void send_result(struct st *s, const struct wire_result *res)
 
 static int refuse(struct st *s, const char *what)
 {
-	struct wire_result res = { .ok = 0 };
+	struct st_fault res = { 0 };
 
-	snprintf(res.detail, sizeof(res.detail), "%s", what);
+	st_fault(&res, NULL, "%s", what);
 	send_result(s, &res);
 	return st_fail(s, NULL, "%s", what);
 }
@@ -249,7 +249,7 @@ static int serve_hello(struct st *s, struct lobby_conn *c)
 /* Steps until the client's goodbye; a latency stage answers between its two. */
 static int serve_steps(struct st *s)
 {
-	struct wire_result pending = { .ok = 1 };
+	struct st_fault pending = { 0 };
 	uint8_t buf[WIRE_MSG_MAX];
 	char words[200];
 	const char *why;
@@ -259,7 +259,7 @@ static int serve_steps(struct st *s)
 
 	for (;;) {
 		struct wire_step step;
-		struct wire_result res;
+		struct st_fault res;
 		struct st_stage_result *x;
 		uint64_t until = deadline(s) + extra;
 		int kind = recv_msg(s->fd, buf, until < end ? until : end, &why);
@@ -292,8 +292,8 @@ static int serve_steps(struct st *s)
 		else
 			st_b_step(s, &s->b, &step, &res);
 		send_result(s, &res);
-		if (!res.ok)
-			return st_fail(s, *res.hint ? res.hint : NULL, "%s", res.detail);
+		if (res.failed)
+			return st_fail_as(s, &res);
 		/*
 		 * As long as the run takes at 1 MB/s (slow is not dead), but never
 		 * over MAX_RUN_MS: a client must not hold the server with a huge count.
@@ -308,7 +308,6 @@ static int serve_steps(struct st *s)
 				s->b.len);
 		} else if (step.stage == ST_LAT_SEND || step.stage == ST_LAT_WRITE) {
 			memset(&pending, 0, sizeof(pending));
-			pending.ok = 1;
 			st_bench_serve(s, &s->b, &step, &pending);
 		}
 	}

@@ -5,7 +5,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,20 +38,6 @@ struct pp {
 	uint32_t rlid, rqpn, rpsn;
 	union ibv_gid rgid;
 };
-
-static int fail(struct pp *p, const char *hint, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct pp *p, const char *hint, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(p->r->error, sizeof(p->r->error), fmt, ap);
-	va_end(ap);
-	snprintf(p->r->hint, sizeof(p->r->hint), "%s", hint ? hint : "");
-	return -1;
-}
 
 static void format_msg(const struct pp *p, char msg[WIRE_PP_LEN])
 {
@@ -88,35 +73,35 @@ static int setup(struct pp *p)
 
 	p->ctx = st_open_device(p->o->dev);
 	if (!p->ctx)
-		return fail(p, "rdmactl check --only uverbs,provider", "libibverbs cannot open %s",
+		return st_fault(&p->r->f, "rdmactl check --only uverbs,provider", "libibverbs cannot open %s",
 			    p->o->dev);
 	if (ibv_query_port(p->ctx, PORT, &p->pattr))
-		return fail(p, NULL, "ibv_query_port: %s", strerror(errno));
+		return st_fault(&p->r->f, NULL, "ibv_query_port: %s", strerror(errno));
 	if (p->o->gid_index < 0)
-		return fail(p, "give the netdev an IPv4 address, or pass --gid-index",
+		return st_fault(&p->r->f, "give the netdev an IPv4 address, or pass --gid-index",
 			    "%s has no RoCE v2 IPv4 GID", p->o->dev);
 	if (ibv_query_gid(p->ctx, PORT, p->o->gid_index, &p->gid))
-		return fail(p, NULL, "ibv_query_gid %d: %s", p->o->gid_index, strerror(errno));
+		return st_fault(&p->r->f, NULL, "ibv_query_gid %d: %s", p->o->gid_index, strerror(errno));
 	p->buf = malloc(p->o->size);
 	if (!p->buf)
-		return fail(p, NULL, "out of memory");
+		return st_fault(&p->r->f, NULL, "out of memory");
 	memset(p->buf, FILL, p->o->size);
 	p->pd = ibv_alloc_pd(p->ctx);
 	if (!p->pd)
-		return fail(p, NULL, "ibv_alloc_pd: %s", strerror(errno));
+		return st_fault(&p->r->f, NULL, "ibv_alloc_pd: %s", strerror(errno));
 	p->mr = ibv_reg_mr(p->pd, p->buf, p->o->size, IBV_ACCESS_LOCAL_WRITE);
 	if (!p->mr)
-		return fail(p, NULL, "ibv_reg_mr: %s", strerror(errno));
+		return st_fault(&p->r->f, NULL, "ibv_reg_mr: %s", strerror(errno));
 	p->cq = ibv_create_cq(p->ctx, (int)p->o->rx_depth + 1, NULL, NULL, 0);
 	if (!p->cq)
-		return fail(p, NULL, "ibv_create_cq: %s", strerror(errno));
+		return st_fault(&p->r->f, NULL, "ibv_create_cq: %s", strerror(errno));
 	qa.send_cq = qa.recv_cq = p->cq;
 	p->qp = ibv_create_qp(p->pd, &qa);
 	if (!p->qp)
-		return fail(p, NULL, "ibv_create_qp: %s", strerror(errno));
+		return st_fault(&p->r->f, NULL, "ibv_create_qp: %s", strerror(errno));
 	if ((errno = ibv_modify_qp(p->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 				   IBV_QP_ACCESS_FLAGS)))
-		return fail(p, NULL, "ibv_modify_qp to INIT: %s", strerror(errno));
+		return st_fault(&p->r->f, NULL, "ibv_modify_qp to INIT: %s", strerror(errno));
 	p->lid = p->pattr.lid;
 	p->qpn = p->qp->qp_num;
 	p->psn = (uint32_t)(sc_now_ms() * 2654435761u) & 0xffffff;
@@ -130,7 +115,7 @@ static int post_recvs(struct pp *p, unsigned int n)
 
 	for (unsigned int i = 0; i < n; i++)
 		if ((errno = ibv_post_recv(p->qp, &wr, &bad)))
-			return fail(p, NULL, "ibv_post_recv: %s", strerror(errno));
+			return st_fault(&p->r->f, NULL, "ibv_post_recv: %s", strerror(errno));
 	return 0;
 }
 
@@ -141,7 +126,7 @@ static int post_send(struct pp *p)
 				  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED }, *bad;
 
 	if ((errno = ibv_post_send(p->qp, &wr, &bad)))
-		return fail(p, NULL, "ibv_post_send: %s", strerror(errno));
+		return st_fault(&p->r->f, NULL, "ibv_post_send: %s", strerror(errno));
 	return 0;
 }
 
@@ -157,7 +142,7 @@ static int connect_qp(struct pp *p)
 	memcpy(path.dgid, p->rgid.raw, 16);
 	err = st_qp_rtr_rts(p->qp, &path, &step);
 	if (err)
-		return fail(p, strcmp(step, "RTR") ? NULL : "the GID index or route: RoCE v2 to an "
+		return st_fault(&p->r->f, strcmp(step, "RTR") ? NULL : "the GID index or route: RoCE v2 to an "
 			    "IPv4 peer needs its IPv4 GID (rdmactl check --gid-index N --peer ADDR)",
 			    "ibv_modify_qp to %s: %s (%s)", step, strerror(err),
 			    errname(err));
@@ -170,7 +155,7 @@ static int tcp_client(struct pp *p, uint64_t deadline)
 	int fd = sc_connect(p->o->host, p->o->port, deadline, err, sizeof(err));
 
 	if (fd < 0)
-		return fail(p, "is the server running, and is its TCP port reachable?", "%s", err);
+		return st_fault(&p->r->f, "is the server running, and is its TCP port reachable?", "%s", err);
 	return fd;
 }
 
@@ -181,13 +166,13 @@ static int tcp_server(struct pp *p, uint64_t deadline)
 
 	lfd = sc_listen(NULL, p->o->port, err, sizeof(err));
 	if (lfd < 0)
-		return fail(p, NULL, "%s", err);
+		return st_fault(&p->r->f, NULL, "%s", err);
 	fd = sc_accept(lfd, deadline, peer, sizeof(peer));
 	close(lfd);
 	if (fd == -ETIMEDOUT)
-		return fail(p, NULL, "no client connected within %u s", p->o->timeout_ms / 1000);
+		return st_fault(&p->r->f, NULL, "no client connected within %u s", p->o->timeout_ms / 1000);
 	if (fd < 0)
-		return fail(p, NULL, "accept: %s", strerror(-fd));
+		return st_fault(&p->r->f, NULL, "accept: %s", strerror(-fd));
 	return fd;
 }
 
@@ -228,15 +213,15 @@ static int exchange(struct pp *p)
 	if (err == -1)
 		return -1;	/* connect_qp said why */
 	if (err == -EBADMSG)
-		return fail(p, NULL, "the peer's exchange message is not ibv_rc_pingpong's "
+		return st_fault(&p->r->f, NULL, "the peer's exchange message is not ibv_rc_pingpong's "
 			    "'LID:QPN:PSN:GID' (refused)");
 	if (err == -ETIMEDOUT)
-		return fail(p, NULL, "the peer sent nothing, or too little, within %u s",
+		return st_fault(&p->r->f, NULL, "the peer sent nothing, or too little, within %u s",
 			    p->o->timeout_ms / 1000);
 	if (err == -ECONNRESET)
-		return fail(p, NULL, "the peer closed the connection in the middle of the exchange");
+		return st_fault(&p->r->f, NULL, "the peer closed the connection in the middle of the exchange");
 	if (err)
-		return fail(p, NULL, "the exchange failed: %s", strerror(-err));
+		return st_fault(&p->r->f, NULL, "the exchange failed: %s", strerror(-err));
 	return 0;
 }
 
@@ -258,10 +243,10 @@ static int traffic(struct pp *p)
 		int n = ibv_poll_cq(p->cq, 2, wc);
 
 		if (n < 0)
-			return fail(p, NULL, "ibv_poll_cq failed");
+			return st_fault(&p->r->f, NULL, "ibv_poll_cq failed");
 		if (n == 0) {
 			if (sc_now_ms() - last > p->o->timeout_ms)
-				return fail(p, "the peer stopped: a firewall on UDP 4791, the route "
+				return st_fault(&p->r->f, "the peer stopped: a firewall on UDP 4791, the route "
 					    "or the MTU (rdmactl check)", "no completion for %u s "
 					    "after %u sends and %u receives", p->o->timeout_ms / 1000,
 					    scnt, rcnt);
@@ -270,7 +255,7 @@ static int traffic(struct pp *p)
 		last = sc_now_ms();
 		for (int i = 0; i < n; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS)
-				return fail(p, wc[i].status == IBV_WC_RETRY_EXC_ERR ?
+				return st_fault(&p->r->f, wc[i].status == IBV_WC_RETRY_EXC_ERR ?
 					    "the peer did not answer: a firewall on UDP 4791, the route "
 					    "or the MTU (rdmactl check)" : NULL,
 					    "work completion %s (status %d)",
@@ -279,7 +264,7 @@ static int traffic(struct pp *p)
 				scnt++;
 			} else {
 				if (wc[i].byte_len != p->o->size)
-					return fail(p, "both ends need the same --size",
+					return st_fault(&p->r->f, "both ends need the same --size",
 						    "received %u bytes, expected %u", wc[i].byte_len,
 						    p->o->size);
 				rcnt++;
@@ -301,7 +286,7 @@ static int traffic(struct pp *p)
 	/* Sends and receives share the buffer, as in ibv_rc_pingpong: it must be intact. */
 	for (unsigned int i = 0; i < p->o->size; i++)
 		if ((uint8_t)p->buf[i] != FILL)
-			return fail(p, NULL, "byte %u of the received data is 0x%02x, not 0x%02x", i,
+			return st_fault(&p->r->f, NULL, "byte %u of the received data is 0x%02x, not 0x%02x", i,
 				    (uint8_t)p->buf[i], FILL);
 	p->r->iters = p->o->iters;
 	p->r->bytes = (uint64_t)p->o->size * p->o->iters * 2;

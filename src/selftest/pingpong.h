@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "selftest/fault.h"
+
 struct pp_opts {
 	const char *dev;
 	int gid_index;
@@ -27,8 +29,7 @@ struct pp_report {
 	uint64_t usec;
 	uint64_t bytes;
 	unsigned int iters;
-	char error[256];
-	char hint[256];
+	struct st_fault f;	/* what went wrong */
 };
 
 int st_pingpong(const struct pp_opts *o, struct pp_report *r);

@@ -194,7 +194,7 @@ int st_cm_client(const struct st_opts *o, struct st_report *r)
 	if (!err) {
 		st_done(&s, (uint64_t)o->lat_iters * size);
 		r->st[ST_WRITE].usec = st_now_us() - t0;
-		snprintf(r->st[ST_WRITE].detail, sizeof(r->st[ST_WRITE].detail),
+		snprintf(r->st[ST_WRITE].f.detail, sizeof(r->st[ST_WRITE].f.detail),
 			 "%u pings read by the server and written back", o->lat_iters);
 	}
 out:
@@ -280,7 +280,7 @@ static int serve_rping(struct cm *c, struct rdma_cm_id *child)
 	if (err == 1 && pings) {
 		err = 0;
 		st_done(s, (uint64_t)pings * size);
-		snprintf(r->st[ST_READ].detail, sizeof(r->st[ST_READ].detail),
+		snprintf(r->st[ST_READ].f.detail, sizeof(r->st[ST_READ].f.detail),
 			 "%u pings read, checked against rping's pattern and written back", pings);
 	} else if (err == 1) {
 		err = st_fail(s, NULL, "the client disconnected before its first ping");

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "selftest/fault.h"
+
 enum st_stage {
 	ST_SETUP,	/* device, PD, MRs, CQs, QPs */
 	ST_CONNECT,	/* RESET -> INIT -> RTR -> RTS, or rdma_cm's connect */
@@ -38,8 +40,7 @@ struct st_stage_result {
 	enum st_result result;
 	uint64_t usec;
 	uint64_t bytes;
-	char detail[256];	/* what went wrong, or why skipped */
-	char hint[256];		/* what to look at, when it failed */
+	struct st_fault f;	/* what went wrong, or (not failed) why skipped */
 	struct st_stats stats;
 };
 

@@ -20,24 +20,7 @@
 #define ADD_BASE 0x00000000fffffff0ULL	/* the carry shows a 64-bit add */
 #define ADD_N 0x25
 
-static const char corrupt_hint[] = "data arrived corrupted: report it with 'rdmactl show -s' "
-				   "and the kernel version";
-
-static void res_fail(struct wire_result *res, const char *hint, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void res_fail(struct wire_result *res, const char *hint, const char *fmt, ...)
-{
-	va_list ap;
-
-	res->ok = 0;
-	va_start(ap, fmt);
-	vsnprintf(res->detail, sizeof(res->detail), fmt, ap);
-	va_end(ap);
-	snprintf(res->hint, sizeof(res->hint), "%s", hint ? hint : "");
-}
-
-static void b_prepare(struct st_end *b, const struct wire_step *step, struct wire_result *res)
+static void b_prepare(struct st_end *b, const struct wire_step *step, struct st_fault *res)
 {
 	struct ibv_sge sge = { (uintptr_t)b->buf, b->len, b->mr->lkey };
 	struct ibv_recv_wr rwr = { .wr_id = ST_SEND, .sg_list = &sge, .num_sge = 1 }, *bad;
@@ -47,7 +30,7 @@ static void b_prepare(struct st_end *b, const struct wire_step *step, struct wir
 	case ST_SEND:
 		st_poison(b->buf, b->len);
 		if ((err = ibv_post_recv(b->qp, &rwr, &bad)))
-			res_fail(res, NULL, "ibv_post_recv: %s", strerror(err));
+			st_fault(res, NULL, "ibv_post_recv: %s", strerror(err));
 		break;
 	case ST_WRITE:
 		st_poison(b->buf, b->len);
@@ -67,48 +50,44 @@ static void b_prepare(struct st_end *b, const struct wire_step *step, struct wir
 		st_bench_prepare(b, step, res);
 		break;
 	default:
-		res_fail(res, NULL, "no stage %u to prepare", step->stage);
+		st_fault(res, NULL, "no stage %u to prepare", step->stage);
 	}
 }
 
 static void b_check(struct st *s, struct st_end *b, const struct wire_step *step,
-		    struct wire_result *res)
+		    struct st_fault *res)
 {
+	struct st_fault wait = { 0 };
 	struct ibv_wc wc;
-	const char *hint;
-	char why[200];
 
 	switch (step->stage) {
 	case ST_SEND:
-		if (st_wait_wc_text(s->o->timeout_ms, b->rcq, IBV_WC_RECV, &wc, why, sizeof(why),
-				 &hint)) {
-			res_fail(res, hint, "the receive: %s", why);
+		if (st_wait_wc_text(s->o->timeout_ms, b->rcq, IBV_WC_RECV, &wc, &wait)) {
+			st_fault(res, wait.hint, "the receive: %s", wait.detail);
 		} else if (!(wc.wc_flags & IBV_WC_WITH_IMM) || ntohl(wc.imm_data) != IMM) {
-			res_fail(res, NULL, "the receive carried no immediate data 0x%x", IMM);
+			st_fault(res, NULL, "the receive carried no immediate data 0x%x", IMM);
 		} else if (wc.byte_len != b->len) {
-			res_fail(res, NULL, "received %u bytes, sent %u", wc.byte_len, b->len);
-		} else if (st_check_pattern(ST_SEND, "received data", b->buf, b->len, why,
-					 sizeof(why))) {
-			res_fail(res, corrupt_hint, "%s", why);
+			st_fault(res, NULL, "received %u bytes, sent %u", wc.byte_len, b->len);
+		} else {
+			st_check_pattern(ST_SEND, "received data", b->buf, b->len, res);
 		}
 		break;
 	case ST_WRITE:
 	case ST_READ:	/* READ must leave its source as it was */
 	case ST_BW_WRITE:
-		if (st_check_pattern(step->stage, step->stage == ST_READ ? "the read's source" :
-				  "written data", b->buf, step->stage == ST_BW_WRITE ? step->size :
-				  b->len, why, sizeof(why)))
-			res_fail(res, corrupt_hint, "%s", why);
+		st_check_pattern(step->stage, step->stage == ST_READ ? "the read's source" :
+				 "written data", b->buf, step->stage == ST_BW_WRITE ? step->size :
+				 b->len, res);
 		break;
 	case ST_CMP_SWAP:
 		/* The hit swapped X for Y; the miss left Y. */
 		if (*b->atom != CMP_Y)
-			res_fail(res, NULL, "compare-and-swap target is 0x%016llx, expected 0x%016llx",
+			st_fault(res, NULL, "compare-and-swap target is 0x%016llx, expected 0x%016llx",
 				 (unsigned long long)*b->atom, (unsigned long long)CMP_Y);
 		break;
 	case ST_FETCH_ADD:
 		if (*b->atom != ADD_BASE + ADD_N)
-			res_fail(res, NULL, "fetch-and-add target is 0x%016llx, expected 0x%016llx",
+			st_fault(res, NULL, "fetch-and-add target is 0x%016llx, expected 0x%016llx",
 				 (unsigned long long)*b->atom,
 				 (unsigned long long)(ADD_BASE + ADD_N));
 		break;
@@ -118,12 +97,11 @@ static void b_check(struct st *s, struct st_end *b, const struct wire_step *step
 }
 
 void st_b_step(struct st *s, struct st_end *b, const struct wire_step *step,
-	       struct wire_result *res)
+	       struct st_fault *res)
 {
 	memset(res, 0, sizeof(*res));
-	res->ok = 1;
 	if (step->stage >= ST_LAT_SEND && step->size > b->len)
-		res_fail(res, NULL, "size %u is over the %u-byte buffer", step->size, b->len);
+		st_fault(res, NULL, "size %u is over the %u-byte buffer", step->size, b->len);
 	else if (step->phase == WIRE_PREPARE)
 		b_prepare(b, step, res);
 	else
@@ -134,13 +112,11 @@ void st_b_step(struct st *s, struct st_end *b, const struct wire_step *step,
 static int peer_step(struct st *s, enum wire_phase phase)
 {
 	struct wire_step step = { .stage = (uint8_t)s->cur, .phase = (uint8_t)phase };
-	struct wire_result res;
+	struct st_fault res;
 
 	if (s->peer->step(s, &step, &res))
 		return -1;
-	if (!res.ok)
-		return st_fail(s, *res.hint ? res.hint : NULL, "%s", res.detail);
-	return 0;
+	return res.failed ? st_fail_as(s, &res) : 0;
 }
 
 /* Posts one signaled work request from A, on its local buffer or atomic word. */
@@ -161,11 +137,9 @@ static int post(struct st *s, struct ibv_send_wr *wr, struct ibv_sge *sge)
 
 static int verify(struct st *s, const char *what, const char *buf, size_t len)
 {
-	char detail[256];
+	struct st_fault f = { 0 };
 
-	if (st_check_pattern(s->cur, what, buf, len, detail, sizeof(detail)))
-		return st_fail(s, corrupt_hint, "%s", detail);
-	return 0;
+	return st_check_pattern(s->cur, what, buf, len, &f) ? st_fail_as(s, &f) : 0;
 }
 
 static int stage_send(struct st *s)
@@ -276,7 +250,7 @@ int st_run_stages(struct st *s)
 			continue;
 		if ((st == ST_CMP_SWAP || st == ST_FETCH_ADD) &&
 		    (s->dattr.atomic_cap == IBV_ATOMIC_NONE || !s->a.rem.atom_addr)) {
-			snprintf(x->detail, sizeof(x->detail), "%s has no atomics (atomic_cap NONE)",
+			snprintf(x->f.detail, sizeof(x->f.detail), "%s has no atomics (atomic_cap NONE)",
 				 s->dattr.atomic_cap == IBV_ATOMIC_NONE ? "the device" : "the peer");
 			continue;
 		}
@@ -311,7 +285,7 @@ int st_run_stages(struct st *s)
 
 /* The RoCE v2 GID of an IPv4 address: ::ffff:a.b.c.d, the lowest index. */
 
-static int loopback_step(struct st *s, const struct wire_step *step, struct wire_result *res)
+static int loopback_step(struct st *s, const struct wire_step *step, struct st_fault *res)
 {
 	st_b_step(s, &s->b, step, res);
 	return 0;

@@ -202,12 +202,12 @@ int wire_step_decode(const uint8_t *b, unsigned int nstages, struct wire_step *s
 }
 
 /* Result body: ok 8, 0 x 15, detail, hint. */
-size_t wire_result_encode(const struct wire_result *r, uint8_t *buf)
+size_t wire_result_encode(const struct st_fault *r, uint8_t *buf)
 {
 	size_t n = put_hdr(buf, WIRE_RESULT);
 	uint8_t *b = buf + WIRE_HDR_LEN;
 
-	b[0] = r->ok ? 1 : 0;
+	b[0] = r->failed ? 0 : 1;
 	/* put_hdr zeroed the body: each text keeps its NUL. */
 	memcpy(b + 16, r->detail, strnlen(r->detail, WIRE_TEXT_LEN - 1));
 	memcpy(b + 16 + WIRE_TEXT_LEN, r->hint, strnlen(r->hint, WIRE_TEXT_LEN - 1));
@@ -228,10 +228,10 @@ static int text(const uint8_t *p, char *out)
 	return 0;
 }
 
-int wire_result_decode(const uint8_t *b, struct wire_result *r, const char **why)
+int wire_result_decode(const uint8_t *b, struct st_fault *r, const char **why)
 {
-	r->ok = b[0];
-	if (r->ok > 1)
+	r->failed = b[0] == 0;
+	if (b[0] > 1)
 		*why = "result neither 0 nor 1";
 	else if (!zero(b + 1, 15))
 		*why = "reserved bytes not zero";

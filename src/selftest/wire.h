@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "selftest/fault.h"
+
 #define WIRE_VERSION 1
 #define WIRE_HDR_LEN 16
 #define WIRE_MAX_LEN (64u << 20)	/* the largest buffer a peer may ask for */
@@ -49,13 +51,8 @@ struct wire_step {
 	uint32_t size;		/* bench stages: bytes per operation */
 };
 
-#define WIRE_TEXT_LEN 240
-
-struct wire_result {
-	uint8_t ok;		/* 1 passed, 0 failed */
-	char detail[WIRE_TEXT_LEN];	/* NUL-terminated, printable */
-	char hint[WIRE_TEXT_LEN];
-};
+/* A RESULT carries a struct st_fault: ok (not failed), detail and hint, printable. */
+#define WIRE_TEXT_LEN ST_TEXT_LEN
 
 #define WIRE_HELLO_BODY 64
 #define WIRE_STEP_BODY 16
@@ -74,14 +71,14 @@ int wire_hdr_decode(const uint8_t hdr[WIRE_HDR_LEN], const char **why);
 /* Whole messages, header included; each returns its length. */
 size_t wire_hello_encode(const struct wire_hello *h, uint8_t *buf);
 size_t wire_step_encode(const struct wire_step *s, uint8_t *buf);
-size_t wire_result_encode(const struct wire_result *r, uint8_t *buf);
+size_t wire_result_encode(const struct st_fault *r, uint8_t *buf);
 size_t wire_bye_encode(uint8_t *buf);
 
 /* Bodies, strictly: 0, or -EBADMSG with WHY naming the field. */
 int wire_hello_decode(const uint8_t *body, struct wire_hello *h, const char **why);
 int wire_step_decode(const uint8_t *body, unsigned int nstages, struct wire_step *s,
 		     const char **why);
-int wire_result_decode(const uint8_t *body, struct wire_result *r, const char **why);
+int wire_result_decode(const uint8_t *body, struct st_fault *r, const char **why);
 
 /*
  * ibv_rc_pingpong's exchange, for --pingpong: "LLLL:QQQQQQ:PPPPPP:" in hex,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Unit tests for link.c: which links del may touch. Hardware never. */
+/* Unit tests for the model's rxe selection: which devices del may touch. Hardware never. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,23 +9,27 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/link.h"
+#include "model/model.h"
 
-/* Two rxe links, a hardware RoCE port and one whose netdev is gone. */
-static struct rdma_link v[4];
-static const struct link_list l = { v, 4 };
+/* Two rxe devices, a hardware RoCE device and one whose netdev is gone. */
+static struct rdma_dev v[4];
+static struct port ports[4];
+static const struct model l = { v, 4 };
 
-static void fill(struct rdma_link *k, uint32_t idx, const char *name, const char *netdev,
+static void fill(struct rdma_dev *k, uint32_t idx, const char *name, const char *netdev,
 		 const char *driver)
 {
+	struct port *p = &ports[k - v];
+
 	memset(k, 0, sizeof(*k));
-	k->p.dev_index = idx;
-	snprintf(k->p.dev_name, sizeof(k->p.dev_name), "%s", name);
-	k->p.port = 1;
-	k->p.has_netdev = netdev != NULL;
-	snprintf(k->p.netdev, sizeof(k->p.netdev), "%s", netdev ? netdev : "");
+	memset(p, 0, sizeof(*p));
+	k->index = idx;
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	p->num = 1;
+	snprintf(p->netdev, sizeof(p->netdev), "%s", netdev ? netdev : "");
+	k->ports = p;
+	k->nports = 1;
 	snprintf(k->driver, sizeof(k->driver), "%s", driver);
-	k->is_rxe = !strcmp(driver, "rxe");
 }
 
 static int setup(void **state)
@@ -40,60 +44,60 @@ static int setup(void **state)
 
 static void by_name(void **state)
 {
-	const struct rdma_link *t[4], *bad = NULL;
+	const struct rdma_dev *t[4], *bad = NULL;
 	size_t n = 0;
 
 	(void)state;
-	assert_int_equal(links_select(&l, "rxe1", NULL, t, &n, &bad), 0);
-	assert_int_equal(links_select(&l, "rxe1", NULL, t, &n, &bad), 0);	/* twice: once */
+	assert_int_equal(model_select_rxe(&l, "rxe1", NULL, t, &n, &bad), 0);
+	assert_int_equal(model_select_rxe(&l, "rxe1", NULL, t, &n, &bad), 0);	/* twice: once */
 	assert_int_equal(n, 1);
-	assert_string_equal(t[0]->p.dev_name, "rxe1");
-	assert_int_equal(links_select(&l, "nosuch", NULL, t, &n, &bad), -ENODEV);
+	assert_string_equal(t[0]->name, "rxe1");
+	assert_int_equal(model_select_rxe(&l, "nosuch", NULL, t, &n, &bad), -ENODEV);
 	assert_int_equal(n, 1);
 }
 
 static void hardware_refused(void **state)
 {
-	const struct rdma_link *t[4], *bad = NULL;
+	const struct rdma_dev *t[4], *bad = NULL;
 	size_t n = 0;
 
 	(void)state;
-	assert_int_equal(links_select(&l, "mlx5_0", NULL, t, &n, &bad), -EPERM);
+	assert_int_equal(model_select_rxe(&l, "mlx5_0", NULL, t, &n, &bad), -EPERM);
 	assert_non_null(bad);
 	assert_string_equal(bad->driver, "mlx5_core");
 	assert_int_equal(n, 0);
 	/* Nor by its netdev: that netdev carries no rxe device. */
-	assert_int_equal(links_select(&l, NULL, "ens1f0", t, &n, &bad), -ENODEV);
+	assert_int_equal(model_select_rxe(&l, NULL, "ens1f0", t, &n, &bad), -ENODEV);
 	assert_int_equal(n, 0);
 }
 
 static void all_is_rxe_only(void **state)
 {
-	const struct rdma_link *t[4], *bad = NULL;
+	const struct rdma_dev *t[4], *bad = NULL;
 	size_t n = 0;
 
 	(void)state;
-	assert_int_equal(links_select(&l, NULL, NULL, t, &n, &bad), 0);
+	assert_int_equal(model_select_rxe(&l, NULL, NULL, t, &n, &bad), 0);
 	assert_int_equal(n, 3);
 	for (size_t i = 0; i < n; i++)
-		assert_true(t[i]->is_rxe);
+		assert_true(dev_is_rxe(t[i]));
 	/* An empty list: nothing to do, not an error. */
-	struct link_list none = { NULL, 0 };
+	struct model none = { NULL, 0 };
 	n = 0;
-	assert_int_equal(links_select(&none, NULL, NULL, t, &n, &bad), 0);
+	assert_int_equal(model_select_rxe(&none, NULL, NULL, t, &n, &bad), 0);
 	assert_int_equal(n, 0);
 }
 
 static void by_netdev(void **state)
 {
-	const struct rdma_link *t[4], *bad = NULL;
+	const struct rdma_dev *t[4], *bad = NULL;
 	size_t n = 0;
 
 	(void)state;
-	assert_int_equal(links_select(&l, NULL, "veth0", t, &n, &bad), 0);
+	assert_int_equal(model_select_rxe(&l, NULL, "veth0", t, &n, &bad), 0);
 	assert_int_equal(n, 1);
-	assert_string_equal(t[0]->p.dev_name, "rxe0");
-	assert_int_equal(links_select(&l, NULL, "veth9", t, &n, &bad), -ENODEV);
+	assert_string_equal(t[0]->name, "rxe0");
+	assert_int_equal(model_select_rxe(&l, NULL, "veth9", t, &n, &bad), -ENODEV);
 }
 
 int main(void)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Unit tests for model.c on the fixture trees captured in the test bed. */
+/* Unit tests for the model on the fixtures captured in the test bed: sysfs and netlink. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "kernel/nl.h"
 #include "model/gid.h"
 #include "model/model.h"
 
@@ -23,13 +24,23 @@ static const char *fixture(const char *name)
 	return path;
 }
 
+/* The fixture NAME's sysfs and proc. */
+static const struct model_src *sysfs(const char *name)
+{
+	static struct model_src src;
+
+	src.root = fixture(name);
+	src.nl = NULL;
+	return &src;
+}
+
 static void two_netdevs(void **state)
 {
 	struct model m;
 	const struct port *p;
 
 	(void)state;
-	assert_int_equal(model_load(fixture("two-netdevs"), NULL, MODEL_GIDS | MODEL_COUNTERS, &m), 0);
+	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, MODEL_GIDS | MODEL_COUNTERS, &m), 0);
 	assert_int_equal(m.n, 2);
 	assert_string_equal(m.devs[0].name, "rxe0");
 	assert_string_equal(m.devs[1].name, "rxe1");
@@ -69,7 +80,7 @@ static void all_slots(void **state)
 	const struct port *p;
 
 	(void)state;
-	assert_int_equal(model_load(fixture("two-netdevs"), "rxe1", MODEL_ALL_GIDS, &m), 0);
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe1", MODEL_ALL_GIDS, &m), 0);
 	assert_int_equal(m.n, 1);
 	p = &m.devs[0].ports[0];
 	assert_int_equal(p->ngids, 1024);
@@ -87,13 +98,52 @@ static void no_rdma_and_unknown(void **state)
 	struct model m;
 
 	(void)state;
-	assert_int_equal(model_load(fixture("no-rdma"), NULL, MODEL_GIDS, &m), 0);
+	assert_int_equal(model_load(sysfs("no-rdma"), NULL, MODEL_GIDS, &m), 0);
 	assert_int_equal(m.n, 0);
 	model_free(&m);
-	assert_int_equal(model_load(fixture("no-rdma"), "rxe0", 0, &m), -ENODEV);
-	assert_int_equal(model_load(fixture("two-netdevs"), "rxe9", 0, &m), -ENODEV);
-	assert_int_equal(model_load("/nonexistent", NULL, 0, &m), 0);
+	assert_int_equal(model_load(sysfs("no-rdma"), "rxe0", 0, &m), -ENODEV);
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe9", 0, &m), -ENODEV);
+	assert_int_equal(model_load(&(struct model_src){ .root = "/nonexistent" }, NULL, 0, &m), 0);
 	assert_int_equal(m.n, 0);
+}
+
+/* Both sources of one capture tell the same devices, ports and netdevs. */
+static void netlink_agrees_with_sysfs(void **state)
+{
+	struct model_src src = { .root = fixture("two-netdevs") };
+	char path[600];
+	struct model nm, sm;
+
+	(void)state;
+	model_netlink_capture(src.root, path, sizeof(path));
+	assert_int_equal(nl_open_replay(path, &src.nl), 0);
+	assert_int_equal(model_load(&src, NULL, MODEL_NETLINK, &nm), 0);
+	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, 0, &sm), 0);
+	assert_int_equal(nm.n, 2);
+	assert_int_equal(sm.n, nm.n);
+	for (size_t i = 0; i < nm.n; i++) {
+		const struct rdma_dev *d = model_find(&sm, nm.devs[i].name);
+
+		assert_non_null(d);
+		assert_string_equal(nm.devs[i].driver, "rxe");
+		assert_string_equal(nm.devs[i].netdev, d->netdev);
+		assert_int_equal(nm.devs[i].nports, 1);
+		assert_int_equal(nm.devs[i].ports[0].num, d->ports[0].num);
+		assert_int_equal(nm.devs[i].ports[0].state, d->ports[0].state);
+		assert_int_equal(nm.devs[i].ports[0].phys_state, d->ports[0].phys_state);
+		assert_ptr_equal(model_rxe_on(&nm, d->netdev), &nm.devs[i]);
+	}
+	model_free(&nm);
+	/* ONLY asks the same questions, so the capture answers it too. */
+	assert_int_equal(model_load(&src, "rxe1", MODEL_NETLINK, &nm), 0);
+	assert_int_equal(nm.n, 1);
+	assert_string_equal(nm.devs[0].name, "rxe1");
+	model_free(&nm);
+	assert_int_equal(model_load(&src, "rxe9", MODEL_NETLINK, &nm), -ENODEV);
+	model_free(&sm);
+	nl_close(src.nl);
+	/* Netlink asked without a netlink source is refused, not read live. */
+	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, MODEL_NETLINK, &nm), -EINVAL);
 }
 
 static void state_names(void **state)
@@ -111,6 +161,7 @@ int main(void)
 		cmocka_unit_test(two_netdevs),
 		cmocka_unit_test(all_slots),
 		cmocka_unit_test(no_rdma_and_unknown),
+		cmocka_unit_test(netlink_agrees_with_sysfs),
 		cmocka_unit_test(state_names),
 	};
 

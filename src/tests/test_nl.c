@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Unit tests for nl.c: NLMSG_ERROR and extended ACK parsing over canned messages. */
+/* Unit tests for nl.c: NLMSG_ERROR and extended ACK parsing, and replaying captured answers. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <linux/netlink.h>
+#include <rdma/rdma_netlink.h>
 
 #include "kernel/nl.h"
 
@@ -116,6 +120,129 @@ static void malformed(void **state)
 	assert_int_equal(nl_parse_error(nlh, msg, sizeof(msg)), -EINVAL);
 }
 
+/* A recording as nl_record writes it: each request, then its answer. */
+static unsigned char rec[1024] __attribute__((aligned(8)));
+static size_t rec_len;
+
+static struct nlmsghdr *rec_put(uint16_t type, uint16_t flags, uint32_t seq)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(rec + rec_len);
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = flags;
+	nlh->nlmsg_seq = seq;
+	return nlh;
+}
+
+static void rec_done(struct nlmsghdr *nlh)
+{
+	rec_len += NLMSG_ALIGN(nlh->nlmsg_len);
+}
+
+static char *rec_write(size_t len)
+{
+	static char path[] = "/tmp/rdmactl-test-nl-XXXXXX";
+	int fd;
+
+	strcpy(path + sizeof(path) - 7, "XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, rec, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+static const uint16_t get = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET);
+static const uint16_t port_get = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_PORT_GET);
+
+/* A device dump answered with one device, and a port dump for device 7 answered ENODEV. */
+static void record_two(void)
+{
+	struct nlmsghdr *nlh;
+
+	rec_len = 0;
+	rec_done(rec_put(get, NLM_F_REQUEST | NLM_F_DUMP | NLM_F_ACK, 100));
+	nlh = rec_put(get, NLM_F_MULTI, 100);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 7);
+	rec_done(nlh);
+	nlh = rec_put(NLMSG_DONE, NLM_F_MULTI, 100);
+	mnl_nlmsg_put_extra_header(nlh, sizeof(int));
+	rec_done(nlh);
+	nlh = rec_put(port_get, NLM_F_REQUEST | NLM_F_DUMP | NLM_F_ACK, 101);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 7);
+	rec_done(nlh);
+	nlh = rec_put(NLMSG_ERROR, NLM_F_CAPPED | NLM_F_ACK_TLVS, 101);
+	((struct nlmsgerr *)mnl_nlmsg_put_extra_header(nlh, sizeof(struct nlmsgerr)))->error =
+		-ENODEV;
+	mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, "gone");
+	rec_done(nlh);
+}
+
+static int count_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	(*(int *)data)++;
+	return NL_CB_CONTINUE;
+}
+
+static void replay_answers_the_same_request(void **state)
+{
+	struct nl *nl;
+	struct nlmsghdr *req;
+	char *path;
+	int n = 0;
+
+	(void)state;
+	record_two();
+	path = rec_write(rec_len);
+	assert_int_equal(nl_open_replay(path, &nl), 0);
+	/* The request's sequence differs from the recorded one: it does not matter. */
+	req = nl_request(nl, RDMA_NLDEV_CMD_GET, NLM_F_DUMP);
+	assert_int_equal(nl_talk(nl, req, count_cb, &n), 0);
+	assert_int_equal(n, 1);
+	req = nl_request(nl, RDMA_NLDEV_CMD_PORT_GET, NLM_F_DUMP);
+	mnl_attr_put_u32(req, RDMA_NLDEV_ATTR_DEV_INDEX, 7);
+	assert_int_equal(nl_talk(nl, req, count_cb, &n), -ENODEV);
+	assert_string_equal(nl_ext_msg(nl), "gone");
+	/* Another device, or another command: nothing was recorded for it. */
+	req = nl_request(nl, RDMA_NLDEV_CMD_PORT_GET, NLM_F_DUMP);
+	mnl_attr_put_u32(req, RDMA_NLDEV_ATTR_DEV_INDEX, 8);
+	assert_int_equal(nl_talk(nl, req, count_cb, &n), -ENOMSG);
+	req = nl_request(nl, RDMA_NLDEV_CMD_DELLINK, 0);
+	mnl_attr_put_u32(req, RDMA_NLDEV_ATTR_DEV_INDEX, 7);
+	assert_int_equal(nl_talk(nl, req, count_cb, &n), -ENOMSG);
+	assert_int_equal(n, 1);
+	nl_close(nl);
+	unlink(path);
+}
+
+static void replay_refuses_a_broken_recording(void **state)
+{
+	struct nl *nl = NULL;
+	struct nlmsghdr *req;
+	char *path;
+	int n = 0;
+
+	(void)state;
+	assert_int_equal(nl_open_replay("/nonexistent/rdma", &nl), -ENOENT);
+	record_two();
+	/* Cut inside a message. */
+	path = rec_write(rec_len - 3);
+	assert_int_equal(nl_open_replay(path, &nl), -EBADMSG);
+	unlink(path);
+	/* Whole messages, but the dump's answer stops before its DONE. */
+	req = (struct nlmsghdr *)rec;
+	n = (int)NLMSG_ALIGN(req->nlmsg_len);
+	n += (int)NLMSG_ALIGN(((struct nlmsghdr *)(rec + n))->nlmsg_len);
+	path = rec_write((size_t)n);
+	n = 0;
+	assert_int_equal(nl_open_replay(path, &nl), 0);
+	req = nl_request(nl, RDMA_NLDEV_CMD_GET, NLM_F_DUMP);
+	assert_int_equal(nl_talk(nl, req, count_cb, &n), -EBADMSG);
+	nl_close(nl);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -125,6 +252,8 @@ int main(void)
 		cmocka_unit_test(error_without_tlvs),
 		cmocka_unit_test(ext_ack_truncated_to_buffer),
 		cmocka_unit_test(malformed),
+		cmocka_unit_test(replay_answers_the_same_request),
+		cmocka_unit_test(replay_refuses_a_broken_recording),
 	};
 
 	return cmocka_run_group_tests_name("nl", tests, NULL, NULL);

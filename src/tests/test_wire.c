@@ -126,7 +126,7 @@ static void header_refusals(void **state)
 static void step_and_result(void **state)
 {
 	struct wire_step s = { .stage = 2, .phase = WIRE_CHECK, .iters = 1000, .size = 65536 }, t;
-	struct wire_result r = { .ok = 0 }, q;
+	struct st_fault r = { .failed = true }, q;
 	uint8_t buf[WIRE_MSG_MAX];
 	const char *why;
 
@@ -147,7 +147,7 @@ static void step_and_result(void **state)
 	strcpy(r.hint, "look here");
 	assert_int_equal(wire_result_encode(&r, buf), WIRE_HDR_LEN + WIRE_RESULT_BODY);
 	assert_int_equal(wire_result_decode(buf + WIRE_HDR_LEN, &q, &why), 0);
-	assert_int_equal(q.ok, 0);
+	assert_true(q.failed);
 	assert_string_equal(q.detail, r.detail);
 	assert_string_equal(q.hint, r.hint);
 	/* A terminal escape from a hostile server never reaches the user's screen. */

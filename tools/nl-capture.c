@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Records the RDMA netlink answers rdmactl reads its model from (every request
+ * and its answer, raw) into FILE, for a fixture's netlink/rdma. tools/capture-sysfs
+ * runs it beside the sysfs copy, so the two are captured together.
+ *
+ * Usage: nl-capture FILE
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel/nl.h"
+#include "model/model.h"
+
+int main(int argc, char **argv)
+{
+	struct model_src src = { .root = "" };
+	struct model m;
+	int err;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: nl-capture FILE\n");
+		return 2;
+	}
+	err = nl_open(&src.nl);
+	if (!err)
+		err = nl_record(src.nl, argv[1]);
+	if (!err)
+		err = model_load(&src, NULL, MODEL_NETLINK, &m);
+	if (err) {
+		fprintf(stderr, "nl-capture: %s: %s\n", argv[1], strerror(-err));
+		nl_close(src.nl);
+		remove(argv[1]);
+		return 1;
+	}
+	printf("nl-capture: %zu devices in %s\n", m.n, argv[1]);
+	model_free(&m);
+	nl_close(src.nl);
+	return 0;
+}

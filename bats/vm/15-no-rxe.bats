@@ -48,6 +48,7 @@ setup() {
 	assert_line --regexp "^FAIL  kernel +kernel $(uname -r) was built without CONFIG_RDMA_RXE "
 	assert_line --regexp '^SKIP  modules +rdma_rxe cannot be loaded on this kernel \(see the kernel check\)$'
 	assert_line --regexp '^SKIP  link +no rxe link can be made without rdma_rxe'
+	assert_line "      fix: rdmactl module install (builds rdma_rxe from the kernel's own source with DKMS); or boot a kernel with CONFIG_RDMA_RXE=m (Debian's linux-image-amd64 has it)"
 	run grep -c '^      fix:' <<<"$output"
 	assert_output 1
 	run rdmactl -j check
@@ -59,7 +60,7 @@ setup() {
 @test "no rxe: add says the module is missing, exit 1, and leaves no link" {
 	run --separate-stderr rdmactl add rxe0 "$N"
 	assert_failure 1
-	assert_equal "$stderr" "rdmactl: cannot add rxe0: the rdma_rxe module is not installed for kernel $(uname -r): install its modules package, or use a kernel with CONFIG_RDMA_RXE (EINVAL: Invalid argument)"
+	assert_equal "$stderr" "rdmactl: cannot add rxe0: the rdma_rxe module is not installed for kernel $(uname -r): 'rdmactl module install' builds it from the kernel's source (or use a kernel with CONFIG_RDMA_RXE) (EINVAL: Invalid argument)"
 	run rdma_links
 	assert_output ''
 }

@@ -19,6 +19,9 @@
 #include "kernel/verbs.h"
 
 #define FIX_KERNEL "boot a kernel with CONFIG_RDMA_RXE=m (Debian's linux-image-amd64 has it)"
+/* The RDMA core is there, only rdma_rxe is not: it can be built for this kernel. */
+#define FIX_MODULE "rdmactl module install (builds rdma_rxe from the kernel's own source " \
+	"with DKMS); or " FIX_KERNEL
 
 /* The release of the kernel checked: the fixture's, or the running one. */
 static const char *release(const struct check_ctx *c)
@@ -68,8 +71,8 @@ void check_kernel(struct check_ctx *c)
 	/* No rdma_rxe, or no RDMA at all: the checks that need it skip. */
 	c->no_rxe = *missing != '\0' || nl_err == -EPROTONOSUPPORT;
 	if (*missing)
-		report(c, V_FAIL, FIX_KERNEL, "kernel %s was built without %s (%s)", release(c), missing,
-		       k.source);
+		report(c, V_FAIL, !strcmp(missing, "CONFIG_RDMA_RXE") ? FIX_MODULE : FIX_KERNEL,
+		       "kernel %s was built without %s (%s)", release(c), missing, k.source);
 	else if (nl_err == -EPROTONOSUPPORT)
 		report(c, V_FAIL, FIX_KERNEL,
 		       "kernel %s has no RDMA netlink (EPROTONOSUPPORT): CONFIG_INFINIBAND is off or "

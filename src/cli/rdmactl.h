@@ -74,5 +74,8 @@ int cmd_selftest_loopback(struct rc_ctx *ctx, const struct cli_args *a);
 int cmd_selftest_server(struct rc_ctx *ctx, const struct cli_args *a);
 int cmd_selftest_client(struct rc_ctx *ctx, const struct cli_args *a);
 int cmd_up(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_module_status(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_module_install(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_module_remove(struct rc_ctx *ctx, const struct cli_args *a);
 
 #endif

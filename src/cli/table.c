@@ -168,6 +168,51 @@ static const struct cli_cmd selftest_verbs[] = {
 	{ NULL },
 };
 
+static const struct cli_opt kernel_opts[] = {
+	{ "kernel", 0, CLI_STR, "KVER", .help = "another installed kernel's release (default: "
+	  "the running kernel's)" },
+	{ NULL },
+};
+
+static const struct cli_opt module_install_opts[] = {
+	{ "source", 0, CLI_STR, "TARBALL|DIR", .help = "build from this kernel source tarball "
+	  "or tree (default: Debian's /usr/src/linux-source-X.Y.tar.xz of the same version)" },
+	{ "force", 0, CLI_FLAG, .help = "build even when rdma_rxe is there, or the source's "
+	  "version differs from the kernel's (unsupported)" },
+	{ "install-deps", 0, CLI_FLAG, .help = "apt-get what is missing: headers, source, dkms, "
+	  "or the distribution's package that has rdma_rxe" },
+	{ NULL },
+};
+
+static const struct cli_opt module_remove_opts[] = {
+	{ "wait", 0, CLI_FLAG, .help = "unload even while processes hold rxe devices: wait "
+	  "until they close" },
+	{ NULL },
+};
+
+static const struct cli_cmd module_verbs[] = {
+	{ "status", .fn = cmd_module_status, .opts = { kernel_opts }, .live_only = true,
+	  .summary = "Where the kernel's rdma_rxe comes from (built in, its own tree, DKMS, "
+		     "none), whether it is loaded and taints the kernel; the headers and source "
+		     "a build needs; whether the kernel demands signed modules." },
+	{ "install", .fn = cmd_module_install, .opts = { kernel_opts, module_install_opts },
+	  .live_only = true,
+	  .summary = "Give a kernel without rdma_rxe one: the distribution's package when apt "
+		     "knows one, else a build of drivers/infiniband/sw/rxe from the kernel's own "
+		     "source, registered with DKMS (rebuilt on kernel upgrades); on the running "
+		     "kernel it is then loaded and proven by making and deleting a link.",
+	  .help = "A kernel that has rdma_rxe is left alone unless --force. What is missing "
+		  "is named with the apt-get command that supplies it. A failed build leaves "
+		  "nothing behind and shows the compiler's first error." },
+	{ "remove", .fn = cmd_module_remove, .opts = { kernel_opts, module_remove_opts },
+	  .live_only = true,
+	  .summary = "Undo 'module install': unload rdma_rxe, then remove its DKMS entry and "
+		     "source.",
+	  .help = "Nothing is removed while a process holds an rxe device open (each is "
+		  "named) unless --wait." },
+	{ NULL },
+};
+
 static const char *const help_formats[] = { "text", "bash", "scdoc", NULL };
 
 static const struct cli_opt help_opts[] = {
@@ -216,6 +261,9 @@ const struct cli_cmd rc_commands[] = {
 	{ "selftest", .verbs = selftest_verbs, .dflt = "loopback",
 	  .summary = "Prove rxe links end to end with libibverbs: in loopback, or between two "
 		     "hosts." },
+	{ "module", .verbs = module_verbs, .dflt = "status",
+	  .summary = "rdma_rxe for kernels that lack it: status, install (build it from the "
+		     "kernel's source with DKMS), remove." },
 	{ "up", .fn = cmd_up, .args = "[NETDEV]", .max_args = 1, .live_only = true,
 	  .summary = "From nothing to a proven link in one command: start, add --exist-ok on "
 		     "NETDEV (default: the netdev of the default route), check that device, and "

@@ -131,8 +131,8 @@ int explain_newlink(struct rc_err *e, int err, const char *ext, const char *root
 		if (kmods_open(&km) == 0 && kmods_state(km, "rdma_rxe") == KMOD_ABSENT)
 			rc_err_set(e, err, ext,
 				   "cannot add %s: the rdma_rxe module is not installed for kernel %s: "
-				   "install its modules package, or use a kernel with "
-				   "CONFIG_RDMA_RXE", name, kernel_release(root));
+				   "'rdmactl module install' builds it from the kernel's source (or "
+				   "use a kernel with CONFIG_RDMA_RXE)", name, kernel_release(root));
 		else
 			rc_err_set(e, err, ext,
 				   "cannot add %s: the kernel has no rxe link type: rdma_rxe did not "
@@ -182,9 +182,23 @@ int explain_modprobe(struct rc_err *e, int err, const char *root, const char *mo
 {
 	switch (err) {
 	case -ENOENT:
+		if (!strcmp(module, "rdma_rxe"))
+			return rc_err_set(e, err, NULL, "module rdma_rxe is not installed for kernel "
+					  "%s: 'rdmactl module install' builds it from the kernel's "
+					  "source (or use a kernel with CONFIG_RDMA_RXE)",
+					  kernel_release(root));
 		return rc_err_set(e, err, NULL, "module %s is not installed for kernel %s: install "
-				  "its modules package, or use a kernel with CONFIG_RDMA_RXE", module,
-				  kernel_release(root));
+				  "its modules package", module, kernel_release(root));
+	case -EKEYREJECTED:
+	case -ENOKEY:
+		return rc_err_set(e, err, NULL, "the kernel refused module %s: it demands signed "
+				  "modules (module.sig_enforce or Secure Boot's lockdown) and does not "
+				  "trust this one's key. Enroll DKMS's key with 'mokutil --import "
+				  "/var/lib/dkms/mok.pub' and reboot to confirm it", module);
+	case -ENOEXEC:
+		return rc_err_set(e, err, NULL, "module %s is not for this kernel (version magic "
+				  "or format: see 'dmesg'): rebuild it with 'rdmactl module install "
+				  "--force'", module);
 	case -EPERM:
 		/* Older rdma_rxe cannot start without a UDPv6 socket; Debian's 5.10 has the
 		 * fix (it only logs that IPv6 is not supported). */

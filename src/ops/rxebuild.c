@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rdma_rxe built from the kernel's own source, registered with DKMS, loaded, proven; removed. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sys/stat.h>
+
+#include "kernel/kbuild.h"
+#include "kernel/spawn.h"
+#include "model/model.h"
+#include "ops/explain.h"
+#include "ops/modules.h"
+#include "ops/rxe.h"
+#include "ops/rxebuild.h"
+
+#define SRC_ROOT "/usr/src"
+#define DKMS_TREE "/var/lib/dkms"
+/* The link made and deleted to prove a freshly loaded rdma_rxe works. */
+#define PROBE_NAME "rdmactl_probe"
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/* Runs ARGV; a failure to run it, or a non-zero status, is said in E with WHAT. */
+static int run(const char *const argv[], const char *label, struct spawn_out *o,
+	       struct rc_err *e, const char *what)
+{
+	int err = spawn_run(argv, label, o);
+
+	if (err == -ENOENT)
+		return rc_err_set(e, err, NULL, "%s: %s is not installed (apt-get install %s)",
+				  what, argv[0], argv[0]);
+	if (err)
+		return rc_err_set(e, err, NULL, "%s: cannot run %s", what, argv[0]);
+	if (o->status) {
+		/* The last line a tool wrote is usually the one that says why. */
+		char *t = o->text, *end = t + strlen(t);
+
+		while (end > t && (end[-1] == '\n' || end[-1] == ' '))
+			*--end = '\0';
+		while (end > t && end[-1] != '\n')
+			end--;
+		return rc_err_set(e, -EIO, NULL, "%s: %s exited with status %d%s%s", what, argv[0],
+				  o->status, *end ? ": " : "", end);
+	}
+	return 0;
+}
+
+/* The distribution's own package with rdma_rxe for KVER, from apt's index; "" when none. */
+static void distro_package(const char *kver, char *buf, size_t len)
+{
+	char pkg[160];
+	const char *argv[] = { "apt-cache", "show", "--no-all-versions", pkg, NULL };
+	struct spawn_out o;
+
+	buf[0] = '\0';
+	/* Ubuntu's cloud kernels keep rdma_rxe in linux-modules-extra-KVER. */
+	snprintf(pkg, sizeof(pkg), "linux-modules-extra-%s", kver);
+	if (spawn_run(argv, NULL, &o) == 0 && o.status == 0 && !strncmp(o.text, "Package: ", 9))
+		snprintf(buf, len, "%s", pkg);
+}
+
+static int apt_install(const char *const pkgs[], size_t n, struct rc_err *e)
+{
+	const char *argv[16] = { "apt-get", "install", "-y", "-q", "--no-install-recommends" };
+	struct spawn_out o;
+	size_t a = 5;
+
+	for (size_t i = 0; i < n && a < 15; i++)
+		argv[a++] = pkgs[i];
+	argv[a] = NULL;
+	return run(argv, "rdmactl: apt-get install", &o, e, "cannot install the packages");
+}
+
+/* What is missing to build: named in E with the command that supplies it. */
+static int missing(struct rxe_install_req *r, struct rc_err *e)
+{
+	const struct kbuild *k = &r->k;
+	char headers[192], source[64], list[400] = "";
+	const char *pkgs[3];
+	size_t n = 0;
+	bool have_dkms = access("/usr/sbin/dkms", X_OK) == 0;
+
+	snprintf(headers, sizeof(headers), "linux-headers-%s", k->kver);
+	snprintf(source, sizeof(source), "linux-source-%s", k->series);
+	if (!*k->headers)
+		pkgs[n++] = headers;
+	if (!r->source && !*k->source)
+		pkgs[n++] = source;
+	if (!have_dkms)
+		pkgs[n++] = "dkms";
+	if (!n)
+		return 0;
+	if (r->install_deps) {
+		int err = apt_install(pkgs, n, e);
+
+		return err ? err : kbuild_facts(k->kver, &r->k);
+	}
+	for (size_t i = 0; i < n; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), " %s", pkgs[i]);
+	return rc_err_set(e, -ENOENT, NULL,
+			  "building rdma_rxe for kernel %s needs%s%s%s%s%s: apt-get install%s "
+			  "(or add --install-deps)", k->kver,
+			  !*k->headers ? " its headers" : "",
+			  !r->source && !*k->source ? (!*k->headers ? "," : "") : "",
+			  !r->source && !*k->source ? " the kernel's source" : "",
+			  !have_dkms && n > 1 ? " and" : "", !have_dkms ? " dkms" : "", list);
+}
+
+/* The top Makefile's version of a source tarball: tar reads it without unpacking the rest. */
+static int tarball_version(const char *tarball, char *buf, size_t len, struct rc_err *e)
+{
+	const char *argv[] = { "tar", "-xOf", tarball, "--no-wildcards-match-slash", "--wildcards",
+			       "*/Makefile", NULL };
+	struct spawn_out o;
+	char dir[] = "/tmp/rdmactl-src-XXXXXX", path[64];
+	FILE *f;
+	int err = run(argv, "rdmactl: reading the source's version", &o, e,
+		      "cannot read the source's Makefile");
+
+	if (err)
+		return err;
+	if (!mkdtemp(dir))
+		return rc_err_set(e, -errno, NULL, "cannot make a temporary directory");
+	snprintf(path, sizeof(path), "%s/Makefile", dir);
+	f = fopen(path, "w");
+	if (f) {
+		fwrite(o.text, 1, o.len, f);
+		fclose(f);
+	}
+	err = kbuild_makefile_version(dir, buf, len);
+	unlink(path);
+	rmdir(dir);
+	return err ? rc_err_set(e, err, NULL, "%s has no kernel version in its top Makefile",
+				tarball) : 0;
+}
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * The version to build and register: the source package's for Debian's
+ * tarball, else the source's own. A mismatch with the kernel is refused
+ * unless forced.
+ */
+static int pick_version(struct rxe_install_req *r, struct rc_err *e)
+{
+	const struct kbuild *k = &r->k;
+	char have[64] = "", want[64];
+
+	if (!r->source && *k->source_pkgver && *k->kernel_pkgver) {
+		snprintf(have, sizeof(have), "%s", k->source_pkgver);
+		snprintf(want, sizeof(want), "%s", k->kernel_pkgver);
+	} else {
+		const char *src = r->source ? r->source : k->source;
+		int err;
+
+		err = is_dir(src) ? kbuild_makefile_version(src, have, sizeof(have)) :
+				    tarball_version(src, have, sizeof(have), e);
+		if (err && is_dir(src))
+			return rc_err_set(e, err, NULL, "%s has no kernel version in its top "
+					  "Makefile: is it a kernel source tree?", src);
+		if (err)
+			return err;
+		snprintf(want, sizeof(want), "%s", k->upstream);
+	}
+	snprintf(r->version, sizeof(r->version), "%s", have);
+	if (!*want || strcmp(have, want)) {
+		if (!r->force)
+			return rc_err_set(e, -EINVAL, NULL,
+					  "the source is version %s but kernel %s is %s: build from "
+					  "the kernel's own version (--force builds anyway, "
+					  "unsupported)", have, k->kver, *want ? want : "unknown");
+		r->version_forced = true;
+	}
+	return 0;
+}
+
+static int write_conf(const char *dir, const char *version, struct rc_err *e)
+{
+	char path[PATH_MAX + 16];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/dkms.conf", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return rc_err_set(e, -errno, NULL, "cannot write %s", path);
+	fprintf(f, RXEBUILD_MARK "\n"
+		"PACKAGE_NAME=\"rdma_rxe\"\n"
+		"PACKAGE_VERSION=\"%s\"\n"
+		"BUILT_MODULE_NAME[0]=\"rdma_rxe\"\n"
+		"DEST_MODULE_LOCATION[0]=\"/updates/dkms\"\n"
+		"MAKE[0]=\"make -C ${kernel_source_dir} M=${dkms_tree}/${PACKAGE_NAME}/"
+		"${PACKAGE_VERSION}/build CONFIG_RDMA_RXE=m modules\"\n"
+		"CLEAN=\"true\"\n"
+		"AUTOINSTALL=\"yes\"\n", version);
+	if (fclose(f))
+		return rc_err_set(e, -EIO, NULL, "cannot write %s", path);
+	return 0;
+}
+
+/* Only drivers/infiniband/sw/rxe of the source, into DIR. */
+static int stage(struct rxe_install_req *r, const char *dir, struct rc_err *e)
+{
+	const char *src = r->source ? r->source : r->k.source;
+	char probe[PATH_MAX + 8];
+	struct spawn_out o;
+	int err;
+
+	if (mkdir(dir, 0755) < 0)
+		return rc_err_set(e, -errno, NULL, "cannot make %s", dir);
+	if (is_dir(src)) {
+		char from[PATH_MAX + 32];
+		const char *argv[] = { "cp", "-a", from, dir, NULL };
+
+		snprintf(from, sizeof(from), "%s/drivers/infiniband/sw/rxe/.", src);
+		err = run(argv, NULL, &o, e, "cannot copy the rxe source");
+	} else {
+		/* Whatever the top directory is named: strip it and the four below. */
+		const char *argv[] = { "tar", "-xf", src, "-C", dir, "--strip-components=5",
+				       "--wildcards", "*/drivers/infiniband/sw/rxe/*", NULL };
+
+		err = run(argv, "rdmactl: extracting drivers/infiniband/sw/rxe", &o, e,
+			  "cannot extract the rxe source");
+	}
+	if (err)
+		return err;
+	snprintf(probe, sizeof(probe), "%s/rxe.c", dir);
+	if (access(probe, F_OK))
+		return rc_err_set(e, -ENOENT, NULL, "%s has no drivers/infiniband/sw/rxe/rxe.c", src);
+	return write_conf(dir, r->version, e);
+}
+
+/* The compiler's first error in DKMS's make.log: "file:line:col: error: ...". */
+static void first_error(const char *version, const char *kver, char *buf, size_t len)
+{
+	char path[PATH_MAX], line[1024];
+	FILE *f;
+
+	(void)kver;
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), DKMS_TREE "/rdma_rxe/%s/build/make.log", version);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, ": error:") || strstr(line, "Error ")) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(buf, len, "%s", line);
+			break;
+		}
+	fclose(f);
+}
+
+static void rm_tree(const char *dir)
+{
+	const char *argv[] = { "rm", "-rf", "--one-file-system", dir, NULL };
+	struct spawn_out o;
+
+	spawn_run(argv, NULL, &o);
+}
+
+static void dkms_forget(const char *version)
+{
+	char mv[320];
+	const char *argv[] = { "dkms", "remove", mv, "--all", NULL };
+	struct spawn_out o;
+
+	snprintf(mv, sizeof(mv), "rdma_rxe/%s", version);
+	spawn_run(argv, NULL, &o);
+}
+
+/* add, build, install; on a failure nothing of it stays. */
+static int dkms_install(struct rxe_install_req *r, const char *dir, struct rc_err *e)
+{
+	char mv[128];
+	const char *add[] = { "dkms", "add", mv, NULL };
+	struct spawn_out o;
+	int err;
+
+	snprintf(mv, sizeof(mv), "rdma_rxe/%s", r->version);
+	err = run(add, NULL, &o, e, "DKMS did not take the source");
+	if (!err) {
+		const char *build[] = { "dkms", "build", mv, "-k", r->k.kver, NULL };
+
+		err = run(build, "rdmactl: building rdma_rxe", &o, e, "the build failed");
+		if (err) {
+			char first[1024];
+
+			first_error(r->version, r->k.kver, first, sizeof(first));
+			if (*first)
+				rc_err_set(e, err, NULL, "the build failed: %s (the whole log: "
+					   DKMS_TREE "/rdma_rxe/%s/build/make.log, kept until "
+					   "the next try)", first, r->version);
+		}
+	}
+	if (!err) {
+		const char *inst[] = { "dkms", "install", mv, "-k", r->k.kver, NULL };
+
+		err = run(inst, "rdmactl: installing rdma_rxe", &o, e, "DKMS could not install it");
+	}
+	if (err) {
+		dkms_forget(r->version);
+		rm_tree(dir);
+	}
+	return err;
+}
+
+/* A link made on the loopback device and deleted: rdma_rxe answers. */
+static int prove(struct nl *nl, struct rc_err *e)
+{
+	struct rxe_add_req a = { .name = PROBE_NAME, .netdev = "lo", .force = true };
+	int err = rxe_add(nl, &a, e);
+
+	if (err)
+		return err;
+	return rxe_del_name(nl, PROBE_NAME, e);
+}
+
+int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct rc_err *e)
+{
+	int err;
+
+	err = kbuild_facts(r->kver, &r->k);
+	if (err)
+		return rc_err_set(e, err, NULL, "cannot read the kernel's facts");
+	if (r->k.origin != RXE_NONE && !r->force) {
+		r->unchanged = r->k.origin == RXE_DKMS ? "rdma_rxe is installed already, by DKMS" :
+			       r->k.origin == RXE_BUILTIN ? "the kernel has rdma_rxe built in" :
+			       "the kernel has rdma_rxe already";
+		return 0;
+	}
+	/* The distribution's own package comes before a build. */
+	distro_package(r->k.kver, r->package, sizeof(r->package));
+	if (*r->package && r->k.origin == RXE_NONE) {
+		const char *pkgs[] = { r->package };
+
+		if (!r->install_deps)
+			return rc_err_set(e, -ENOENT, NULL, "kernel %s has rdma_rxe in the package %s: "
+					  "apt-get install %s (or add --install-deps)", r->k.kver,
+					  r->package, r->package);
+		err = apt_install(pkgs, 1, e);
+		if (err)
+			return err;
+	} else {
+		char dir[PATH_MAX];
+		uint64_t t0;
+
+		r->package[0] = '\0';
+		err = missing(r, e);
+		if (!err)
+			err = pick_version(r, e);
+		if (err)
+			return err;
+		/* --force over an earlier install: that one goes first. */
+		if (*r->k.dkms_version)
+			dkms_forget(r->k.dkms_version);
+		snprintf(dir, sizeof(dir), SRC_ROOT "/rdma_rxe-%s", r->version);
+		rm_tree(dir);
+		t0 = now_ms();
+		err = stage(r, dir, e);
+		if (err) {
+			rm_tree(dir);
+			return err;
+		}
+		err = dkms_install(r, dir, e);
+		r->build_ms = now_ms() - t0;
+		if (err)
+			return err;
+	}
+	if (!r->k.running)
+		return 0;
+	{
+		struct module_result res[RXE_NMODULES];
+
+		err = modules_load(res, e);
+	}
+	if (err == -EKEYREJECTED || err == -ENOKEY)
+		rc_err_add(e, "rdma_rxe stays installed (DKMS), not loaded: after the key is "
+			   "enrolled and the machine rebooted, 'rdmactl start' loads it");
+	if (err)
+		return err;
+	r->loaded = true;
+	err = prove(nl, e);
+	r->proved = !err;
+	return err;
+}
+
+/* Whether rdmactl made the DKMS source of VERSION. */
+static bool ours(const char *version)
+{
+	char path[PATH_MAX], line[128] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), SRC_ROOT "/rdma_rxe-%s/dkms.conf", version);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	return !strncmp(line, RXEBUILD_MARK, strlen(RXEBUILD_MARK));
+}
+
+int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct rc_err *e)
+{
+	char dir[PATH_MAX];
+	int err = kbuild_facts(r->kver, &r->k);
+
+	if (err)
+		return rc_err_set(e, err, NULL, "cannot read the kernel's facts");
+	if (!*r->k.dkms_version) {
+		r->unchanged = "rdma_rxe was not installed for this kernel by 'rdmactl module install'";
+		return 0;
+	}
+	if (!ours(r->k.dkms_version))
+		return rc_err_set(e, -EPERM, NULL, "rdma_rxe/%s in DKMS was not made by rdmactl: "
+				  "remove it with 'dkms remove rdma_rxe/%s --all'",
+				  r->k.dkms_version, r->k.dkms_version);
+	if (r->k.running && r->k.loaded) {
+		const struct model_src src = { .root = "", .nl = nl };
+		const struct rdma_dev **t = NULL;
+		enum kmod_state after;
+		struct model m;
+		size_t n;
+
+		err = model_load(&src, NULL, MODEL_NETLINK, &m);
+		if (err)
+			return explain_dump(e, err, "");
+		/* A device in use would hang the unload: nothing is removed. */
+		err = rxe_pick(&m, NULL, 0, false, r->wait, &t, &n, e);
+		free(t);
+		model_free(&m);
+		if (err)
+			return err;
+		err = modules_unload("rdma_rxe", &after, e);
+		if (err)
+			return err;
+		r->unloaded = true;
+	}
+	dkms_forget(r->k.dkms_version);
+	snprintf(dir, sizeof(dir), SRC_ROOT "/rdma_rxe-%s", r->k.dkms_version);
+	rm_tree(dir);
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rdma_rxe for a kernel that lacks it: built from the kernel's own source,
+ * registered with DKMS, loaded and proven; and removed again. They never
+ * print, but for a progress line on a terminal during long steps.
+ */
+#ifndef RDMACTL_OPS_RXEBUILD_H
+#define RDMACTL_OPS_RXEBUILD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/kbuild.h"
+
+struct nl;
+struct rc_err;
+
+/* What rdmactl writes into the DKMS source tree it makes, to know it again. */
+#define RXEBUILD_MARK "# made by rdmactl module install"
+
+struct rxe_install_req {
+	const char *kver;	/* NULL: the running kernel */
+	const char *source;	/* a tarball or a tree; NULL: Debian's linux-source-X.Y */
+	bool force;		/* build although rdma_rxe is there, or the versions differ */
+	bool install_deps;	/* apt-get what is missing */
+	/* Out. */
+	struct kbuild k;	/* the kernel as it was found */
+	const char *unchanged;	/* why nothing was done, or NULL */
+	char version[64];	/* the DKMS version installed */
+	char package[160];	/* the distribution's package installed instead of a build */
+	bool version_forced;	/* built from a source of another version (unsupported) */
+	bool loaded, proved;	/* running kernel: loaded, and a link was made and deleted */
+	uint64_t build_ms;	/* extracting and building */
+};
+
+/* NL: the netlink for the proof on the running kernel. */
+int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct rc_err *e);
+
+struct rxe_remove_req {
+	const char *kver;
+	bool wait;		/* do not refuse devices in use */
+	/* Out. */
+	struct kbuild k;
+	const char *unchanged;
+	bool unloaded;
+};
+
+int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct rc_err *e);
+
+#endif

@@ -3,13 +3,24 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cli/rdmactl.h"
 #include "kernel/kbuild.h"
+#include "kernel/release.h"
 #include "ops/explain.h"
 #include "ops/rxebuild.h"
+
+/* The netlink, for the running kernel only: another kernel's module is never loaded here. */
+static int netlink_for(struct rc_ctx *ctx, const char *kver, struct nl **nl)
+{
+	*nl = NULL;
+	if (kver && strcmp(kver, kernel_release("")))
+		return 0;
+	return rc_netlink(ctx, nl);
+}
 
 static const char *or_null(const char *s)
 {
@@ -82,7 +93,7 @@ int cmd_module_install(struct rc_ctx *ctx, const struct cli_args *a)
 	struct rc_err e;
 	int err;
 
-	err = rc_netlink(ctx, &nl);
+	err = netlink_for(ctx, r.kver, &nl);
 	if (err)
 		return err;
 	err = rxe_module_install(nl, &r, &e);
@@ -118,7 +129,7 @@ int cmd_module_remove(struct rc_ctx *ctx, const struct cli_args *a)
 	struct rc_err e;
 	int err;
 
-	err = rc_netlink(ctx, &nl);
+	err = netlink_for(ctx, r.kver, &nl);
 	if (err)
 		return err;
 	err = rxe_module_remove(nl, &r, &e);

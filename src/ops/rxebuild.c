@@ -169,6 +169,9 @@ static int pick_version(struct rxe_install_req *r, struct rc_err *e)
 		const char *src = r->source ? r->source : k->source;
 		int err;
 
+		if (access(src, R_OK))
+			return rc_err_set(e, -errno, NULL, "cannot read the source %s: give a kernel "
+					  "source tarball or tree", src);
 		err = is_dir(src) ? kbuild_makefile_version(src, have, sizeof(have)) :
 				    tarball_version(src, have, sizeof(have), e);
 		if (err && is_dir(src))

@@ -285,12 +285,15 @@ void pr_rc_err(const struct rc_err *e)
 
 	/* The errno after the first line: what happened, then what the kernel said. */
 	put_line("", line, len);
-	fprintf(stderr, " (%s: %s", errname(err), strerror(err));
-	if (*e->ext) {
-		fputs("; kernel: ", stderr);
-		put_safe(e->ext, strlen(e->ext));
+	if (err != ETOOL) {
+		fprintf(stderr, " (%s: %s", errname(err), strerror(err));
+		if (*e->ext) {
+			fputs("; kernel: ", stderr);
+			put_safe(e->ext, strlen(e->ext));
+		}
+		fputs(")", stderr);
 	}
-	fputs(")\n", stderr);
+	fputs("\n", stderr);
 	if (line[len] && line[len + 1])
 		pr_err("%s", line + len + 1);
 }

@@ -311,13 +311,15 @@ static int replay(struct nl *nl, const struct nlmsghdr *req, mnl_cb_t cb, void *
 	return -ENOMSG;
 }
 
-static void record(struct nl *nl, const void *buf, size_t n)
+/* A capture that cannot be written whole fails the request: never a short fixture. */
+static int record(struct nl *nl, const void *buf, size_t n)
 {
-	/* A short capture is found when it is replayed: nothing to do here. */
-	if (nl->rec_fd >= 0 && write(nl->rec_fd, buf, n) != (ssize_t)n) {
-		close(nl->rec_fd);
-		nl->rec_fd = -1;
-	}
+	ssize_t w;
+
+	if (nl->rec_fd < 0)
+		return 0;
+	w = write(nl->rec_fd, buf, n);
+	return w == (ssize_t)n ? 0 : w < 0 ? -errno : -ENOSPC;
 }
 
 int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
@@ -332,13 +334,17 @@ int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
 		return replay(nl, req, cb, data);
 	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
 		return -errno;
-	record(nl, req, NLMSG_ALIGN(req->nlmsg_len));
+	ret = record(nl, req, NLMSG_ALIGN(req->nlmsg_len));
+	if (ret)
+		return ret;
 	do {
 		ssize_t n = mnl_socket_recvfrom(nl->sock, nl->buf, sizeof(nl->buf));
 
 		if (n < 0)
 			return -errno;
-		record(nl, nl->buf, (size_t)n);
+		ret = record(nl, nl->buf, (size_t)n);
+		if (ret)
+			return ret;
 		ret = nl_reply_run(&nl->r, nl->buf, (size_t)n, seq, nl->portid, cb, data);
 	} while (ret > 0);
 	return ret;

@@ -37,7 +37,10 @@ void nl_close(struct nl *nl);
  */
 int nl_open_replay(const char *path, struct nl **nlp);
 
-/* From now on, each request and its answer are written to PATH, raw. */
+/*
+ * From now on, each request and its answer are written to PATH, raw; a write
+ * that fails fails the request (never a short capture).
+ */
 int nl_record(struct nl *nl, const char *path);
 
 /* A request for NLDEV command CMD in the socket's buffer, with a fresh sequence. */

@@ -15,8 +15,14 @@ struct model;
 struct dev_use;
 
 /* A failed operation: its errno, the kernel's own words, and the explanation. */
+/*
+ * Not an errno: a program rdmactl ran (tar, dkms, apt-get) exited non-zero.
+ * Its own words are in the message; no errno name follows them.
+ */
+#define ETOOL 4097
+
 struct rc_err {
-	int err;		/* negative errno; 0 for none */
+	int err;		/* negative errno, or -ETOOL; 0 for none */
 	char ext[256];		/* the kernel's extended ACK, "" when it gave none */
 	char what[1024];	/* what happened and what to do; lines split by '\n' */
 };

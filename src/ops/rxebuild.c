@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "kernel/kbuild.h"
+#include "kernel/nl.h"
 #include "kernel/spawn.h"
 #include "model/model.h"
 #include "ops/explain.h"
@@ -20,8 +21,6 @@
 
 #define SRC_ROOT "/usr/src"
 #define DKMS_TREE "/var/lib/dkms"
-/* The link made and deleted to prove a freshly loaded rdma_rxe works. */
-#define PROBE_NAME "rdmactl_probe"
 
 static uint64_t now_ms(void)
 {
@@ -29,6 +28,25 @@ static uint64_t now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/*
+ * The line of a failed tool's output that says why: its first error line
+ * ("tar: ...", apt's "E: ..."), else its last line.
+ */
+static const char *why_line(struct spawn_out *o, const char *tool)
+{
+	size_t n = strlen(tool);
+	char *t = o->text, *end = t + strlen(t);
+
+	for (const char *l = t; *l; l += strcspn(l, "\n"), l += *l == '\n')
+		if ((!strncmp(l, tool, n) && l[n] == ':') || !strncmp(l, "E: ", 3))
+			return l;
+	while (end > t && (end[-1] == '\n' || end[-1] == ' '))
+		*--end = '\0';
+	while (end > t && end[-1] != '\n')
+		end--;
+	return end;
 }
 
 /* Runs ARGV; a failure to run it, or a non-zero status, is said in E with WHAT. */
@@ -43,15 +61,10 @@ static int run(const char *const argv[], const char *label, struct spawn_out *o,
 	if (err)
 		return rc_err_set(e, err, NULL, "%s: cannot run %s", what, argv[0]);
 	if (o->status) {
-		/* The last line a tool wrote is usually the one that says why. */
-		char *t = o->text, *end = t + strlen(t);
+		const char *why = why_line(o, argv[0]);
 
-		while (end > t && (end[-1] == '\n' || end[-1] == ' '))
-			*--end = '\0';
-		while (end > t && end[-1] != '\n')
-			end--;
-		return rc_err_set(e, -EIO, NULL, "%s: %s exited with status %d%s%s", what, argv[0],
-				  o->status, *end ? ": " : "", end);
+		return rc_err_set(e, -ETOOL, NULL, "%s: %s exited with status %d%s%.*s", what,
+				  argv[0], o->status, *why ? ": " : "", (int)strcspn(why, "\n"), why);
 	}
 	return 0;
 }
@@ -323,15 +336,18 @@ static int dkms_install(struct rxe_install_req *r, const char *dir, struct rc_er
 	return err;
 }
 
-/* A link made on the loopback device and deleted: rdma_rxe answers. */
+/*
+ * A link on the loopback device, under the first free rxeN, made and deleted:
+ * rdma_rxe answers. One already on lo proves it as well, and is left alone.
+ */
 static int prove(struct nl *nl, struct rc_err *e)
 {
-	struct rxe_add_req a = { .name = PROBE_NAME, .netdev = "lo", .force = true };
+	struct rxe_add_req a = { .netdev = "lo", .force = true, .exist_ok = true };
 	int err = rxe_add(nl, &a, e);
 
-	if (err)
+	if (err || !a.created)
 		return err;
-	return rxe_del_name(nl, PROBE_NAME, e);
+	return rxe_del_name(nl, a.made, e);
 }
 
 int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct rc_err *e)
@@ -395,6 +411,9 @@ int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct rc_err *
 	if (err == -EKEYREJECTED || err == -ENOKEY)
 		rc_err_add(e, "rdma_rxe stays installed (DKMS), not loaded: after the key is "
 			   "enrolled and the machine rebooted, 'rdmactl start' loads it");
+	else if (err)
+		rc_err_add(e, "rdma_rxe stays installed (DKMS), not loaded; 'rdmactl module "
+			   "remove' takes it away again");
 	if (err)
 		return err;
 	r->loaded = true;
@@ -443,7 +462,7 @@ int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct rc_err *e)
 
 		err = model_load(&src, NULL, MODEL_NETLINK, &m);
 		if (err)
-			return explain_dump(e, err, "");
+			return explain_dump(e, err, nl_ext_msg(nl));
 		/* A device in use would hang the unload: nothing is removed. */
 		err = rxe_pick(&m, NULL, 0, false, r->wait, &t, &n, e);
 		free(t);

@@ -78,6 +78,7 @@ build/obj/%.o: src/%.c
 TEST_MODS_cli := cli/grammar cli/help cli/out kernel/release kernel/sysfs
 TEST_MODS_conf := model/conf model/names
 TEST_MODS_gid := model/gid
+TEST_MODS_klog := kernel/klog
 TEST_MODS_link := model/netlink model/model kernel/nl kernel/nldev kernel/sysfs model/gid
 TEST_MODS_model := model/model model/netlink kernel/nl kernel/nldev kernel/sysfs model/gid
 TEST_MODS_names := model/names

@@ -89,6 +89,9 @@ bool check_on_netdev(const struct check_ctx *c, const char *ifname, const char *
 /* The checks, by file. */
 void check_kernel(struct check_ctx *c);
 void check_modules(struct check_ctx *c);
+struct kmods;
+/* The kernel log's module-load failures that still hold, reported; how many. */
+int check_module_log(struct check_ctx *c, struct kmods *km);
 void check_uverbs(struct check_ctx *c);
 void check_provider(struct check_ctx *c);
 void check_memlock(struct check_ctx *c);

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -95,56 +94,6 @@ void check_kernel(struct check_ctx *c)
 		kconfig_free(&k);
 }
 
-/* Kernel log lines where an RDMA module lacked a symbol: an out-of-tree module
- * loaded with insmod before its dependencies, or built for another kernel. */
-static void unknown_symbols(struct check_ctx *c, struct kmods *km)
-{
-	static const char *const mods[] = {
-		"rdma_rxe:", "ib_core:", "ib_uverbs:", "rdma_ucm:", "rdma_cm:", "ib_cm:", "iw_cm:",
-	};
-	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	char *buf, *line, *save = NULL;
-	int n, found = 0;
-
-	if (size <= 0)
-		return;
-	buf = malloc((size_t)size + 1);
-	if (!buf)
-		return;
-	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
-	if (n < 0) {
-		report(c, V_SKIP, NULL, "the kernel log cannot be read (%s): run as root to look for "
-		       "'Unknown symbol' from RDMA modules", strerror(errno));
-		free(buf);
-		return;
-	}
-	buf[n] = '\0';
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		const char *sym = strstr(line, "Unknown symbol");
-
-		if (!sym || found >= 3)
-			continue;
-		for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
-			char name[16];
-
-			if (!strstr(line, mods[i]))
-				continue;
-			/* Loaded since: that failure is history. */
-			snprintf(name, sizeof(name), "%.*s", (int)strlen(mods[i]) - 1, mods[i]);
-			if (kmods_state(km, name) == KMOD_LOADED)
-				break;
-			report(c, V_FAIL, "modprobe rdma_rxe",
-			       "the kernel log says \"%s\": the module was loaded (insmod) before its "
-			       "dependencies, or built for another kernel; modprobe loads the "
-			       "dependencies first, or rebuild it against this kernel",
-			       strstr(line, mods[i]));
-			found++;
-			break;
-		}
-	}
-	free(buf);
-}
-
 /* vermagic's first word is the kernel release the module was built for. */
 static bool vermagic_matches(const struct check_ctx *c, const char *vermagic)
 {
@@ -193,12 +142,16 @@ void check_modules(struct check_ctx *c)
 		report(c, V_SKIP, NULL, "modules are checked on the live system only");
 		return;
 	}
-	if (c->no_rxe) {
-		report(c, V_SKIP, NULL, "rdma_rxe cannot be loaded on this kernel (see the kernel check)");
-		return;
-	}
 	if (kmods_open(&km)) {
 		report(c, V_FAIL, NULL, "the module index of kernel %s cannot be read", release(c));
+		return;
+	}
+	/* Without rdma_rxe only the log can say more: an rdma_rxe of one's own that failed. */
+	if (c->no_rxe) {
+		if (!check_module_log(c, km))
+			report(c, V_SKIP, NULL, "rdma_rxe cannot be loaded on this kernel (see the "
+			       "kernel check)");
+		kmods_close(km);
 		return;
 	}
 	if (c->o.module_file)
@@ -228,9 +181,15 @@ void check_modules(struct check_ctx *c)
 		}
 		if (s == KMOD_LOADED &&
 		    sysfs_read(c->o.root, taint, sizeof(taint), "/sys/module/%s/taint", mods[i]) > 0 &&
-		    strchr(taint, 'O')) {
-			report(c, V_WARN, NULL, "the loaded %s is out-of-tree (taint %s): if RDMA misbehaves, "
-			       "try the kernel's own module", mods[i], taint);
+		    strpbrk(taint, "OE")) {
+			taint[strcspn(taint, "\n")] = '\0';
+			report(c, V_WARN, NULL, "the loaded %s taints the kernel %s:%s%s%s", mods[i], taint,
+			       strchr(taint, 'O') ? " it is built out of the kernel's tree (if RDMA "
+			       "misbehaves, try the kernel's own module)" : "",
+			       strchr(taint, 'O') && strchr(taint, 'E') ? ";" : "",
+			       strchr(taint, 'E') ? " it is not signed by a key the kernel trusts "
+			       "(\"module verification failed\") and loads only because signatures "
+			       "are not enforced" : "");
 			all_ok = false;
 		}
 	}
@@ -245,7 +204,8 @@ void check_modules(struct check_ctx *c)
 			all_ok = false;
 		}
 	}
-	unknown_symbols(c, km);
+	if (check_module_log(c, km))
+		all_ok = false;
 	if (all_ok)
 		report(c, V_PASS, NULL, "ib_core, ib_uverbs and rdma_rxe are loaded (or built in) "
 		       "and built for %s", release(c));

@@ -168,11 +168,13 @@ static void find_dkms(struct kbuild *k)
 	while ((de = readdir(d))) {
 		char path[PATH_MAX];
 
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, "source"))
+		/* A version longer than any rdmactl makes is not one of ours. */
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "source") ||
+		    strlen(de->d_name) >= sizeof(k->dkms_version))
 			continue;
 		snprintf(path, sizeof(path), "/var/lib/dkms/rdma_rxe/%s/%s", de->d_name, k->kver);
 		if (access(path, F_OK) == 0) {
-			snprintf(k->dkms_version, sizeof(k->dkms_version), "%s", de->d_name);
+			memcpy(k->dkms_version, de->d_name, strlen(de->d_name) + 1);
 			break;
 		}
 	}

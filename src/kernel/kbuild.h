@@ -10,6 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* What makes a kernel that demands signatures trust what DKMS signs (dkms 3's own key). */
+#define MOK_ENROLL "enroll DKMS's key: mokutil --import /var/lib/dkms/mok.pub, then reboot " \
+	"and confirm it in the MOK manager"
+
 enum rxe_origin {
 	RXE_NONE,		/* no rdma_rxe for this kernel */
 	RXE_BUILTIN,		/* CONFIG_RDMA_RXE=y */
@@ -29,7 +33,7 @@ struct kbuild {
 	char source_pkgver[64];	/* its package's version; "" unknown */
 	enum rxe_origin origin;
 	char module_path[4096];	/* rdma_rxe's file, "" when none (or built in) */
-	char dkms_version[256];	/* rdma_rxe's DKMS version for KVER, "" when none */
+	char dkms_version[64];		/* rdma_rxe's DKMS version for KVER, "" when none */
 	bool loaded;		/* running kernel only */
 	char taint[16];		/* its taint flags, "OE"; "" none or not loaded */
 	bool sig_enforce;	/* running kernel: module.sig_enforce=1 or a lockdown */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Kernel modules through libkmod: state, load with dependencies, unload. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,4 +171,78 @@ int kmods_info(struct kmods *km, const char *name, bool is_path, char *vermagic,
 	kmod_module_info_free_list(info);
 	kmod_module_unref(mod);
 	return 0;
+}
+
+int kmods_provider(struct kmods *km, const char *symbol, char *buf, size_t len)
+{
+	struct kmod_list *list = NULL;
+	struct kmod_module *mod;
+	char alias[256];
+	int err;
+
+	snprintf(alias, sizeof(alias), "symbol:%s", symbol);
+	err = kmod_module_new_from_lookup(km->ctx, alias, &list);
+	if (err < 0)
+		return err;
+	if (!list)
+		return -ENOENT;
+	mod = kmod_module_get_module(list);
+	snprintf(buf, len, "%s", kmod_module_get_name(mod));
+	kmod_module_unref(mod);
+	kmod_module_unref_list(list);
+	return 0;
+}
+
+int kmods_path(struct kmods *km, const char *name, char *buf, size_t len)
+{
+	struct kmod_module *mod = lookup(km, name);
+	const char *path = mod ? kmod_module_get_path(mod) : NULL;
+
+	if (path)
+		snprintf(buf, len, "%s", path);
+	kmod_module_unref(mod);
+	return path ? 0 : -ENOENT;
+}
+
+static bool listed(const char *out, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = out; (p = strstr(p, name)); p += n)
+		if ((p == out || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+static void load_order(struct kmods *km, struct kmod_module *mod, char *out, size_t len,
+		       int depth)
+{
+	struct kmod_list *deps, *l;
+	const char *name = kmod_module_get_name(mod);
+	size_t used;
+
+	if (depth > 16 || listed(out, name) || kmods_state(km, name) == KMOD_LOADED ||
+	    kmods_state(km, name) == KMOD_BUILTIN)
+		return;
+	deps = kmod_module_get_dependencies(mod);
+	kmod_list_foreach(l, deps) {
+		struct kmod_module *d = kmod_module_get_module(l);
+
+		load_order(km, d, out, len, depth + 1);
+		kmod_module_unref(d);
+	}
+	kmod_module_unref_list(deps);
+	used = strlen(out);
+	if (used + strlen(name) + 2 <= len)
+		snprintf(out + used, len - used, "%s%s", used ? " " : "", name);
+}
+
+void kmods_load_order(struct kmods *km, const char *name, char *out, size_t len)
+{
+	struct kmod_module *mod = lookup(km, name);
+
+	if (!mod)
+		return;
+	load_order(km, mod, out, len, 0);
+	kmod_module_unref(mod);
 }

@@ -4,6 +4,7 @@
 #define RDMACTL_KMODS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct kmods;
 
@@ -30,5 +31,16 @@ int kmods_refcnt(struct kmods *km, const char *name);
  */
 int kmods_info(struct kmods *km, const char *name, bool is_path, char *vermagic, size_t vlen,
 	       char *depends, size_t dlen);
+
+/* The module of the running kernel that exports SYMBOL, into BUF; -ENOENT when none. */
+int kmods_provider(struct kmods *km, const char *symbol, char *buf, size_t len);
+/* NAME's file, into BUF; -ENOENT when it is not installed (or built in). */
+int kmods_path(struct kmods *km, const char *name, char *buf, size_t len);
+/*
+ * Appends to OUT (space-separated) NAME and what it depends on that is not
+ * loaded, in the order they must load: dependencies first. Names already in
+ * OUT are not repeated.
+ */
+void kmods_load_order(struct kmods *km, const char *name, char *out, size_t len);
 
 #endif

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "kernel/holders.h"
+#include "kernel/kbuild.h"
 #include "kernel/kmods.h"
 #include "kernel/netdev.h"
 #include "kernel/release.h"
@@ -193,8 +194,7 @@ int explain_modprobe(struct rc_err *e, int err, const char *root, const char *mo
 	case -ENOKEY:
 		return rc_err_set(e, err, NULL, "the kernel refused module %s: it demands signed "
 				  "modules (module.sig_enforce or Secure Boot's lockdown) and does not "
-				  "trust this one's key. Enroll DKMS's key with 'mokutil --import "
-				  "/var/lib/dkms/mok.pub' and reboot to confirm it", module);
+				  "trust this one's key: " MOK_ENROLL, module);
 	case -ENOEXEC:
 		return rc_err_set(e, err, NULL, "module %s is not for this kernel (version magic "
 				  "or format: see 'dmesg'): rebuild it with 'rdmactl module install "

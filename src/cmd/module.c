@@ -104,8 +104,12 @@ int cmd_module_install(struct rc_ctx *ctx, const struct cli_args *a)
 			r.k.kver);
 	out_obj_open(o, NULL);
 	out_str(o, "kernel", NULL, r.k.kver);
-	out_str(o, "result", NULL, r.unchanged ? "unchanged" : *r.package ? "package" : "built");
-	if (r.unchanged)
+	out_str(o, "result", NULL, r.unchanged && r.loaded ? "loaded" : r.unchanged ? "unchanged" :
+		*r.package ? "package" : "built");
+	if (r.unchanged && r.loaded)
+		out_str(o, "detail", "%s, not loaded: loading it (--force builds it again)\n",
+			r.unchanged);
+	else if (r.unchanged)
 		out_str(o, "detail", "%s: nothing to do (--force builds anyway)\n", r.unchanged);
 	else if (*r.package)
 		out_str(o, "package", "installed %s\n", r.package);

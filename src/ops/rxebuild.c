@@ -130,17 +130,31 @@ static int missing(struct rxe_install_req *r, struct rc_err *e)
 			  !have_dkms && n > 1 ? " and" : "", !have_dkms ? " dkms" : "", list);
 }
 
-/* The top Makefile's version of a source tarball: tar reads it without unpacking the rest. */
+/*
+ * The top Makefile's version of a source tarball. tar stops at that one member
+ * (--occurrence): a search by pattern would decompress the whole archive, a
+ * minute and more on a slow machine.
+ */
 static int tarball_version(const char *tarball, char *buf, size_t len, struct rc_err *e)
 {
-	const char *argv[] = { "tar", "-xOf", tarball, "--no-wildcards-match-slash", "--wildcards",
-			       "*/Makefile", NULL };
+	/* The first member is the top directory; head ends the listing there. */
+	const char *list[] = { "sh", "-c", "tar -tf \"$1\" | head -n 1", "sh", tarball, NULL };
+	char top[PATH_MAX];
+	const char *argv[] = { "tar", "-xOf", tarball, "--occurrence", top, NULL };
 	struct spawn_out o;
 	char dir[] = "/tmp/rdmactl-src-XXXXXX", path[64];
 	FILE *f;
-	int err = run(argv, "rdmactl: reading the source's version", &o, e,
-		      "cannot read the source's Makefile");
+	int err = run(list, NULL, &o, e, "cannot list the source tarball");
 
+	if (err)
+		return err;
+	if (!o.len || o.text[0] == '/' || !memchr(o.text, '/', o.len))
+		return rc_err_set(e, -EINVAL, NULL, "%s does not start with a top directory: is it "
+				  "a kernel source tarball?", tarball);
+	snprintf(top, sizeof(top), "%.*sMakefile", (int)((char *)memchr(o.text, '/', o.len) -
+							 o.text + 1), o.text);
+	err = run(argv, "rdmactl: reading the source's version", &o, e,
+		  "cannot read the source's Makefile");
 	if (err)
 		return err;
 	if (!mkdtemp(dir))
@@ -261,24 +275,40 @@ static int stage(struct rxe_install_req *r, const char *dir, struct rc_err *e)
 	return write_conf(dir, r->version, e);
 }
 
-/* The compiler's first error in DKMS's make.log: "file:line:col: error: ...". */
-static void first_error(const char *version, const char *kver, char *buf, size_t len)
+/*
+ * The compiler's first error in DKMS's make.log ("file:line:col: error: ..."),
+ * and the log copied to KEPT, for the failed entry is removed with its log.
+ */
+static void first_error(const char *version, char *buf, size_t len, char *kept, size_t klen)
 {
 	char path[PATH_MAX], line[1024];
-	FILE *f;
+	FILE *f, *copy = NULL;
+	int fd;
 
-	(void)kver;
-	buf[0] = '\0';
+	buf[0] = kept[0] = '\0';
 	snprintf(path, sizeof(path), DKMS_TREE "/rdma_rxe/%s/build/make.log", version);
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, ": error:") || strstr(line, "Error ")) {
+	snprintf(kept, klen, "/tmp/rdmactl-rdma_rxe-make-XXXXXX.log");
+	fd = mkstemps(kept, 4);
+	if (fd >= 0)
+		copy = fdopen(fd, "w");
+	if (!copy) {
+		if (fd >= 0)
+			close(fd);
+		kept[0] = '\0';
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (copy)
+			fputs(line, copy);
+		if (!*buf && (strstr(line, ": error:") || strstr(line, "Error "))) {
 			line[strcspn(line, "\n")] = '\0';
 			snprintf(buf, len, "%s", line);
-			break;
 		}
+	}
+	if (copy && fclose(copy))
+		kept[0] = '\0';
 	fclose(f);
 }
 
@@ -300,11 +330,16 @@ static void dkms_forget(const char *version)
 	spawn_run(argv, NULL, &o);
 }
 
-/* add, build, install; on a failure nothing of it stays. */
+/*
+ * add, build, install; on a failure nothing of it stays, not even the signing
+ * key DKMS made for its first build (no one can have enrolled it yet).
+ */
 static int dkms_install(struct rxe_install_req *r, const char *dir, struct rc_err *e)
 {
 	char mv[128];
 	const char *add[] = { "dkms", "add", mv, NULL };
+	bool had_key = access(DKMS_TREE "/mok.key", F_OK) == 0 ||
+		       access(DKMS_TREE "/mok.pub", F_OK) == 0;
 	struct spawn_out o;
 	int err;
 
@@ -315,13 +350,13 @@ static int dkms_install(struct rxe_install_req *r, const char *dir, struct rc_er
 
 		err = run(build, "rdmactl: building rdma_rxe", &o, e, "the build failed");
 		if (err) {
-			char first[1024];
+			char first[1024], kept[64];
 
-			first_error(r->version, r->k.kver, first, sizeof(first));
+			first_error(r->version, first, sizeof(first), kept, sizeof(kept));
 			if (*first)
-				rc_err_set(e, err, NULL, "the build failed: %s (the whole log: "
-					   DKMS_TREE "/rdma_rxe/%s/build/make.log, kept until "
-					   "the next try)", first, r->version);
+				rc_err_set(e, err, NULL, "the build failed: %s%s%s%s", first,
+					   *kept ? " (DKMS's whole make.log: " : "", kept,
+					   *kept ? ")" : "");
 		}
 	}
 	if (!err) {
@@ -332,6 +367,10 @@ static int dkms_install(struct rxe_install_req *r, const char *dir, struct rc_er
 	if (err) {
 		dkms_forget(r->version);
 		rm_tree(dir);
+		if (!had_key) {
+			unlink(DKMS_TREE "/mok.key");
+			unlink(DKMS_TREE "/mok.pub");
+		}
 	}
 	return err;
 }
@@ -350,6 +389,26 @@ static int prove(struct nl *nl, struct rc_err *e)
 	return rxe_del_name(nl, a.made, e);
 }
 
+/* The running kernel's new rdma_rxe: loaded with its dependencies, then proven. */
+static int load_and_prove(struct nl *nl, struct rxe_install_req *r, struct rc_err *e)
+{
+	struct module_result res[RXE_NMODULES];
+	int err = modules_load(res, e);
+
+	if (err == -EKEYREJECTED || err == -ENOKEY)
+		rc_err_add(e, "rdma_rxe stays installed (DKMS), not loaded: after the key is "
+			   "enrolled and the machine rebooted, 'rdmactl start' loads it");
+	else if (err)
+		rc_err_add(e, "rdma_rxe stays installed (DKMS), not loaded; 'rdmactl module "
+			   "remove' takes it away again");
+	if (err)
+		return err;
+	r->loaded = true;
+	err = prove(nl, e);
+	r->proved = !err;
+	return err;
+}
+
 int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct rc_err *e)
 {
 	int err;
@@ -361,7 +420,11 @@ int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct rc_err *
 		r->unchanged = r->k.origin == RXE_DKMS ? "rdma_rxe is installed already, by DKMS" :
 			       r->k.origin == RXE_BUILTIN ? "the kernel has rdma_rxe built in" :
 			       "the kernel has rdma_rxe already";
-		return 0;
+		/* An earlier install that is not loaded (stopped, or refused): load it again. */
+		if (r->k.origin != RXE_DKMS || !r->k.running || r->k.loaded)
+			return 0;
+		snprintf(r->version, sizeof(r->version), "%s", r->k.dkms_version);
+		return load_and_prove(nl, r, e);
 	}
 	/* The distribution's own package comes before a build. */
 	distro_package(r->k.kver, r->package, sizeof(r->package));
@@ -401,25 +464,7 @@ int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct rc_err *
 		if (err)
 			return err;
 	}
-	if (!r->k.running)
-		return 0;
-	{
-		struct module_result res[RXE_NMODULES];
-
-		err = modules_load(res, e);
-	}
-	if (err == -EKEYREJECTED || err == -ENOKEY)
-		rc_err_add(e, "rdma_rxe stays installed (DKMS), not loaded: after the key is "
-			   "enrolled and the machine rebooted, 'rdmactl start' loads it");
-	else if (err)
-		rc_err_add(e, "rdma_rxe stays installed (DKMS), not loaded; 'rdmactl module "
-			   "remove' takes it away again");
-	if (err)
-		return err;
-	r->loaded = true;
-	err = prove(nl, e);
-	r->proved = !err;
-	return err;
+	return r->k.running ? load_and_prove(nl, r, e) : 0;
 }
 
 /* Whether rdmactl made the DKMS source of VERSION. */

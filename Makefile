@@ -45,13 +45,14 @@ UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/init tools/vm/stage2 tools/install-deps \
 	tools/run-tests tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/listen.bash
 
-.PHONY: all bench check demo fuzz fuzzers lint install uninstall clean unit-tests deps help pc-check
+.PHONY: all bench check check-cloud demo fuzz fuzzers lint install uninstall clean unit-tests deps help pc-check
 
 all: pc-check rdmactl docs/rdmactl.8
 
 help:
 	@echo 'make            build rdmactl and its man page'
 	@echo 'make check      install what the tests need, run every test tier'
+	@echo 'make check-cloud  the module tests on 6.12-cloud (CI runs both)'
 	@echo 'make demo       install what it needs, show Soft-RoCE working (in the VM bed'
 	@echo '                when this kernel has no rdma_rxe)'
 	@echo 'make fuzz       run each libFuzzer target for FUZZ_TIME seconds (default 60)'
@@ -180,6 +181,12 @@ check:
 	tools/install-deps test
 	$(MAKE) all unit-tests fuzzers
 	tools/run-tests
+
+# The module tests on the cloud kernels outside check (about 8 minutes more): CI runs it.
+check-cloud:
+	tools/install-deps test
+	$(MAKE) all
+	tools/run-tests cloud
 
 # Not part of check: it boots the bed for a while and rewrites docs/benchmarks.md.
 bench:

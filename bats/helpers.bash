@@ -84,6 +84,19 @@ assert_stages_passed() {
 # shellcheck source=bats/listen.bash
 source "$TOP/bats/listen.bash"
 
+# A stock ibv_rc_pingpong server and client on rxe0 over GID 1, PORT, ITERS
+# iterations: both must pass.
+stock_rc_pingpong() {
+	local port=$1 iters=$2 server
+	timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -n "$iters" -p "$port" >"$BATS_TEST_TMPDIR/server" 2>&1 &
+	server=$!
+	wait_listen "$port"
+	run timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -n "$iters" -p "$port" "$RXE_VM_ADDR"
+	assert_success
+	assert_output --partial "$iters iters in"
+	wait "$server" || fail "ibv_rc_pingpong server: $(cat "$BATS_TEST_TMPDIR/server")"
+}
+
 # Runs the rest of the line as an unprivileged user.
 as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- "$@"

@@ -49,15 +49,6 @@ teardown() {
 # bats test_tags=kernels
 @test "bed: a loopback ibv_rc_pingpong over GID 1 passes" {
 	rdma link add rxe0 type rxe netdev "$RXE_VM_NETDEV"
-	timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -n 200 -p 18515 >"$BATS_TEST_TMPDIR/server" 2>&1 &
-	server=$!
-	for _ in $(seq 100); do
-		ss -Htln 'sport = :18515' | grep -q . && break
-		sleep 0.1
-	done
-	run timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -n 200 -p 18515 "$RXE_VM_ADDR"
-	assert_success
-	assert_output --partial '200 iters in'
+	stock_rc_pingpong 18515 200
 	assert_output --partial "GID ::ffff:$RXE_VM_ADDR"
-	wait "$server" || fail "server failed: $(cat "$BATS_TEST_TMPDIR/server")"
 }

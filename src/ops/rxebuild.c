@@ -483,6 +483,46 @@ static bool ours(const char *version)
 	return !strncmp(line, RXEBUILD_MARK, strlen(RXEBUILD_MARK));
 }
 
+/*
+ * After remove, a module tree of a kernel whose image is not installed (an
+ * install with --kernel ahead of it) holds only what install made: DKMS's
+ * emptied updates/ and depmod's index. Both go; a tree with any module left,
+ * or with the image's own files, is not touched.
+ */
+static void tidy_imageless_tree(const char *kver)
+{
+	static const char *const index[] = {
+		"modules.dep", "modules.dep.bin", "modules.alias", "modules.alias.bin",
+		"modules.symbols", "modules.symbols.bin", "modules.builtin.bin",
+		"modules.builtin.alias.bin", "modules.devname", "modules.softdep", "modules.weakdep",
+	};
+	char path[PATH_MAX];
+	size_t i;
+
+	snprintf(path, sizeof(path), "/lib/modules/%s/updates/dkms", kver);
+	rmdir(path);
+	snprintf(path, sizeof(path), "/lib/modules/%s/updates", kver);
+	rmdir(path);
+	if (access(path, F_OK) == 0)
+		return;
+	snprintf(path, sizeof(path), "/lib/modules/%s/kernel", kver);
+	if (access(path, F_OK) == 0)
+		return;
+	snprintf(path, sizeof(path), "/lib/modules/%s/extra", kver);
+	if (access(path, F_OK) == 0)
+		return;
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.order", kver);
+	if (access(path, F_OK) == 0)
+		return;
+	for (i = 0; i < sizeof(index) / sizeof(index[0]); i++) {
+		snprintf(path, sizeof(path), "/lib/modules/%s/%s", kver, index[i]);
+		unlink(path);
+	}
+	/* Gone if nothing else is there; the headers' build link keeps it. */
+	snprintf(path, sizeof(path), "/lib/modules/%s", kver);
+	rmdir(path);
+}
+
 int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct rc_err *e)
 {
 	char dir[PATH_MAX];
@@ -522,5 +562,7 @@ int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct rc_err *e)
 	dkms_forget(r->k.dkms_version);
 	snprintf(dir, sizeof(dir), SRC_ROOT "/rdma_rxe-%s", r->k.dkms_version);
 	rm_tree(dir);
+	if (!r->k.running)
+		tidy_imageless_tree(r->k.kver);
 	return 0;
 }

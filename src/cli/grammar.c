@@ -96,14 +96,15 @@ int cli_usage(const struct cli_args *a, const char *fmt, ...)
 /* The options C takes, global ones first (only those when C is NULL), into V; their number. */
 static int collect(const struct cli_cmd *c, const struct cli_opt **v)
 {
-	const struct cli_opt *t[4] = { cli_global_opts, c ? c->opts[0] : NULL,
-				       c ? c->opts[1] : NULL, c ? c->opts[2] : NULL };
 	int n = 0;
 
-	for (int i = 0; i < 4; i++)
-		for (const struct cli_opt *o = t[i]; o && o->name; o++)
+	for (int i = -1; i < CLI_OPT_TABLES; i++) {
+		const struct cli_opt *t = i < 0 ? cli_global_opts : c ? c->opts[i] : NULL;
+
+		for (const struct cli_opt *o = t; o && o->name; o++)
 			if (n < CLI_MAX_OPTS)
 				v[n++] = o;
+	}
 	return n;
 }
 

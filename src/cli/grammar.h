@@ -36,6 +36,9 @@ struct cli_opt {
 
 struct cli_args;
 
+/* A command's option tables, shared between commands where they mean the same. */
+#define CLI_OPT_TABLES 4
+
 struct cli_cmd {
 	const char *name;
 	/* Other words for it (rxe_cfg's, iproute2's): matched exactly, never listed. */
@@ -47,7 +50,7 @@ struct cli_cmd {
 	/* The verb taken when none is given (or the next word is its argument). */
 	const char *dflt;
 	/* The options (tables ending with a NULL name), shared tables allowed. */
-	const struct cli_opt *opts[3];
+	const struct cli_opt *opts[CLI_OPT_TABLES];
 	const char *args;	/* positional arguments in synopses: "[NAME] NETDEV" */
 	int min_args, max_args;
 	const char *summary;	/* one sentence */

@@ -94,7 +94,7 @@ static void opt_token(char *buf, size_t len, const struct cli_opt *o, bool brack
 static void each_opt(const struct cli_cmd *c, void (*fn)(const struct cli_opt *o, void *arg),
 		     void *arg)
 {
-	for (int t = 0; t < 3; t++)
+	for (int t = 0; t < CLI_OPT_TABLES; t++)
 		for (const struct cli_opt *o = c->opts[t]; o && o->name; o++)
 			fn(o, arg);
 }
@@ -214,7 +214,7 @@ static void help_leaf(const char *path, const struct cli_cmd *c, void *arg)
 	fputc('\n', f);
 	if (c->opts[0]) {
 		fputs("\nOptions:\n", f);
-		for (int t = 0; t < 3; t++)
+		for (int t = 0; t < CLI_OPT_TABLES; t++)
 			print_opts(f, c->opts[t], width);
 	}
 }

@@ -144,6 +144,22 @@ rdmactl_ports_as_devinfo() {
 		(if .active_mtu then "\($d) \(.port) active_mtu \(.active_mtu)" else empty end)'
 }
 
+# A --pingpong server on rxe0 and TCP PORT (ARGS... added) fed by FEED's
+# output, which must fail it: its exit status 1 is asserted and its output
+# left in $output and $lines for the caller's assertions.
+pingpong_server_fed() {
+	local port=$1 feed=$2 server rc=0
+	shift 2
+	rdmactl selftest server rxe0 --pingpong --port "$port" --timeout 5 "$@" \
+		>"$BATS_TEST_TMPDIR/fed-$port" 2>&1 &
+	server=$!
+	wait_listen "$port" || fail "nothing listens on $port"
+	"$feed" >"/dev/tcp/127.0.0.1/$port"
+	wait "$server" || rc=$?
+	assert_equal "$rc" 1
+	run cat "$BATS_TEST_TMPDIR/fed-$port"
+}
+
 # --- The JSON contract (docs/json.md) ---
 
 # The member paths of the JSON documents on stdin: "[]" for each array element.

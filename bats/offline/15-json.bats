@@ -24,4 +24,9 @@ setup() {
 	run rdmactl -j selftest client 127.0.0.1 --port 18598 rxe0
 	assert_failure 1
 	assert_json_contract selftest <<<"$output"
+	run rdmactl -j selftest loopback --transport all rxe0
+	assert_failure 1
+	assert_json_contract 'selftest --transport' <<<"$output"
+	run jq -r '.[0] | .passed, .detail' <<<"$output"
+	assert_output $'false\nlibibverbs cannot open rxe0'
 }

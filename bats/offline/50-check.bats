@@ -94,7 +94,14 @@ client --once h rxe0|unknown option '--once'
 --depth 4 rxe0|--depth is for --bench
 --depth 0 --bench rxe0|--depth
 --cm --bench rxe0|--bench measures over the verbs exchange
-server --pingpong --cm rxe0|--pingpong is ibv_rc_pingpong's exchange
+server --pingpong --cm rxe0|--pingpong is the rdma-core examples' exchange
+--transport rc,rdm rxe0|--transport: 'rdm' is not a transport (rc, uc, ud, srq, xrc, mw, or all)
+--transport , rxe0|is not a transport
+--transport ud --bench rxe0|not with --bench or --cm
+--events --cm rxe0|not with --bench or --cm
+client --pingpong --transport xrc h rxe0|--pingpong --transport: one of rc, uc, ud or srq
+server --transport ud rxe0|between two hosts --transport and --events go with --pingpong
+client --events h rxe0|between two hosts --transport and --events go with --pingpong
 --iters 5 rxe0|--iters is for --bench
 --bench --size 40000000 rxe0|at most 32 MiB
 client --bench --size 40000000 h rxe0|at most 32 MiB

@@ -77,6 +77,30 @@ setup() {
 	assert_line --partial '100 iters in'
 }
 
+# Both ways with the other examples on host 2 (bats/vm2/peer): stock on
+# 18530 + k, rdmactl's on 18540 + k; k counts uc, ud, srq, each polling then -e.
+@test "pingpong: uc, ud and srq, polling and -e, both ways with the stock examples on the other guest" {
+	k=0
+	for t in uc ud srq; do
+		size=4096
+		[ "$t" = ud ] && size=1024
+		for e in "" -e; do
+			ev=${e:+--events}
+			# shellcheck disable=SC2086
+			run rdmactl selftest client "$P" rxe0 --pingpong --transport "$t" $ev \
+				--port $((18530 + k)) --size "$size" --iters 100
+			assert_success
+			assert_line --regexp "^  remote GID ::ffff:$P, QPN 0x[0-9a-f]{6}$"
+			assert_line --regexp "^  $((size * 200)) bytes in [0-9]+ us, 100 iterations = [0-9.]+ usec/iter, data checked${ev:+, [1-9][0-9]* CQ events}$"
+			# shellcheck disable=SC2086
+			run timeout 60 "ibv_${t}_pingpong" -d rxe0 -g 1 -p $((18540 + k)) -s "$size" -n 100 $e "$P"
+			assert_success
+			assert_line --partial '100 iters in'
+			k=$((k + 1))
+		done
+	done
+}
+
 @test "cm: rdmactl's client against rdmactl's server on the other guest" {
 	run rdmactl selftest client "$P" --cm --iters 20
 	assert_success

@@ -131,12 +131,24 @@ static const struct cli_opt st_bench_opts[] = {
 	{ NULL },
 };
 
+static const struct cli_opt st_xport_opts[] = {
+	{ "transport", 0, CLI_STR, "LIST", .help = "loopback: prove these instead, each "
+	  "operation a row of a capability matrix beside what the device claims: rc, uc, ud, "
+	  "srq, xrc, mw (memory windows), comma-separated, or all; with --pingpong: one of rc, "
+	  "uc, ud, srq, as ibv_TRANSPORT_pingpong" },
+	{ "events", 0, CLI_FLAG, .help = "take completions through a completion channel "
+	  "(ibv_req_notify_cq, ibv_get_cq_event) instead of polling, as the examples' -e; "
+	  "alone in loopback, with the rc transport" },
+	{ NULL },
+};
+
 static const struct cli_opt st_two_opts[] = {
 	{ "port", 0, CLI_UINT, "P", .min = 1, .max = 65535,
 	  .help = "TCP port of the exchange (default 18516; rping's 7174 with --cm; "
 		  "ibv_rc_pingpong's 18515 with --pingpong)" },
-	{ "pingpong", 0, CLI_FLAG, .help = "speak ibv_rc_pingpong's exchange and traffic, "
-	  "with a stock ibv_rc_pingpong on the other side (--size default 4096)" },
+	{ "pingpong", 0, CLI_FLAG, .help = "speak the exchange and traffic of rdma-core's "
+	  "ibv_rc_pingpong (or, with --transport, ibv_uc_, ibv_ud_ or ibv_srq_pingpong), with "
+	  "a stock one on the other side (--size default 4096, 2048 for ud)" },
 	{ NULL },
 };
 
@@ -147,21 +159,23 @@ static const struct cli_opt st_server_opts[] = {
 };
 
 static const struct cli_cmd selftest_verbs[] = {
-	{ "loopback", .fn = cmd_selftest_loopback, .opts = { st_opts, st_bench_opts },
+	{ "loopback", .fn = cmd_selftest_loopback, .opts = { st_opts, st_bench_opts, st_xport_opts },
 	  .args = "[DEV]", .max_args = 1, .live_only = true,
 	  .summary = "Prove DEV (every rxe device without DEV) in loopback: two RC QPs do SEND "
 		     "with immediate data, RDMA WRITE, RDMA READ, compare-and-swap and "
 		     "fetch-and-add, and every byte is checked.",
 	  .help = "Buffers are larger than one MTU and not page-aligned. Each stage is reported "
 		  "with its time; a failure names the stage, the verbs call or work completion "
-		  "status, and a hint." },
-	{ "server", .fn = cmd_selftest_server, .opts = { st_opts, st_two_opts, st_server_opts },
+		  "status, and a hint. --transport runs each operation of each transport "
+		  "named as a row of a matrix: what the device claims, and pass, fail or not "
+		  "supported with its answer." },
+	{ "server", .fn = cmd_selftest_server, .opts = { st_opts, st_two_opts, st_server_opts, st_xport_opts },
 	  .args = "[DEV]", .max_args = 1, .live_only = true,
 	  .summary = "Serve selftest clients on DEV, one at a time, each with its own buffer, "
 		     "until interrupted.",
 	  .help = "DEV is needed but with --cm, where the address a client comes to picks the "
 		  "device." },
-	{ "client", .fn = cmd_selftest_client, .opts = { st_opts, st_two_opts, st_bench_opts },
+	{ "client", .fn = cmd_selftest_client, .opts = { st_opts, st_two_opts, st_bench_opts, st_xport_opts },
 	  .args = "HOST [DEV]", .min_args = 1, .max_args = 2, .live_only = true,
 	  .summary = "Run every stage from DEV against HOST's selftest server (or, with "
 		     "--pingpong, an ibv_rc_pingpong)." },

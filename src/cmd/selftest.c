@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/grammar.h"
@@ -15,6 +16,7 @@
 #include "selftest/pingpong.h"
 #include "selftest/selftest.h"
 #include "selftest/sidechan.h"
+#include "selftest/xport.h"
 
 /* The options every verb shares, with the defaults of the verbs exchange. */
 static int st_options(const struct cli_args *a, const char *dev, struct st_opts *o)
@@ -51,8 +53,30 @@ static int st_options(const struct cli_args *a, const char *dev, struct st_opts 
 	return 0;
 }
 
+/* --transport and --events: the matrix instead of the RC stages. */
+static int xport_options(const struct cli_args *a, const struct st_opts *o, struct xp_opts *x)
+{
+	const char *list = cli_str(a, "transport");
+	char bad[128];
+
+	*x = (struct xp_opts){ .gid_index = o->gid_index, .events = cli_flag(a, "events"),
+			       .size = o->size, .timeout_ms = o->timeout_ms };
+	if (!list && !x->events)
+		return 0;
+	if (o->bench || o->cm)
+		return cli_usage(a, "--transport and --events prove the transports in loopback: "
+				 "not with --bench or --cm");
+	if (!list)
+		list = "rc";
+	if (xp_parse(list, &x->transports, bad, sizeof(bad)))
+		return cli_usage(a, "--transport: '%s' is not a transport (rc, uc, ud, srq, xrc, "
+				 "mw, or all)", bad);
+	return 0;
+}
+
 int cmd_selftest_loopback(struct rc_ctx *ctx, const struct cli_args *a)
 {
+	struct xp_opts xo;
 	const char *devs[64];
 	struct model m = { 0 };
 	struct st_opts o;
@@ -66,6 +90,9 @@ int cmd_selftest_loopback(struct rc_ctx *ctx, const struct cli_args *a)
 	if (cli_str(a, "iters") && !o.bench)
 		return cli_usage(a, "--iters is for --bench, --cm between two hosts, or "
 				 "--pingpong");
+	err = xport_options(a, &o, &xo);
+	if (err)
+		return err;
 	if (o.dev) {
 		devs[n++] = o.dev;
 	} else {
@@ -87,6 +114,17 @@ int cmd_selftest_loopback(struct rc_ctx *ctx, const struct cli_args *a)
 		struct st_report r;
 
 		o.dev = devs[i];
+		if (xo.transports) {
+			struct xp_report *x = malloc(sizeof(*x));
+
+			xo.dev = devs[i];
+			if (!x || xp_loopback(&xo, x))
+				failed++;
+			if (x)
+				view_xp_report(ctx->out, x);
+			free(x);
+			continue;
+		}
 		if (o.cm ? st_cm_loopback(&o, &r) : st_loopback(&o, &r))
 			failed++;
 		view_st_report(ctx->out, &r);
@@ -110,30 +148,44 @@ static int ipv4_gid(struct rc_ctx *ctx, const char *dev)
 	return (int)idx;
 }
 
-/* --pingpong: ibv_rc_pingpong's exchange, against a stock one. */
+/* --pingpong: an rdma-core example's exchange and traffic, against a stock one. */
 static int pingpong(struct rc_ctx *ctx, const struct cli_args *a, const struct st_opts *so,
 		    bool server)
 {
+	static const char *const kinds[] = { "rc", "uc", "ud", "srq", NULL };
+	const char *t = cli_str(a, "transport");
 	struct pp_opts o = { .dev = so->dev, .gid_index = so->gid_index, .server = server,
 			     .host = server ? NULL : a->argv[0],
 			     .port = (unsigned int)cli_num(a, "port", 18515),
-			     .size = (unsigned int)cli_num(a, "size", 4096),
 			     .iters = (unsigned int)cli_num(a, "iters", 1000), .rx_depth = 500,
-			     .mtu = 3 /* IBV_MTU_1024 */,
+			     .mtu = 3 /* IBV_MTU_1024 */, .num_qp = 1, .events = cli_flag(a, "events"),
 			     .timeout_ms = (unsigned int)cli_num(a, "timeout", 30) * 1000 };
 	struct out *out = ctx->out;
 	struct pp_report r;
 	int err;
 
 	if (so->cm || so->bench || (server && (cli_flag(a, "once") || cli_str(a, "bind"))))
-		return cli_usage(a, "--pingpong is ibv_rc_pingpong's exchange: not with --cm, "
+		return cli_usage(a, "--pingpong is the rdma-core examples' exchange: not with --cm, "
 				 "--bench, --bind or --once");
+	while (t && kinds[o.kind] && strcmp(kinds[o.kind], t))
+		o.kind++;
+	if (t && !kinds[o.kind])
+		return cli_usage(a, "--pingpong --transport: one of rc, uc, ud or srq (the "
+				 "examples ibv_rc_, ibv_uc_, ibv_ud_ and ibv_srq_pingpong), not '%s'",
+				 t);
+	if (o.kind == PP_SRQ)
+		o.num_qp = 16;	/* ibv_srq_pingpong's -q default */
+	o.size = (unsigned int)cli_num(a, "size", o.kind == PP_UD ? 2048 : 4096);
 	if (o.gid_index < 0)
 		o.gid_index = ipv4_gid(ctx, o.dev);
 	err = st_pingpong(&o, &r);
 	out_obj_open(out, NULL);
 	out_str(out, "ifname", "%s:", o.dev);
 	out_str(out, "role", " pingpong %s", server ? "server" : "client");
+	out_str(out, "transport", " (%s", pp_kind_name(o.kind));
+	out_u64(out, "qps", o.num_qp > 1 ? ", %" PRIu64 " QPs" : NULL, o.num_qp);
+	out_bool(out, "events", NULL, o.events);
+	out_text(out, "%s)", o.events ? ", events" : "");
 	if (!server)
 		out_str(out, "peer", " of %s", o.host);
 	out_u64(out, "port", " port %" PRIu64, o.port);
@@ -147,8 +199,11 @@ static int pingpong(struct rc_ctx *ctx, const struct cli_args *a, const struct s
 		out_u64(out, "bytes", "  %" PRIu64 " bytes", r.bytes);
 		out_u64(out, "usec", " in %" PRIu64 " us", r.usec);
 		out_u64(out, "iters", ", %" PRIu64 " iterations", r.iters);
-		out_text(out, " = %.2f usec/iter, data checked\n",
+		out_text(out, " = %.2f usec/iter, data checked",
 			 r.iters ? (double)r.usec / r.iters : 0);
+		out_u64(out, "cq_events", o.events ? ", %" PRIu64 " CQ events" : NULL,
+			r.cq_events);
+		out_nl(out);
 	} else {
 		out_str(out, "detail", "  FAIL  %s\n", r.f.detail);
 		out_str(out, "hint", *r.f.hint ? "  hint: %s\n" : NULL, *r.f.hint ? r.f.hint : NULL);
@@ -162,6 +217,10 @@ static int pingpong(struct rc_ctx *ctx, const struct cli_args *a, const struct s
 /* Two hosts: the port and sizes each protocol uses by default; the device it needs. */
 static int two_hosts(const struct cli_args *a, struct st_opts *o)
 {
+	if ((cli_str(a, "transport") || cli_flag(a, "events")) && !cli_flag(a, "pingpong"))
+		return cli_usage(a, "between two hosts --transport and --events go with "
+				 "--pingpong (the stock examples' traffic); the matrix of every "
+				 "transport is 'selftest loopback --transport all'");
 	if (!o->dev && (!o->cm || cli_flag(a, "pingpong")))
 		return cli_usage(a, "two hosts need the device: rdmactl selftest server DEV, "
 				 "rdmactl selftest client HOST DEV");

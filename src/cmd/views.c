@@ -10,6 +10,7 @@
 #include "kernel/verbs.h"
 #include "model/model.h"
 #include "selftest/selftest.h"
+#include "selftest/xport.h"
 
 void view_port_state(struct out *o, const struct port *p)
 {
@@ -162,5 +163,67 @@ void view_st_report(struct out *o, const struct st_report *r)
 	out_arr_close(o);
 	out_bool(o, "passed", NULL, r->passed);
 	out_text(o, "%s: selftest %s\n", r->dev, r->passed ? "passed" : "FAILED");
+	out_obj_close(o);
+}
+
+void view_xp_report(struct out *o, const struct xp_report *r)
+{
+	unsigned int n[4] = { 0 };
+
+	out_obj_open(o, NULL);
+	out_str(o, "ifname", "%s:", r->dev);
+	out_str(o, "kernel", " transports on %s", r->kernel);
+	if (r->gid_index >= 0) {
+		out_s64(o, "gid_index", ", GID %" PRId64, r->gid_index);
+		out_str(o, "gid", " %s", r->gid);
+		out_s64(o, "mtu", ", MTU %" PRId64, r->mtu);
+	}
+	out_bool(o, "events", NULL, r->events);
+	out_text(o, ", completions %s\n", r->events ? "through a channel" : "polled");
+	if (r->f.failed) {
+		out_str(o, "detail", "  FAIL  %s\n", r->f.detail);
+		out_str(o, "hint", *r->f.hint ? "  hint: %s\n" : NULL,
+			*r->f.hint ? r->f.hint : NULL);
+	} else {
+		out_text(o, "  %-9s %-10s %-8s %-13s %9s  %s\n", "TRANSPORT", "OP", "CLAIMED",
+			 "RESULT", "TIME", "DETAIL");
+	}
+	out_arr_open(o, "matrix");
+	for (unsigned int i = 0; i < r->nrows; i++) {
+		const struct xp_row *w = &r->rows[i];
+
+		n[w->result]++;
+		out_obj_open(o, NULL);
+		out_str(o, "transport", "  %-9s", xp_transport_name(w->t));
+		out_str(o, "op", " %-10s", w->op);
+		out_str(o, "claimed", " %-8s", xp_claim_name(w->claim));
+		out_str(o, "claim", NULL, *w->claim_text ? w->claim_text : NULL);
+		out_str(o, "result", " %-13s", w->result == XP_FAIL ? "FAIL" : xp_result_name(w->result));
+		if (w->result == XP_PASS || w->result == XP_FAIL)
+			out_u64(o, "usec", " %6" PRIu64 " us", w->usec);
+		else
+			out_text(o, " %9s", "");
+		if (w->bytes)
+			out_u64(o, "bytes", "  %" PRIu64 " bytes verified", w->bytes);
+		if (*w->f.detail)
+			out_str(o, "detail", w->bytes ? "; %s" : "  %s", w->f.detail);
+		out_nl(o);
+		if (w->result == XP_FAIL && *w->f.hint)
+			out_str(o, "hint", "            hint: %s\n", w->f.hint);
+		if (w->result == XP_FAIL && w->claim != XP_NOT_CLAIMED)
+			out_text(o, "            finding: the device %s %s %s, and it failed on %s\n",
+				 w->claim == XP_CLAIMED ? "claims" : "implies",
+				 xp_transport_name(w->t), w->op, r->kernel);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+	out_arr_open(o, "async_events");
+	for (unsigned int i = 0; i < r->nasync; i++)
+		out_str(o, NULL, NULL, r->async[i]);
+	out_arr_close(o);
+	out_bool(o, "passed", NULL, r->passed);
+	out_text(o, "%s: transports %s (%u pass, %u fail, %u not supported, %u not run)\n", r->dev,
+		 r->passed ? "passed" : "FAILED", n[XP_PASS], n[XP_FAIL], n[XP_UNSUPPORTED],
+		 n[XP_NOT_RUN]);
 	out_obj_close(o);
 }

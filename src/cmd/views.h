@@ -27,4 +27,8 @@ void view_checks(struct out *o, const struct check_ctx *c, size_t count[4]);
 /* One selftest report (a device's, or a client's). */
 void view_st_report(struct out *o, const struct st_report *r);
 
+struct xp_report;
+/* selftest --transport: the capability matrix, one row per transport and operation. */
+void view_xp_report(struct out *o, const struct xp_report *r);
+
 #endif

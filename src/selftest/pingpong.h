@@ -8,13 +8,22 @@
 
 #include "selftest/fault.h"
 
+/* Which rdma-core example: ibv_rc_, ibv_uc_, ibv_ud_ or ibv_srq_pingpong. */
+enum pp_kind { PP_RC, PP_UC, PP_UD, PP_SRQ };
+
+/* ibv_srq_pingpong's exchange always carries this many QPs, the unused ones zero. */
+#define PP_MAX_QP 256
+
 struct pp_opts {
+	enum pp_kind kind;
+	unsigned int num_qp;	/* srq: 16 as the example; 1 otherwise */
+	bool events;		/* -e: completions through a completion channel */
 	const char *dev;
 	int gid_index;
 	bool server;
 	const char *host;	/* the server, for a client */
 	unsigned int port;	/* TCP, 18515 as ibv_rc_pingpong */
-	unsigned int size;	/* 4096 */
+	unsigned int size;	/* 4096; ud 2048 */
 	unsigned int iters;	/* 1000 */
 	unsigned int rx_depth;	/* 500 */
 	int mtu;		/* enum ibv_mtu: IBV_MTU_1024 */
@@ -29,9 +38,11 @@ struct pp_report {
 	uint64_t usec;
 	uint64_t bytes;
 	unsigned int iters;
+	unsigned int cq_events;	/* with events: how many the channel gave */
 	struct st_fault f;	/* what went wrong */
 };
 
+const char *pp_kind_name(enum pp_kind k);
 int st_pingpong(const struct pp_opts *o, struct pp_report *r);
 
 #endif

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # rdmactl: build, test, install. `make help` lists the targets.
 
-VERSION := 0.1.0
+# One place for the version: debian/changelog's first entry.
+VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
@@ -12,6 +13,7 @@ SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
 MODPROBEDIR ?= $(SYSCONFDIR)/modprobe.d
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
 
 CC ?= cc
@@ -25,7 +27,7 @@ PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
 PC_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null) -pthread
 # User CFLAGS come last but warnings are appended so they cannot be lost.
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -DVERSION='"$(VERSION)"' -MMD -MP \
-	$(PC_CFLAGS) $(CFLAGS) $(WARNINGS)
+	$(PC_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(WARNINGS)
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 ifeq ($(V),1)
@@ -45,14 +47,21 @@ UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/init tools/vm/stage2 tools/install-deps \
 	tools/run-tests tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/listen.bash
 
-.PHONY: all bench check check-cloud demo fuzz fuzzers lint install uninstall clean unit-tests deps help pc-check
+.PHONY: all bench check check-cloud deb demo fuzz fuzzers lint install uninstall clean unit-tests deps help pc-check
 
-all: pc-check rdmactl docs/rdmactl.8
+all: pc-check rdmactl docs/rdmactl.8 build/rdmactl.bash
+
+# Bash completion, generated from the command tables so it cannot drift.
+build/rdmactl.bash: rdmactl
+	@mkdir -p build
+	@echo '  GEN     $@'
+	@./rdmactl help --format bash >$@.tmp && mv $@.tmp $@
 
 help:
 	@echo 'make            build rdmactl and its man page'
 	@echo 'make check      install what the tests need, run every test tier'
 	@echo 'make check-cloud  the module tests on 6.12-cloud (CI runs both)'
+	@echo 'make deb        the Debian package in build/deb, checked by lintian'
 	@echo 'make demo       install what it needs, show Soft-RoCE working (in the VM bed'
 	@echo '                when this kernel has no rdma_rxe)'
 	@echo 'make fuzz       run each libFuzzer target for FUZZ_TIME seconds (default 60)'
@@ -188,6 +197,15 @@ check-cloud:
 	$(MAKE) all
 	tools/run-tests cloud
 
+# The Debian package, from a clean tree, into build/deb; lintian must pass it.
+deb:
+	tools/install-deps deb
+	dpkg-buildpackage -us -uc -b
+	mkdir -p build/deb
+	mv ../rdmactl*_$(VERSION)_*.deb ../rdmactl_$(VERSION)_*.buildinfo \
+		../rdmactl_$(VERSION)_*.changes build/deb/
+	lintian --fail-on error,warning --info build/deb/rdmactl_$(VERSION)_*.changes
+
 # Not part of check: it boots the bed for a while and rewrites docs/benchmarks.md.
 bench:
 	tools/install-deps bench
@@ -214,11 +232,16 @@ install: all
 		modules/rdmactl.service.in >$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl.service
 	install -D -m 0644 modules/rdmactl-modules-load.conf $(DESTDIR)$(MODULESLOADDIR)/rdmactl.conf
 	install -D -m 0644 modules/rdmactl-modprobe.conf $(DESTDIR)$(MODPROBEDIR)/rdmactl.conf
+	install -D -m 0644 build/rdmactl.bash $(DESTDIR)$(BASHCOMPDIR)/rdmactl
+	@# The persistent-links file is the administrator's: never overwritten.
+	[ -e $(DESTDIR)$(SYSCONFDIR)/rdmactl/rxe.conf ] || \
+		install -D -m 0644 modules/rxe.conf $(DESTDIR)$(SYSCONFDIR)/rdmactl/rxe.conf
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/rdmactl $(DESTDIR)$(MANDIR)/man8/rdmactl.8 \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl.service \
-		$(DESTDIR)$(MODULESLOADDIR)/rdmactl.conf $(DESTDIR)$(MODPROBEDIR)/rdmactl.conf
+		$(DESTDIR)$(MODULESLOADDIR)/rdmactl.conf $(DESTDIR)$(MODPROBEDIR)/rdmactl.conf \
+		$(DESTDIR)$(BASHCOMPDIR)/rdmactl
 
 clean:
 	rm -rf build rdmactl docs/*.8

@@ -85,7 +85,7 @@ build/obj/%.o: src/%.c
 
 # Each unit test (src/tests/test_X.c) links the modules listed here: the one it
 # tests first, then only the pure lower-layer ones that one is built on.
-TEST_MODS_cli := cli/grammar cli/help cli/out kernel/release kernel/sysfs
+TEST_MODS_cli := cli/grammar cli/help cli/out kernel/release kernel/sysfs selftest/xparse
 TEST_MODS_conf := model/conf model/names
 TEST_MODS_gid := model/gid
 TEST_MODS_klog := kernel/klog

@@ -133,6 +133,11 @@ setup() {
 	assert_equal "$(complete_words rdmactl -j selftest '')" 'loopback server client'
 	assert_equal "$(complete_words rdmactl help --format '')" 'text bash scdoc'
 	assert_equal "$(complete_words rdmactl help se)" 'selftest'
+	# Lists: the word after the last comma, check ids from 'check --list'.
+	assert_equal "$(complete_words rdmactl check --only mo)" 'modules'
+	assert_equal "$(complete_words rdmactl check --only kernel,uv)" 'kernel,uverbs'
+	assert_equal "$(complete_words rdmactl selftest --transport rc,s)" 'rc,srq'
+	assert_equal "$(complete_words rdmactl selftest client --transport u)" 'uc ud'
 	assert_equal "$(complete_words rdmactl --sysfs-root /x show -)" \
 		'--stats -s --json -j --pretty -p --sysfs-root --config --help -h --version -V'
 }

@@ -10,6 +10,7 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cli/rdmactl.h"
+#include "selftest/xport.h"
 
 int cli_width(FILE *f)
 {
@@ -439,6 +440,19 @@ void cli_print_bash(FILE *f, const struct cli_cmd *root)
 	      "\t\tCOMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
 	      "\t--dev) _rdmactl_args rdma; return ;;\n"
 	      "\t--netdev) _rdmactl_args netdev; return ;;\n"
+	      "\t--only|--transport)\n"
+	      "\t\t# comma-separated: the word after the last comma is completed\n"
+	      "\t\tif [[ $prev == --only ]]; then\n"
+	      "\t\t\tw=$(\"${COMP_WORDS[0]}\" check --list 2>/dev/null | awk '{ print $1 }')\n"
+	      "\t\telse\n"
+	      "\t\t\tw='", f);
+	for (int t = 0; t < XP_NTRANSPORTS; t++)
+		fprintf(f, "%s ", xp_transport_name((enum xp_transport)t));
+	fputs("all'\n"
+	      "\t\tfi\n"
+	      "\t\tc=${cur%\"${cur##*,}\"}\n"
+	      "\t\tCOMPREPLY=($(compgen -P \"$c\" -W \"$w\" -- \"${cur##*,}\"))\n"
+	      "\t\tcompopt -o nospace 2>/dev/null; return ;;\n"
 	      "\tesac\n"
 	      "\tfor c in $choices; do\n"
 	      "\t\tif [[ ${c%%:*} == \"$prev\" ]]; then\n"

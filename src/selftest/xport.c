@@ -31,53 +31,6 @@
 #define SLOT 1024
 #define DEPTH 64
 
-static const char *const tnames[] = { "rc", "uc", "ud", "srq", "xrc", "mw", "device" };
-
-const char *xp_transport_name(enum xp_transport t)
-{
-	return t <= XP_NTRANSPORTS ? tnames[t] : "?";
-}
-
-const char *xp_claim_name(enum xp_claim c)
-{
-	static const char *const n[] = { "implied", "yes", "no" };
-
-	return n[c];
-}
-
-const char *xp_result_name(enum xp_result r)
-{
-	static const char *const n[] = { "pass", "fail", "not supported", "not run" };
-
-	return n[r];
-}
-
-int xp_parse(const char *list, unsigned int *mask, char *bad, size_t badlen)
-{
-	char buf[128], *save = NULL, *w;
-
-	*mask = 0;
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		int t;
-
-		if (!strcmp(w, "all")) {
-			*mask = XP_ALL;
-			continue;
-		}
-		for (t = 0; t < XP_NTRANSPORTS && strcmp(w, tnames[t]); t++)
-			;
-		if (t == XP_NTRANSPORTS) {
-			snprintf(bad, badlen, "%s", w);
-			return -1;
-		}
-		*mask |= 1u << t;
-	}
-	if (!*mask)
-		snprintf(bad, badlen, "%s", list);
-	return *mask ? 0 : -1;
-}
-
 /* One end: a QP, its CQ and its registered buffer. */
 struct xq {
 	struct ibv_qp *qp;

@@ -12,6 +12,7 @@
 
 #include "cli/grammar.h"
 #include "cli/rdmactl.h"
+#include "selftest/xport.h"
 
 static int fn(struct rc_ctx *ctx, const struct cli_args *a)
 {
@@ -268,6 +269,28 @@ static void help_generated(void **state)
 	free(s);
 }
 
+/* --transport's list: names, "all", and the word that is wrong. */
+static void transport_lists(void **state)
+{
+	unsigned int m;
+	char bad[32];
+
+	(void)state;
+	assert_int_equal(xp_parse("rc,ud,srq", &m, bad, sizeof(bad)), 0);
+	assert_int_equal(m, 1u << XP_RC | 1u << XP_UD | 1u << XP_SRQ);
+	assert_int_equal(xp_parse("all", &m, bad, sizeof(bad)), 0);
+	assert_int_equal(m, XP_ALL);
+	assert_int_equal(xp_parse("uc,all", &m, bad, sizeof(bad)), 0);
+	assert_int_equal(m, XP_ALL);
+	assert_int_equal(xp_parse("rc,rdm", &m, bad, sizeof(bad)), -1);
+	assert_string_equal(bad, "rdm");
+	assert_int_equal(xp_parse(",", &m, bad, sizeof(bad)), -1);
+	assert_string_equal(bad, ",");
+	/* "device" names the matrix's own rows, not a transport to choose. */
+	assert_int_equal(xp_parse("device", &m, bad, sizeof(bad)), -1);
+	assert_string_equal(xp_transport_name(XP_MW), "mw");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +298,7 @@ int main(void)
 		cmocka_unit_test(parse_cases),
 		cmocka_unit_test(parse_values),
 		cmocka_unit_test(help_generated),
+		cmocka_unit_test(transport_lists),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

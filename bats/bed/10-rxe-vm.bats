@@ -88,6 +88,12 @@ setup() {
 	run "$RXE_VM_TOOL" run --root-fs ext4 -- true
 	assert_failure 2
 	assert_output --partial '--root-fs takes virtiofs, 9p or auto'
+	run "$RXE_VM_TOOL" run --init upstart -- true
+	assert_failure 2
+	assert_output --partial '--init takes bed or systemd'
+	run "$RXE_VM_TOOL" run --init systemd --hosts 2 -- true
+	assert_failure 2
+	assert_output --partial '--init systemd boots one guest'
 }
 
 @test "rxe-vm: a guest that panics while CMD runs exits 123 with the console's tail" {
@@ -259,4 +265,15 @@ kernel_pkg() {
 	assert_failure 125
 	[[ $stderr == *'the guest did not reach CMD'* ]] || fail "$stderr"
 	[[ $stderr == *'cannot bind /nonexistent'* ]] || fail "$stderr"
+}
+
+@test "rxe-vm: --init systemd boots the guest with systemd as PID 1; CMD runs once it is up, and its status comes back" {
+	run --separate-stderr "$RXE_VM_TOOL" run --init systemd -e RXE_TEST_VAR=x -- bash -c \
+		'cat /proc/1/comm; systemctl is-system-running --wait; systemctl show -p ActiveState --value multi-user.target
+		echo "$RXE_TEST_VAR $RXE_VM_NETDEV $PWD"; exit 5'
+	assert_failure 5
+	assert_line --index 0 systemd
+	assert_line --index 1 running
+	assert_line --index 2 active
+	assert_line --index 3 "x veth0 $TOP"
 }

@@ -51,6 +51,7 @@ struct xp {
 	struct ibv_pd *pd;
 	struct ibv_comp_channel *ch;
 	struct ibv_ah *ah;	/* UD: towards our own GID */
+	unsigned int wait_ms;	/* what wait_wc() waits: --timeout, or less */
 	unsigned int completions, by_event;
 	bool srq_limit_seen;
 	struct ibv_srq *srq;	/* whose limit event is expected */
@@ -148,10 +149,10 @@ static void drain_async(struct xp *x)
 static int wait_wc(struct xp *x, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc,
 		   struct st_fault *f)
 {
-	uint64_t deadline = st_now_us() + (uint64_t)x->o->timeout_ms * 1000;
+	uint64_t deadline = st_now_us() + (uint64_t)x->wait_ms * 1000;
 
 	if (!x->ch) {
-		if (st_wait_wc_text(x->o->timeout_ms, cq, op, wc, f))
+		if (st_wait_wc_text(x->wait_ms, cq, op, wc, f))
 			return -1;
 		x->completions++;
 		return 0;
@@ -170,7 +171,7 @@ static int wait_wc(struct xp *x, struct ibv_cq *cq, enum ibv_wc_opcode op, struc
 		if (left <= 0 || poll(&p, 1, (int)left) == 0)
 			return st_fault(f, "the completion event never came: the CQ was armed "
 					"(ibv_req_notify_cq) and nothing arrived on its channel",
-					"no completion event within %u ms", x->o->timeout_ms);
+					"no completion event within %u ms", x->wait_ms);
 		if (ibv_get_cq_event(x->ch, &ecq, &cctx))
 			continue;	/* another thread's, or none yet */
 		ibv_ack_cq_events(ecq, 1);
@@ -528,13 +529,10 @@ static uint32_t mtu_bytes(const struct xp *x)
 static void over_mtu(struct xp *x, struct xq *a, struct xq *b)
 {
 	struct sendspec s = { .op = IBV_WR_SEND, .len = mtu_bytes(x) + 1 };
-	struct xp_opts brief = *x->o;
-	const struct xp_opts *o = x->o;
 	struct xp_row *w = row(x, XP_UD, "over_mtu", XP_IMPLIED, "%s", "");
 	struct st_fault g = { 0 };
 	struct ibv_wc wc = { .status = IBV_WC_GENERAL_ERR };
 
-	brief.timeout_ms = 1000;
 	if (post_recv(b, b->buf, (uint32_t)b->len, 2, NULL, &w->f)) {
 		row_done(w, -1, 0);
 	} else if (post(x, a, &s, b->qp->qp_num, &g)) {
@@ -544,7 +542,7 @@ static void over_mtu(struct xp *x, struct xq *a, struct xq *b)
 		row_done(w, 0, 0);
 		note(w, "refused in the send's completion: %s", g.detail);
 	} else {
-		x->o = &brief;
+		x->wait_ms = 1000;
 		memset(&g, 0, sizeof(g));
 		if (!wait_wc(x, b->cq, IBV_WC_RECV, &wc, &g)) {
 			st_fault(&w->f, "a peer with a larger MTU could be sent datagrams it cannot "
@@ -556,7 +554,7 @@ static void over_mtu(struct xp *x, struct xq *a, struct xq *b)
 			note(w, "%u bytes: the send completed, the receiver got nothing (%s): "
 			     "dropped", s.len, g.detail);
 		}
-		x->o = o;
+		x->wait_ms = x->o->timeout_ms;
 	}
 }
 
@@ -1003,7 +1001,7 @@ static int setup(struct xp *x)
 
 int xp_loopback(const struct xp_opts *o, struct xp_report *r)
 {
-	struct xp x = { .o = o, .r = r };
+	struct xp x = { .o = o, .r = r, .wait_ms = o->timeout_ms };
 	struct utsname u;
 	struct xp_row *w;
 

@@ -271,6 +271,8 @@ kernel_pkg() {
 	run --separate-stderr "$RXE_VM_TOOL" run --init systemd -e RXE_TEST_VAR=x -- bash -c \
 		'cat /proc/1/comm; systemctl is-system-running --wait; systemctl show -p ActiveState --value multi-user.target
 		echo "$RXE_TEST_VAR $RXE_VM_NETDEV $PWD"; exit 5'
+	# bats shows what the test printed only when it fails.
+	printf "guest stdout:\n%s\nguest stderr:\n%s\n" "$output" "$stderr"
 	assert_failure 5
 	assert_line --index 0 systemd
 	assert_line --index 1 running

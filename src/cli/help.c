@@ -203,14 +203,14 @@ void cli_print_usage(FILE *f, const struct cli_cmd *root)
 static void help_leaf(const char *path, const struct cli_cmd *c, void *arg)
 {
 	FILE *f = arg;
-	int width = cli_width(f);
+	int width = cli_width(f), col;
 
 	cli_print_synopsis(f, "Usage: rdmactl ", path, c, width);
 	fputc('\n', f);
-	wrap(f, c->summary, 0, 0, width);
+	col = wrap(f, c->summary, 0, 0, width);
 	if (c->help) {
 		fputc(' ', f);
-		wrap(f, c->help, 1, 0, width);
+		wrap(f, c->help, col + 1, 0, width);
 	}
 	fputc('\n', f);
 	if (c->opts[0]) {
@@ -254,10 +254,11 @@ int cli_print_help(FILE *f, const struct cli_cmd *root, int n, const char *const
 		for (const struct cli_cmd *v = c->verbs; v->name; v++)
 			fprintf(f, "%s%s", v == c->verbs ? "" : "|", v->name);
 		fputs("} ...\n\n", f);
-		wrap(f, c->summary, 0, 0, cli_width(f));
+		int col = wrap(f, c->summary, 0, 0, cli_width(f));
+
 		if (c->help) {
 			fputc(' ', f);
-			wrap(f, c->help, 1, 0, cli_width(f));
+			wrap(f, c->help, col + 1, 0, cli_width(f));
 		}
 		if (c->dflt)
 			fprintf(f, " Without a verb: %s.", c->dflt);

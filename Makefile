@@ -12,6 +12,7 @@ SYSCONFDIR ?= /etc
 # modprobe.d only below /etc, /run and /lib, hence SYSCONFDIR for it.
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
+SYSTEMDGENERATORDIR ?= $(PREFIX)/lib/systemd/system-generators
 MODPROBEDIR ?= $(SYSCONFDIR)/modprobe.d
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
@@ -45,9 +46,9 @@ UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/init tools/vm/stage2 tools/install-deps \
-	tools/run-tests tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/listen.bash
+	tools/run-tests tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/listen.bash bats/boot/story
 
-.PHONY: all bench check check-cloud deb demo fuzz fuzzers lint install uninstall clean unit-tests deps help pc-check
+.PHONY: all bench check check-cloud check-boot deb demo fuzz fuzzers lint install uninstall clean unit-tests deps help pc-check
 
 all: pc-check rdmactl docs/rdmactl.8 build/rdmactl.bash
 
@@ -60,7 +61,8 @@ build/rdmactl.bash: rdmactl
 help:
 	@echo 'make            build rdmactl and its man page'
 	@echo 'make check      install what the tests need, run every test tier'
-	@echo 'make check-cloud  the module tests on 6.12-cloud (CI runs both)'
+	@echo 'make check-cloud  the module tests on 6.12-cloud (CI runs it)'
+	@echo 'make check-boot   the package booted under systemd in the bed (CI runs it)'
 	@echo 'make deb        the Debian package in build/deb, checked by lintian'
 	@echo 'make demo       install what it needs, show Soft-RoCE working (in the VM bed'
 	@echo '                when this kernel has no rdma_rxe)'
@@ -197,6 +199,12 @@ check-cloud:
 	$(MAKE) all
 	tools/run-tests cloud
 
+# The package booted under systemd (about 8 minutes): outside check, CI runs it.
+check-boot:
+	tools/install-deps test
+	$(MAKE) all
+	tools/run-tests boot
+
 # The Debian package, from a clean tree, into build/deb; lintian must pass it.
 deb:
 	tools/install-deps deb
@@ -223,13 +231,17 @@ lint:
 		--std=c11 --inline-suppr --suppress=missingIncludeSystem -Isrc src
 	shellcheck -x -S warning $(SCRIPTS) bats/helpers.bash
 
+SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@CONFIG@|$(SYSCONFDIR)/rdmactl/rxe.conf|g'
+
 install: all
 	install -D -m 0755 rdmactl $(DESTDIR)$(SBINDIR)/rdmactl
 	install -D -m 0644 docs/rdmactl.8 $(DESTDIR)$(MANDIR)/man8/rdmactl.8
-	@# The unit names the installed binary: made here, with install's own SBINDIR.
-	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
-	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@CONFIG@|$(SYSCONFDIR)/rdmactl/rxe.conf|g' \
-		modules/rdmactl.service.in >$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl.service
+	@# The units name the installed binary: made here, with install's own SBINDIR.
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSTEMDGENERATORDIR)
+	$(SUBST) modules/rdmactl.service.in >$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl.service
+	$(SUBST) modules/rdmactl-link@.service.in >'$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl-link@.service'
+	$(SUBST) modules/rdmactl-generator.in >$(DESTDIR)$(SYSTEMDGENERATORDIR)/rdmactl-generator
+	chmod 0755 $(DESTDIR)$(SYSTEMDGENERATORDIR)/rdmactl-generator
 	install -D -m 0644 modules/rdmactl-modules-load.conf $(DESTDIR)$(MODULESLOADDIR)/rdmactl.conf
 	install -D -m 0644 modules/rdmactl-modprobe.conf $(DESTDIR)$(MODPROBEDIR)/rdmactl.conf
 	install -D -m 0644 build/rdmactl.bash $(DESTDIR)$(BASHCOMPDIR)/rdmactl
@@ -240,6 +252,8 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/rdmactl $(DESTDIR)$(MANDIR)/man8/rdmactl.8 \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl.service \
+		'$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl-link@.service' \
+		$(DESTDIR)$(SYSTEMDGENERATORDIR)/rdmactl-generator \
 		$(DESTDIR)$(MODULESLOADDIR)/rdmactl.conf $(DESTDIR)$(MODPROBEDIR)/rdmactl.conf \
 		$(DESTDIR)$(BASHCOMPDIR)/rdmactl
 

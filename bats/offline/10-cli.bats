@@ -127,7 +127,7 @@ setup() {
 		echo "${COMPREPLY[*]}"
 	}
 	assert_equal "$(complete_words rdmactl st)" 'status start stop'
-	assert_equal "$(complete_words rdmactl persist '')" 'list add del'
+	assert_equal "$(complete_words rdmactl persist '')" 'list add del wants'
 	assert_equal "$(complete_words rdmactl link add --p)" '--persist --pretty'
 	assert_equal "$(complete_words rdmactl selftest client --b)" '--bench'
 	assert_equal "$(complete_words rdmactl -j selftest '')" 'loopback server client'

@@ -53,7 +53,7 @@ int rc_fail(const struct rc_err *e);
 int rc_check_name(const struct cli_args *a, const char *what, const char *name, bool rdma);
 
 /* start's work, printed to O: also up's first step. */
-int start_run(struct rc_ctx *ctx, struct out *o);
+int start_run(struct rc_ctx *ctx, struct out *o, char *const *netdevs, int nnetdevs);
 
 int cmd_help(struct rc_ctx *ctx, const struct cli_args *a);
 int cmd_version(struct rc_ctx *ctx, const struct cli_args *a);
@@ -66,6 +66,7 @@ int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a);
 int cmd_persist_list(struct rc_ctx *ctx, const struct cli_args *a);
 int cmd_persist_add(struct rc_ctx *ctx, const struct cli_args *a);
 int cmd_persist_del(struct rc_ctx *ctx, const struct cli_args *a);
+int cmd_persist_wants(struct rc_ctx *ctx, const struct cli_args *a);
 int cmd_show(struct rc_ctx *ctx, const struct cli_args *a);
 int cmd_gids(struct rc_ctx *ctx, const struct cli_args *a);
 int cmd_netdevs(struct rc_ctx *ctx, const struct cli_args *a);

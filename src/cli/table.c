@@ -64,6 +64,11 @@ static const struct cli_cmd persist_verbs[] = {
 	{ "del", { "remove", "delete" }, .fn = cmd_persist_del, .args = "NAME|NETDEV...",
 	  .min_args = 1, .max_args = CLI_ANY,
 	  .summary = "Forget links, by name or by netdev, without touching the kernel." },
+	{ "wants", .fn = cmd_persist_wants, .args = "DIR", .min_args = 1, .max_args = 1,
+	  .summary = "Write into DIR, for each netdev the file lists, a drop-in by which the "
+		     "netdev's systemd device unit wants rdmactl-link@NETDEV.service.",
+	  .help = "systemd's generator for rdmactl runs it at boot and at every 'systemctl "
+		  "daemon-reload', so a netdev that appears later gets its links." },
 	{ NULL },
 };
 
@@ -243,12 +248,16 @@ const struct cli_cmd rc_commands[] = {
 	{ "status", .fn = cmd_status,
 	  .summary = "Show every Ethernet device as rxe_cfg status did: link, driver, speed, "
 		     "MTU, IPv4 address, its rxe device and that device's RoCE MTU." },
-	{ "start", .fn = cmd_start, .live_only = true,
+	{ "start", .fn = cmd_start, .args = "[NETDEV]...", .max_args = CLI_ANY, .live_only = true,
 	  .summary = "Load ib_core, ib_uverbs, rdma_ucm and rdma_rxe (with their dependencies; "
 		     "built-in modules count as loaded), then create every link of the "
-		     "persistent-links file that does not exist yet." },
-	{ "stop", .fn = cmd_stop, .opts = { stop_opts }, .live_only = true,
-	  .summary = "Delete every rxe link, then unload rdma_rxe unless something uses it.",
+		     "persistent-links file that does not exist yet (with NETDEVs, those on them).",
+	  .help = "A link whose netdev does not exist yet is 'absent', not a failure: "
+		  "rdmactl-link@NETDEV.service makes it when the netdev appears." },
+	{ "stop", .fn = cmd_stop, .opts = { stop_opts }, .args = "[NETDEV]...",
+	  .max_args = CLI_ANY, .live_only = true,
+	  .summary = "Delete every rxe link, then unload rdma_rxe unless something uses it; with "
+		     "NETDEVs, delete the links on them only.",
 	  .help = "Nothing is deleted while a process holds an rxe device open (each is named) "
 		  "unless --wait: then the kernel waits until they close it." },
 	{ "persist", { "persistent" }, .verbs = persist_verbs, .dflt = "list",

@@ -48,3 +48,10 @@ int cmd_persist_del(struct rc_ctx *ctx, const struct cli_args *a)
 			return rc_check_name(a, "name", a->argv[i], true);
 	return persist_del(ctx->config, a->argv, a->argc, &e) ? rc_fail(&e) : 0;
 }
+
+int cmd_persist_wants(struct rc_ctx *ctx, const struct cli_args *a)
+{
+	struct rc_err e;
+
+	return persist_wants(ctx->config, a->argv[0], &e) ? rc_fail(&e) : 0;
+}

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* start and stop: rxe_cfg's boot-time workflow. Parse, call the operations, print. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/grammar.h"
 #include "cli/out.h"
@@ -14,9 +16,9 @@
 #include "ops/persist.h"
 #include "ops/rxe.h"
 
-int start_run(struct rc_ctx *ctx, struct out *o)
+int start_run(struct rc_ctx *ctx, struct out *o, char *const *netdevs, int nnetdevs)
 {
-	static const char *const words[] = { "present", "added", "failed" };
+	static const char *const words[] = { "present", "added", "failed", "absent" };
 	struct module_result res[RXE_NMODULES];
 	enum start_state *state = NULL;
 	struct conf c = { 0 };
@@ -28,6 +30,7 @@ int start_run(struct rc_ctx *ctx, struct out *o)
 	err = persist_load(ctx->config, &c, &e);
 	if (err)
 		return rc_fail(&e);
+	persist_only_netdevs(&c, netdevs, nnetdevs);
 	err = modules_load(res, &e);
 	view_modules(o, res);
 	if (err) {
@@ -65,11 +68,18 @@ int cmd_start(struct rc_ctx *ctx, const struct cli_args *a)
 {
 	int err;
 
-	(void)a;
 	out_obj_open(ctx->out, NULL);
-	err = start_run(ctx, ctx->out);
+	err = start_run(ctx, ctx->out, a->argv, a->argc);
 	out_obj_close(ctx->out);
 	return err;
+}
+
+static bool model_carries_rxe(const struct model *m, const char *netdev)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (dev_is_rxe(&m->devs[i]) && !strcmp(m->devs[i].netdev, netdev))
+			return true;
+	return false;
 }
 
 int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
@@ -77,17 +87,27 @@ int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
 	const struct rdma_dev **rxe = NULL;
 	struct model m = { 0 };
 	enum kmod_state after;
-	size_t n = 0;
+	char **mine = calloc(a->argc + 1, sizeof(*mine));
+	size_t n = 0, nmine = 0;
 	struct rc_err e;
 	struct nl *nl;
 	int err, ret = 0;
 
+	if (!mine)
+		return -ENOMEM;
 	err = rc_netlink(ctx, &nl);
 	if (!err)
 		err = rc_devices(ctx, &m);
-	if (err)
+	if (err) {
+		free(mine);
 		return err;
-	err = rxe_pick(&m, NULL, 0, false, cli_flag(a, "wait"), &rxe, &n, &e);
+	}
+	/* Netdevs named: their links only (a netdev without one has nothing to stop). */
+	for (int i = 0; i < a->argc; i++)
+		if (model_carries_rxe(&m, a->argv[i]))
+			mine[nmine++] = a->argv[i];
+	if (!a->argc || nmine)
+		err = rxe_pick(&m, mine, nmine, true, cli_flag(a, "wait"), &rxe, &n, &e);
 	if (err) {
 		rc_fail(&e);
 		goto out;
@@ -102,8 +122,11 @@ int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
 		out_str(ctx->out, NULL, "deleted %s\n", rxe[i]->name);
 	}
 	out_arr_close(ctx->out);
-	/* rdma_rxe goes when nothing holds it; a busy module stays, and that is fine. */
-	if (!ret) {
+	/*
+	 * rdma_rxe goes when nothing holds it; a busy module stays, and that is
+	 * fine. Stopping some netdevs' links leaves it for the others.
+	 */
+	if (!ret && !a->argc) {
 		err = modules_unload("rdma_rxe", &after, &e);
 		out_obj_open(ctx->out, "module");
 		out_str(ctx->out, "module", "%s", "rdma_rxe");
@@ -116,6 +139,7 @@ int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
 	out_obj_close(ctx->out);
 	err = ret;
 out:
+	free(mine);
 	free(rxe);
 	model_free(&m);
 	return err;

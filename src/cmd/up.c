@@ -37,7 +37,7 @@ static int do_start(struct rc_ctx *ctx)
 {
 	struct out *o = step(ctx, "rdmactl start");
 
-	return o ? end_step(o, start_run(ctx, o)) : -ENOMEM;
+	return o ? end_step(o, start_run(ctx, o, NULL, 0)) : -ENOMEM;
 }
 
 static int do_add(struct rc_ctx *ctx, struct nl *nl, struct rxe_add_req *r)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What the kernel accepts as RDMA device and network device names. */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/names.h"
@@ -54,4 +55,26 @@ const char *netdev_name_invalid(const char *name)
 	if (strchr(name, '%'))
 		return "contains '%'";
 	return NULL;
+}
+
+size_t unit_name_escape(char *buf, size_t len, const char *name)
+{
+	size_t n = 0;
+
+	for (const char *p = name; *p; p++) {
+		unsigned char ch = (unsigned char)*p;
+		char piece[5] = { (char)ch, 0 };
+
+		if (ch == '/')
+			piece[0] = '-';
+		else if (!(isascii(ch) && (isalnum(ch) || ch == ':' || ch == '_' || ch == '.')) ||
+			 (ch == '.' && p == name))
+			snprintf(piece, sizeof(piece), "\\x%02x", ch);
+		for (const char *q = piece; *q; q++, n++)
+			if (n + 1 < len)
+				buf[n] = *q;
+	}
+	if (len)
+		buf[n < len ? n : len - 1] = 0;
+	return n;
 }

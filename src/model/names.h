@@ -7,4 +7,11 @@
 const char *rdma_name_invalid(const char *name);
 const char *netdev_name_invalid(const char *name);
 
+/*
+ * NAME as systemd spells it inside a unit name (systemd-escape): letters,
+ * digits, ':', '_' and '.' (but a leading '.') are kept, '/' is '-', every
+ * other byte \xNN. The length it needs, NUL excluded (as snprintf).
+ */
+size_t unit_name_escape(char *buf, size_t len, const char *name);
+
 #endif

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Operations on the persistent-links file, and on the links it lists. */
 #include <errno.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kernel/nl.h"
+#include "model/names.h"
 #include "ops/explain.h"
 #include "ops/persist.h"
 #include "ops/rxe.h"
@@ -105,8 +111,13 @@ int persist_start(struct nl *nl, const char *path, const struct conf *c,
 		struct rxe_add_req r = { .name = x->name, .netdev = x->netdev, .exist_ok = true,
 					 .force = true };
 		struct rc_err one;
-		int err = rxe_add(nl, &r, &one);
+		int err;
 
+		if (!if_nametoindex(x->netdev) && errno == ENODEV) {
+			state[i] = START_ABSENT;
+			continue;
+		}
+		err = rxe_add(nl, &r, &one);
 		state[i] = err ? START_FAILED : r.created ? START_ADDED : START_PRESENT;
 		if (!err)
 			continue;
@@ -116,4 +127,67 @@ int persist_start(struct nl *nl, const char *path, const struct conf *c,
 			rc_err_add(e, "%s:%zu: %s", path, x->line, one.what);
 	}
 	return ret;
+}
+
+void persist_only_netdevs(struct conf *c, char *const *netdevs, int n)
+{
+	size_t k = 0;
+
+	if (n == 0)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		bool keep = false;
+
+		for (int j = 0; j < n && !keep; j++)
+			keep = !strcmp(c->e[i].netdev, netdevs[j]);
+		if (keep) {
+			c->e[k++] = c->e[i];
+		} else {
+			free(c->e[i].name);
+			free(c->e[i].netdev);
+		}
+	}
+	c->n = k;
+}
+
+static int write_wants(const char *dir, const char *netdev, struct rc_err *e)
+{
+	char esc[4 * 16 + 1], sub[PATH_MAX], file[PATH_MAX + 16];
+	FILE *f;
+
+	unit_name_escape(esc, sizeof(esc), netdev);
+	if (snprintf(sub, sizeof(sub), "%s/sys-subsystem-net-devices-%s.device.d", dir, esc) >=
+	    (int)sizeof(sub))
+		return rc_err_set(e, -ENAMETOOLONG, NULL, "%s: the directory's name is too long",
+				  dir);
+	snprintf(file, sizeof(file), "%s/rdmactl.conf", sub);
+	if (mkdir(sub, 0755) && errno != EEXIST)
+		return rc_err_set(e, -errno, NULL, "cannot make %s", sub);
+	f = fopen(file, "we");
+	if (!f)
+		return rc_err_set(e, -errno, NULL, "cannot write %s", file);
+	fprintf(f, "# Made by rdmactl's generator from the persistent-links file.\n"
+		   "[Unit]\nWants=rdmactl-link@%s.service\n", esc);
+	if (fclose(f))
+		return rc_err_set(e, -errno, NULL, "cannot write %s", file);
+	return 0;
+}
+
+int persist_wants(const char *path, const char *dir, struct rc_err *e)
+{
+	struct conf c;
+	int err = persist_load(path, &c, e);
+
+	if (err)
+		return err;
+	for (size_t i = 0; !err && i < c.n; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(c.e[j].netdev, c.e[i].netdev);
+		if (!seen)
+			err = write_wants(dir, c.e[i].netdev, e);
+	}
+	conf_free(&c);
+	return err;
 }

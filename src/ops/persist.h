@@ -26,14 +26,30 @@ int persist_del(const char *path, char *const *words, int n, struct rc_err *e);
  */
 int persist_add_link(struct nl *nl, const char *path, struct rxe_add_req *r, struct rc_err *e);
 
-enum start_state { START_PRESENT, START_ADDED, START_FAILED };
+enum start_state { START_PRESENT, START_ADDED, START_FAILED, START_ABSENT };
 
 /*
  * Creates each link of C that does not exist yet (as rdmactl start does),
- * going on past a failure: STATE[i] says what happened to C's entry i. The
+ * going on past a failure: STATE[i] says what happened to C's entry i. An
+ * entry whose netdev does not exist (yet) is START_ABSENT and no failure: its
+ * link is made when the netdev appears (rdmactl-link@NETDEV.service). The
  * first failure is returned, each explained in E with its file and line.
  */
 int persist_start(struct nl *nl, const char *path, const struct conf *c,
 		  enum start_state *state, struct rc_err *e);
+
+/*
+ * Keeps in C only the entries on one of NETDEVS[0..N) (all when N is 0), in
+ * their order; the others are freed. The file's lines stay as read.
+ */
+void persist_only_netdevs(struct conf *c, char *const *netdevs, int n);
+
+/*
+ * What rdmactl's systemd generator writes into DIR: for each netdev of PATH's
+ * entries, a drop-in that makes its device unit want
+ * rdmactl-link@NETDEV.service, so the netdev's links come when it appears.
+ * A malformed file writes nothing.
+ */
+int persist_wants(const char *path, const char *dir, struct rc_err *e);
 
 #endif

@@ -75,11 +75,38 @@ static void netdev_names(void **state)
 	}
 }
 
+/* The answers systemd-escape gives for the same names. */
+static void unit_names(void **state)
+{
+	static const struct {
+		const char *name, *escaped;
+	} cases[] = {
+		{ "ens4", "ens4" },
+		{ "veth-a", "veth\\x2da" },
+		{ "br.100", "br.100" },
+		{ ".x", "\\x2ex" },
+		{ "a@b", "a\\x40b" },
+		{ "wl\xc3\xa4n", "wl\\xc3\\xa4n" },
+	};
+	char buf[64], small[4];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(unit_name_escape(buf, sizeof(buf), cases[i].name),
+				 strlen(cases[i].escaped));
+		assert_string_equal(buf, cases[i].escaped);
+	}
+	/* Cut short like snprintf: the length it needs, a terminated prefix. */
+	assert_int_equal(unit_name_escape(small, sizeof(small), "veth-a"), 9);
+	assert_string_equal(small, "vet");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rdma_names),
 		cmocka_unit_test(netdev_names),
+		cmocka_unit_test(unit_names),
 	};
 
 	return cmocka_run_group_tests_name("names", tests, NULL, NULL);

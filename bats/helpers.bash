@@ -19,6 +19,18 @@ help_commands() {
 	"$RDMACTL" help | sed -n '/^Commands/,/^$/ { s/^  \([a-z][a-z-]*\).*/\1/p }' | uniq
 }
 
+# Builds the package of this tree with 'make deb' in a copy of it under $1 (a
+# build in the tree would clean it), as a clone would: the tracked files and
+# the new ones not ignored. Prints the .deb's path; make's output is in
+# $1/deb.log.
+build_deb_copy() {
+	local src=$1/src/rdmactl
+	mkdir -p "$src"
+	(cd "$TOP" && git ls-files -co --exclude-standard -z | cpio -pdm0 --quiet "$src")
+	make -C "$src" deb >"$1/deb.log" 2>&1 || return
+	ls "$src"/build/deb/rdmactl_*_amd64.deb
+}
+
 # --- VM tier helpers (real kernel, iproute2's `rdma` as the oracle) ---
 
 # "name netdev state" of every RDMA link, as iproute2 sees them.
@@ -31,6 +43,21 @@ rdma_links_clear() {
 	local d
 	for d in $(rdma -j link show | jq -r '.[].ifname'); do
 		rdma link delete "$d" 2>/dev/null || true
+	done
+}
+
+# Unloads rdma_rxe alone: 'modprobe -r' would also take the softdeps the
+# installed modprobe snippet adds, and fail where another user (rdma-core's
+# units, in a guest booted by systemd) holds ib_uverbs.
+rdma_rxe_unload() {
+	rmmod_loaded rdma_rxe
+}
+
+# Unloads each of the modules named that is loaded, in the order given.
+rmmod_loaded() {
+	local m
+	for m in "$@"; do
+		! grep -q "^$m " /proc/modules || rmmod "$m" || return
 	done
 }
 

@@ -176,8 +176,10 @@ EOF
 
 @test "tables: check on a fixture names the fixture's kernel, not the running one" {
 	run rdmactl --sysfs-root "$F" check --only kernel
-	assert_line --partial "kernel $(cat "$F/proc/sys/kernel/osrelease"): /sys/class/infiniband"
-	refute_output --partial "$(uname -r)"
+	fixture=$(cat "$F/proc/sys/kernel/osrelease")
+	assert_line --partial "kernel $fixture: /sys/class/infiniband"
+	# The fixture was captured in the bed: there the two releases may be one.
+	[ "$fixture" = "$(uname -r)" ] || refute_output --partial "$(uname -r)"
 }
 
 @test "tables: link on a fixture is what rdma link said at capture (its netlink answers)" {

@@ -147,10 +147,15 @@ teardown() {
 }
 
 @test "provision: rdma_rxe refused by modprobe is EINVAL, said as rdma_rxe not loading" {
-	modprobe -r rdma_rxe
+	rdma_rxe_unload
+	# The package's snippet aside while the refusal is in place: with its
+	# softdep for rdma_rxe, the 'install' line did not stop the module
+	# loading (seen where the package is installed, bats/boot).
+	[ ! -e /etc/modprobe.d/rdmactl.conf ] || mv /etc/modprobe.d/rdmactl.conf /run/rdmactl-modprobe.conf
 	echo 'install rdma_rxe /bin/false' >/etc/modprobe.d/zz-rdmactl-test.conf
 	run --separate-stderr rdmactl add rxe0 "$N"
 	rm -f /etc/modprobe.d/zz-rdmactl-test.conf
+	[ ! -e /run/rdmactl-modprobe.conf ] || mv /run/rdmactl-modprobe.conf /etc/modprobe.d/rdmactl.conf
 	assert_failure 1
 	[[ $stderr == *'the kernel has no rxe link type: rdma_rxe did not load'*'(EINVAL'* ]]
 	modprobe rdma_rxe
@@ -158,7 +163,7 @@ teardown() {
 
 @test "provision: rdma_rxe not installed is EINVAL, said as a missing module" {
 	k=$(uname -r)
-	modprobe -r rdma_rxe
+	rdma_rxe_unload
 	# A writable view of the modules without rdma_rxe (the guest root is itself
 	# an overlay, so the upper layer needs a tmpfs of its own).
 	mkdir -p /tmp/mods
@@ -262,7 +267,9 @@ teardown() {
 @test "provision: start after nothing is loaded ends with every persisted link ACTIVE" {
 	rdmactl persist add rxe0 "$N"
 	rdmactl persist add rxe1 veth1
-	modprobe -r rdma_rxe rdma_ucm ib_uverbs
+	# In this order: 'modprobe -r rdma_rxe' would take ib_uverbs before
+	# rdma_ucm where the package's softdep snippet is installed.
+	rmmod_loaded rdma_rxe rdma_ucm ib_uverbs
 	run lsmod
 	refute_output --regexp '^(rdma_rxe|ib_uverbs|rdma_ucm) '
 	run rdmactl start
@@ -281,12 +288,46 @@ teardown() {
 }
 
 @test "provision: start reports a persisted link it cannot create, by line, and makes the rest" {
-	printf '# test\nrxe0 %s\nrxe1 nosuch0\n' "$N" >"$RDMACTL_CONFIG"
+	ip link add link "$N" name "$N.5" type vlan id 5
+	printf '# test\nrxe0 %s\nrxe1 %s.5\n' "$N" "$N" >"$RDMACTL_CONFIG"
 	run --separate-stderr rdmactl start
+	ip link del "$N.5"
 	assert_failure 1
-	[[ $stderr == *"rxe.conf:3: cannot add rxe1: there is no network device named nosuch0"* ]]
+	[[ $stderr == *"rxe.conf:3: cannot add rxe1: $N.5 is a VLAN device"* ]] || fail "$stderr"
+	assert_line "link rxe1 netdev $N.5 failed"
 	run rdma_links
 	assert_output "rxe0 $N ACTIVE"
+}
+
+@test "provision: start leaves a link whose netdev is not there yet 'absent', no failure; with NETDEVs, only theirs" {
+	printf 'rxe0 %s\nrxe1 nosuch0\nrxe2 veth1\n' "$N" >"$RDMACTL_CONFIG"
+	run --separate-stderr rdmactl start "$N" nosuch0
+	assert_success
+	assert_line "link rxe0 netdev $N added"
+	assert_line 'link rxe1 netdev nosuch0 absent'
+	refute_line --partial 'rxe2'
+	run rdmactl -j start
+	assert_success
+	run jq -r '.links[] | "\(.ifname) \(.result)"' <<<"$output"
+	assert_output $'rxe0 present\nrxe1 absent\nrxe2 added'
+	run rdma_links
+	assert_line "rxe0 $N ACTIVE"
+	assert_line 'rxe2 veth1 ACTIVE'
+}
+
+@test "provision: stop NETDEV deletes that netdev's links only and leaves rdma_rxe; a netdev without one is no error" {
+	rdmactl add rxe0 "$N" >/dev/null
+	rdmactl add rxe1 veth1 >/dev/null
+	run rdmactl stop veth1 nosuch0
+	assert_success
+	assert_output 'deleted rxe1'
+	run rdma_links
+	assert_output "rxe0 $N ACTIVE"
+	run lsmod
+	assert_line --regexp '^rdma_rxe '
+	run rdmactl stop nosuch0
+	assert_success
+	assert_output ''
 }
 
 @test "provision: stop deletes every rxe link and unloads rdma_rxe" {
@@ -306,9 +347,10 @@ teardown() {
 @test "provision: with the installed modprobe snippet, loading rdma_rxe brings ib_uverbs" {
 	rdmactl stop >/dev/null
 	modprobe -r rdma_ucm ib_uverbs 2>/dev/null || true
-	cp "$TOP/modules/rdmactl-modprobe.conf" /etc/modprobe.d/rdmactl.conf
+	# A name of the test's own: where the package is installed its copy stays.
+	cp "$TOP/modules/rdmactl-modprobe.conf" /etc/modprobe.d/zz-rdmactl-snippet-test.conf
 	modprobe rdma_rxe
-	rm -f /etc/modprobe.d/rdmactl.conf
+	rm -f /etc/modprobe.d/zz-rdmactl-snippet-test.conf
 	run lsmod
 	assert_output --regexp $'\n''ib_uverbs '
 	assert_output --regexp $'\n''rdma_ucm '

@@ -59,6 +59,11 @@ setup() {
 	assert_line 'replug.links=rxe0/1 ACTIVE veth0,rxe1/1 ACTIVE vlate'
 }
 
+@test "boot: with rdmactl.service disabled, a netdev that comes back gets no link" {
+	assert_line 'disabled.links=rxe0/1 ACTIVE veth0'
+	assert_line 'disabled.unit=inactive'
+}
+
 @test "boot: systemctl stop rdmactl deletes every link, stops the netdevs' units and unloads rdma_rxe" {
 	assert_line 'stop.rc=0'
 	assert_line 'stop.links='

@@ -268,6 +268,15 @@ void pr_err(const char *fmt, ...)
 	va_end(ap);
 }
 
+void pr_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("note: ", fmt, ap);
+	va_end(ap);
+}
+
 void pr_warn(const char *fmt, ...)
 {
 	va_list ap;

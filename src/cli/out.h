@@ -46,6 +46,7 @@ void out_nl(struct out *o);
 /* Diagnostics go to stderr, never into the requested data. */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A failed operation: "rdmactl: WHAT (ENAME: text; kernel: EXT)", then its further lines. */
 struct rc_err;
 void pr_rc_err(const struct rc_err *e);

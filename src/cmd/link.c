@@ -49,6 +49,8 @@ int cmd_add(struct rc_ctx *ctx, const struct cli_args *a)
 				       rxe_add(nl, &r, &e);
 	if (err)
 		return rc_fail(&e);
+	if (cli_flag(a, "persist"))
+		persist_edited(ctx);
 	err = rc_devices(ctx, &m);
 	if (err)
 		return err;
@@ -113,6 +115,8 @@ int cmd_del(struct rc_ctx *ctx, const struct cli_args *a)
 	out_arr_close(ctx->out);
 	if (persist && (err = persist_save(ctx->config, &c, &e)))
 		ret = rc_fail(&e);
+	else if (persist)
+		persist_edited(ctx);
 	err = ret;
 out:
 	free(targets);

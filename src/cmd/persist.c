@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* persist list|add|del: the persistent-links file, without touching the kernel. */
+#include <string.h>
+#include <unistd.h>
+
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cli/rdmactl.h"
@@ -27,6 +30,20 @@ int cmd_persist_list(struct rc_ctx *ctx, const struct cli_args *a)
 	return 0;
 }
 
+/*
+ * After an edit of the file systemd's generator reads: while systemd runs
+ * rdmactl.service, the netdevs' units learn of it at daemon-reload (or boot).
+ */
+void persist_edited(const struct rc_ctx *ctx)
+{
+	if (strcmp(ctx->config, RDMACTL_CONF_DEFAULT) ||
+	    access("/run/systemd/system", F_OK) ||
+	    access("/etc/systemd/system/multi-user.target.wants/rdmactl.service", F_OK))
+		return;
+	pr_note("'systemctl daemon-reload' lets systemd make these links again when their "
+		"netdevs come back before the next boot");
+}
+
 int cmd_persist_add(struct rc_ctx *ctx, const struct cli_args *a)
 {
 	struct rc_err e;
@@ -35,7 +52,10 @@ int cmd_persist_add(struct rc_ctx *ctx, const struct cli_args *a)
 	if ((err = rc_check_name(a, "device name", a->argv[0], true)) ||
 	    (err = rc_check_name(a, "netdev", a->argv[1], false)))
 		return err;
-	return persist_add(ctx->config, a->argv[0], a->argv[1], &e) ? rc_fail(&e) : 0;
+	if (persist_add(ctx->config, a->argv[0], a->argv[1], &e))
+		return rc_fail(&e);
+	persist_edited(ctx);
+	return 0;
 }
 
 int cmd_persist_del(struct rc_ctx *ctx, const struct cli_args *a)
@@ -46,7 +66,10 @@ int cmd_persist_del(struct rc_ctx *ctx, const struct cli_args *a)
 	for (int i = 0; i < a->argc; i++)
 		if (rdma_name_invalid(a->argv[i]) && netdev_name_invalid(a->argv[i]))
 			return rc_check_name(a, "name", a->argv[i], true);
-	return persist_del(ctx->config, a->argv, a->argc, &e) ? rc_fail(&e) : 0;
+	if (persist_del(ctx->config, a->argv, a->argc, &e))
+		return rc_fail(&e);
+	persist_edited(ctx);
+	return 0;
 }
 
 int cmd_persist_wants(struct rc_ctx *ctx, const struct cli_args *a)

@@ -21,6 +21,12 @@ setup() {
 		assert_failure 2
 		[[ $stderr == "rdmactl: add: netdev '$bad': "* ]] || fail "no netdev error for '$bad': $stderr"
 	done
+	# start and stop take netdevs too: checked before a module or link is touched.
+	for cmd in start stop; do
+		run --separate-stderr rdmactl "$cmd" eth0 'a/b'
+		assert_failure 2
+		[[ $stderr == "rdmactl: $cmd: netdev 'a/b': contains '/'"* ]] || fail "$cmd: $stderr"
+	done
 }
 
 @test "add, del and link check their argument counts" {

@@ -68,6 +68,9 @@ int cmd_start(struct rc_ctx *ctx, const struct cli_args *a)
 {
 	int err;
 
+	for (int i = 0; i < a->argc; i++)
+		if ((err = rc_check_name(a, "netdev", a->argv[i], false)))
+			return err;
 	out_obj_open(ctx->out, NULL);
 	err = start_run(ctx, ctx->out, a->argv, a->argc);
 	out_obj_close(ctx->out);
@@ -91,10 +94,15 @@ int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
 	size_t n = 0, nmine = 0;
 	struct rc_err e;
 	struct nl *nl;
-	int err, ret = 0;
+	int err = 0, ret = 0;
 
-	if (!mine)
-		return -ENOMEM;
+	for (int i = 0; i < a->argc; i++)
+		if ((err = rc_check_name(a, "netdev", a->argv[i], false)))
+			break;
+	if (err || !mine) {
+		free(mine);
+		return err ? err : -ENOMEM;
+	}
 	err = rc_netlink(ctx, &nl);
 	if (!err)
 		err = rc_devices(ctx, &m);

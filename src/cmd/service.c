@@ -64,13 +64,22 @@ out:
 	return err;
 }
 
+/* start and stop take netdevs: each checked before anything is touched. */
+static int check_netdevs(const struct cli_args *a)
+{
+	int err = 0;
+
+	for (int i = 0; !err && i < a->argc; i++)
+		err = rc_check_name(a, "netdev", a->argv[i], false);
+	return err;
+}
+
 int cmd_start(struct rc_ctx *ctx, const struct cli_args *a)
 {
-	int err;
+	int err = check_netdevs(a);
 
-	for (int i = 0; i < a->argc; i++)
-		if ((err = rc_check_name(a, "netdev", a->argv[i], false)))
-			return err;
+	if (err)
+		return err;
 	out_obj_open(ctx->out, NULL);
 	err = start_run(ctx, ctx->out, a->argv, a->argc);
 	out_obj_close(ctx->out);
@@ -96,9 +105,7 @@ int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
 	struct nl *nl;
 	int err = 0, ret = 0;
 
-	for (int i = 0; i < a->argc; i++)
-		if ((err = rc_check_name(a, "netdev", a->argv[i], false)))
-			break;
+	err = check_netdevs(a);
 	if (err || !mine) {
 		free(mine);
 		return err ? err : -ENOMEM;

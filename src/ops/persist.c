@@ -2,7 +2,6 @@
 /* Operations on the persistent-links file, and on the links it lists. */
 #include <errno.h>
 #include <limits.h>
-#include <net/if.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,15 +110,12 @@ int persist_start(struct nl *nl, const char *path, const struct conf *c,
 		struct rxe_add_req r = { .name = x->name, .netdev = x->netdev, .exist_ok = true,
 					 .force = true };
 		struct rc_err one;
-		int err;
+		int err = rxe_add(nl, &r, &one);
 
-		if (!if_nametoindex(x->netdev) && errno == ENODEV) {
-			state[i] = START_ABSENT;
-			continue;
-		}
-		err = rxe_add(nl, &r, &one);
-		state[i] = err ? START_FAILED : r.created ? START_ADDED : START_PRESENT;
-		if (!err)
+		/* The kernel's ENODEV: no such netdev (yet), which is no failure. */
+		state[i] = err == -ENODEV ? START_ABSENT : err ? START_FAILED :
+			   r.created ? START_ADDED : START_PRESENT;
+		if (!err || err == -ENODEV)
 			continue;
 		if (!ret)
 			ret = rc_err_set(e, err, one.ext, "%s:%zu: %s", path, x->line, one.what);

@@ -229,3 +229,10 @@ assert_json_contract() {
 		done <<<"$doc"
 	fi
 }
+
+# wire_frame KIND LEN: a message of the selftest's exchange (src/selftest/wire.h),
+# its header for KIND and LEN, then LEN bytes of body from stdin.
+wire_frame() {
+	printf 'RCST\0\1\0%b\0\0\0%b\0\0\0\0' "\\0$(printf %o "$1")" "\\0$(printf %o "$2")"
+	head -c "$2"
+}

@@ -100,8 +100,9 @@ server --pingpong --cm rxe0|--pingpong is the rdma-core examples' exchange
 --transport ud --bench rxe0|not with --bench or --cm
 --events --cm rxe0|not with --bench or --cm
 client --pingpong --transport xrc h rxe0|--pingpong --transport: one of rc, uc, ud or srq
-server --transport ud rxe0|between two hosts --transport and --events go with --pingpong
-client --events h rxe0|between two hosts --transport and --events go with --pingpong
+server --transport ud rxe0|the server serves whatever transports its clients ask for
+server --events rxe0|the server serves whatever transports its clients ask for
+client --events --cm h rxe0|not with --bench or --cm
 --iters 5 rxe0|--iters is for --bench
 --bench --size 40000000 rxe0|at most 32 MiB
 client --bench --size 40000000 h rxe0|at most 32 MiB

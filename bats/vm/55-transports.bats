@@ -163,9 +163,9 @@ skip_on_510() {
 	run --separate-stderr rdmactl selftest client "$RXE_VM_ADDR" rxe0 --pingpong --transport xrc
 	assert_failure 2
 	[[ $stderr == *"--pingpong --transport: one of rc, uc, ud or srq"*"not 'xrc'"* ]] || fail "$stderr"
-	run --separate-stderr rdmactl selftest client "$RXE_VM_ADDR" rxe0 --transport ud
+	run --separate-stderr rdmactl selftest server rxe0 --transport ud
 	assert_failure 2
-	[[ $stderr == *"between two hosts --transport and --events go with --pingpong"* ]] || fail "$stderr"
+	[[ $stderr == *"the server serves whatever transports its clients ask for"* ]] || fail "$stderr"
 }
 
 garbage() {
@@ -193,6 +193,67 @@ seventeen_qps() {
 		"$RDMACTL" selftest loopback rxe0 --transport all --events --timeout 20
 	assert_success
 	assert_line --regexp '^rxe0: transports passed '
+}
+
+# bats test_tags=kernels
+@test "transports: over the exchange to a server in the same guest, the matrix is loopback's, row for row" {
+	run rdmactl -j selftest loopback rxe0 --transport all --events
+	local want=$output
+	rdmactl -j selftest server --once --port 18750 rxe0 >"$BATS_TEST_TMPDIR/srv" 2>/dev/null &
+	wait_listen 18750
+	run rdmactl -j selftest client "$RXE_VM_ADDR" rxe0 --port 18750 --transport all --events
+	local got=$output status_got=$status
+	wait
+	# The same rows and results; only the wording of B's notes differs.
+	run diff <(matrix_rows <<<"$want") <(matrix_rows <<<"$got")
+	assert_success
+	[ "$status_got" -eq "$(jq -r 'if .[0].passed then 0 else 1 end' <<<"$want")" ]
+	run jq -r '.[0] | "\(.peer) \(.remote_gid) \(.events)"' <<<"$got"
+	assert_output "$RXE_VM_ADDR port 18750 ::ffff:$RXE_VM_ADDR true"
+	# The server's own report: a row a transport it served, each with its steps.
+	run jq -r '.matrix[] | "\(.transport) \(.op) \(.result)"' "$BATS_TEST_TMPDIR/srv"
+	assert_output --regexp '^rc served pass'
+	assert_line 'srq served pass'
+	assert_line 'mw served pass'
+	refute_line --partial ' fail'
+	run jq -r '.matrix[] | select(.usec > 60000000 or (.detail | test("^[0-9]+ steps answered$") | not))' \
+		"$BATS_TEST_TMPDIR/srv"
+	assert_output ''
+}
+
+# An XOPEN body for one RC QP of 64 bytes towards QP 0x11 at this guest's GID.
+xopen_rc() {
+	local a
+	IFS=. read -r -a a <<<"$RXE_VM_ADDR"
+	printf '\0\1\0\0\0\0\0\100'
+	head -c 10 /dev/zero
+	printf '\377\377'
+	# shellcheck disable=SC2059 # the format is the four octets, made above
+	printf "$(printf '\\%03o' "${a[@]}")"
+	printf '\0\0\0\21'
+	head -c 124 /dev/zero
+}
+
+@test "transports: the server fails a step past its buffer, refuses a second end before the first is closed, and says so" {
+	rdmactl -j selftest server --once --port 18751 --timeout 3 rxe0 >"$BATS_TEST_TMPDIR/srv" 2>/dev/null &
+	wait_listen 18751
+	exec 5<>"/dev/tcp/$RXE_VM_ADDR/18751"
+	xopen_rc | wire_frame 5 152 >&5
+	timeout 20 head -c 184 <&5 >"$BATS_TEST_TMPDIR/ends"
+	run od -An -tx1 -N8 "$BATS_TEST_TMPDIR/ends"
+	[ "$output" = ' 52 43 53 54 00 01 00 06' ] ||
+		fail "not the ends: $(tr -c '[:print:]' . <"$BATS_TEST_TMPDIR/ends")"
+	# Prepare a 1 MiB receive (op 1, XB_POST) in a 64-byte end: failed, nothing posted.
+	printf '\1\0\1\0\0\20\0\0\0\0\0\0\0\0\0\0' | wire_frame 7 16 >&5
+	reply=$(timeout 20 head -c 512 <&5 | tr -d '\0')
+	[[ $reply == *"1048576 bytes or 0 items: more than the end holds"* ]] || fail "$reply"
+	xopen_rc | wire_frame 5 152 >&5
+	reply=$(timeout 20 head -c 512 <&5 | tr -d '\0')
+	exec 5>&-
+	[[ $reply == *"asked for a second end before closing its first (refused)"* ]] || fail "$reply"
+	wait || true
+	run jq -r '"\(.passed) \(.detail) \(.matrix[0].result) \(.matrix[0].detail)"' "$BATS_TEST_TMPDIR/srv"
+	assert_output "false the client asked for a second end before closing its first (refused) fail 1048576 bytes or 0 items: more than the end holds"
 }
 
 # bats test_tags=kernels

@@ -57,6 +57,58 @@ setup() {
 	assert_line 'rxe0: selftest passed'
 }
 
+@test "transports: the matrix against the other guest's server, every row as in loopback" {
+	run rdmactl selftest client "$P" rxe0 --transport all
+	assert_line --regexp "^rxe0: transports on $(uname -r), GID 1 ::ffff:$RXE_VM_ADDR, MTU 1024, completions polled$"
+	assert_line "  peer $P port 18516, GID ::ffff:$P"
+	refute_line --regexp '^  [a-z]+ +[a-z_0-9]+ +[a-z]+ +FAIL '
+	assert_success
+	[[ $(uname -r) == 6.1.* ]] || return 0
+	for r in "rc send" "rc send_imm" "rc write" "rc write_imm" "rc read" "uc send" "uc send_imm" \
+		"uc write" "uc write_imm"; do
+		assert_line --regexp "^  ${r% *} +${r#* } +implied +pass +[0-9]+ us  12411 bytes verified$"
+	done
+	assert_line --regexp '^  rc +fetch_add +yes +pass +[0-9]+ us  8 bytes verified$'
+	assert_line --regexp '^  ud +send +implied +pass +[0-9]+ us  1024 bytes verified$'
+	assert_line --regexp '^  ud +over_mtu +implied +pass +[0-9]+ us  1025 bytes: the send completed, the server: the receiver got nothing \(no completion within 1000 ms\): dropped$'
+	assert_line --regexp '^  srq +srq +yes +pass +[0-9]+ us  16384 bytes verified; the server: 16 QPs, one message each, into one SRQ of 32 receives$'
+	assert_line --regexp '^  srq +srq_limit +implied +pass +[0-9]+ us  the server: IBV_EVENT_SRQ_LIMIT_REACHED after 25 of 32 receives, limit 8$'
+	assert_line --regexp '^  xrc +xrc +no +not supported +ibv_open_xrcd: Operation not supported \(EOPNOTSUPP\)$'
+	for t in 1 2; do
+		assert_line --regexp "^  mw +mw_type$t +yes +pass +[0-9]+ us  12411 bytes verified; bound, written through, invalidated, then refused: work completion remote access error"
+	done
+	assert_line --regexp '^  device +async +implied +pass +0 us  no asynchronous event arrived that no step caused, on either host$'
+	assert_line "rxe0: transports passed (25 pass, 0 fail, 1 not supported, 0 not run)"
+}
+
+@test "transports: --events against the other guest: completions through a channel on both hosts" {
+	run rdmactl -j selftest client "$P" rxe0 --transport rc,ud,srq --events
+	assert_success
+	run jq -r '.[0] | "\(.passed) \(.events) \(.remote_gid) \([.matrix[] | select(.result == "fail")] | length)"' <<<"$output"
+	assert_output "true true ::ffff:$P 0"
+	run rdmactl selftest client "$P" rxe0 --transport rc --events
+	assert_line --regexp '^  device +events +implied +pass +[0-9]+ us  64 bytes verified; a SEND and its receive each announced on the channel before being polled'
+}
+
+@test "transports: the server refuses a malformed transport and a stray step, naming them, and goes on" {
+	# An XOPEN (kind 5) of 152 zero bytes: no QPs.
+	exec 5<>"/dev/tcp/$P/18516"
+	wire_frame 5 152 </dev/zero >&5
+	reply=$(timeout 20 head -c 512 <&5 | tr -d '\0')
+	exec 5>&-
+	[[ $reply == *"the client sent a malformed transport (refused): QP count outside 1..16"* ]] || fail "$reply"
+	# A step (kind 7) with no end open: refused as an exchange that did not begin right.
+	exec 5<>"/dev/tcp/$P/18516"
+	printf '\4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' | wire_frame 7 16 >&5
+	reply=$(timeout 20 head -c 512 <&5 | tr -d '\0')
+	exec 5>&-
+	[[ $reply == *"began with neither its hello nor a transport (refused)"* ]] || fail "$reply"
+	run rdmactl selftest client "$P" rxe0 --transport rc
+	assert_success
+	run rdmactl selftest client "$P" rxe0
+	assert_success
+}
+
 @test "two hosts: --bench against the other guest gives latencies and a bandwidth" {
 	run rdmactl -j selftest client "$P" --bench --iters 100 rxe0
 	assert_success
@@ -132,13 +184,13 @@ setup() {
 	[ $((SECONDS - start)) -lt 40 ]
 }
 
-@test "two hosts under valgrind: the native and --cm clients against the other guest: no memory error, no leak" {
+@test "two hosts under valgrind: the native, --cm and --transport clients against the other guest: no memory error, no leak" {
 	command -v valgrind >/dev/null || skip "no valgrind"
-	for mode in "" --cm; do
+	for mode in "" --cm "--transport rc,srq"; do
 		# shellcheck disable=SC2086 # no mode is no word
 		run valgrind --quiet --error-exitcode=99 --leak-check=full \
 			--errors-for-leak-kinds=definite,indirect "$RDMACTL" selftest client "$P" $mode rxe0
 		[ "$status" -eq 0 ] || fail "valgrind rdmactl selftest client $mode: exit $status: $output"
-		assert_line --partial 'selftest passed'
+		assert_line --regexp '^rxe0: (selftest|transports) passed'
 	done
 }

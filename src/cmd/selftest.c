@@ -64,8 +64,8 @@ static int xport_options(const struct cli_args *a, const struct st_opts *o, stru
 	if (!list && !x->events)
 		return 0;
 	if (o->bench || o->cm)
-		return cli_usage(a, "--transport and --events prove the transports in loopback: "
-				 "not with --bench or --cm");
+		return cli_usage(a, "--transport and --events prove the transports: not with "
+				 "--bench or --cm");
 	if (!list)
 		list = "rc";
 	if (xp_parse(list, &x->transports, bad, sizeof(bad)))
@@ -217,10 +217,6 @@ static int pingpong(struct rc_ctx *ctx, const struct cli_args *a, const struct s
 /* Two hosts: the port and sizes each protocol uses by default; the device it needs. */
 static int two_hosts(const struct cli_args *a, struct st_opts *o)
 {
-	if ((cli_str(a, "transport") || cli_flag(a, "events")) && !cli_flag(a, "pingpong"))
-		return cli_usage(a, "between two hosts --transport and --events go with "
-				 "--pingpong (the stock examples' traffic); the matrix of every "
-				 "transport is 'selftest loopback --transport all'");
 	if (!o->dev && (!o->cm || cli_flag(a, "pingpong")))
 		return cli_usage(a, "two hosts need the device: rdmactl selftest server DEV, "
 				 "rdmactl selftest client HOST DEV");
@@ -265,7 +261,10 @@ static void session(void *arg, const struct st_report *r)
 	/* One document a client: JSON lines with -j. */
 	o = out_new(stdout, out_is_json(sv->ctx->out), false);
 	if (o) {
-		view_st_report(o, r);
+		if (r->transports)
+			view_xp_report(o, r->transports);
+		else
+			view_st_report(o, r);
 		out_finish(o);
 	}
 }
@@ -291,6 +290,10 @@ int cmd_selftest_server(struct rc_ctx *ctx, const struct cli_args *a)
 		return err;
 	if (cli_flag(a, "pingpong"))
 		return pingpong(ctx, a, &o, true);
+	if (cli_str(a, "transport") || cli_flag(a, "events"))
+		return cli_usage(a, "the server serves whatever transports its clients ask for: "
+				 "--transport and --events are the client's (or go with "
+				 "--pingpong)");
 	o.bind = cli_str(a, "bind");
 	o.once = cli_flag(a, "once");
 	sigaction(SIGINT, &sa, NULL);
@@ -309,6 +312,7 @@ int cmd_selftest_server(struct rc_ctx *ctx, const struct cli_args *a)
 
 int cmd_selftest_client(struct rc_ctx *ctx, const struct cli_args *a)
 {
+	struct xp_opts xo;
 	struct st_report r;
 	struct st_opts o;
 	int err;
@@ -321,6 +325,24 @@ int cmd_selftest_client(struct rc_ctx *ctx, const struct cli_args *a)
 	o.host = a->argv[0];
 	if (cli_flag(a, "pingpong"))
 		return pingpong(ctx, a, &o, false);
+	err = xport_options(a, &o, &xo);
+	if (err)
+		return err;
+	if (xo.transports) {
+		struct xp_report *x = malloc(sizeof(*x));
+
+		if (!x)
+			return -ENOMEM;
+		xo.dev = o.dev;
+		xo.host = o.host;
+		xo.port = o.port;
+		err = xp_client(&xo, x);
+		out_arr_open(ctx->out, NULL);
+		view_xp_report(ctx->out, x);
+		out_arr_close(ctx->out);
+		free(x);
+		return err ? -EIO : 0;
+	}
 	err = o.cm ? st_cm_client(&o, &r) : st_client(&o, &r);
 	out_arr_open(ctx->out, NULL);
 	view_st_report(ctx->out, &r);

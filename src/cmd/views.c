@@ -180,14 +180,20 @@ void view_xp_report(struct out *o, const struct xp_report *r)
 	}
 	out_bool(o, "events", NULL, r->events);
 	out_text(o, ", completions %s\n", r->events ? "through a channel" : "polled");
+	if (*r->peer) {
+		out_str(o, "peer", "  peer %s", r->peer);
+		out_str(o, "remote_gid", *r->remote_gid ? ", GID %s" : NULL,
+			*r->remote_gid ? r->remote_gid : NULL);
+		out_nl(o);
+	}
 	if (r->f.failed) {
 		out_str(o, "detail", "  FAIL  %s\n", r->f.detail);
 		out_str(o, "hint", *r->f.hint ? "  hint: %s\n" : NULL,
 			*r->f.hint ? r->f.hint : NULL);
-	} else {
+	}
+	if (r->nrows)
 		out_text(o, "  %-9s %-10s %-8s %-13s %9s  %s\n", "TRANSPORT", "OP", "CLAIMED",
 			 "RESULT", "TIME", "DETAIL");
-	}
 	out_arr_open(o, "matrix");
 	for (unsigned int i = 0; i < r->nrows; i++) {
 		const struct xp_row *w = &r->rows[i];
@@ -198,7 +204,9 @@ void view_xp_report(struct out *o, const struct xp_report *r)
 		out_str(o, "op", " %-10s", w->op);
 		out_str(o, "claimed", " %-8s", xp_claim_name(w->claim));
 		out_str(o, "claim", NULL, *w->claim_text ? w->claim_text : NULL);
-		out_str(o, "result", " %-13s", w->result == XP_FAIL ? "FAIL" : xp_result_name(w->result));
+		/* FAIL stands out in the table; JSON says "fail", as the contract does. */
+		out_text(o, " %-13s", w->result == XP_FAIL ? "FAIL" : xp_result_name(w->result));
+		out_str(o, "result", NULL, xp_result_name(w->result));
 		if (w->result == XP_PASS || w->result == XP_FAIL)
 			out_u64(o, "usec", " %6" PRIu64 " us", w->usec);
 		else

@@ -57,13 +57,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		case WIRE_RESULT: {
 			struct st_fault r;
+			uint32_t value;
 
-			err = wire_result_decode(b, &r, &why);
+			err = wire_result_decode_value(b, &r, &value, &why);
 			if (!err) {
 				check_text(r.detail, sizeof(r.detail));
 				check_text(r.hint, sizeof(r.hint));
+				/* The plain decoder takes exactly those without a value. */
+				CHECK(!wire_result_decode(b, &r, &why) == !value);
 			}
-			n = err ? 0 : wire_result_encode(&r, again);
+			n = err ? 0 : wire_result_encode_value(&r, value, again);
+			break;
+		}
+		case WIRE_XOPEN: {
+			struct wire_xopen o;
+
+			err = wire_xopen_decode(b, &o, &why);
+			n = err ? 0 : wire_xopen_encode(&o, again);
+			break;
+		}
+		case WIRE_XENDS: {
+			struct wire_xends e;
+
+			err = wire_xends_decode(b, &e, &why);
+			n = err ? 0 : wire_xends_encode(&e, again);
+			break;
+		}
+		case WIRE_XSTEP: {
+			struct wire_xstep st;
+
+			err = wire_xstep_decode(b, &st, &why);
+			n = err ? 0 : wire_xstep_encode(&st, again);
 			break;
 		}
 		case WIRE_BYE:

@@ -59,6 +59,11 @@ struct st {
 	enum st_stage cur;
 };
 
+/* Reads one whole message into BUF: its kind, or a negative errno with WHY. */
+int st_recv_msg(int fd, uint8_t *buf, uint64_t deadline, const char **why);
+/* Why a message did not come, in words ("sent nothing..."), from its errno and WHY. */
+const char *st_recv_error(int err, const char *why, char *buf, size_t len);
+
 /* Marks the running stage failed (st_fault into its result, timed). */
 int st_fail(struct st *s, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

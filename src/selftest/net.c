@@ -20,6 +20,7 @@
 
 #include "selftest/sidechan.h"
 #include "selftest/internal.h"
+#include "selftest/xport.h"
 
 /* The longest a server spends on one client, its bandwidth run included: 10 minutes. */
 #define MAX_RUN_MS (10 * 60 * 1000)
@@ -37,8 +38,7 @@ struct lobby_conn {
 	uint8_t buf[WIRE_MSG_MAX];
 };
 
-/* Why a message did not come, in words, from its errno and the decoder's WHY. */
-static const char *recv_error(int err, const char *why, char *buf, size_t len)
+const char *st_recv_error(int err, const char *why, char *buf, size_t len)
 {
 	switch (err) {
 	case -ETIMEDOUT:
@@ -56,8 +56,7 @@ static const char *recv_error(int err, const char *why, char *buf, size_t len)
 	}
 }
 
-/* Reads one whole message into BUF: its kind, or a negative errno with WHY. */
-static int recv_msg(int fd, uint8_t *buf, uint64_t deadline, const char **why)
+int st_recv_msg(int fd, uint8_t *buf, uint64_t deadline, const char **why)
 {
 	int kind, err;
 
@@ -84,7 +83,7 @@ static int client_fail(struct st *s, int err, const char *why)
 	char buf[200];
 
 	return st_fail(s, err == -EPROTO ? NULL : "is 'rdmactl selftest server' running there?",
-		       "the server %s", recv_error(err, why, buf, sizeof(buf)));
+		       "the server %s", st_recv_error(err, why, buf, sizeof(buf)));
 }
 
 /* A RESULT, or the server's refusal in place of what was expected. */
@@ -110,7 +109,7 @@ static int net_step(struct st *s, const struct wire_step *step, struct st_fault 
 	if (err)
 		return client_fail(s, err, "");
 	/* A latency stage's check waits for the server's last answer: as long as the run. */
-	kind = recv_msg(s->fd, buf, deadline(s), &why);
+	kind = st_recv_msg(s->fd, buf, deadline(s), &why);
 	if (kind < 0)
 		return client_fail(s, kind, why);
 	if (client_result(s, buf, kind, res))
@@ -145,7 +144,7 @@ static int client_hello(struct st *s)
 	kind = sc_write(s->fd, buf, wire_hello_encode(&h, buf), deadline(s));
 	if (kind)
 		return client_fail(s, kind, "");
-	kind = recv_msg(s->fd, buf, deadline(s), &why);
+	kind = st_recv_msg(s->fd, buf, deadline(s), &why);
 	if (kind < 0)
 		return client_fail(s, kind, why);
 	if (kind != WIRE_HELLO) {
@@ -223,13 +222,13 @@ static int serve_hello(struct st *s, struct lobby_conn *c)
 
 	if (kind < 0) {
 		snprintf(text, sizeof(text), "the client %s",
-			 recv_error(kind, why, words, sizeof(words)));
+			 st_recv_error(kind, why, words, sizeof(words)));
 		if (kind == -EBADMSG || kind == -EPROTO)
 			return refuse(s, text);
 		return st_fail(s, NULL, "%s", text);
 	}
 	if (kind != WIRE_HELLO)
-		return refuse(s, "the client did not begin with its hello (refused)");
+		return refuse(s, "the client began with neither its hello nor a transport (refused)");
 	if (wire_hello_decode(buf + WIRE_HDR_LEN, &h, &why)) {
 		snprintf(text, sizeof(text), "the client sent a malformed hello: %s (refused)", why);
 		return refuse(s, text);
@@ -242,7 +241,7 @@ static int serve_hello(struct st *s, struct lobby_conn *c)
 	st_hello(s, &s->b, &h);
 	kind = sc_write(s->fd, buf, wire_hello_encode(&h, buf), deadline(s));
 	if (kind)
-		return st_fail(s, NULL, "the client %s", recv_error(kind, "", words, sizeof(words)));
+		return st_fail(s, NULL, "the client %s", st_recv_error(kind, "", words, sizeof(words)));
 	return 0;
 }
 
@@ -262,7 +261,7 @@ static int serve_steps(struct st *s)
 		struct st_fault res;
 		struct st_stage_result *x;
 		uint64_t until = deadline(s) + extra;
-		int kind = recv_msg(s->fd, buf, until < end ? until : end, &why);
+		int kind = st_recv_msg(s->fd, buf, until < end ? until : end, &why);
 
 		if (kind == -ETIMEDOUT && sc_now_ms() >= end)
 			return refuse(s, "the client took longer than the 10 minutes a client "
@@ -272,7 +271,7 @@ static int serve_steps(struct st *s)
 			return 0;
 		if (kind < 0)
 			return st_fail(s, NULL, "the client %s",
-				       recv_error(kind, why, words, sizeof(words)));
+				       st_recv_error(kind, why, words, sizeof(words)));
 		if (kind != WIRE_STEP)
 			return refuse(s, "the client sent a message out of turn (refused)");
 		if (wire_step_decode(buf + WIRE_HDR_LEN, ST_NSTAGES, &step, &why) ||
@@ -313,11 +312,22 @@ static int serve_steps(struct st *s)
 	}
 }
 
-/* One client, start to end; R says how it went. */
-static int serve_one(struct st *s, struct lobby_conn *c)
+/* One client, start to end; R (or XR, for --transport) says how it went. */
+static int serve_one(struct st *s, struct lobby_conn *c, struct xp_report *xr)
 {
 	int err;
 
+	if (c->kind == WIRE_XOPEN) {
+		struct xp_opts xo = { .dev = s->o->dev, .gid_index = s->o->gid_index,
+				      .timeout_ms = s->o->timeout_ms };
+
+		err = xp_serve(&xo, c->fd, c->buf, c->peer, xr);
+		close(c->fd);
+		c->fd = -1;
+		s->r->transports = xr;
+		s->r->passed = !err;
+		return err ? -1 : 0;
+	}
 	st_report_init(s->r, s->o->dev, 0);
 	for (int i = ST_SEND; i < ST_NSTAGES; i++)
 		s->r->st[i].ran = false;	/* the client says which it runs */
@@ -420,6 +430,7 @@ int st_server(const struct st_opts *o, struct st_report *r,
 	struct st s = { .o = o, .r = r, .fd = -1 };
 	/* Large: on the heap, not the stack. */
 	struct lobby_conn *lob = calloc(LOBBY_MAX, sizeof(*lob));
+	struct xp_report *xr = malloc(sizeof(*xr));
 	char err[200];
 	size_t nlob = 0;
 	int lfd, ret = 0;
@@ -427,7 +438,7 @@ int st_server(const struct st_opts *o, struct st_report *r,
 	/* The device first: a wrong DEV or GID index fails before any client comes. */
 	st_report_init(r, o->dev, 0);
 	st_begin(&s, ST_SETUP);
-	if (!lob) {
+	if (!lob || !xr) {
 		st_fail(&s, NULL, "out of memory");
 		goto fail;
 	}
@@ -453,7 +464,7 @@ int st_server(const struct st_opts *o, struct st_report *r,
 		c = lob[i];
 		memmove(&lob[i], &lob[i + 1], (nlob - (size_t)i - 1) * sizeof(*lob));
 		nlob--;
-		ret = serve_one(&s, &c);
+		ret = serve_one(&s, &c, xr);
 		session(arg, r);
 		if (o->once || sc_stop)
 			break;
@@ -462,10 +473,13 @@ int st_server(const struct st_opts *o, struct st_report *r,
 		close(lob[--nlob].fd);
 	close(lfd);
 	free(lob);
+	free(xr);
 	st_release(&s);
+	r->transports = NULL;
 	return ret;
 fail:
 	free(lob);
+	free(xr);
 	st_release(&s);
 	r->passed = false;
 	return -1;

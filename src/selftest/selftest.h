@@ -72,9 +72,12 @@ struct st_report {
 	char remote_gid[46];
 	struct st_stage_result st[ST_NSTAGES];
 	bool passed;
+	/* A server's session with a --transport client: its report instead of the stages. */
+	const struct xp_report *transports;
 };
 
 struct ibv_context;
+struct xp_report;
 
 const char *st_stage_name(enum st_stage s);
 

@@ -63,6 +63,12 @@ size_t wire_body_len(enum wire_kind kind)
 		return WIRE_RESULT_BODY;
 	case WIRE_BYE:
 		return 0;
+	case WIRE_XOPEN:
+		return WIRE_XOPEN_BODY;
+	case WIRE_XENDS:
+		return WIRE_XENDS_BODY;
+	case WIRE_XSTEP:
+		return WIRE_XSTEP_BODY;
 	}
 	return 0;
 }
@@ -91,7 +97,7 @@ int wire_hdr_decode(const uint8_t hdr[WIRE_HDR_LEN], const char **why)
 		*why = "another version of the rdmactl selftest exchange";
 		return -EPROTO;
 	}
-	if (kind < WIRE_HELLO || kind > WIRE_BYE) {
+	if (kind < WIRE_HELLO || kind > WIRE_XSTEP) {
 		*why = "unknown message kind";
 		return -EBADMSG;
 	}
@@ -201,17 +207,23 @@ int wire_step_decode(const uint8_t *b, unsigned int nstages, struct wire_step *s
 	return -EBADMSG;
 }
 
-/* Result body: ok 8, 0 x 15, detail, hint. */
-size_t wire_result_encode(const struct st_fault *r, uint8_t *buf)
+/* Result body: ok 8, 0 x 3, value 32, 0 x 8, detail, hint. */
+size_t wire_result_encode_value(const struct st_fault *r, uint32_t value, uint8_t *buf)
 {
 	size_t n = put_hdr(buf, WIRE_RESULT);
 	uint8_t *b = buf + WIRE_HDR_LEN;
 
 	b[0] = r->failed ? 0 : 1;
+	put32(b + 4, value);
 	/* put_hdr zeroed the body: each text keeps its NUL. */
 	memcpy(b + 16, r->detail, strnlen(r->detail, WIRE_TEXT_LEN - 1));
 	memcpy(b + 16 + WIRE_TEXT_LEN, r->hint, strnlen(r->hint, WIRE_TEXT_LEN - 1));
 	return n;
+}
+
+size_t wire_result_encode(const struct st_fault *r, uint8_t *buf)
+{
+	return wire_result_encode_value(r, 0, buf);
 }
 
 /* A text field: printable ASCII up to a NUL, and nothing but NULs after it. */
@@ -228,12 +240,14 @@ static int text(const uint8_t *p, char *out)
 	return 0;
 }
 
-int wire_result_decode(const uint8_t *b, struct st_fault *r, const char **why)
+int wire_result_decode_value(const uint8_t *b, struct st_fault *r, uint32_t *value,
+			     const char **why)
 {
 	r->failed = b[0] == 0;
+	*value = get32(b + 4);
 	if (b[0] > 1)
 		*why = "result neither 0 nor 1";
-	else if (!zero(b + 1, 15))
+	else if (!zero(b + 1, 3) || !zero(b + 8, 8))
 		*why = "reserved bytes not zero";
 	else if (text(b + 16, r->detail) || text(b + 16 + WIRE_TEXT_LEN, r->hint))
 		*why = "text not printable, or not NUL-terminated";
@@ -242,9 +256,164 @@ int wire_result_decode(const uint8_t *b, struct st_fault *r, const char **why)
 	return -EBADMSG;
 }
 
+int wire_result_decode(const uint8_t *b, struct st_fault *r, const char **why)
+{
+	uint32_t value;
+
+	if (wire_result_decode_value(b, r, &value, why))
+		return -EBADMSG;
+	if (value) {
+		*why = "reserved bytes not zero";
+		return -EBADMSG;
+	}
+	return 0;
+}
+
 size_t wire_bye_encode(uint8_t *buf)
 {
 	return put_hdr(buf, WIRE_BYE);
+}
+
+/* NQP QP numbers and PSNs at P (then the PSNs): each in range, the unused zero. */
+static void put_qps(uint8_t *p, const uint32_t *qpn, const uint32_t *psn)
+{
+	for (int i = 0; i < WIRE_XQPS; i++) {
+		put32(p + 4 * i, qpn[i]);
+		put32(p + 4 * (WIRE_XQPS + i), psn[i]);
+	}
+}
+
+static const char *get_qps(const uint8_t *p, unsigned int nqp, uint32_t *qpn, uint32_t *psn)
+{
+	if (nqp < 1 || nqp > WIRE_XQPS)
+		return "QP count outside 1..16";
+	for (unsigned int i = 0; i < WIRE_XQPS; i++) {
+		qpn[i] = get32(p + 4 * i);
+		psn[i] = get32(p + 4 * (WIRE_XQPS + i));
+		if (i >= nqp && (qpn[i] || psn[i]))
+			return "an unused QP slot not zero";
+		if (i < nqp && (qpn[i] == 0 || qpn[i] > 0xffffff))
+			return "QP number outside 1..0xffffff";
+		if (psn[i] > 0xffffff)
+			return "PSN wider than 24 bits";
+	}
+	return NULL;
+}
+
+/* Xopen body: transport 8, nqp 8, flags 8, 0 x 1, len 32, gid 128, qpn 32 x 16, psn 32 x 16. */
+size_t wire_xopen_encode(const struct wire_xopen *o, uint8_t *buf)
+{
+	size_t n = put_hdr(buf, WIRE_XOPEN);
+	uint8_t *b = buf + WIRE_HDR_LEN;
+
+	b[0] = o->transport;
+	b[1] = o->nqp;
+	b[2] = o->flags;
+	put32(b + 4, o->len);
+	memcpy(b + 8, o->gid, 16);
+	put_qps(b + 24, o->qpn, o->psn);
+	return n;
+}
+
+int wire_xopen_decode(const uint8_t *b, struct wire_xopen *o, const char **why)
+{
+	const char *bad;
+
+	o->transport = b[0];
+	o->nqp = b[1];
+	o->flags = b[2];
+	o->len = get32(b + 4);
+	memcpy(o->gid, b + 8, 16);
+	bad = get_qps(b + 24, o->nqp, o->qpn, o->psn);
+	if (o->transport >= WIRE_XTRANSPORTS)
+		*why = "unknown transport";
+	else if (bad)
+		*why = bad;
+	else if (o->flags & ~WIRE_XF_EVENTS)
+		*why = "unknown flags";
+	else if (b[3])
+		*why = "reserved bytes not zero";
+	else if (o->len == 0 || o->len > WIRE_MAX_LEN)
+		*why = "buffer length outside 1..64 MiB";
+	else if (zero(o->gid, 16))
+		*why = "GID all zero";
+	else
+		return 0;
+	return -EBADMSG;
+}
+
+/* Xends body: nqp 8, 0 x 3, len 32, addr 64, rkey 32, 0 x 4, gid 128, qpn 32 x 16, psn 32 x 16. */
+size_t wire_xends_encode(const struct wire_xends *e, uint8_t *buf)
+{
+	size_t n = put_hdr(buf, WIRE_XENDS);
+	uint8_t *b = buf + WIRE_HDR_LEN;
+
+	b[0] = e->nqp;
+	put32(b + 4, e->len);
+	put64(b + 8, e->addr);
+	put32(b + 16, e->rkey);
+	memcpy(b + 24, e->gid, 16);
+	put_qps(b + 40, e->qpn, e->psn);
+	return n;
+}
+
+int wire_xends_decode(const uint8_t *b, struct wire_xends *e, const char **why)
+{
+	const char *bad;
+
+	e->nqp = b[0];
+	e->len = get32(b + 4);
+	e->addr = get64(b + 8);
+	e->rkey = get32(b + 16);
+	memcpy(e->gid, b + 24, 16);
+	bad = get_qps(b + 40, e->nqp, e->qpn, e->psn);
+	if (bad)
+		*why = bad;
+	else if (!zero(b + 1, 3) || !zero(b + 20, 4))
+		*why = "reserved bytes not zero";
+	else if (e->len == 0 || e->len > WIRE_MAX_LEN)
+		*why = "buffer length outside 1..64 MiB";
+	else if (e->addr == 0)
+		*why = "buffer address zero";
+	else if (e->addr + e->len < e->addr)
+		*why = "buffer wraps around the address space";
+	else if (zero(e->gid, 16))
+		*why = "GID all zero";
+	else
+		return 0;
+	return -EBADMSG;
+}
+
+/* Xstep body: op 8, stage 8, flags 8, 0 x 1, len 32, value 64. */
+size_t wire_xstep_encode(const struct wire_xstep *s, uint8_t *buf)
+{
+	size_t n = put_hdr(buf, WIRE_XSTEP);
+	uint8_t *b = buf + WIRE_HDR_LEN;
+
+	b[0] = s->op;
+	b[1] = s->stage;
+	b[2] = s->flags;
+	put32(b + 4, s->len);
+	put64(b + 8, s->value);
+	return n;
+}
+
+int wire_xstep_decode(const uint8_t *b, struct wire_xstep *s, const char **why)
+{
+	s->op = b[0];
+	s->stage = b[1];
+	s->flags = b[2];
+	s->len = get32(b + 4);
+	s->value = get64(b + 8);
+	if (s->op < 1 || s->op > WIRE_XOPS)
+		*why = "unknown step";
+	else if (b[3])
+		*why = "reserved bytes not zero";
+	else if (s->len > WIRE_MAX_LEN)
+		*why = "size over 64 MiB";
+	else
+		return 0;
+	return -EBADMSG;
 }
 
 void wire_pp_encode(const struct wire_pp *m, char out[WIRE_PP_LEN])

@@ -21,6 +21,9 @@ enum wire_kind {
 	WIRE_STEP = 2,		/* client to server: prepare or check a stage */
 	WIRE_RESULT = 3,	/* server to client: how a step went, or why refused */
 	WIRE_BYE = 4,		/* client to server: the end, cleanly */
+	WIRE_XOPEN = 5,		/* --transport: make your end of a transport, towards mine */
+	WIRE_XENDS = 6,		/* --transport: the end made, what the client may reach */
+	WIRE_XSTEP = 7,		/* --transport: prepare or check; a RESULT answers */
 };
 
 enum wire_phase {
@@ -51,12 +54,51 @@ struct wire_step {
 	uint32_t size;		/* bench stages: bytes per operation */
 };
 
+/* --transport (selftest/xport.c): up to this many QPs an end, SRQ's 16. */
+#define WIRE_XQPS 16
+#define WIRE_XF_EVENTS 0x1	/* xopen: completions through a completion channel */
+
+struct wire_xopen {
+	uint8_t transport;	/* enum xp_transport, below WIRE_XTRANSPORTS */
+	uint8_t nqp;		/* 1..WIRE_XQPS */
+	uint8_t flags;		/* WIRE_XF_* */
+	uint32_t len;		/* the buffer each QP needs, 1..WIRE_MAX_LEN */
+	uint8_t gid[16];	/* the client's, not all zero */
+	uint32_t qpn[WIRE_XQPS];	/* the client's QPs, 24 bits, not 0; the unused 0 */
+	uint32_t psn[WIRE_XQPS];
+};
+
+struct wire_xends {
+	uint8_t nqp;		/* as asked */
+	uint32_t len;		/* the buffer, at least as asked */
+	uint64_t addr;		/* the first QP's buffer, not 0 */
+	uint32_t rkey;
+	uint8_t gid[16];
+	uint32_t qpn[WIRE_XQPS];
+	uint32_t psn[WIRE_XQPS];
+};
+
+struct wire_xstep {
+	uint8_t op;		/* 1..WIRE_XOPS: what xport.c's end B is asked */
+	uint8_t stage;		/* the pattern's number */
+	uint8_t flags;		/* the op's own */
+	uint32_t len;		/* 0..WIRE_MAX_LEN */
+	uint64_t value;		/* an atomic's word, a count, a window's type */
+};
+
+/* Kinds of end the exchange knows (XRC has none) and ops it carries. */
+#define WIRE_XTRANSPORTS 6
+#define WIRE_XOPS 15
+
 /* A RESULT carries a struct st_fault: ok (not failed), detail and hint, printable. */
 #define WIRE_TEXT_LEN ST_TEXT_LEN
 
 #define WIRE_HELLO_BODY 64
 #define WIRE_STEP_BODY 16
 #define WIRE_RESULT_BODY (16 + 2 * WIRE_TEXT_LEN)
+#define WIRE_XOPEN_BODY (24 + 8 * WIRE_XQPS)
+#define WIRE_XENDS_BODY (40 + 8 * WIRE_XQPS)
+#define WIRE_XSTEP_BODY 16
 #define WIRE_MSG_MAX (WIRE_HDR_LEN + WIRE_RESULT_BODY)
 
 /* The body length KIND fixes; 0 for a kind this version does not know. */
@@ -72,13 +114,24 @@ int wire_hdr_decode(const uint8_t hdr[WIRE_HDR_LEN], const char **why);
 size_t wire_hello_encode(const struct wire_hello *h, uint8_t *buf);
 size_t wire_step_encode(const struct wire_step *s, uint8_t *buf);
 size_t wire_result_encode(const struct st_fault *r, uint8_t *buf);
+/* A RESULT with a value: the rkey of a window a step bound. */
+size_t wire_result_encode_value(const struct st_fault *r, uint32_t value, uint8_t *buf);
 size_t wire_bye_encode(uint8_t *buf);
+size_t wire_xopen_encode(const struct wire_xopen *o, uint8_t *buf);
+size_t wire_xends_encode(const struct wire_xends *e, uint8_t *buf);
+size_t wire_xstep_encode(const struct wire_xstep *s, uint8_t *buf);
 
 /* Bodies, strictly: 0, or -EBADMSG with WHY naming the field. */
 int wire_hello_decode(const uint8_t *body, struct wire_hello *h, const char **why);
 int wire_step_decode(const uint8_t *body, unsigned int nstages, struct wire_step *s,
 		     const char **why);
 int wire_result_decode(const uint8_t *body, struct st_fault *r, const char **why);
+/* The same, and the value (0 in a plain RESULT). */
+int wire_result_decode_value(const uint8_t *body, struct st_fault *r, uint32_t *value,
+			     const char **why);
+int wire_xopen_decode(const uint8_t *body, struct wire_xopen *o, const char **why);
+int wire_xends_decode(const uint8_t *body, struct wire_xends *e, const char **why);
+int wire_xstep_decode(const uint8_t *body, struct wire_xstep *s, const char **why);
 
 /*
  * ibv_rc_pingpong's exchange, for --pingpong: "LLLL:QQQQQQ:PPPPPP:" in hex,

@@ -51,6 +51,8 @@ struct xp_opts {
 	bool events;		/* completions through a completion channel */
 	unsigned int size;	/* RC/UC bytes per operation; UD up to the path MTU */
 	unsigned int timeout_ms;
+	const char *host;	/* two hosts: the server, for a client */
+	unsigned int port;
 };
 
 struct xp_report {
@@ -59,6 +61,8 @@ struct xp_report {
 	int gid_index;
 	char gid[46];
 	int mtu;		/* path MTU in bytes */
+	char peer[80];		/* two hosts: the other end */
+	char remote_gid[46];
 	bool events;
 	struct xp_row rows[XP_MAXROWS];
 	unsigned int nrows;
@@ -76,5 +80,14 @@ const char *xp_result_name(enum xp_result r);
 
 /* Runs the transports O selects in loopback on one device: 0 when all passed, else -1. */
 int xp_loopback(const struct xp_opts *o, struct xp_report *r);
+/* The same between two hosts: A here, B in O->host's 'selftest server'. */
+int xp_client(const struct xp_opts *o, struct xp_report *r);
+/*
+ * The server's part for a client whose first message, FIRST (header and
+ * body), is an XOPEN: end B of each transport it asks for, until its goodbye.
+ * R is the server's side of it: a row a transport served.
+ */
+int xp_serve(const struct xp_opts *o, int fd, const uint8_t *first, const char *peer,
+	     struct xp_report *r);
 
 #endif

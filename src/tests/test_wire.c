@@ -165,6 +165,87 @@ static void step_and_result(void **state)
 	assert_int_equal(wire_result_decode(buf + WIRE_HDR_LEN, &q, &why), -EBADMSG);
 }
 
+/* --transport's messages: round trips, and each bad field refused by name. */
+static void transport_messages(void **state)
+{
+	struct wire_xopen o = { .transport = 3, .nqp = 16, .flags = WIRE_XF_EVENTS,
+				.len = 1024, .gid = { [10] = 0xff, [11] = 0xff, 10, 0, 0, 1 } }, p;
+	struct wire_xends e = { .nqp = 1, .len = 12411, .addr = 0x7f0012345000, .rkey = 0x99,
+				.gid = { [15] = 2 }, .qpn = { 0x12 }, .psn = { 0xffffff } }, f;
+	struct wire_xstep s = { .op = 4, .stage = 10, .flags = 2, .len = 1024, .value = ~0ull }, t;
+	struct st_fault r = { 0 }, q;
+	uint8_t buf[WIRE_MSG_MAX];
+	uint32_t value;
+	const char *why;
+
+	(void)state;
+	for (int i = 0; i < 16; i++) {
+		o.qpn[i] = 0x100 + (uint32_t)i;
+		o.psn[i] = (uint32_t)i;
+	}
+	assert_int_equal(wire_xopen_encode(&o, buf), WIRE_HDR_LEN + WIRE_XOPEN_BODY);
+	assert_int_equal(wire_hdr_decode(buf, &why), WIRE_XOPEN);
+	assert_int_equal(wire_xopen_decode(buf + WIRE_HDR_LEN, &p, &why), 0);
+	assert_true(p.transport == o.transport && p.nqp == o.nqp && p.flags == o.flags &&
+		    p.len == o.len);
+	assert_memory_equal(p.gid, o.gid, 16);
+	assert_memory_equal(p.qpn, o.qpn, sizeof(o.qpn));
+	assert_memory_equal(p.psn, o.psn, sizeof(o.psn));
+	buf[WIRE_HDR_LEN] = 6;
+	assert_int_equal(wire_xopen_decode(buf + WIRE_HDR_LEN, &p, &why), -EBADMSG);
+	assert_string_equal(why, "unknown transport");
+	o.nqp = 2;	/* QPs 3..16 given, but only 2 counted */
+	wire_xopen_encode(&o, buf);
+	assert_int_equal(wire_xopen_decode(buf + WIRE_HDR_LEN, &p, &why), -EBADMSG);
+	assert_string_equal(why, "an unused QP slot not zero");
+	o.nqp = 0;
+	wire_xopen_encode(&o, buf);
+	assert_int_equal(wire_xopen_decode(buf + WIRE_HDR_LEN, &p, &why), -EBADMSG);
+	assert_string_equal(why, "QP count outside 1..16");
+	o.nqp = 16;
+	o.len = WIRE_MAX_LEN + 1;
+	wire_xopen_encode(&o, buf);
+	assert_int_equal(wire_xopen_decode(buf + WIRE_HDR_LEN, &p, &why), -EBADMSG);
+	assert_string_equal(why, "buffer length outside 1..64 MiB");
+
+	assert_int_equal(wire_xends_encode(&e, buf), WIRE_HDR_LEN + WIRE_XENDS_BODY);
+	assert_int_equal(wire_xends_decode(buf + WIRE_HDR_LEN, &f, &why), 0);
+	assert_true(f.nqp == 1 && f.len == e.len && f.addr == e.addr && f.rkey == e.rkey);
+	assert_memory_equal(f.gid, e.gid, 16);
+	assert_memory_equal(f.qpn, e.qpn, sizeof(e.qpn));
+	assert_memory_equal(f.psn, e.psn, sizeof(e.psn));
+	e.qpn[0] = 0x1000000;
+	wire_xends_encode(&e, buf);
+	assert_int_equal(wire_xends_decode(buf + WIRE_HDR_LEN, &f, &why), -EBADMSG);
+	assert_string_equal(why, "QP number outside 1..0xffffff");
+	e.qpn[0] = 0x12;
+	e.addr = UINT64_MAX - 5;
+	wire_xends_encode(&e, buf);
+	assert_int_equal(wire_xends_decode(buf + WIRE_HDR_LEN, &f, &why), -EBADMSG);
+	assert_string_equal(why, "buffer wraps around the address space");
+
+	assert_int_equal(wire_xstep_encode(&s, buf), WIRE_HDR_LEN + WIRE_XSTEP_BODY);
+	assert_int_equal(wire_xstep_decode(buf + WIRE_HDR_LEN, &t, &why), 0);
+	assert_true(t.op == s.op && t.stage == s.stage && t.flags == s.flags && t.len == s.len &&
+		    t.value == s.value);
+	buf[WIRE_HDR_LEN] = WIRE_XOPS + 1;
+	assert_int_equal(wire_xstep_decode(buf + WIRE_HDR_LEN, &t, &why), -EBADMSG);
+	assert_string_equal(why, "unknown step");
+	wire_xstep_encode(&s, buf);
+	buf[WIRE_HDR_LEN + 3] = 1;
+	assert_int_equal(wire_xstep_decode(buf + WIRE_HDR_LEN, &t, &why), -EBADMSG);
+	assert_string_equal(why, "reserved bytes not zero");
+
+	/* A result's value: a window's rkey; a plain result must have none. */
+	wire_result_encode_value(&r, 0xabcd1234, buf);
+	assert_int_equal(wire_result_decode_value(buf + WIRE_HDR_LEN, &q, &value, &why), 0);
+	assert_int_equal(value, 0xabcd1234);
+	assert_false(q.failed);
+	assert_int_equal(wire_result_decode(buf + WIRE_HDR_LEN, &q, &why), -EBADMSG);
+	wire_result_encode(&r, buf);
+	assert_int_equal(wire_result_decode(buf + WIRE_HDR_LEN, &q, &why), 0);
+}
+
 /* ibv_rc_pingpong's text, as the stock tool writes it for a RoCE v2 IPv4 GID. */
 static void pingpong_message(void **state)
 {
@@ -198,6 +279,7 @@ int main(void)
 		cmocka_unit_test(header_refusals),
 		cmocka_unit_test(step_and_result),
 		cmocka_unit_test(pingpong_message),
+		cmocka_unit_test(transport_messages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

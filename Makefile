@@ -26,6 +26,11 @@ WARNINGS := -Wall -Wextra -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
 	-Wshadow -Wvla
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
 PC_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null) -pthread
+# rdmactl itself links only what every command may use; libibverbs, librdmacm
+# and libkmod are opened at their first use (src/lazy), so a command that does
+# not use them does not load them (nor libnl, libcrypto, liblzma, libzstd).
+LIBS_EAGER := libmnl json-c zlib
+MAIN_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_EAGER) 2>/dev/null) -ldl -pthread
 # User CFLAGS come last but warnings are appended so they cannot be lost.
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -DVERSION='"$(VERSION)"' -MMD -MP \
 	$(PC_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(WARNINGS)
@@ -78,7 +83,7 @@ pc-check:
 
 rdmactl: $(OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(PC_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(MAIN_LIBS)
 
 build/obj/%.o: src/%.c
 	@mkdir -p $(@D)
@@ -138,7 +143,7 @@ build/asan-obj/%.o: src/%.c
 build/asan/rdmactl: $(ASAN_OBJS)
 	@mkdir -p $(@D)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $(ASAN_OBJS) $(PC_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $(ASAN_OBJS) $(MAIN_LIBS)
 
 # libFuzzer targets (src/fuzz/fuzz_X.c), built with clang under ASan and UBSan,
 # each linking the parser it feeds and that parser's pure dependencies.

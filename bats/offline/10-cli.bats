@@ -38,6 +38,27 @@ setup() {
 	assert_success
 }
 
+# The libraries the dynamic linker loaded for COMMAND..., one a line (glibc's LD_DEBUG).
+libs_loaded() {
+	LD_DEBUG=files "$RDMACTL" "$@" 2>&1 >/dev/null | sed -n 's/.*file=\(lib[^ ]*\) .*/\1/p' | sort -u
+}
+
+@test "a command loads only the libraries it uses: verbs, rdma_cm and kmod when it needs them" {
+	for cmd in --version help "link show" show; do
+		# shellcheck disable=SC2086 # the command's words
+		run libs_loaded $cmd
+		refute_line --regexp '^lib(ibverbs|rdmacm|kmod|nl|crypto|lzma|zstd)'
+		assert_line libmnl.so.0
+	done
+	run libs_loaded selftest loopback rxe0
+	assert_line libibverbs.so.1
+	refute_line --regexp '^lib(rdmacm|kmod|crypto)'
+	run libs_loaded selftest client 127.0.0.1 --cm --timeout 1
+	assert_line librdmacm.so.1
+	run libs_loaded check
+	assert_line libkmod.so.2
+}
+
 @test "an unknown command exits 2 with a one-line hint on stderr only" {
 	run --separate-stderr rdmactl nosuchcommand
 	assert_failure 2

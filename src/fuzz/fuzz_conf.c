@@ -1,46 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Fuzz target: the persistent-links file. A file that loads must survive an
- * add, a delete and a save, and load again to the same entries; a file that
- * does not load must be refused with the line named.
+ * Fuzz target: the persistent-links file, parsed from memory as conf_load
+ * parses what it reads. A file that parses must survive an add, a delete and
+ * a format (what conf_save writes), and parse again to the same entries; a
+ * file that does not parse must be refused with the line named, printably.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "fuzz/fuzz.h"
 #include "model/conf.h"
 
-static char dir[64];
-static char path[96];
-
-static void cleanup(void)
-{
-	unlink(path);
-	rmdir(dir);
-}
+#define PATH RDMACTL_CONF_DEFAULT
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct conf c, again;
-	char err[512];
+	char err[512], *text;
+	size_t len;
 	int ret;
 
-	if (!dir[0]) {
-		snprintf(dir, sizeof(dir), "/tmp/fuzz_conf.XXXXXX");
-		CHECK(mkdtemp(dir));
-		snprintf(path, sizeof(path), "%s/rxe.conf", dir);
-		atexit(cleanup);
-	}
-	fuzz_write_file(path, data, size);
-	ret = conf_load(path, &c, err, sizeof(err));
+	ret = conf_parse((const char *)data, size, PATH, &c, err, sizeof(err));
 	if (ret) {
 		/* Refused: the reason names the file, and is printable. */
-		CHECK(ret < 0 && !strncmp(err, path, strlen(path)));
+		CHECK(ret < 0 && !strncmp(err, PATH, strlen(PATH)));
 		for (const char *q = err; *q; q++)
 			CHECK(isprint((unsigned char)*q));
 		return 0;
@@ -49,13 +35,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(ret == 0 || ret == 1 || ret == -EEXIST);
 	conf_del(&c, "rxefz");
 	CHECK(!conf_find(&c, "rxefz"));
-	CHECK(conf_save(&c, path) == 0);
-	CHECK(conf_load(path, &again, err, sizeof(err)) == 0);
+	text = conf_format(&c, &len);
+	CHECK(text && strlen(text) == len);
+	CHECK(conf_parse(text, len, PATH, &again, err, sizeof(err)) == 0);
 	CHECK(again.n == c.n);
 	for (size_t i = 0; i < c.n; i++) {
 		CHECK(!strcmp(again.e[i].name, c.e[i].name));
 		CHECK(!strcmp(again.e[i].netdev, c.e[i].netdev));
 	}
+	free(text);
 	conf_free(&again);
 	conf_free(&c);
 	return 0;

@@ -19,13 +19,25 @@
 
 #define CONF_MAX_SIZE (1 << 20)
 
+/* Room for one more of N items of SIZE at *V, which holds *CAP: grown by doubling. */
+static int grow(void *v, size_t n, size_t *cap, size_t size)
+{
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*(void **)v, (*cap ? *cap * 2 : 8) * size);
+	if (!p)
+		return -ENOMEM;
+	*(void **)v = p;
+	*cap = *cap ? *cap * 2 : 8;
+	return 0;
+}
+
 static int push_line(struct conf *c, const char *s, size_t len)
 {
-	char **v = realloc(c->lines, (c->nlines + 1) * sizeof(*v));
-
-	if (!v)
+	if (grow(&c->lines, c->nlines, &c->lines_cap, sizeof(*c->lines)))
 		return -ENOMEM;
-	c->lines = v;
 	c->lines[c->nlines] = strndup(s, len);
 	if (!c->lines[c->nlines])
 		return -ENOMEM;
@@ -33,16 +45,23 @@ static int push_line(struct conf *c, const char *s, size_t len)
 	return 0;
 }
 
+static void drop(char *copy, const char *small)
+{
+	if (copy != small)
+		free(copy);
+}
+
 /* Splits line I into an entry, if it holds one. */
 static int parse_line(struct conf *c, size_t i, const char *path, char *err, size_t errlen)
 {
-	char *copy, *tok[3], *save = NULL, *hash;
-	struct conf_entry *v;
+	char small[256], *copy = small, *tok[3], *save = NULL, *hash;
+	size_t len = strlen(c->lines[i]);
 	int ntok = 0;
 
-	copy = strdup(c->lines[i]);
-	if (!copy)
+	/* Tokens are cut in a copy: on the stack for any line a person writes. */
+	if (len >= sizeof(small) && !(copy = malloc(len + 1)))
 		return -ENOMEM;
+	memcpy(copy, c->lines[i], len + 1);
 	hash = strchr(copy, '#');
 	if (hash)
 		*hash = '\0';
@@ -50,13 +69,13 @@ static int parse_line(struct conf *c, size_t i, const char *path, char *err, siz
 	     t = strtok_r(NULL, " \t\r", &save))
 		tok[ntok++] = t;
 	if (ntok == 0) {
-		free(copy);
+		drop(copy, small);
 		return 0;
 	}
 	if (ntok != 2) {
 		snprintf(err, errlen, "%s:%zu: expected 'NAME NETDEV', found %s", path, i + 1,
 			 ntok == 1 ? "one word" : "more than two words");
-		free(copy);
+		drop(copy, small);
 		return -EINVAL;
 	}
 	for (int k = 0; k < 2; k++) {
@@ -69,25 +88,23 @@ static int parse_line(struct conf *c, size_t i, const char *path, char *err, siz
 					*q = '?';
 			snprintf(err, errlen, "%s:%zu: '%s' is not a valid %s name: %s", path, i + 1,
 				 tok[k], k ? "network device" : "RDMA device", why);
-			free(copy);
+			drop(copy, small);
 			return -EINVAL;
 		}
 	}
 	if (conf_find(c, tok[0])) {
 		snprintf(err, errlen, "%s:%zu: %s is listed twice", path, i + 1, tok[0]);
-		free(copy);
+		drop(copy, small);
 		return -EINVAL;
 	}
-	v = realloc(c->e, (c->n + 1) * sizeof(*v));
-	if (!v) {
-		free(copy);
+	if (grow(&c->e, c->n, &c->e_cap, sizeof(*c->e))) {
+		drop(copy, small);
 		return -ENOMEM;
 	}
-	c->e = v;
 	c->e[c->n].name = strdup(tok[0]);
 	c->e[c->n].netdev = strdup(tok[1]);
 	c->e[c->n].line = i + 1;
-	free(copy);
+	drop(copy, small);
 	if (!c->e[c->n].name || !c->e[c->n].netdev) {
 		free(c->e[c->n].name);
 		free(c->e[c->n].netdev);
@@ -97,10 +114,42 @@ static int parse_line(struct conf *c, size_t i, const char *path, char *err, siz
 	return 0;
 }
 
+int conf_parse(const char *buf, size_t len, const char *path, struct conf *c, char *err,
+	       size_t errlen)
+{
+	size_t start = 0;
+	int ret = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (errlen)
+		err[0] = '\0';
+	if (len > CONF_MAX_SIZE) {
+		snprintf(err, errlen, "%s: larger than 1 MiB: not a configuration file", path);
+		return -EFBIG;
+	}
+	if (memchr(buf, '\0', len)) {
+		snprintf(err, errlen, "%s: contains NUL bytes: not a text file", path);
+		return -EINVAL;
+	}
+	for (size_t i = 0; !ret && i <= len; i++) {
+		if (i < len && buf[i] != '\n')
+			continue;
+		if (i == len && start == len)
+			break;	/* no unterminated last line */
+		ret = push_line(c, buf + start, i - start);
+		if (!ret)
+			ret = parse_line(c, c->nlines - 1, path, err, errlen);
+		start = i + 1;
+	}
+	if (ret)
+		conf_free(c);
+	return ret;
+}
+
 int conf_load(const char *path, struct conf *c, char *err, size_t errlen)
 {
-	char *buf = NULL;
-	size_t len = 0, start = 0;
+	char *buf;
+	size_t len;
 	FILE *f;
 	int ret = 0;
 
@@ -121,27 +170,9 @@ int conf_load(const char *path, struct conf *c, char *err, size_t errlen)
 	if (ferror(f))
 		ret = errno ? -errno : -EIO;
 	fclose(f);
-	if (!ret && len > CONF_MAX_SIZE) {
-		snprintf(err, errlen, "%s: larger than 1 MiB: not a configuration file", path);
-		ret = -EFBIG;
-	}
-	if (!ret && memchr(buf, '\0', len)) {
-		snprintf(err, errlen, "%s: contains NUL bytes: not a text file", path);
-		ret = -EINVAL;
-	}
-	for (size_t i = 0; !ret && i <= len; i++) {
-		if (i < len && buf[i] != '\n')
-			continue;
-		if (i == len && start == len)
-			break;	/* no unterminated last line */
-		ret = push_line(c, buf + start, i - start);
-		if (!ret)
-			ret = parse_line(c, c->nlines - 1, path, err, errlen);
-		start = i + 1;
-	}
+	if (!ret)
+		ret = conf_parse(buf, len, path, c, err, errlen);
 	free(buf);
-	if (ret)
-		conf_free(c);
 	return ret;
 }
 
@@ -170,7 +201,6 @@ int conf_add(struct conf *c, const char *name, const char *netdev)
 {
 	const struct conf_entry *e = conf_find(c, name);
 	char *line, *dup_name, *dup_netdev;
-	struct conf_entry *v;
 	int err;
 
 	if (e)
@@ -185,17 +215,14 @@ int conf_add(struct conf *c, const char *name, const char *netdev)
 	free(line);
 	if (err)
 		return err;
-	v = realloc(c->e, (c->n + 1) * sizeof(*v));
+	err = grow(&c->e, c->n, &c->e_cap, sizeof(*c->e));
 	dup_name = strdup(name);
 	dup_netdev = strdup(netdev);
-	if (!v || !dup_name || !dup_netdev) {
-		if (v)
-			c->e = v;
+	if (err || !dup_name || !dup_netdev) {
 		free(dup_name);
 		free(dup_netdev);
 		return -ENOMEM;
 	}
-	c->e = v;
 	c->e[c->n].name = dup_name;
 	c->e[c->n].netdev = dup_netdev;
 	c->e[c->n].line = c->nlines;
@@ -266,9 +293,32 @@ static int mkdir_parents(const char *dir)
 	return 0;
 }
 
+char *conf_format(const struct conf *c, size_t *len)
+{
+	char *text;
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nlines; i++)
+		n += strlen(c->lines[i]) + 1;
+	text = malloc(n + 1);
+	if (!text)
+		return NULL;
+	*len = 0;
+	for (size_t i = 0; i < c->nlines; i++) {
+		size_t k = strlen(c->lines[i]);
+
+		memcpy(text + *len, c->lines[i], k);
+		text[*len + k] = '\n';
+		*len += k + 1;
+	}
+	text[*len] = '\0';
+	return text;
+}
+
 int conf_save(const struct conf *c, const char *path)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX];
+	char dir[PATH_MAX], tmp[PATH_MAX], *text;
+	size_t len;
 	const char *d;
 	struct stat st;
 	int fd, dfd, err = 0;
@@ -284,14 +334,17 @@ int conf_save(const struct conf *c, const char *path)
 	/* Keep the mode an administrator gave the file. */
 	if (stat(path, &st) == 0)
 		mode = st.st_mode & 07777;
+	text = conf_format(c, &len);
+	if (!text)
+		return -ENOMEM;
 	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	for (size_t i = 0; !err && i < c->nlines; i++) {
-		err = write_all(fd, c->lines[i], strlen(c->lines[i]));
-		if (!err)
-			err = write_all(fd, "\n", 1);
+	if (fd < 0) {
+		err = -errno;
+		free(text);
+		return err;
 	}
+	err = write_all(fd, text, len);
+	free(text);
 	if (!err && fchmod(fd, mode) < 0)
 		err = -errno;
 	/* On disk before the rename makes it the file: a crash leaves old or new. */

@@ -18,6 +18,7 @@ struct conf {
 	size_t nlines;
 	struct conf_entry *e;
 	size_t n;
+	size_t lines_cap, e_cap;	/* allocated room */
 };
 
 /*
@@ -25,6 +26,9 @@ struct conf {
  * -EINVAL and ERR says "PATH:LINE: what is wrong". Other errors: negative errno.
  */
 int conf_load(const char *path, struct conf *c, char *err, size_t errlen);
+/* The same from memory: LEN bytes of BUF, errors naming PATH. */
+int conf_parse(const char *buf, size_t len, const char *path, struct conf *c, char *err,
+	       size_t errlen);
 void conf_free(struct conf *c);
 
 const struct conf_entry *conf_find(const struct conf *c, const char *name);
@@ -33,6 +37,8 @@ int conf_add(struct conf *c, const char *name, const char *netdev);
 /* Removes the entries named NAME or on netdev NAME; the number removed. */
 int conf_del(struct conf *c, const char *name);
 
+/* C's lines as the file holds them, NUL-terminated and allocated; LEN without the NUL. */
+char *conf_format(const struct conf *c, size_t *len);
 /* Writes C to PATH through a temporary file and rename: PATH is old or new, never torn. */
 int conf_save(const struct conf *c, const char *path);
 

@@ -1,105 +1,107 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Fuzz target: sysfs values as the model reads them. A copy of a tree captured
- * from a real guest (bats/fixtures/two-netdevs, rxe0 with its first GID slots)
- * gets fuzzed contents in the files rdmactl parses, then is loaded.
+ * Fuzz target: sysfs values as the model makes them out. The input holds the
+ * contents of the files of one device and its port that rdmactl parses (each
+ * a length byte, then that many bytes); each goes through what a read does
+ * with its bytes (sysfs_text) and the parser model_load gives it, in memory.
+ * The seeds (src/fuzz/corpus/sysfs) are the values of the trees captured from
+ * real guests (bats/fixtures, tools/capture-corpus).
  */
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "fuzz/fuzz.h"
+#include "kernel/sysfs.h"
 #include "model/gid.h"
 #include "model/model.h"
 
-#define DEV "/sys/class/infiniband/rxe0"
-#define PORT DEV "/ports/1"
-
-/* The files whose contents the input decides, in input order. */
-static const char *const files[] = {
-	PORT "/gids/0", PORT "/gids/1", PORT "/gids/2",
-	PORT "/gid_attrs/types/1", PORT "/gid_attrs/ndevs/1",
-	PORT "/gid_attrs/types/2", PORT "/gid_attrs/ndevs/2",
-	PORT "/state", PORT "/phys_state", PORT "/rate", PORT "/link_layer",
-	PORT "/hw_counters/rcvd_pkts", DEV "/node_type", DEV "/node_guid", DEV "/fw_ver",
-	DEV "/parent",
+/* The files, in input order (below /sys/class/infiniband/DEV). */
+enum {
+	GID0, GID1, GID2, TYPE1, NDEV1, TYPE2, NDEV2, STATE, PHYS_STATE, RATE, LINK_LAYER,
+	COUNTER, NODE_TYPE, NODE_GUID, FW_VER, PARENT, NFIELDS
 };
 
-static char root[64];
-
-static void cleanup(void)
+/* Field K as a read of LEN bytes would leave it in BUF: its length, or -EFBIG. */
+static int field(const uint8_t *const *at, const size_t *n, int k, char *buf, size_t len)
 {
-	char cmd[128];
+	size_t c = n[k] < len ? n[k] : len;
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
-		fprintf(stderr, "fuzz_sysfs: could not remove %s\n", root);
-}
-
-static void setup(void)
-{
-	const char *src = getenv("FUZZ_FIXTURE");
-	char cmd[512];
-
-	snprintf(root, sizeof(root), "/tmp/fuzz_sysfs.XXXXXX");
-	CHECK(mkdtemp(root));
-	if (!src)
-		src = "bats/fixtures/two-netdevs";
-	/* rxe0 and the first 4 GID slots (with their attributes) of its 1024. */
-	snprintf(cmd, sizeof(cmd),
-		 "cp -a '%s/sys' '%s/' && rm -rf '%s/sys/class/infiniband/rxe1' && "
-		 "find '%s%s' -path '*/gid*/[0-9]*' -regex '.*/\\([4-9]\\|[0-9][0-9]+\\)$' -delete",
-		 src, root, root, root, PORT);
-	if (system(cmd) != 0) {
-		fprintf(stderr, "fuzz_sysfs: cannot copy the fixture from %s (FUZZ_FIXTURE)\n", src);
-		exit(1);
-	}
-	atexit(cleanup);
-}
-
-static void put(const char *rel, const uint8_t *data, size_t n)
-{
-	char p[256];
-
-	snprintf(p, sizeof(p), "%s%s", root, rel);
-	fuzz_write_file(p, data, n);
+	memcpy(buf, at[k], c);
+	return sysfs_text(buf, c, len);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct model m;
-	int err;
+	const uint8_t *at[NFIELDS];
+	size_t n[NFIELDS];
+	struct gid_slot gids[3];
+	struct rdma_dev d;
+	struct port p;
+	struct counter c;
+	char buf[64], addr[64];
 
-	if (!root[0])
-		setup();
-	/* Each file: a length byte, then that many bytes (fewer at the end). */
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && size; i++) {
-		size_t n = data[0] < size - 1 ? data[0] : size - 1;
-
-		put(files[i], data + 1, n);
-		data += 1 + n;
-		size -= 1 + n;
-	}
-	err = model_load(&(struct model_src){ .root = root }, NULL, MODEL_GIDS | MODEL_COUNTERS, &m);
-	CHECK(err == 0);
-	for (size_t d = 0; d < m.n; d++) {
-		for (size_t p = 0; p < m.devs[d].nports; p++) {
-			struct port *pt = &m.devs[d].ports[p];
-			char addr[64];
-
-			CHECK(strnlen(pt->rate, sizeof(pt->rate)) < sizeof(pt->rate));
-			CHECK(strnlen(pt->width, sizeof(pt->width)) < sizeof(pt->width));
-			for (size_t g = 0; g < pt->ngids; g++) {
-				gid_addr(pt->gids[g].raw, addr, sizeof(addr));
-				CHECK(strnlen(pt->gids[g].type, sizeof(pt->gids[g].type)) <
-				       sizeof(pt->gids[g].type));
-			}
-			(void)port_ipv4_gid_index(pt, m.devs[d].netdev);
+	for (int k = 0; k < NFIELDS; k++) {
+		n[k] = size ? (data[0] < size - 1 ? data[0] : size - 1) : 0;
+		at[k] = size ? data + 1 : data;
+		if (size) {
+			data += 1 + n[k];
+			size -= 1 + n[k];
 		}
 	}
-	model_free(&m);
+	memset(&d, 0, sizeof(d));
+	memset(&p, 0, sizeof(p));
+	memset(gids, 0, sizeof(gids));
+	/* The port, as load_port reads it. */
+	if (field(at, n, STATE, buf, sizeof(buf)) > 0)
+		p.state = model_parse_state(buf);
+	if (field(at, n, PHYS_STATE, buf, sizeof(buf)) > 0)
+		p.phys_state = model_parse_state(buf);
+	if (field(at, n, LINK_LAYER, p.link_layer, sizeof(p.link_layer)) < 0)
+		p.link_layer[0] = '\0';
+	if (field(at, n, RATE, p.rate, sizeof(p.rate)) < 0)
+		p.rate[0] = '\0';
+	model_parse_rate(&p);
+	CHECK(strnlen(p.width, sizeof(p.width)) < sizeof(p.width));
+	CHECK(p.speed_gbps == p.speed_gbps || !*p.rate);	/* a number, never NaN from "" */
+	(void)ib_port_state_name(p.state);
+	(void)ib_phys_state_name(p.phys_state);
+	/* The GIDs, as load_gids reads each slot and its attributes. */
+	p.gids = gids;
+	for (int g = 0; g < 3; g++) {
+		struct gid_slot *s = &gids[p.ngids];
+
+		s->index = (uint32_t)g;
+		if (field(at, n, GID0 + g, buf, sizeof(buf)) < 0 || gid_parse(buf, s->raw) < 0)
+			continue;
+		s->empty = gid_is_zero(s->raw);
+		if (s->empty)
+			continue;
+		if (g == 0 || field(at, n, g == 1 ? TYPE1 : TYPE2, s->type, sizeof(s->type)) < 0)
+			s->type[0] = '\0';
+		if (g == 0 || field(at, n, g == 1 ? NDEV1 : NDEV2, s->netdev, sizeof(s->netdev)) < 0)
+			s->netdev[0] = '\0';
+		gid_addr(s->raw, addr, sizeof(addr));
+		CHECK(strnlen(addr, sizeof(addr)) < sizeof(addr));
+		p.ngids++;
+	}
+	/* A counter, as load_counters reads one. */
+	if (field(at, n, COUNTER, buf, sizeof(buf)) > 0 && model_parse_counter("rcvd_pkts", buf, &c))
+		CHECK(!strcmp(c.name, "rcvd_pkts"));
+	/* The device, as load_dev reads it. */
+	if (field(at, n, NODE_TYPE, buf, sizeof(buf)) > 0)
+		model_parse_node_type(buf, &d);
+	CHECK(strnlen(d.node_type, sizeof(d.node_type)) < sizeof(d.node_type));
+	/* load_dev keeps whatever these reads leave: a string, whatever the value. */
+	(void)field(at, n, NODE_GUID, d.node_guid, sizeof(d.node_guid));
+	(void)field(at, n, FW_VER, d.fw_ver, sizeof(d.fw_ver));
+	CHECK(strnlen(d.node_guid, sizeof(d.node_guid)) < sizeof(d.node_guid));
+	CHECK(strnlen(d.fw_ver, sizeof(d.fw_ver)) < sizeof(d.fw_ver));
+	if (field(at, n, PARENT, d.netdev, sizeof(d.netdev)) <= 0)
+		d.netdev[0] = '\0';
+	{
+		int64_t i = port_ipv4_gid_index(&p, d.netdev);
+
+		CHECK(i == -1 || (i >= 0 && i < 3));
+	}
 	return 0;
 }

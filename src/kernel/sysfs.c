@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Reading sysfs and proc files below a root prefix ("" for the live system). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -26,6 +27,18 @@ static int build_path(char *path, const char *root, const char *fmt, va_list ap)
 	return 0;
 }
 
+int sysfs_text(char *buf, size_t n, size_t len)
+{
+	if (n >= len) {
+		buf[0] = '\0';	/* a caller that keeps BUF anyway keeps a string */
+		return -EFBIG;
+	}
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
+		n--;
+	buf[n] = '\0';
+	return (int)n;
+}
+
 /* One read of the open attribute FD into BUF, without the trailing newline. */
 static int read_fd(int fd, char *buf, size_t len)
 {
@@ -38,12 +51,7 @@ static int read_fd(int fd, char *buf, size_t len)
 	close(fd);
 	if (err)
 		return err;
-	if ((size_t)n == len)
-		return -EFBIG;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
-		n--;
-	buf[n] = '\0';
-	return (int)n;
+	return sysfs_text(buf, (size_t)n, len);
 }
 
 int sysfs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
@@ -90,6 +98,26 @@ int sysfs_open_dir(const char *root, const char *fmt, ...)
 		return err;
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
+}
+
+int sysfs_list(const char *root, const char *dir, int (*each)(void *arg, const char *name),
+	       void *arg)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	if (snprintf(path, sizeof(path), "%s%s", root, dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while (!ret && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			ret = each(arg, de->d_name);
+	closedir(d);
+	return ret;
 }
 
 bool sysfs_exists(const char *root, const char *fmt, ...)

@@ -54,12 +54,13 @@ static void drop(char *copy, const char *small)
 /* Splits line I into an entry, if it holds one. */
 static int parse_line(struct conf *c, size_t i, const char *path, char *err, size_t errlen)
 {
-	char small[256], *copy = small, *tok[3], *save = NULL, *hash;
+	char small[256], *copy, *tok[3], *save = NULL, *hash;
 	size_t len = strlen(c->lines[i]);
 	int ntok = 0;
 
 	/* Tokens are cut in a copy: on the stack for any line a person writes. */
-	if (len >= sizeof(small) && !(copy = malloc(len + 1)))
+	copy = len < sizeof(small) ? small : malloc(len + 1);
+	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, c->lines[i], len + 1);
 	hash = strchr(copy, '#');

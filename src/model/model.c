@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The RDMA model from sysfs: devices, their ports, GID tables and counters. */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,39 +81,37 @@ static void names_free(struct names *ns)
 	ns->n = 0;
 }
 
+struct listing {
+	struct names ns;
+	bool numeric;
+};
+
+static int list_one(void *arg, const char *name)
+{
+	struct listing *l = arg;
+	struct names *ns = &l->ns;
+	char **v = ns->v;
+
+	if (name[0] == '.' || (l->numeric && !isdigit((unsigned char)name[0])))
+		return 0;
+	/* Room doubles at each power of two: 1024 GIDs are 11 reallocs, not 1024. */
+	if (!(ns->n & (ns->n - 1)))
+		v = realloc(ns->v, (ns->n ? 2 * ns->n : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	ns->v = v;
+	if (!(v[ns->n] = strdup(name)))
+		return -ENOMEM;
+	ns->n++;
+	return 0;
+}
+
 static int list_dir(const char *root, const char *dir, bool numeric, struct names *ns)
 {
-	char path[1024];
-	struct dirent *de;
-	DIR *d;
-	int err = 0;
+	struct listing l = { .numeric = numeric };
+	int err = sysfs_list(root, dir, list_one, &l);
 
-	ns->v = NULL;
-	ns->n = 0;
-	snprintf(path, sizeof(path), "%s%s", root, dir);
-	d = opendir(path);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char **v = ns->v;
-
-		if (de->d_name[0] == '.')
-			continue;
-		if (numeric && !isdigit((unsigned char)de->d_name[0]))
-			continue;
-		/* Room doubles at each power of two: 1024 GIDs are 11 reallocs, not 1024. */
-		if (!(ns->n & (ns->n - 1)))
-			v = realloc(ns->v, (ns->n ? 2 * ns->n : 1) * sizeof(*v));
-		if (!v || !(v[ns->n] = strdup(de->d_name))) {
-			if (v)
-				ns->v = v;
-			err = -ENOMEM;
-			break;
-		}
-		ns->v = v;
-		ns->n++;
-	}
-	closedir(d);
+	*ns = l.ns;
 	if (err) {
 		names_free(ns);
 		return err;
@@ -124,17 +121,23 @@ static int list_dir(const char *root, const char *dir, bool numeric, struct name
 	return 0;
 }
 
-/* "4: ACTIVE" gives 4. */
+uint8_t model_parse_state(const char *text)
+{
+	unsigned long v = strtoul(text, NULL, 10);
+
+	return v > 255 ? 0 : (uint8_t)v;
+}
+
 static uint8_t read_state(const char *root, const char *dev, uint32_t port, const char *attr)
 {
 	char buf[64];
 
 	if (sysfs_read(root, buf, sizeof(buf), IB "/%s/ports/%u/%s", dev, port, attr) <= 0)
 		return 0;
-	return (uint8_t)strtoul(buf, NULL, 10);
+	return model_parse_state(buf);
 }
 
-static void parse_rate(struct port *p)
+void model_parse_rate(struct port *p)
 {
 	/* "10 Gb/sec (1X FDR10)", "2.5 Gb/sec (1X SDR)" */
 	const char *open = strchr(p->rate, '(');
@@ -216,6 +219,19 @@ out:
 	return err;
 }
 
+bool model_parse_counter(const char *name, const char *text, struct counter *c)
+{
+	char *end;
+
+	if (strlen(name) >= sizeof(c->name) || !isdigit((unsigned char)*text))
+		return false;
+	c->value = strtoull(text, &end, 10);
+	if (*end)
+		return false;
+	strcpy(c->name, name);
+	return true;
+}
+
 static int load_counters(const char *root, const char *dev, struct port *p)
 {
 	char dir[256], buf[64];
@@ -233,15 +249,10 @@ static int load_counters(const char *root, const char *dev, struct port *p)
 	}
 	for (size_t i = 0; i < ns.n; i++) {
 		struct counter *c = &p->counters[p->ncounters];
-		char *end;
 
 		if (sysfs_read(root, buf, sizeof(buf), "%s/%s", dir, ns.v[i]) <= 0)
 			continue;
-		c->value = strtoull(buf, &end, 10);
-		if (*end || strlen(ns.v[i]) >= sizeof(c->name))
-			continue;
-		strcpy(c->name, ns.v[i]);
-		p->ncounters++;
+		p->ncounters += model_parse_counter(ns.v[i], buf, c);
 	}
 	names_free(&ns);
 	return 0;
@@ -260,7 +271,7 @@ static int load_port(const char *root, const char *dev, struct port *p, unsigned
 		p->link_layer[0] = '\0';
 	if (sysfs_read(root, p->rate, sizeof(p->rate), IB "/%s/ports/%u/rate", dev, p->num) < 0)
 		p->rate[0] = '\0';
-	parse_rate(p);
+	model_parse_rate(p);
 	snprintf(dir, sizeof(dir), IB "/%s/ports/%u/pkeys", dev, p->num);
 	if (list_dir(root, dir, true, &pk) == 0) {
 		p->pkey_tbl_len = (uint32_t)pk.n;
@@ -292,6 +303,17 @@ static void find_uverbs(const char *root, struct model *m)
 	names_free(&ns);
 }
 
+void model_parse_node_type(const char *text, struct rdma_dev *d)
+{
+	const char *t = strchr(text, ':');
+
+	/* "1: CA" is shown as "ca", as iproute2's rdma does. */
+	t = t ? t + 1 + strspn(t + 1, " ") : text;
+	memset(d->node_type, 0, sizeof(d->node_type));
+	for (size_t i = 0; i < sizeof(d->node_type) - 1 && t[i]; i++)
+		d->node_type[i] = (char)tolower((unsigned char)t[i]);
+}
+
 static int load_dev(const char *root, const char *name, unsigned int flags, struct rdma_dev *d)
 {
 	char buf[64], dir[256];
@@ -299,14 +321,8 @@ static int load_dev(const char *root, const char *name, unsigned int flags, stru
 	int err;
 
 	snprintf(d->name, sizeof(d->name), "%s", name);
-	/* "1: CA" is shown as "ca", as iproute2's rdma does. */
-	if (sysfs_read(root, buf, sizeof(buf), IB "/%s/node_type", name) > 0) {
-		const char *t = strchr(buf, ':');
-
-		t = t ? t + 1 + strspn(t + 1, " ") : buf;
-		for (size_t i = 0; i < sizeof(d->node_type) - 1 && t[i]; i++)
-			d->node_type[i] = (char)tolower((unsigned char)t[i]);
-	}
+	if (sysfs_read(root, buf, sizeof(buf), IB "/%s/node_type", name) > 0)
+		model_parse_node_type(buf, d);
 	sysfs_read(root, d->node_guid, sizeof(d->node_guid), IB "/%s/node_guid", name);
 	sysfs_read(root, d->sys_image_guid, sizeof(d->sys_image_guid), IB "/%s/sys_image_guid", name);
 	if (sysfs_read(root, d->fw_ver, sizeof(d->fw_ver), IB "/%s/fw_ver", name) < 0)

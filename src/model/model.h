@@ -133,6 +133,17 @@ void rdma_dev_driver(const char *root, const char *name, char *buf, size_t len);
 const char *ib_port_state_name(uint8_t state);
 const char *ib_phys_state_name(uint8_t state);
 
+/*
+ * What model_load makes of sysfs's texts, each on its own: the seam the fuzz
+ * target feeds. A port state ("4: ACTIVE" is 4; 0 when not a number); the
+ * rate P->rate holds into its speed and width; a node type ("1: CA" is "ca");
+ * a counter NAME holding TEXT into C (false when either is not one).
+ */
+uint8_t model_parse_state(const char *text);
+void model_parse_rate(struct port *p);
+void model_parse_node_type(const char *text, struct rdma_dev *d);
+bool model_parse_counter(const char *name, const char *text, struct counter *c);
+
 /* The lowest RoCE v2 IPv4 GID on NETDEV of port P: what -g needs; -1 when none. */
 int64_t port_ipv4_gid_index(const struct port *p, const char *netdev);
 

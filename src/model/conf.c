@@ -45,6 +45,22 @@ static int push_line(struct conf *c, const char *s, size_t len)
 	return 0;
 }
 
+/* E names NAME on NETDEV at LINE: both strings in one allocation, freed with NAME. */
+static int set_entry(struct conf_entry *e, const char *name, const char *netdev, size_t line)
+{
+	size_t a = strlen(name) + 1, b = strlen(netdev) + 1;
+	char *both = malloc(a + b);
+
+	if (!both)
+		return -ENOMEM;
+	memcpy(both, name, a);
+	memcpy(both + a, netdev, b);
+	e->name = both;
+	e->netdev = both + a;
+	e->line = line;
+	return 0;
+}
+
 static void drop(char *copy, const char *small)
 {
 	if (copy != small)
@@ -56,7 +72,7 @@ static int parse_line(struct conf *c, size_t i, const char *path, char *err, siz
 {
 	char small[256], *copy, *tok[3], *save = NULL, *hash;
 	size_t len = strlen(c->lines[i]);
-	int ntok = 0;
+	int ntok = 0, ret;
 
 	/* Tokens are cut in a copy: on the stack for any line a person writes. */
 	copy = len < sizeof(small) ? small : malloc(len + 1);
@@ -102,15 +118,10 @@ static int parse_line(struct conf *c, size_t i, const char *path, char *err, siz
 		drop(copy, small);
 		return -ENOMEM;
 	}
-	c->e[c->n].name = strdup(tok[0]);
-	c->e[c->n].netdev = strdup(tok[1]);
-	c->e[c->n].line = i + 1;
+	ret = set_entry(&c->e[c->n], tok[0], tok[1], i + 1);
 	drop(copy, small);
-	if (!c->e[c->n].name || !c->e[c->n].netdev) {
-		free(c->e[c->n].name);
-		free(c->e[c->n].netdev);
-		return -ENOMEM;
-	}
+	if (ret)
+		return ret;
 	c->n++;
 	return 0;
 }
@@ -182,8 +193,7 @@ void conf_free(struct conf *c)
 	for (size_t i = 0; i < c->nlines; i++)
 		free(c->lines[i]);
 	for (size_t i = 0; i < c->n; i++) {
-		free(c->e[i].name);
-		free(c->e[i].netdev);
+		free(c->e[i].name);	/* and netdev, in the same block */
 	}
 	free(c->lines);
 	free(c->e);
@@ -201,7 +211,7 @@ const struct conf_entry *conf_find(const struct conf *c, const char *name)
 int conf_add(struct conf *c, const char *name, const char *netdev)
 {
 	const struct conf_entry *e = conf_find(c, name);
-	char *line, *dup_name, *dup_netdev;
+	char *line;
 	int err;
 
 	if (e)
@@ -217,16 +227,10 @@ int conf_add(struct conf *c, const char *name, const char *netdev)
 	if (err)
 		return err;
 	err = grow(&c->e, c->n, &c->e_cap, sizeof(*c->e));
-	dup_name = strdup(name);
-	dup_netdev = strdup(netdev);
-	if (err || !dup_name || !dup_netdev) {
-		free(dup_name);
-		free(dup_netdev);
-		return -ENOMEM;
-	}
-	c->e[c->n].name = dup_name;
-	c->e[c->n].netdev = dup_netdev;
-	c->e[c->n].line = c->nlines;
+	if (!err)
+		err = set_entry(&c->e[c->n], name, netdev, c->nlines);
+	if (err)
+		return err;
 	c->n++;
 	return 0;
 }
@@ -250,8 +254,7 @@ int conf_del(struct conf *c, const char *name)
 		for (size_t j = 0; j < c->n; j++)
 			if (c->e[j].line > e->line)
 				c->e[j].line--;
-		free(e->name);
-		free(e->netdev);
+		free(e->name);	/* and netdev */
 		memmove(e, e + 1, (c->n - i - 1) * sizeof(*e));
 		c->n--;
 		removed++;

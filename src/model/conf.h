@@ -9,7 +9,7 @@
 
 struct conf_entry {
 	char *name;
-	char *netdev;
+	char *netdev;		/* in the block NAME points to */
 	size_t line;		/* 1-based line in the file */
 };
 

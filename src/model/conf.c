@@ -143,15 +143,15 @@ int conf_parse(const char *buf, size_t len, const char *path, struct conf *c, ch
 		snprintf(err, errlen, "%s: contains NUL bytes: not a text file", path);
 		return -EINVAL;
 	}
-	for (size_t i = 0; !ret && i <= len; i++) {
-		if (i < len && buf[i] != '\n')
-			continue;
-		if (i == len && start == len)
-			break;	/* no unterminated last line */
-		ret = push_line(c, buf + start, i - start);
+	/* Line by line; a last line without its newline is a line too. */
+	while (!ret && start < len) {
+		const char *nl = memchr(buf + start, '\n', len - start);
+		size_t n = nl ? (size_t)(nl - (buf + start)) : len - start;
+
+		ret = push_line(c, buf + start, n);
 		if (!ret)
 			ret = parse_line(c, c->nlines - 1, path, err, errlen);
-		start = i + 1;
+		start += n + 1;
 	}
 	if (ret)
 		conf_free(c);

@@ -188,12 +188,16 @@ EOF
 	got=$(jq -c '[.[] | {ifname, port, state, physical_state, netdev}]' <<<"$output")
 	want=$(jq -c '[.[] | {ifname, port, state, physical_state, netdev}]' "$O/rdma-link.json")
 	assert_equal "$got" "$want"
-	# The netdev's MTU is the fixture's; the RoCE MTU is the running system's only.
+	# The netdev's MTU is the fixture's; an rxe port's follow from it as the
+	# driver sets them, and agree with what ibv_devinfo said at capture.
 	run jq -c '[.[] | [.netdev_mtu, .active_mtu, .max_mtu]]' <<<"$output"
-	assert_output "[[$(cat "$F/sys/class/net/veth0/mtu"),null,null],[$(cat "$F/sys/class/net/veth1/mtu"),null,null]]"
+	want=$(awk '/^hca_id:/ { d = $2 } /max_mtu:/ { max[d] = $2 } /active_mtu:/ { act[d] = $2 }
+		END { printf "[[%s,%s,%s],[%s,%s,%s]]", m0, act["rxe0"], max["rxe0"], m1, act["rxe1"], max["rxe1"] }' \
+		m0="$(cat "$F/sys/class/net/veth0/mtu")" m1="$(cat "$F/sys/class/net/veth1/mtu")" "$O/ibv_devinfo-v.txt")
+	assert_output "$want"
 	run rdmactl --sysfs-root "$F" link show rxe1
 	assert_success
-	assert_output "rxe1/1 state ACTIVE physical_state LINK_UP netdev veth1 netdev_mtu $(cat "$F/sys/class/net/veth1/mtu") active_mtu -"
+	assert_output "rxe1/1 state ACTIVE physical_state LINK_UP netdev veth1 netdev_mtu $(cat "$F/sys/class/net/veth1/mtu") active_mtu $(awk '/^hca_id:/ { d = $2 } d == "rxe1" && /active_mtu:/ { print $2 }' "$O/ibv_devinfo-v.txt")"
 }
 
 @test "tables: link on a fixture refuses what is not there, as live" {

@@ -51,10 +51,10 @@ int cmd_add(struct rc_ctx *ctx, const struct cli_args *a)
 		return rc_fail(&e);
 	if (cli_flag(a, "persist"))
 		persist_edited(ctx);
-	err = rc_devices(ctx, &m);
-	if (err)
+	err = rc_device(ctx, r.made, &m);
+	if (err && err != -ENODEV)
 		return err;
-	k = model_find(&m, r.made);
+	k = err ? NULL : model_find(&m, r.made);
 	if (k)
 		view_link(ctx->out, ctx->sysfs_root, k);
 	else
@@ -90,12 +90,15 @@ int cmd_del(struct rc_ctx *ctx, const struct cli_args *a)
 	/* The file first: a broken one is reported before anything changes. */
 	if (persist && (err = persist_load(ctx->config, &c, &e)))
 		return rc_fail(&e);
-	err = rc_devices(ctx, &m);
+	/* One device named: that device alone (or, a netdev's name, all of them). */
+	err = a->argc == 1 ? rc_device(ctx, a->argv[0], &m) : -ENODEV;
+	if (err == -ENODEV)
+		err = rc_devices(ctx, &m);
 	if (err)
 		goto out;
-	err = netdev ? rxe_pick(&m, (char *const *)&netdev, 1, true, cli_flag(a, "wait"),
+	err = netdev ? rxe_pick(nl, &m, (char *const *)&netdev, 1, true, cli_flag(a, "wait"),
 				&targets, &n, &e) :
-		       rxe_pick(&m, a->argv, (size_t)a->argc, false, cli_flag(a, "wait"),
+		       rxe_pick(nl, &m, a->argv, (size_t)a->argc, false, cli_flag(a, "wait"),
 				&targets, &n, &e);
 	if (err) {
 		rc_fail(&e);

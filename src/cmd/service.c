@@ -122,7 +122,7 @@ int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
 		if (model_carries_rxe(&m, a->argv[i]))
 			mine[nmine++] = a->argv[i];
 	if (!a->argc || nmine)
-		err = rxe_pick(&m, mine, nmine, true, cli_flag(a, "wait"), &rxe, &n, &e);
+		err = rxe_pick(nl, &m, mine, nmine, true, cli_flag(a, "wait"), &rxe, &n, &e);
 	if (err) {
 		rc_fail(&e);
 		goto out;

@@ -23,9 +23,13 @@ static void link_port(struct out *o, const char *root, const struct rdma_dev *d,
 {
 	struct netdev nd;
 	int active = 0, max = 0;
-	bool have_nd = *p->netdev && netdev_get(root, p->netdev, &nd) == 0;
-	/* libibverbs knows the MTU on the running system only. */
-	bool have_mtu = !*root && verbs_port_mtu(d->name, p->num, &active, &max) == 0;
+	bool have_nd = *p->netdev && netdev_basic(root, p->netdev, &nd) == 0;
+	/*
+	 * rxe's follow from its netdev's (no device to open for them); any
+	 * other's from libibverbs, on the running system only.
+	 */
+	bool have_mtu = dev_is_rxe(d) && have_nd ? (rxe_port_mtu(nd.mtu, &active, &max), true) :
+			!*root && verbs_port_mtu(d->name, p->num, &active, &max) == 0;
 
 	out_obj_open(o, NULL);
 	out_str(o, "ifname", "%s", d->name);

@@ -83,17 +83,29 @@ static void first_ipv4(const char *name, char *buf, size_t len)
 	freeifaddrs(ifa);
 }
 
+int netdev_basic(const char *root, const char *name, struct netdev *n)
+{
+	char buf[64], *end;
+
+	memset(n, 0, sizeof(*n));
+	if (strlen(name) >= sizeof(n->name))
+		return -ENODEV;
+	/* The type read is the test that NAME exists: one file, not a lookup and a file. */
+	if (sysfs_read(root, buf, sizeof(buf), "/sys/class/net/%s/type", name) <= 0)
+		return -ENODEV;
+	n->type = (unsigned int)strtoul(buf, &end, 0);
+	strcpy(n->name, name);
+	n->flags = (unsigned int)read_ulong(root, name, "flags", 0);
+	n->mtu = (unsigned int)read_ulong(root, name, "mtu", 0);
+	return 0;
+}
+
 int netdev_get(const char *root, const char *name, struct netdev *n)
 {
 	bool live = !*root;
 
-	memset(n, 0, sizeof(*n));
-	if (strlen(name) >= sizeof(n->name) || !sysfs_exists(root, "/sys/class/net/%s", name))
+	if (netdev_basic(root, name, n))
 		return -ENODEV;
-	strcpy(n->name, name);
-	n->type = (unsigned int)read_ulong(root, name, "type", 0);
-	n->flags = (unsigned int)read_ulong(root, name, "flags", 0);
-	n->mtu = (unsigned int)read_ulong(root, name, "mtu", 0);
 	n->carrier = read_ulong(root, name, "carrier", 0) == 1;
 	/* speed reads as -1, or fails with EINVAL, when the device does not know. */
 	n->speed = (int)(long)read_ulong(root, name, "speed", -1);

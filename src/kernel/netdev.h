@@ -26,6 +26,8 @@ struct netdev {
 
 /* -ENODEV when there is no such device. */
 int netdev_get(const char *root, const char *name, struct netdev *n);
+/* Only NAME, type, flags and MTU of N (three sysfs files): what add and a link line need. */
+int netdev_basic(const char *root, const char *name, struct netdev *n);
 /* Every device in ROOT/sys/class/net, sorted by name. */
 int netdev_list(const char *root, struct netdev **v, size_t *n);
 bool netdev_is_ethernet(const struct netdev *n);

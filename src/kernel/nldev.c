@@ -21,6 +21,7 @@ static const enum mnl_attr_data_type policy[TB_SIZE] = {
 	[RDMA_NLDEV_ATTR_PORT_PHYS_STATE] = MNL_TYPE_U8,
 	[RDMA_NLDEV_ATTR_NDEV_INDEX] = MNL_TYPE_U32,
 	[RDMA_NLDEV_ATTR_NDEV_NAME] = MNL_TYPE_NUL_STRING,
+	[RDMA_NLDEV_ATTR_RES_SUMMARY] = MNL_TYPE_NESTED,
 };
 
 static int attr_cb(const struct nlattr *attr, void *data)
@@ -102,6 +103,62 @@ int nldev_parse_port(const struct nlmsghdr *nlh, struct nldev_port *p)
 		if (tb[RDMA_NLDEV_ATTR_NDEV_INDEX])
 			p->netdev_index = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_NDEV_INDEX]);
 	}
+	return 0;
+}
+
+/* One RES_SUMMARY_ENTRY: its name and current count into R, when it is one rdmactl counts. */
+static int summary_entry(const struct nlattr *entry, struct nldev_res *r)
+{
+	const struct nlattr *a, *name = NULL, *curr = NULL;
+
+	mnl_attr_for_each_nested(a, entry) {
+		uint16_t type = mnl_attr_get_type(a);
+
+		if (type == RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME) {
+			if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) < 0)
+				return -EBADMSG;
+			name = a;
+		} else if (type == RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR) {
+			if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+				return -EBADMSG;
+			curr = a;
+		}
+	}
+	if ((const char *)a != (const char *)entry + mnl_attr_get_len(entry))
+		return -EBADMSG;
+	if (!name || !curr)
+		return -ENODATA;
+	if (!strcmp(mnl_attr_get_str(name), "ctx")) {
+		r->has_ctx = true;
+		r->ctx = mnl_attr_get_u64(curr);
+	} else if (!strcmp(mnl_attr_get_str(name), "cm_id")) {
+		r->has_cm_id = true;
+		r->cm_id = mnl_attr_get_u64(curr);
+	}
+	return 0;
+}
+
+int nldev_parse_res(const struct nlmsghdr *nlh, struct nldev_res *r)
+{
+	const struct nlattr *tb[TB_SIZE], *entry;
+	int err = parse(nlh, tb);
+
+	if (err)
+		return err;
+	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb[RDMA_NLDEV_ATTR_RES_SUMMARY])
+		return -ENODATA;
+	memset(r, 0, sizeof(*r));
+	r->dev_index = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
+	mnl_attr_for_each_nested(entry, tb[RDMA_NLDEV_ATTR_RES_SUMMARY]) {
+		if (mnl_attr_get_type(entry) != RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY)
+			continue;
+		err = summary_entry(entry, r);
+		if (err)
+			return err;
+	}
+	if ((const char *)entry != (const char *)tb[RDMA_NLDEV_ATTR_RES_SUMMARY] +
+	    mnl_attr_get_len(tb[RDMA_NLDEV_ATTR_RES_SUMMARY]))
+		return -EBADMSG;
 	return 0;
 }
 

@@ -30,6 +30,13 @@ struct nldev_port {
 	char netdev[IF_NAMESIZE];
 };
 
+/* What RES_GET says of a device: the user contexts and rdma_cm ids it has now. */
+struct nldev_res {
+	uint32_t dev_index;
+	bool has_ctx, has_cm_id;	/* the kernel counts them (5.x counts ctx) */
+	uint64_t ctx, cm_id;
+};
+
 /* Appends NEWLINK's attributes. False when they do not fit in BUFLEN. */
 bool nldev_put_newlink(struct nlmsghdr *nlh, size_t buflen, const char *name,
 		       const char *type, const char *netdev);
@@ -38,5 +45,6 @@ bool nldev_put_dev_index(struct nlmsghdr *nlh, size_t buflen, uint32_t index);
 /* 0, or -EBADMSG / -ENODATA (a required attribute missing). */
 int nldev_parse_dev(const struct nlmsghdr *nlh, struct nldev_dev *d);
 int nldev_parse_port(const struct nlmsghdr *nlh, struct nldev_port *p);
+int nldev_parse_res(const struct nlmsghdr *nlh, struct nldev_res *r);
 
 #endif

@@ -188,12 +188,18 @@ int conf_load(const char *path, struct conf *c, char *err, size_t errlen)
 	return ret;
 }
 
+void conf_entry_free(struct conf_entry *e)
+{
+	free(e->name);	/* and netdev, in the same block */
+	e->name = e->netdev = NULL;
+}
+
 void conf_free(struct conf *c)
 {
 	for (size_t i = 0; i < c->nlines; i++)
 		free(c->lines[i]);
 	for (size_t i = 0; i < c->n; i++) {
-		free(c->e[i].name);	/* and netdev, in the same block */
+		conf_entry_free(&c->e[i]);
 	}
 	free(c->lines);
 	free(c->e);
@@ -254,7 +260,7 @@ int conf_del(struct conf *c, const char *name)
 		for (size_t j = 0; j < c->n; j++)
 			if (c->e[j].line > e->line)
 				c->e[j].line--;
-		free(e->name);	/* and netdev */
+		conf_entry_free(e);
 		memmove(e, e + 1, (c->n - i - 1) * sizeof(*e));
 		c->n--;
 		removed++;

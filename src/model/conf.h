@@ -30,6 +30,8 @@ int conf_load(const char *path, struct conf *c, char *err, size_t errlen);
 int conf_parse(const char *buf, size_t len, const char *path, struct conf *c, char *err,
 	       size_t errlen);
 void conf_free(struct conf *c);
+/* What entry E holds (its name and netdev, one allocation). */
+void conf_entry_free(struct conf_entry *e);
 
 const struct conf_entry *conf_find(const struct conf *c, const char *name);
 /* Appends "NAME NETDEV". -EEXIST if NAME is already there with another netdev, 1 if identical. */

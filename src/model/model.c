@@ -411,6 +411,16 @@ void model_free(struct model *m)
 	m->n = 0;
 }
 
+void rxe_port_mtu(unsigned int netdev_mtu, int *active, int *max)
+{
+	unsigned int room = netdev_mtu > 80 ? netdev_mtu - 80 : 0;
+
+	*active = 256;
+	while (*active < 4096 && room >= (unsigned int)*active * 2)
+		*active *= 2;
+	*max = 4096;
+}
+
 int64_t port_ipv4_gid_index(const struct port *p, const char *netdev)
 {
 	for (size_t i = 0; i < p->ngids; i++) {

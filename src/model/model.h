@@ -144,6 +144,15 @@ void model_parse_rate(struct port *p);
 void model_parse_node_type(const char *text, struct rdma_dev *d);
 bool model_parse_counter(const char *name, const char *text, struct counter *c);
 
+/*
+ * An rxe port's MTUs in bytes for its netdev's MTU, as the driver sets them
+ * when the link is made and at each change of the netdev's MTU: 80 bytes of
+ * RoCE headers off, then the largest IB MTU (256 to 4096) that fits, 256 when
+ * none does; the port's max_mtu is 4096. What libibverbs would report, without
+ * opening the device.
+ */
+void rxe_port_mtu(unsigned int netdev_mtu, int *active, int *max);
+
 /* The lowest RoCE v2 IPv4 GID on NETDEV of port P: what -g needs; -1 when none. */
 int64_t port_ipv4_gid_index(const struct port *p, const char *netdev);
 

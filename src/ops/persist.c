@@ -139,8 +139,7 @@ void persist_only_netdevs(struct conf *c, char *const *netdevs, int n)
 		if (keep) {
 			c->e[k++] = c->e[i];
 		} else {
-			free(c->e[i].name);
-			free(c->e[i].netdev);
+			conf_entry_free(&c->e[i]);
 		}
 	}
 	c->n = k;

@@ -49,6 +49,31 @@ static int link_delete(struct nl *nl, uint32_t dev_index)
 	return nl_talk(nl, nlh, NULL, NULL);
 }
 
+static int res_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return nldev_parse_res(nlh, data) ? NL_CB_ERROR : NL_CB_CONTINUE;
+}
+
+/*
+ * Whether a process may hold one of TARGETS: the kernel counts each device's
+ * user contexts and rdma_cm ids, and a device with none is held by nobody
+ * (a kernel user such as nvme-rdma holds neither, and no /proc scan sees it
+ * either). Where the kernel does not say, it may be held: the scan decides.
+ */
+static bool maybe_held(struct nl *nl, const struct rdma_dev *const *targets, size_t n)
+{
+	for (size_t i = 0; nl && i < n; i++) {
+		struct nlmsghdr *nlh = nl_request(nl, RDMA_NLDEV_CMD_RES_GET, 0);
+		struct nldev_res r = { 0 };
+
+		if (!nldev_put_dev_index(nlh, NL_BUF_SIZE, targets[i]->index) ||
+		    nl_talk(nl, nlh, res_cb, &r) || r.dev_index != targets[i]->index ||
+		    !r.has_ctx || r.ctx || r.cm_id)
+			return true;
+	}
+	return !nl;
+}
+
 static void free_name(const struct model *m, char *buf, size_t len)
 {
 	for (unsigned int i = 0;; i++) {
@@ -67,12 +92,18 @@ int rxe_add(struct nl *nl, struct rxe_add_req *r, struct rc_err *e)
 
 	r->created = false;
 	/* A port on a non-Ethernet or loopback device never carries RoCE traffic. */
-	if (!r->force && netdev_get(live, r->netdev, &nd) == 0 && !netdev_is_ethernet(&nd))
+	if (!r->force && netdev_basic(live, r->netdev, &nd) == 0 && !netdev_is_ethernet(&nd))
 		return rc_err_set(e, -EINVAL, NULL,
 				  "%s is %s, not an Ethernet device: an rxe port on it carries no "
 				  "RoCE traffic to other hosts; use an Ethernet device (or --force)",
 				  r->netdev, nd.flags & IFF_LOOPBACK ? "the loopback device" : "a device");
-	err = devices(nl, &m);
+	/*
+	 * The devices as they are: to pick a free name, or to find the link
+	 * --exist-ok accepts. A name to make needs none: the kernel refuses one
+	 * that is taken, or a netdev that has a link, and the refusal is
+	 * explained from a listing then.
+	 */
+	err = r->name && !r->exist_ok ? 0 : devices(nl, &m);
 	if (err)
 		return explain_dump(e, err, nl_ext_msg(nl));
 	k = r->name ? NULL : model_rxe_on(&m, r->netdev);
@@ -143,11 +174,15 @@ static int select_rxe(const struct model *m, const char *word, bool netdev_only,
 	return 0;
 }
 
-static int refuse_busy(const struct rdma_dev *const *targets, size_t n, struct rc_err *e)
+static int refuse_busy(struct nl *nl, const struct rdma_dev *const *targets, size_t n,
+		       struct rc_err *e)
 {
-	struct dev_use *u = calloc(n ? n : 1, sizeof(*u));
+	struct dev_use *u;
 	int busy = 0;
 
+	if (!maybe_held(nl, targets, n))
+		return 0;	/* one question a device instead of a pass over /proc */
+	u = calloc(n ? n : 1, sizeof(*u));
 	if (!u)
 		return rc_err_set(e, -ENOMEM, NULL, "out of memory");
 	for (size_t i = 0; i < n; i++)
@@ -161,8 +196,9 @@ static int refuse_busy(const struct rdma_dev *const *targets, size_t n, struct r
 	return busy ? -EBUSY : 0;
 }
 
-int rxe_pick(const struct model *m, char *const *words, size_t nwords, bool netdev_only,
-	     bool wait, const struct rdma_dev ***targets, size_t *n, struct rc_err *e)
+int rxe_pick(struct nl *nl, const struct model *m, char *const *words, size_t nwords,
+	     bool netdev_only, bool wait, const struct rdma_dev ***targets, size_t *n,
+	     struct rc_err *e)
 {
 	const struct rdma_dev **t = calloc(m->n + 1, sizeof(*t));
 	int err = 0;
@@ -177,7 +213,7 @@ int rxe_pick(const struct model *m, char *const *words, size_t nwords, bool netd
 	for (size_t i = 0; !err && i < nwords; i++)
 		err = select_rxe(m, words[i], netdev_only, t, n, e);
 	if (!err && !wait)
-		err = refuse_busy(t, *n, e);
+		err = refuse_busy(nl, t, *n, e);
 	if (err) {
 		free(t);
 		*n = 0;

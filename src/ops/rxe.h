@@ -38,9 +38,12 @@ int rxe_del_name(struct nl *nl, const char *name, struct rc_err *e);
  * those WORDS name, each an RDMA device or else a netdev carrying one (only a
  * netdev when NETDEV_ONLY), or every rxe device when NWORDS is 0. Hardware is
  * never a target (-EPERM). Unless WAIT, -EBUSY when a process holds one open
- * (deleting it would hang). On an error, nothing is chosen.
+ * (deleting it would hang): asked of the kernel through NL first (its count of
+ * user contexts), then found in /proc to name who. On an error, nothing is
+ * chosen.
  */
-int rxe_pick(const struct model *m, char *const *words, size_t nwords, bool netdev_only,
-	     bool wait, const struct rdma_dev ***targets, size_t *n, struct rc_err *e);
+int rxe_pick(struct nl *nl, const struct model *m, char *const *words, size_t nwords,
+	     bool netdev_only, bool wait, const struct rdma_dev ***targets, size_t *n,
+	     struct rc_err *e);
 
 #endif

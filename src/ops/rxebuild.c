@@ -549,7 +549,7 @@ int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct rc_err *e)
 		if (err)
 			return explain_dump(e, err, nl_ext_msg(nl));
 		/* A device in use would hang the unload: nothing is removed. */
-		err = rxe_pick(&m, NULL, 0, false, r->wait, &t, &n, e);
+		err = rxe_pick(nl, &m, NULL, 0, false, r->wait, &t, &n, e);
 		free(t);
 		model_free(&m);
 		if (err)

@@ -155,9 +155,25 @@ static void state_names(void **state)
 	assert_string_equal(ib_phys_state_name(8), "UNKNOWN");
 }
 
+/* rxe's MTU rule: the netdev's less 80 bytes, down to an IB MTU, 256 at least. */
+static void rxe_mtus(void **state)
+{
+	static const unsigned int netdev[] = { 68, 335, 336, 1500, 1280, 2127, 2128, 4175, 4176, 9000 };
+	static const int want[] = { 256, 256, 256, 1024, 1024, 1024, 2048, 2048, 4096, 4096 };
+	int active, max;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(netdev) / sizeof(netdev[0]); i++) {
+		rxe_port_mtu(netdev[i], &active, &max);
+		assert_int_equal(active, want[i]);
+		assert_int_equal(max, 4096);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(rxe_mtus),
 		cmocka_unit_test(two_netdevs),
 		cmocka_unit_test(all_slots),
 		cmocka_unit_test(no_rdma_and_unknown),

@@ -9,6 +9,8 @@
 #include "selftest/wire.h"
 
 #define ST_PORT 1
+/* The longest a server spends on one client, whatever it asks: 10 minutes. */
+#define ST_MAX_RUN_MS (10 * 60 * 1000)
 /* --bench sends up to this many bytes inline, as perftest does for small messages. */
 #define ST_INLINE 220
 

@@ -22,8 +22,6 @@
 #include "selftest/internal.h"
 #include "selftest/xport.h"
 
-/* The longest a server spends on one client, its bandwidth run included: 10 minutes. */
-#define MAX_RUN_MS (10 * 60 * 1000)
 /* Clients waiting for their first message to arrive; the oldest gives way. */
 #define LOBBY_MAX 16
 
@@ -252,8 +250,8 @@ static int serve_steps(struct st *s)
 	uint8_t buf[WIRE_MSG_MAX];
 	char words[200];
 	const char *why;
-	/* However it paces its steps, a client has MAX_RUN_MS in all. */
-	uint64_t end = sc_now_ms() + MAX_RUN_MS;
+	/* However it paces its steps, a client has ST_MAX_RUN_MS in all. */
+	uint64_t end = sc_now_ms() + ST_MAX_RUN_MS;
 	uint64_t extra = 0;	/* ms more to wait: the client's bandwidth run */
 
 	for (;;) {
@@ -295,12 +293,12 @@ static int serve_steps(struct st *s)
 			return st_fail_as(s, &res);
 		/*
 		 * As long as the run takes at 1 MB/s (slow is not dead), but never
-		 * over MAX_RUN_MS: a client must not hold the server with a huge count.
+		 * over ST_MAX_RUN_MS: a client must not hold the server with a huge count.
 		 */
 		extra = step.phase == WIRE_PREPARE && step.stage == ST_BW_WRITE ?
 			(uint64_t)step.iters * step.size / 1000 : 0;
-		if (extra > MAX_RUN_MS)
-			extra = MAX_RUN_MS;
+		if (extra > ST_MAX_RUN_MS)
+			extra = ST_MAX_RUN_MS;
 		if (step.phase == WIRE_CHECK) {
 			st_done(s, step.stage >= ST_LAT_SEND ? (uint64_t)step.iters * step.size :
 				step.stage == ST_CMP_SWAP ? 16 : step.stage == ST_FETCH_ADD ? 8 :

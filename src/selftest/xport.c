@@ -36,8 +36,6 @@
 #define DEPTH 64
 #define SRQ_STAGE 10		/* QP i of the SRQ sends pattern SRQ_STAGE + i */
 #define NONE_MS 1000		/* a UD delivery comes within this, or not at all */
-/* The longest a server spends on one client: 10 minutes. */
-#define MAX_RUN_MS (10 * 60 * 1000)
 
 #define ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | \
 		IBV_ACCESS_REMOTE_ATOMIC)
@@ -1713,7 +1711,7 @@ int xp_serve(const struct xp_opts *o, int fd, const uint8_t *first, const char *
 {
 	struct xp x = { .o = o, .r = r, .wait_ms = o->timeout_ms, .fd = fd };
 	struct xb b = { .x = &x };
-	uint64_t end = sc_now_ms() + MAX_RUN_MS;
+	uint64_t end = sc_now_ms() + ST_MAX_RUN_MS;
 	uint8_t buf[WIRE_MSG_MAX];
 	unsigned int steps = 0;
 	const char *why = "";

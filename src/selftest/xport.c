@@ -90,6 +90,7 @@ struct xb {
 	uint32_t mw_rkey;
 	union ibv_gid peer_gid;
 	uint32_t peer_qpn;
+	bool refused;		/* the last failure was the device saying no (not supported) */
 	struct xp_row *w;	/* the server's row for this end */
 };
 
@@ -526,8 +527,10 @@ static int xb_open_srq(struct xb *b, unsigned int nqp, struct st_fault *f)
 	unsigned int i;
 
 	b->srq = ibv_create_srq(x->pd, &sa);
-	if (!b->srq)
+	if (!b->srq) {
+		b->refused = true;
 		return st_fault(f, NULL, "ibv_create_srq: %s", strerror(errno));
+	}
 	b->cq = make_cq(x, f);
 	if (!b->cq)
 		return -1;
@@ -727,8 +730,10 @@ static int b_mw_bind(struct xb *b, const struct wire_xstep *s, uint32_t *rkey,
 		return st_fault(f, NULL, "a window is bound already");
 	b->mw_type = s->value == 1 ? IBV_MW_TYPE_1 : IBV_MW_TYPE_2;
 	b->mw = ibv_alloc_mw(q->qp->pd, (enum ibv_mw_type)b->mw_type);
-	if (!b->mw)
+	if (!b->mw) {
+		b->refused = true;
 		return st_fault(f, NULL, "ibv_alloc_mw: %s (%s)", strerror(errno), errname(errno));
+	}
 	if (b->mw_type == IBV_MW_TYPE_1) {
 		struct ibv_mw_bind bind = { .wr_id = 7, .send_flags = IBV_SEND_SIGNALED,
 					    .bind_info = info };
@@ -1657,9 +1662,12 @@ static int serve_open(struct xp *x, struct xb *b, uint8_t *buf)
 		   xo.nqp == 1 ? "" : "s", x->ch ? "completions through a channel" : "polled");
 	if ((xo.flags & WIRE_XF_EVENTS) && !x->ch)
 		st_fault(&res, NULL, "ibv_create_comp_channel: %s", strerror(errno));
+	b->refused = false;
 	if (res.failed || xb_open(b, &xo, &e, &res)) {
 		b->w->f = res;
 		row_done(b->w, -1, 0);
+		if (b->refused)	/* the device's no: what the client reports as not supported */
+			b->w->result = XP_UNSUPPORTED;
 		b->w = NULL;
 		n = wire_result_encode(&res, buf);
 	} else {
@@ -1682,12 +1690,14 @@ static int serve_step(struct xp *x, struct xb *b, uint8_t *buf, unsigned int *st
 
 	if (wire_xstep_decode(buf + WIRE_HDR_LEN, &s, &why))
 		return serve_refuse(x, "sent a malformed step (refused)", why);
+	b->refused = false;
 	err = xb_step(b, &s, &value, &res);
 	if (w) {
 		(*steps)++;
 		if (err && !w->f.failed) {
 			w->f = res;
-			w->result = XP_FAIL;
+			/* The device's no is not supported, as the client says; anything else failed. */
+			w->result = b->refused ? XP_UNSUPPORTED : XP_FAIL;
 		}
 		if (!err && (s.op == XB_CHECK_RECV || s.op == XB_CHECK_WRITE ||
 			     s.op == XB_SRQ_CHECK))

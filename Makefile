@@ -199,7 +199,7 @@ check:
 	tools/run-tests
 
 # The module tests on 6.1-cloud and 6.12-cloud and the VM tests on 6.12, outside
-# check (about 18 minutes more): CI runs it.
+# check (about 21 minutes more): CI runs it.
 check-cloud:
 	tools/install-deps test
 	$(MAKE) all

@@ -85,7 +85,7 @@ static void first_ipv4(const char *name, char *buf, size_t len)
 
 int netdev_basic(const char *root, const char *name, struct netdev *n)
 {
-	char buf[64], *end;
+	char buf[64];
 
 	memset(n, 0, sizeof(*n));
 	if (strlen(name) >= sizeof(n->name))
@@ -93,7 +93,7 @@ int netdev_basic(const char *root, const char *name, struct netdev *n)
 	/* The type read is the test that NAME exists: one file, not a lookup and a file. */
 	if (sysfs_read(root, buf, sizeof(buf), "/sys/class/net/%s/type", name) <= 0)
 		return -ENODEV;
-	n->type = (unsigned int)strtoul(buf, &end, 0);
+	n->type = (unsigned int)strtoul(buf, NULL, 0);
 	strcpy(n->name, name);
 	n->flags = (unsigned int)read_ulong(root, name, "flags", 0);
 	n->mtu = (unsigned int)read_ulong(root, name, "mtu", 0);

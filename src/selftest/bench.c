@@ -16,8 +16,6 @@
 
 /* A signaled write every CQ_MOD posts, as perftest's default --cq-mod 100. */
 #define CQ_MOD 100
-/* A latency run's sends: one in LAT_SIGNAL signaled; the queue holds 16. */
-#define LAT_SIGNAL 8
 
 static uint64_t now_ns(void)
 {
@@ -26,6 +24,27 @@ static uint64_t now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
 }
+
+/*
+ * The latency samples' clock. Where the kernel's clocksource is not the TSC
+ * (a guest whose TSCs it found unsynchronized falls back to the HPET), each
+ * clock_gettime is a system call and an HPET read: about 1 us in the test
+ * bed, against 11 ns for RDTSC, and on the path being measured. So samples
+ * are counted in TSC ticks, as perftest counts them, and scaled to ns by the
+ * monotonic clock over the whole run (two reads, off the path).
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+static uint64_t ticks(void)
+{
+	return __rdtsc();
+}
+#else
+static uint64_t ticks(void)
+{
+	return now_ns();
+}
+#endif
 
 /* The tag iteration I leaves in the last byte: never the one before it. */
 static char tag(unsigned int i)
@@ -43,14 +62,19 @@ struct lat_end {
 	struct st_fault *f;	/* what went wrong */
 };
 
+/* A wait begins: its deadline is set at its first look at the clock, if it gets that far. */
 static void progress(struct lat_end *l)
 {
-	l->deadline = now_ns() + (uint64_t)l->timeout_ms * 1000000;
+	l->deadline = 0;
 }
 
 static int late(struct lat_end *l, const char *what)
 {
-	if (now_ns() < l->deadline)
+	uint64_t now = now_ns();
+
+	if (!l->deadline)
+		l->deadline = now + (uint64_t)l->timeout_ms * 1000000;
+	if (now < l->deadline)
 		return 0;
 	return st_fault(l->f, "the peer stopped answering: the netdev may be down (rdmactl check)",
 			"no %s within %u ms", what, l->timeout_ms);
@@ -64,11 +88,25 @@ static int wc_ok(struct lat_end *l, const struct ibv_wc *wc)
 			ibv_wc_status_str(wc->status), wc->status);
 }
 
+/*
+ * One send in this many is signaled: CQ_MOD, as far as the send queue
+ * allows. Before a signaled send, the one before it is reaped, so up to
+ * twice this less one sends are in the queue.
+ */
+static unsigned int lat_signal(const struct st_end *e)
+{
+	unsigned int most = (e->sq_depth + 1) / 2;
+
+	return most < CQ_MOD ? most : CQ_MOD;
+}
+
 /* Reaps send completions until at most MAX sends are outstanding. */
 static int reap(struct lat_end *l, unsigned int max)
 {
 	struct ibv_wc wc[16];
+	unsigned int spins = 0;
 
+	progress(l);
 	while (l->sends_out > max) {
 		int n = ibv_poll_cq(l->e->scq, 16, wc);
 
@@ -78,7 +116,7 @@ static int reap(struct lat_end *l, unsigned int max)
 			if (wc_ok(l, &wc[i]))
 				return -1;
 		l->sends_out -= (unsigned int)n;
-		if (n == 0 && late(l, "send completion"))
+		if (n == 0 && ++spins % 256 == 0 && late(l, "send completion"))
 			return -1;
 	}
 	return 0;
@@ -99,8 +137,11 @@ static int post_one(struct lat_end *l, bool write)
 	struct ibv_sge sge = { (uintptr_t)l->e->buf, l->size, l->e->mr->lkey };
 	struct ibv_send_wr wr = { .wr_id = ST_LAT_SEND, .sg_list = &sge, .num_sge = 1,
 				  .opcode = write ? IBV_WR_RDMA_WRITE : IBV_WR_SEND }, *bad;
-	/* One send in LAT_SIGNAL is signaled: completions cost, and the clock is running. */
-	bool signaled = ++l->posted % LAT_SIGNAL == 0;
+	/*
+	 * Completions cost, and the clock is running: one send in lat_signal()
+	 * is signaled, as perftest signals one in its --cq-mod.
+	 */
+	bool signaled = ++l->posted % lat_signal(l->e) == 0;
 	int err;
 
 	if (signaled) {
@@ -172,6 +213,15 @@ static int pong(struct lat_end *l, bool write, unsigned int i, bool last)
 	if (write)
 		return wait_write(l, i) || ping(l, true, i);
 	return wait_recv(l) || (!last && post_recv(l)) || ping(l, false, i);
+}
+
+/* Samples in ticks to ns, by the run's length in both: NS took TICKS. */
+static void ticks_to_ns(uint64_t *v, unsigned int n, uint64_t ns, uint64_t ticks)
+{
+	double scale = ticks ? (double)ns / (double)ticks : 1;
+
+	for (unsigned int i = 0; i < n; i++)
+		v[i] = (uint64_t)((double)v[i] * scale);
 }
 
 static int cmp_u64(const void *x, const void *y)
@@ -269,17 +319,28 @@ int st_bench_lat(struct st *s, enum st_stage stage, bool loopback)
 		st_fail(s, NULL, "pthread_create: %s", strerror(errno));
 		goto out_free;
 	}
+	/*
+	 * One tick read an iteration, at its start, as perftest takes its
+	 * timestamps: a round trip is the time from one iteration's start to the
+	 * next's, the loop's own cost included.
+	 */
+	uint64_t ns0 = now_ns(), t0 = ticks(), t = t0;
+
 	for (unsigned int i = 0; !err && i < n; i++) {
-		uint64_t t0 = now_ns();
 		bool last = i + 1 == n;
+		uint64_t next;
 
 		err = ping(&a, write, i);
 		if (!err)
 			err = write ? wait_write(&a, i) : wait_recv(&a) || (!last && post_recv(&a));
-		rtt[i] = now_ns() - t0;
+		next = ticks();
+		rtt[i] = next - t;
+		t = next;
 	}
-	if (!err)
+	if (!err) {
+		ticks_to_ns(rtt, n, now_ns() - ns0, t - t0);
 		err = reap(&a, 0);
+	}
 	if (loopback) {
 		/* The answerer ends by itself: on its last answer, or its own timeout. */
 		pthread_join(tid, NULL);
@@ -310,6 +371,7 @@ int st_bench_bw(struct st *s)
 	struct st_stage_result *x = &s->r->st[ST_BW_WRITE];
 	unsigned int n = s->o->bw_iters, size = s->o->bw_size, depth = s->o->depth;
 	unsigned int mod = depth < CQ_MOD ? depth : CQ_MOD, posted = 0, done = 0, since = 0;
+	unsigned int spins = 0;	/* empty polls: the clock is looked at every 256th */
 	struct wire_step step = { .stage = ST_BW_WRITE, .phase = WIRE_PREPARE, .iters = n,
 				  .size = size };
 	struct ibv_sge sge = { (uintptr_t)s->a.buf, size, s->a.mr->lkey };
@@ -352,7 +414,7 @@ int st_bench_bw(struct st *s)
 		}
 		if (got)
 			progress(&a);
-		else if (late(&a, "write completion"))
+		else if (++spins % 256 == 0 && late(&a, "write completion"))
 			return st_fail(s, af.hint, "%s after %u of %u writes", af.detail, done, n);
 	}
 	usec = (now_ns() - t0) / 1000;

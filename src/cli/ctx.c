@@ -30,7 +30,7 @@ int rc_netlink(struct rc_ctx *ctx, struct nl **nlp)
 	return 0;
 }
 
-int rc_device(struct rc_ctx *ctx, const char *only, struct model *m)
+int rc_device(struct rc_ctx *ctx, const char *only, unsigned int flags, struct model *m)
 {
 	struct rc_err e;
 	struct model_src src = { .root = ctx->sysfs_root };
@@ -38,7 +38,7 @@ int rc_device(struct rc_ctx *ctx, const char *only, struct model *m)
 
 	if (err)
 		return err;
-	err = model_load(&src, only, MODEL_NETLINK, m);
+	err = model_load(&src, only, MODEL_NETLINK | flags, m);
 	if (err == -ENODEV && only)
 		return err;	/* the caller says what that means */
 	return err ? rc_fail((explain_dump(&e, err, nl_ext_msg(src.nl)), &e)) : 0;
@@ -46,7 +46,7 @@ int rc_device(struct rc_ctx *ctx, const char *only, struct model *m)
 
 int rc_devices(struct rc_ctx *ctx, struct model *m)
 {
-	return rc_device(ctx, NULL, m);
+	return rc_device(ctx, NULL, 0, m);
 }
 
 int rc_fail(const struct rc_err *e)

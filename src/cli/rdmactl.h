@@ -47,8 +47,11 @@ int rc_netlink(struct rc_ctx *ctx, struct nl **nlp);
 struct model;
 /* Every RDMA device and port as the netlink has them (MODEL_NETLINK); a failure is said. */
 int rc_devices(struct rc_ctx *ctx, struct model *m);
-/* Device ONLY alone the same way; -ENODEV, unsaid, when there is no such device. */
-int rc_device(struct rc_ctx *ctx, const char *only, struct model *m);
+/*
+ * Device ONLY alone the same way, with FLAGS (MODEL_NO_PORTS) added; -ENODEV,
+ * unsaid, when there is no such device.
+ */
+int rc_device(struct rc_ctx *ctx, const char *only, unsigned int flags, struct model *m);
 /* Says E ("rdmactl: WHAT (ENAME: text; kernel: EXT)") and returns its errno. */
 int rc_fail(const struct rc_err *e);
 /* A name a user typed: refused (said, -EUSAGE) when the kernel would refuse it. */

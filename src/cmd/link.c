@@ -51,7 +51,7 @@ int cmd_add(struct rc_ctx *ctx, const struct cli_args *a)
 		return rc_fail(&e);
 	if (cli_flag(a, "persist"))
 		persist_edited(ctx);
-	err = rc_device(ctx, r.made, &m);
+	err = rc_device(ctx, r.made, 0, &m);
 	if (err && err != -ENODEV)
 		return err;
 	k = err ? NULL : model_find(&m, r.made);
@@ -90,8 +90,11 @@ int cmd_del(struct rc_ctx *ctx, const struct cli_args *a)
 	/* The file first: a broken one is reported before anything changes. */
 	if (persist && (err = persist_load(ctx->config, &c, &e)))
 		return rc_fail(&e);
-	/* One device named: that device alone (or, a netdev's name, all of them). */
-	err = a->argc == 1 ? rc_device(ctx, a->argv[0], &m) : -ENODEV;
+	/*
+	 * One device named: that device alone, without its ports (or, a
+	 * netdev's name, all of them with their ports).
+	 */
+	err = a->argc == 1 ? rc_device(ctx, a->argv[0], MODEL_NO_PORTS, &m) : -ENODEV;
 	if (err == -ENODEV)
 		err = rc_devices(ctx, &m);
 	if (err)
@@ -138,8 +141,9 @@ int cmd_link_show(struct rc_ctx *ctx, const struct cli_args *a)
 
 	if (dev && (err = rc_check_name(a, "device name", dev, true)))
 		return err;
-	err = rc_devices(ctx, &m);
-	if (err)
+	/* One device named: that device's ports alone are asked for. */
+	err = rc_device(ctx, dev, 0, &m);
+	if (err && err != -ENODEV)
 		return err;
 	if (dev && (!(k = model_find(&m, dev)) || !dev_is_rxe(k))) {
 		model_free(&m);

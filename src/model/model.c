@@ -368,7 +368,7 @@ int model_load(const struct model_src *src, const char *only, unsigned int flags
 	int err;
 
 	if (flags & MODEL_NETLINK)
-		return model_load_netlink(src, only, m);
+		return model_load_netlink(src, only, flags, m);
 	memset(m, 0, sizeof(*m));
 	err = list_dir(root, IB, false, &ns);
 	if (err == -ENOENT)

@@ -24,6 +24,12 @@ enum model_flags {
 	 * sysfs; the other flags and sysfs attributes are not read with it.
 	 */
 	MODEL_NETLINK = 1 << 3,
+	/*
+	 * With MODEL_NETLINK: the devices alone (index, name, driver), no
+	 * port asked for. For what needs a device by name and nothing of its
+	 * ports (del NAME): each port asked for is a round trip to the driver.
+	 */
+	MODEL_NO_PORTS = 1 << 4,
 };
 
 struct gid_slot {

@@ -100,7 +100,8 @@ static int load_ports(const struct model_src *src, struct rdma_dev *d)
 	return 0;
 }
 
-int model_load_netlink(const struct model_src *src, const char *only, struct model *m)
+int model_load_netlink(const struct model_src *src, const char *only, unsigned int flags,
+		       struct model *m)
 {
 	struct fill g = { .m = m };
 	struct nlmsghdr *nlh;
@@ -120,6 +121,10 @@ int model_load_netlink(const struct model_src *src, const char *only, struct mod
 
 		if (only && strcmp(d->name, only)) {
 			d->name[0] = '\0';
+			continue;
+		}
+		if (flags & MODEL_NO_PORTS) {
+			rdma_dev_driver(src->root, d->name, d->driver, sizeof(d->driver));
 			continue;
 		}
 		err = load_ports(src, d);

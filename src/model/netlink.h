@@ -5,6 +5,7 @@
 
 #include "model/model.h"
 
-int model_load_netlink(const struct model_src *src, const char *only, struct model *m);
+int model_load_netlink(const struct model_src *src, const char *only, unsigned int flags,
+		       struct model *m);
 
 #endif

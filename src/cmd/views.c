@@ -21,14 +21,14 @@ void view_port_state(struct out *o, const struct port *p)
 static void link_port(struct out *o, const char *root, const struct rdma_dev *d,
 		      const struct port *p)
 {
-	struct netdev nd;
+	unsigned int mtu = 0;
 	int active = 0, max = 0;
-	bool have_nd = *p->netdev && netdev_basic(root, p->netdev, &nd) == 0;
+	bool have_nd = *p->netdev && netdev_mtu(root, p->netdev, &mtu) == 0;
 	/*
 	 * rxe's follow from its netdev's (no device to open for them); any
 	 * other's from libibverbs, on the running system only.
 	 */
-	bool have_mtu = dev_is_rxe(d) && have_nd ? (rxe_port_mtu(nd.mtu, &active, &max), true) :
+	bool have_mtu = dev_is_rxe(d) && have_nd ? (rxe_port_mtu(mtu, &active, &max), true) :
 			!*root && verbs_port_mtu(d->name, p->num, &active, &max) == 0;
 
 	out_obj_open(o, NULL);
@@ -37,7 +37,7 @@ static void link_port(struct out *o, const char *root, const struct rdma_dev *d,
 	view_port_state(o, p);
 	out_str(o, "netdev", " netdev %s", *p->netdev ? p->netdev : NULL);
 	if (have_nd) {
-		out_u64(o, "netdev_mtu", " netdev_mtu %" PRIu64, nd.mtu);
+		out_u64(o, "netdev_mtu", " netdev_mtu %" PRIu64, (uint64_t)mtu);
 	} else {
 		out_text(o, " netdev_mtu -");
 		out_str(o, "netdev_mtu", NULL, NULL);

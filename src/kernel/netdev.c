@@ -100,6 +100,16 @@ int netdev_basic(const char *root, const char *name, struct netdev *n)
 	return 0;
 }
 
+int netdev_mtu(const char *root, const char *name, unsigned int *mtu)
+{
+	unsigned long v = read_ulong(root, name, "mtu", 0);
+
+	if (!v)
+		return -ENODEV;
+	*mtu = (unsigned int)v;
+	return 0;
+}
+
 int netdev_get(const char *root, const char *name, struct netdev *n)
 {
 	bool live = !*root;

@@ -26,8 +26,10 @@ struct netdev {
 
 /* -ENODEV when there is no such device. */
 int netdev_get(const char *root, const char *name, struct netdev *n);
-/* Only NAME, type, flags and MTU of N (three sysfs files): what add and a link line need. */
+/* Only NAME, type, flags and MTU of N (three sysfs files): what add needs. */
 int netdev_basic(const char *root, const char *name, struct netdev *n);
+/* NAME's MTU alone (one sysfs file): what a link line needs; -ENODEV when unread. */
+int netdev_mtu(const char *root, const char *name, unsigned int *mtu);
 /* Every device in ROOT/sys/class/net, sorted by name. */
 int netdev_list(const char *root, struct netdev **v, size_t *n);
 bool netdev_is_ethernet(const struct netdev *n);

@@ -2,6 +2,7 @@
 /* The RDMA model from sysfs: devices, their ports, GID tables and counters. */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,7 +145,8 @@ void model_parse_rate(struct port *p)
 	char *end;
 
 	p->speed_gbps = strtod(p->rate, &end);
-	if (end == p->rate)
+	/* strtod takes "nan" and "inf" too: a rate is a finite count of Gb/s, else unknown (0). */
+	if (end == p->rate || !isfinite(p->speed_gbps) || p->speed_gbps < 0)
 		p->speed_gbps = 0;
 	if (open) {
 		size_t n = strcspn(open + 1, " )");

@@ -170,10 +170,35 @@ static void rxe_mtus(void **state)
 	}
 }
 
+/* A rate's speed: the kernel's text, or 0 for what is no finite speed (found by fuzz_sysfs). */
+static void rate_speeds(void **state)
+{
+	static const struct { const char *rate, *width; double gbps; } cases[] = {
+		{ "10 Gb/sec (1X FDR10)", "1X", 10 },
+		{ "2.5 Gb/sec (1X SDR)", "1X", 2.5 },
+		{ "NAN Gb/sec (4X)", "4X", 0 },
+		{ "nan(1)", "1", 0 },
+		{ "inf Gb/sec", "", 0 },
+		{ "-5 Gb/sec", "", 0 },
+		{ "", "", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct port p = { 0 };
+
+		snprintf(p.rate, sizeof(p.rate), "%s", cases[i].rate);
+		model_parse_rate(&p);
+		assert_true(p.speed_gbps == cases[i].gbps);
+		assert_string_equal(p.width, cases[i].width);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rxe_mtus),
+		cmocka_unit_test(rate_speeds),
 		cmocka_unit_test(two_netdevs),
 		cmocka_unit_test(all_slots),
 		cmocka_unit_test(no_rdma_and_unknown),

@@ -215,10 +215,10 @@ static int pong(struct lat_end *l, bool write, unsigned int i, bool last)
 	return wait_recv(l) || (!last && post_recv(l)) || ping(l, false, i);
 }
 
-/* Samples in ticks to ns, by the run's length in both: NS took TICKS. */
-static void ticks_to_ns(uint64_t *v, unsigned int n, uint64_t ns, uint64_t ticks)
+/* Samples in ticks to ns, by the run's length in both: NS took NTICKS. */
+static void ticks_to_ns(uint64_t *v, unsigned int n, uint64_t ns, uint64_t nticks)
 {
-	double scale = ticks ? (double)ns / (double)ticks : 1;
+	double scale = nticks ? (double)ns / (double)nticks : 1;
 
 	for (unsigned int i = 0; i < n; i++)
 		v[i] = (uint64_t)((double)v[i] * scale);

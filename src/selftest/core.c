@@ -212,6 +212,13 @@ struct ibv_qp_init_attr st_qp_attr(const struct st *s, struct st_end *e)
 	};
 }
 
+void *st_page_alloc(size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return aligned_alloc(page, (len + page - 1) / page * page);
+}
+
 int st_make_end(struct st *s, struct st_end *e, uint32_t len, bool noqp)
 {
 	/* Exactly what a peer needs: its data buffer written and read, the word atomic. */
@@ -224,9 +231,7 @@ int st_make_end(struct st *s, struct st_end *e, uint32_t len, bool noqp)
 	if (!e->pd)
 		return st_fail(s, NULL, "ibv_alloc_pd: %s", strerror(errno));
 	if (s->o->bench) {
-		size_t page = (size_t)sysconf(_SC_PAGESIZE);
-
-		e->alloc = aligned_alloc(page, ((size_t)len + page - 1) / page * page);
+		e->alloc = st_page_alloc(len);
 		e->buf = e->alloc;
 	} else {
 		e->alloc = malloc((size_t)len + MISALIGN);

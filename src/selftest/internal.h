@@ -76,6 +76,8 @@ int st_done(struct st *s, uint64_t bytes);
 /* STAGE's pattern over BUF, and the poison a buffer holds before it is written. */
 void st_fill(char *buf, size_t len, unsigned int stage);
 void st_poison(char *buf, size_t len);
+/* LEN bytes (at least), page-aligned as perftest's and the examples' buffers: free() them. */
+void *st_page_alloc(size_t len);
 /* -1 with F said when BUF is not STAGE's pattern. */
 int st_check_pattern(unsigned int stage, const char *what, const char *buf, size_t len,
 		     struct st_fault *f);

@@ -16,6 +16,7 @@
 #include <infiniband/verbs.h>
 
 #include "kernel/release.h"
+#include "selftest/internal.h"
 #include "selftest/selftest.h"
 #include "selftest/pingpong.h"
 #include "selftest/sidechan.h"
@@ -70,7 +71,6 @@ static void format_msg(const struct pp *p, unsigned int i, char msg[WIRE_PP_LEN]
 
 static int setup(struct pp *p)
 {
-	size_t page;
 	enum ibv_qp_type type = p->o->kind == PP_UC ? IBV_QPT_UC : p->o->kind == PP_UD ?
 				IBV_QPT_UD : IBV_QPT_RC;
 	struct ibv_qp_init_attr qa = {
@@ -103,8 +103,7 @@ static int setup(struct pp *p)
 	if (ibv_query_gid(p->ctx, PORT, p->o->gid_index, &p->gid))
 		return st_fault(&p->r->f, NULL, "ibv_query_gid %d: %s", p->o->gid_index, strerror(errno));
 	/* Page-aligned, as the examples' buffer: rxe copies page by page. */
-	page = (size_t)sysconf(_SC_PAGESIZE);
-	p->buf = aligned_alloc(page, (p->o->size + p->grh + page - 1) / page * page);
+	p->buf = st_page_alloc(p->o->size + p->grh);
 	if (!p->buf)
 		return st_fault(&p->r->f, NULL, "out of memory");
 	memset(p->buf, p->fill, p->o->size + p->grh);

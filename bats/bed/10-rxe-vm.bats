@@ -41,6 +41,16 @@ setup() {
 	[[ $stderr == *'cannot bind /nonexistent'* ]]
 }
 
+@test "rxe-vm: a kernel that crashes while it boots is booted once more, said once, then 125" {
+	# No initramfs init: the kernel panics before CMD, as the emulator's rare boot faults do.
+	run --separate-stderr "$RXE_VM_TOOL" run --append rdinit=/nonexistent -- echo reached
+	assert_failure 125
+	assert_output ''
+	[ "$(grep -c 'booting it once more' <<<"$stderr")" = 1 ] || fail "$stderr"
+	[ "$(grep -c 'the guest did not reach CMD' <<<"$stderr")" = 2 ] || fail "$stderr"
+	[[ $stderr == *'the guest kernel said: '*'Kernel panic'* ]] || fail "$stderr"
+}
+
 @test "rxe-vm: --hosts 2 runs CMD on both guests and each reaches the other, on 6.1 and 6.1-cloud" {
 	# The guests boot in parallel and one may finish first: each pings until
 	# the peer answers, then stays up until the peer has pinged it (InEchos).

@@ -51,9 +51,13 @@ int cmd_add(struct rc_ctx *ctx, const struct cli_args *a)
 		return rc_fail(&e);
 	if (cli_flag(a, "persist"))
 		persist_edited(ctx);
-	err = rc_device(ctx, r.made, 0, &m);
+	/*
+	 * The new link as sysfs has it: its name is known, and the netlink
+	 * would dump every device to find its index (as many reads as links).
+	 */
+	err = model_load(&(struct model_src){ .root = ctx->sysfs_root }, r.made, MODEL_STATES, &m);
 	if (err && err != -ENODEV)
-		return err;
+		return rc_fail((explain_model_load(&e, err, ctx->sysfs_root, r.made), &e));
 	k = err ? NULL : model_find(&m, r.made);
 	if (k)
 		view_link(ctx->out, ctx->sysfs_root, k);

@@ -38,14 +38,17 @@ void rdma_dev_driver(const char *root, const char *name, char *buf, size_t len)
 {
 	char node_type[32];
 
-	/* Hardware has a parent device bound to a driver. */
-	if (sysfs_link_base(root, buf, len, IB "/%s/device/driver", name) > 0)
-		return;
-	/* Only rdma_rxe gives its (virtual) device a "parent" attribute. */
+	/*
+	 * Only rdma_rxe gives its (virtual) device a "parent" attribute: asked
+	 * first, as rxe devices are the ones rdmactl is for (one look each).
+	 */
 	if (sysfs_exists(root, IB "/%s/parent", name)) {
 		snprintf(buf, len, "rxe");
 		return;
 	}
+	/* Hardware has a parent device bound to a driver. */
+	if (sysfs_link_base(root, buf, len, IB "/%s/device/driver", name) > 0)
+		return;
 	if (sysfs_read(root, node_type, sizeof(node_type), IB "/%s/node_type", name) > 0 &&
 	    !strncmp(node_type, "4:", 2)) {
 		snprintf(buf, len, "siw");	/* the software iWARP RNIC */
@@ -120,6 +123,22 @@ static int list_dir(const char *root, const char *dir, bool numeric, struct name
 	if (ns->n)
 		qsort(ns->v, ns->n, sizeof(*ns->v), numeric ? cmp_num : cmp_str);
 	return 0;
+}
+
+/* NAME alone, when IB has it: -ENOENT when not (what list_dir would not list). */
+static int names_one(const char *root, const char *name, struct names *ns)
+{
+	struct listing l = { .numeric = false };
+	int err;
+
+	*ns = l.ns;
+	if (name[0] == '\0' || name[0] == '.' || !sysfs_exists(root, IB "/%s", name))
+		return -ENOENT;
+	err = list_one(&l, name);
+	*ns = l.ns;
+	if (err)
+		names_free(ns);
+	return err;
 }
 
 uint8_t model_parse_state(const char *text)
@@ -260,14 +279,25 @@ static int load_counters(const char *root, const char *dev, struct port *p)
 	return 0;
 }
 
-static int load_port(const char *root, const char *dev, struct port *p, unsigned int flags)
+static int load_port(const char *root, const struct rdma_dev *d, struct port *p,
+		     unsigned int flags)
 {
+	const char *dev = d->name;
 	char dir[256];
 	struct names pk;
 	int err;
 
 	p->state = read_state(root, dev, p->num, "state");
 	p->phys_state = read_state(root, dev, p->num, "phys_state");
+	if (flags & MODEL_STATES) {
+		/* rxe's one port is on its parent; another's netdev is its GID 0's. */
+		if (dev_is_rxe(d))
+			snprintf(p->netdev, sizeof(p->netdev), "%s", d->netdev);
+		else if (sysfs_read(root, p->netdev, sizeof(p->netdev),
+				    IB "/%s/ports/%u/gid_attrs/ndevs/0", dev, p->num) <= 0)
+			p->netdev[0] = '\0';
+		return 0;
+	}
 	if (sysfs_read(root, p->link_layer, sizeof(p->link_layer), IB "/%s/ports/%u/link_layer", dev,
 		       p->num) < 0)
 		p->link_layer[0] = '\0';
@@ -323,17 +353,24 @@ static int load_dev(const char *root, const char *name, unsigned int flags, stru
 	int err;
 
 	snprintf(d->name, sizeof(d->name), "%s", name);
-	if (sysfs_read(root, buf, sizeof(buf), IB "/%s/node_type", name) > 0)
-		model_parse_node_type(buf, d);
-	sysfs_read(root, d->node_guid, sizeof(d->node_guid), IB "/%s/node_guid", name);
-	sysfs_read(root, d->sys_image_guid, sizeof(d->sys_image_guid), IB "/%s/sys_image_guid", name);
-	if (sysfs_read(root, d->fw_ver, sizeof(d->fw_ver), IB "/%s/fw_ver", name) < 0)
-		d->fw_ver[0] = '\0';
-	rdma_dev_driver(root, name, d->driver, sizeof(d->driver));
-	if (sysfs_read(root, d->netdev, sizeof(d->netdev), IB "/%s/parent", name) <= 0 &&
-	    sysfs_read(root, d->netdev, sizeof(d->netdev), IB "/%s/ports/1/gid_attrs/ndevs/0",
-		       name) <= 0)
-		d->netdev[0] = '\0';
+	if (!(flags & MODEL_STATES)) {
+		if (sysfs_read(root, buf, sizeof(buf), IB "/%s/node_type", name) > 0)
+			model_parse_node_type(buf, d);
+		sysfs_read(root, d->node_guid, sizeof(d->node_guid), IB "/%s/node_guid", name);
+		sysfs_read(root, d->sys_image_guid, sizeof(d->sys_image_guid),
+			   IB "/%s/sys_image_guid", name);
+		if (sysfs_read(root, d->fw_ver, sizeof(d->fw_ver), IB "/%s/fw_ver", name) < 0)
+			d->fw_ver[0] = '\0';
+	}
+	/* Only rdma_rxe has "parent" (rdma_dev_driver): one read says both. */
+	if (sysfs_read(root, d->netdev, sizeof(d->netdev), IB "/%s/parent", name) > 0) {
+		snprintf(d->driver, sizeof(d->driver), "rxe");
+	} else {
+		rdma_dev_driver(root, name, d->driver, sizeof(d->driver));
+		if (sysfs_read(root, d->netdev, sizeof(d->netdev),
+			       IB "/%s/ports/1/gid_attrs/ndevs/0", name) <= 0)
+			d->netdev[0] = '\0';
+	}
 
 	snprintf(dir, sizeof(dir), IB "/%s/ports", name);
 	err = list_dir(root, dir, true, &ports);
@@ -347,7 +384,7 @@ static int load_dev(const char *root, const char *name, unsigned int flags, stru
 	for (size_t i = 0; i < ports.n && !err; i++) {
 		d->ports[i].num = (uint32_t)strtoul(ports.v[i], NULL, 10);
 		d->nports++;
-		err = load_port(root, name, &d->ports[i], flags);
+		err = load_port(root, d, &d->ports[i], flags);
 	}
 	names_free(&ports);
 	return err;
@@ -372,9 +409,12 @@ int model_load(const struct model_src *src, const char *only, unsigned int flags
 	if (flags & MODEL_NETLINK)
 		return model_load_netlink(src, only, flags, m);
 	memset(m, 0, sizeof(*m));
-	err = list_dir(root, IB, false, &ns);
+	/* One device: its own directory, not a listing of all of them. */
+	if (only && strchr(only, '/'))
+		return -ENODEV;
+	err = only ? names_one(root, only, &ns) : list_dir(root, IB, false, &ns);
 	if (err == -ENOENT)
-		return only ? -ENODEV : 0;	/* no RDMA at all */
+		return only ? -ENODEV : 0;	/* no RDMA at all, or no such device */
 	if (err)
 		return err;
 	m->devs = calloc(ns.n ? ns.n : 1, sizeof(*m->devs));
@@ -395,7 +435,7 @@ int model_load(const struct model_src *src, const char *only, unsigned int flags
 		}
 	}
 	names_free(&ns);
-	if (!err)
+	if (!err && !(flags & MODEL_STATES))
 		find_uverbs(root, m);
 	if (!err && only && m->n == 0)
 		err = -ENODEV;

@@ -30,6 +30,13 @@ enum model_flags {
 	 * ports (del NAME): each port asked for is a round trip to the driver.
 	 */
 	MODEL_NO_PORTS = 1 << 4,
+	/*
+	 * From sysfs (not with MODEL_NETLINK): each device's driver and netdev
+	 * and its ports' states and netdevs, nothing else: what a link line
+	 * shows. For add, which prints the link it made: a few files, where
+	 * the netlink would dump every device to find the new one's index.
+	 */
+	MODEL_STATES = 1 << 5,
 };
 
 struct gid_slot {
@@ -47,7 +54,7 @@ struct counter {
 
 struct port {
 	uint32_t num;
-	char netdev[IF_NAMESIZE];	/* MODEL_NETLINK: the port's netdev, "" if none */
+	char netdev[IF_NAMESIZE];	/* MODEL_NETLINK or MODEL_STATES: its netdev, "" if none */
 	uint32_t netdev_index;
 	uint8_t state;		/* 4: ACTIVE */
 	uint8_t phys_state;	/* 5: LinkUp */

@@ -107,6 +107,39 @@ static void no_rdma_and_unknown(void **state)
 	assert_int_equal(m.n, 0);
 }
 
+/* What add prints from: a link line's fields and nothing else, the same as the full load's. */
+static void states_alone(void **state)
+{
+	struct model m, full;
+	const struct port *p;
+
+	(void)state;
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe1", MODEL_STATES, &m), 0);
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe1", 0, &full), 0);
+	assert_int_equal(m.n, 1);
+	assert_string_equal(m.devs[0].name, "rxe1");
+	assert_string_equal(m.devs[0].driver, "rxe");
+	assert_string_equal(m.devs[0].netdev, full.devs[0].netdev);
+	assert_int_equal(m.devs[0].nports, 1);
+	p = &m.devs[0].ports[0];
+	assert_int_equal(p->num, 1);
+	assert_int_equal(p->state, full.devs[0].ports[0].state);
+	assert_int_equal(p->phys_state, full.devs[0].ports[0].phys_state);
+	assert_string_equal(p->netdev, m.devs[0].netdev);
+	/* Not read: the rest of the device and port. */
+	assert_string_equal(m.devs[0].node_type, "");
+	assert_string_equal(m.devs[0].uverbs, "");
+	assert_string_equal(p->link_layer, "");
+	assert_int_equal(p->ngids, 0);
+	model_free(&m);
+	model_free(&full);
+	/* A name is a device's own directory, never a path out of it. */
+	assert_int_equal(model_load(sysfs("two-netdevs"), "..", MODEL_STATES, &m), -ENODEV);
+	assert_int_equal(model_load(sysfs("two-netdevs"), ".", 0, &m), -ENODEV);
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe0/ports", 0, &m), -ENODEV);
+	assert_int_equal(model_load(sysfs("two-netdevs"), "", 0, &m), -ENODEV);
+}
+
 /* Both sources of one capture tell the same devices, ports and netdevs. */
 static void netlink_agrees_with_sysfs(void **state)
 {
@@ -201,6 +234,7 @@ int main(void)
 		cmocka_unit_test(rate_speeds),
 		cmocka_unit_test(two_netdevs),
 		cmocka_unit_test(all_slots),
+		cmocka_unit_test(states_alone),
 		cmocka_unit_test(no_rdma_and_unknown),
 		cmocka_unit_test(netlink_agrees_with_sysfs),
 		cmocka_unit_test(state_names),

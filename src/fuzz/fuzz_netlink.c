@@ -2,7 +2,7 @@
 /*
  * Fuzz target: one buffer read from the RDMA netlink socket, run the way
  * nl_talk runs it (libmnl's checks, NLMSG_ERROR with extended ACK, DONE),
- * each data message parsed as a device and as a port.
+ * each data message parsed as a device, a port and a device's resource counts.
  */
 #include <stdint.h>
 #include <string.h>
@@ -15,6 +15,7 @@ static int data_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	struct nldev_dev d;
 	struct nldev_port p;
+	struct nldev_res r;
 	unsigned int *n = arg;
 
 	if (nldev_parse_dev(nlh, &d) == 0)
@@ -23,6 +24,8 @@ static int data_cb(const struct nlmsghdr *nlh, void *arg)
 		CHECK(strnlen(p.dev_name, sizeof(p.dev_name)) < sizeof(p.dev_name));
 		CHECK(strnlen(p.netdev, sizeof(p.netdev)) < sizeof(p.netdev));
 	}
+	/* A device's counts: parsed whole or refused, never read past the message. */
+	(void)nldev_parse_res(nlh, &r);
 	(*n)++;
 	return NL_CB_CONTINUE;
 }

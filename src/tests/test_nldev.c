@@ -142,6 +142,56 @@ static void parse_dev(void **state)
 	assert_int_equal(d.nports, 1);
 }
 
+/* One RES_SUMMARY_ENTRY of a RES_GET answer. */
+static void put_summary_entry(struct nlmsghdr *nlh, const char *name, uint64_t curr)
+{
+	struct nlattr *e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY);
+
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME, name);
+	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR, curr);
+	mnl_attr_nest_end(nlh, e);
+}
+
+/* A RES_GET answer as 6.1 sends it: the device's handle, then its counts. */
+static struct nlmsghdr *res_msg(void)
+{
+	struct nlmsghdr *nlh = msg();
+	struct nlattr *sum;
+
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 4);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe1");
+	sum = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_SUMMARY);
+	put_summary_entry(nlh, "pd", 3);
+	put_summary_entry(nlh, "ctx", 2);
+	put_summary_entry(nlh, "cm_id", 0);
+	mnl_attr_nest_end(nlh, sum);
+	return nlh;
+}
+
+static void parse_res(void **state)
+{
+	struct nldev_res r;
+
+	(void)state;
+	assert_int_equal(nldev_parse_res(res_msg(), &r), 0);
+	assert_int_equal(r.dev_index, 4);
+	assert_true(r.has_ctx);
+	assert_int_equal(r.ctx, 2);
+	assert_true(r.has_cm_id);
+	assert_int_equal(r.cm_id, 0);
+}
+
+static void parse_res_without_counts(void **state)
+{
+	struct nlmsghdr *nlh = msg();
+	struct nldev_res r;
+
+	(void)state;
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 4);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe1");
+	assert_int_equal(nldev_parse_res(nlh, &r), -ENODATA);
+}
+
 static void build_newlink(void **state)
 {
 	struct nlmsghdr *nlh = msg();
@@ -194,6 +244,8 @@ int main(void)
 		cmocka_unit_test(parse_malformed),
 		cmocka_unit_test(parse_long_name_truncated_safely),
 		cmocka_unit_test(parse_dev),
+		cmocka_unit_test(parse_res),
+		cmocka_unit_test(parse_res_without_counts),
 		cmocka_unit_test(build_newlink),
 		cmocka_unit_test(build_refuses_overflow),
 	};

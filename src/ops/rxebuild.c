@@ -69,15 +69,23 @@ static int run(const char *const argv[], const char *label, struct spawn_out *o,
 	return 0;
 }
 
-/* The distribution's own package with rdma_rxe for KVER, from apt's index; "" when none. */
+/*
+ * The distribution's own package with rdma_rxe for KVER, from apt's index; ""
+ * when none. Ubuntu's kernels keep their modules in linux-modules-KVER and the
+ * rest, rdma_rxe among them, in linux-modules-extra-KVER; apt is asked only
+ * for a kernel packaged that way. (apt-cache takes most of a second where its
+ * binary cache is turned off, as in Debian's container images.)
+ */
 static void distro_package(const char *kver, char *buf, size_t len)
 {
-	char pkg[160];
+	char pkg[160], v[64];
 	const char *argv[] = { "apt-cache", "show", "--no-all-versions", pkg, NULL };
 	struct spawn_out o;
 
 	buf[0] = '\0';
-	/* Ubuntu's cloud kernels keep rdma_rxe in linux-modules-extra-KVER. */
+	snprintf(pkg, sizeof(pkg), "linux-modules-%s", kver);
+	if (kbuild_pkg_version(pkg, v, sizeof(v)))
+		return;
 	snprintf(pkg, sizeof(pkg), "linux-modules-extra-%s", kver);
 	if (spawn_run(argv, NULL, &o) == 0 && o.status == 0 && !strncmp(o.text, "Package: ", 9))
 		snprintf(buf, len, "%s", pkg);
@@ -135,15 +143,20 @@ static int missing(struct rxe_install_req *r, struct rc_err *e)
  * (--occurrence): a search by pattern would decompress the whole archive, a
  * minute and more on a slow machine.
  */
-static int tarball_version(const char *tarball, char *buf, size_t len, struct rc_err *e)
+static void rm_tree(const char *dir)
 {
-	/* The first member is the top directory; head ends the listing there. */
-	const char *list[] = { "sh", "-c", "tar -tf \"$1\" | head -n 1", "sh", tarball, NULL };
-	char top[PATH_MAX];
-	const char *argv[] = { "tar", "-xOf", tarball, "--occurrence", top, NULL };
+	const char *argv[] = { "rm", "-rf", "--one-file-system", dir, NULL };
 	struct spawn_out o;
-	char dir[] = "/tmp/rdmactl-src-XXXXXX", path[64];
-	FILE *f;
+
+	spawn_run(argv, NULL, &o);
+}
+
+/* The top directory of a source tarball, its first member, with its '/': "linux-source-6.1/". */
+static int tarball_top(const char *tarball, char *top, size_t len, struct rc_err *e)
+{
+	/* head ends the listing at the first line. */
+	const char *list[] = { "sh", "-c", "tar -tf \"$1\" | head -n 1", "sh", tarball, NULL };
+	struct spawn_out o;
 	int err = run(list, NULL, &o, e, "cannot list the source tarball");
 
 	if (err)
@@ -151,8 +164,22 @@ static int tarball_version(const char *tarball, char *buf, size_t len, struct rc
 	if (!o.len || o.text[0] == '/' || !memchr(o.text, '/', o.len))
 		return rc_err_set(e, -EINVAL, NULL, "%s does not start with a top directory: is it "
 				  "a kernel source tarball?", tarball);
-	snprintf(top, sizeof(top), "%.*sMakefile", (int)((char *)memchr(o.text, '/', o.len) -
-							 o.text + 1), o.text);
+	snprintf(top, len, "%.*s", (int)((char *)memchr(o.text, '/', o.len) - o.text + 1), o.text);
+	return 0;
+}
+
+static int tarball_version(const char *tarball, char *buf, size_t len, struct rc_err *e)
+{
+	char top[PATH_MAX];
+	const char *argv[] = { "tar", "-xOf", tarball, "--occurrence", top, NULL };
+	struct spawn_out o;
+	char dir[] = "/tmp/rdmactl-src-XXXXXX", path[64];
+	FILE *f;
+	int err = tarball_top(tarball, top, sizeof(top) - 8, e);
+
+	if (err)
+		return err;
+	strcat(top, "Makefile");
 	err = run(argv, "rdmactl: reading the source's version", &o, e,
 		  "cannot read the source's Makefile");
 	if (err)
@@ -243,6 +270,35 @@ static int write_conf(const char *dir, const char *version, struct rc_err *e)
 	return 0;
 }
 
+/*
+ * drivers/infiniband/sw/rxe of a source tarball as DIR. tar is given the
+ * directory's whole name and --occurrence: it stops reading once past that
+ * directory, before half of the archive is decompressed (a pattern, or
+ * --strip-components, would keep it reading to the end). The directory is
+ * extracted beside DIR and moved into place.
+ */
+static int extract(const char *tarball, const char *dir, struct rc_err *e)
+{
+	char top[PATH_MAX], tmp[PATH_MAX + 8], from[2 * PATH_MAX + 16];
+	const char *argv[] = { "tar", "-xf", tarball, "-C", tmp, "--occurrence", top, NULL };
+	struct spawn_out o;
+	int err = tarball_top(tarball, top, sizeof(top) - 32, e);
+
+	if (err)
+		return err;
+	strcat(top, "drivers/infiniband/sw/rxe");
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", dir);
+	if (!mkdtemp(tmp))
+		return rc_err_set(e, -errno, NULL, "cannot make a directory beside %s", dir);
+	err = run(argv, "rdmactl: extracting drivers/infiniband/sw/rxe", &o, e,
+		  "cannot extract the rxe source");
+	snprintf(from, sizeof(from), "%s/%s", tmp, top);
+	if (!err && rename(from, dir) < 0)
+		err = rc_err_set(e, -errno, NULL, "cannot move the rxe source to %s", dir);
+	rm_tree(tmp);
+	return err;
+}
+
 /* Only drivers/infiniband/sw/rxe of the source, into DIR. */
 static int stage(struct rxe_install_req *r, const char *dir, struct rc_err *e)
 {
@@ -251,21 +307,16 @@ static int stage(struct rxe_install_req *r, const char *dir, struct rc_err *e)
 	struct spawn_out o;
 	int err;
 
-	if (mkdir(dir, 0755) < 0)
-		return rc_err_set(e, -errno, NULL, "cannot make %s", dir);
 	if (is_dir(src)) {
 		char from[PATH_MAX + 32];
 		const char *argv[] = { "cp", "-a", from, dir, NULL };
 
+		if (mkdir(dir, 0755) < 0)
+			return rc_err_set(e, -errno, NULL, "cannot make %s", dir);
 		snprintf(from, sizeof(from), "%s/drivers/infiniband/sw/rxe/.", src);
 		err = run(argv, NULL, &o, e, "cannot copy the rxe source");
 	} else {
-		/* Whatever the top directory is named: strip it and the four below. */
-		const char *argv[] = { "tar", "-xf", src, "-C", dir, "--strip-components=5",
-				       "--wildcards", "*/drivers/infiniband/sw/rxe/*", NULL };
-
-		err = run(argv, "rdmactl: extracting drivers/infiniband/sw/rxe", &o, e,
-			  "cannot extract the rxe source");
+		err = extract(src, dir, e);
 	}
 	if (err)
 		return err;
@@ -310,14 +361,6 @@ static void first_error(const char *version, char *buf, size_t len, char *kept, 
 	if (copy && fclose(copy))
 		kept[0] = '\0';
 	fclose(f);
-}
-
-static void rm_tree(const char *dir)
-{
-	const char *argv[] = { "rm", "-rf", "--one-file-system", dir, NULL };
-	struct spawn_out o;
-
-	spawn_run(argv, NULL, &o);
 }
 
 static void dkms_forget(const char *version)

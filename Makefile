@@ -26,10 +26,11 @@ WARNINGS := -Wall -Wextra -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
 	-Wshadow -Wvla
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
 PC_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null) -pthread
-# rdmactl itself links only what every command may use; libibverbs, librdmacm
-# and libkmod are opened at their first use (src/lazy), so a command that does
-# not use them does not load them (nor libnl, libcrypto, liblzma, libzstd).
-LIBS_EAGER := libmnl json-c zlib
+# rdmactl itself links only what every command may use (libmnl); libibverbs,
+# librdmacm, libkmod, json-c and zlib are opened at their first use (src/lazy),
+# so a command that does not use them does not load them (nor libnl,
+# libcrypto, liblzma, libzstd).
+LIBS_EAGER := libmnl
 MAIN_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_EAGER) 2>/dev/null) -ldl -pthread
 # User CFLAGS come last but warnings are appended so they cannot be lost.
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -DVERSION='"$(VERSION)"' -MMD -MP \

@@ -43,13 +43,16 @@ libs_loaded() {
 	LD_DEBUG=files "$RDMACTL" "$@" 2>&1 >/dev/null | sed -n 's/.*file=\(lib[^ ]*\) .*/\1/p' | sort -u
 }
 
-@test "a command loads only the libraries it uses: verbs, rdma_cm and kmod when it needs them" {
+@test "a command loads only the libraries it uses: verbs, rdma_cm, kmod, json-c and zlib when it needs them" {
 	for cmd in --version help "link show" show; do
 		# shellcheck disable=SC2086 # the command's words
 		run libs_loaded $cmd
-		refute_line --regexp '^lib(ibverbs|rdmacm|kmod|nl|crypto|lzma|zstd)'
+		refute_line --regexp '^lib(ibverbs|rdmacm|kmod|nl|crypto|lzma|zstd|json-c|z\.)'
 		assert_line libmnl.so.0
 	done
+	run libs_loaded -j version
+	assert_line libjson-c.so.5
+	refute_line --regexp '^lib(ibverbs|rdmacm|kmod|z\.)'
 	run libs_loaded selftest loopback rxe0
 	assert_line libibverbs.so.1
 	refute_line --regexp '^lib(rdmacm|kmod|crypto)'

@@ -215,7 +215,9 @@ int out_finish(struct out *o)
 
 		fprintf(o->f, "%s\n", json_object_to_json_string_ext(o->root, flags));
 	}
-	json_object_put(o->root);
+	/* Plain output made no JSON: json-c is not even loaded then (src/lazy). */
+	if (o->root)
+		json_object_put(o->root);
 	err = o->err;
 	if (fflush(o->f) == EOF || ferror(o->f))
 		err = err ? err : -EIO;

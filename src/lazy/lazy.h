@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The libraries only some commands need (libibverbs, librdmacm, libkmod and
- * what they pull in: libnl, libcrypto, liblzma, libzstd) are opened at the
+ * what they pull in: libnl, libcrypto, liblzma, libzstd; json-c for -j; zlib
+ * for a compressed kernel configuration) are opened at the
  * first call into them, not when rdmactl starts: a command that does not use
  * one does not pay for loading it. src/lazy/LIB.c define the functions rdmactl
  * calls, each resolving its namesake in the library once; the compiler holds

@@ -195,6 +195,43 @@ kernel_pkg() {
 	assert_output --partial 'overlay.ko.xz'
 }
 
+@test "rxe-vm: stage 1 loads a module only after those it needs, side by side where none needs another" {
+	# modules/order has a line for each level, loaded at once: every module
+	# a module needs must be on an earlier line (else insmod fails on an
+	# unknown symbol, one boot in a few).
+	run "$RXE_VM_TOOL" run --kernel 6.1-cloud -- true
+	assert_success
+	cache=${RXE_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdmactl/vm}
+	kdir=$(ls -d "$cache/$(kernel_pkg 6.1-cloud)"_*/lib/modules/* | head -n 1)
+	initrd=$(ls -t "$cache/initrd-${kdir##*/}-virtiofs-"*.cpio | head -n 1)
+	cd "$BATS_TEST_TMPDIR"
+	cpio -id --quiet modules/order <"$initrd"
+	run awk '
+	function norm(p) { sub(/.*\//, "", p); sub(/\.ko.*$/, "", p); gsub(/-/, "_", p); return p }
+	FILENAME ~ /modules\.dep$/ {
+		m = norm($1); for (i = 2; i <= NF; i++) deps[m] = deps[m] " " norm($i); next
+	}
+	{
+		for (i = 1; i <= NF; i++) {
+			k = split(deps[$i], d, " ")
+			for (j = 1; j <= k; j++)
+				if (!(d[j] in line) || line[d[j]] >= FNR)
+					printf "%s on line %d needs %s, not on an earlier line\n", $i, FNR, d[j]
+		}
+		for (i = 1; i <= NF; i++) line[$i] = FNR
+		n += NF
+	}
+	END { printf "%d modules on %d lines\n", n, FNR }' "$kdir/modules.dep" modules/order
+	assert_success
+	refute_output --partial 'needs'
+	# virtio_pci needs virtio, which needs virtio_ring: three levels at least;
+	# fuse and overlay need nothing and share the first.
+	assert_output --regexp '^[0-9]+ modules on [3-9] lines$'
+	run head -n 1 modules/order
+	assert_output --regexp '(^| )fuse( |$)'
+	assert_output --regexp '(^| )overlay( |$)'
+}
+
 @test "rxe-vm: shell boots the chosen kernel with a shell on the terminal" {
 	# Typed once the prompt shows, as a person would: bash discards what
 	# arrives while it sets the terminal up.

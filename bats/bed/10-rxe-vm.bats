@@ -26,6 +26,13 @@ setup() {
 	assert_line --index 1 --regexp '^veth0@veth1 +UP +10\.11\.11\.251/24'
 }
 
+@test "rxe-vm: under TCG processes are mapped without randomization; CMD can turn it back on" {
+	run "$RXE_VM_TOOL" run --accel tcg -- sh -c 'cat /proc/sys/kernel/randomize_va_space
+		sysctl -qw kernel.randomize_va_space=2 && cat /proc/sys/kernel/randomize_va_space'
+	assert_success
+	assert_output $'0\n2'
+}
+
 @test "rxe-vm: a CMD that runs past --timeout exits 124" {
 	start=$SECONDS
 	run --separate-stderr "$RXE_VM_TOOL" run --timeout 12 -- sleep 120

@@ -20,7 +20,6 @@ int cmd_add(struct rc_ctx *ctx, const struct cli_args *a)
 	struct rxe_add_req r = { .exist_ok = cli_flag(a, "exist-ok"),
 				 .force = cli_flag(a, "force") };
 	struct model m = { 0 };
-	const struct rdma_dev *k;
 	struct rc_err e;
 	struct nl *nl;
 	int err;
@@ -52,15 +51,15 @@ int cmd_add(struct rc_ctx *ctx, const struct cli_args *a)
 	if (cli_flag(a, "persist"))
 		persist_edited(ctx);
 	/*
-	 * The new link as sysfs has it: its name is known, and the netlink
-	 * would dump every device to find its index (as many reads as links).
+	 * The new link's port states as sysfs has them: its name is known (the
+	 * netlink would dump every device to find its index), and so are its
+	 * driver and netdev.
 	 */
-	err = model_load(&(struct model_src){ .root = ctx->sysfs_root }, r.made, MODEL_STATES, &m);
+	err = model_load_new_rxe(ctx->sysfs_root, r.made, r.netdev, &m);
 	if (err && err != -ENODEV)
 		return rc_fail((explain_model_load(&e, err, ctx->sysfs_root, r.made), &e));
-	k = err ? NULL : model_find(&m, r.made);
-	if (k)
-		view_link(ctx->out, ctx->sysfs_root, k);
+	if (!err)
+		view_link(ctx->out, ctx->sysfs_root, &m.devs[0]);
 	else
 		err = rc_fail((rc_err_set(&e, -ENODEV, NULL, "%s vanished right after it was "
 					  "created", r.made), &e));

@@ -95,8 +95,9 @@ int netdev_basic(const char *root, const char *name, struct netdev *n)
 		return -ENODEV;
 	n->type = (unsigned int)strtoul(buf, NULL, 0);
 	strcpy(n->name, name);
-	n->flags = (unsigned int)read_ulong(root, name, "flags", 0);
-	n->mtu = (unsigned int)read_ulong(root, name, "mtu", 0);
+	/* The flags say which device is the loopback one: no Ethernet device is. */
+	if (n->type != ARPHRD_ETHER)
+		n->flags = (unsigned int)read_ulong(root, name, "flags", 0);
 	return 0;
 }
 
@@ -116,6 +117,8 @@ int netdev_get(const char *root, const char *name, struct netdev *n)
 
 	if (netdev_basic(root, name, n))
 		return -ENODEV;
+	n->flags = (unsigned int)read_ulong(root, name, "flags", 0);
+	n->mtu = (unsigned int)read_ulong(root, name, "mtu", 0);
 	n->carrier = read_ulong(root, name, "carrier", 0) == 1;
 	/* speed reads as -1, or fails with EINVAL, when the device does not know. */
 	n->speed = (int)(long)read_ulong(root, name, "speed", -1);

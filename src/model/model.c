@@ -444,6 +444,39 @@ int model_load(const struct model_src *src, const char *only, unsigned int flags
 	return err;
 }
 
+int model_load_new_rxe(const char *root, const char *name, const char *netdev,
+		       struct model *m)
+{
+	struct rdma_dev *d;
+	struct port *p;
+
+	memset(m, 0, sizeof(*m));
+	m->devs = d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	m->n = 1;
+	d->ports = p = calloc(1, sizeof(*p));
+	if (!p) {
+		model_free(m);
+		return -ENOMEM;
+	}
+	d->nports = 1;
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	snprintf(d->driver, sizeof(d->driver), "rxe");
+	snprintf(d->netdev, sizeof(d->netdev), "%s", netdev);
+	/* rdma_rxe makes one port, port 1, on its parent netdev. */
+	p->num = 1;
+	snprintf(p->netdev, sizeof(p->netdev), "%s", netdev);
+	p->state = read_state(root, name, p->num, "state");
+	p->phys_state = read_state(root, name, p->num, "phys_state");
+	/* No state (0 is none of the port states) where the device is gone. */
+	if (!p->state && !sysfs_exists(root, IB "/%s", name)) {
+		model_free(m);
+		return -ENODEV;
+	}
+	return 0;
+}
+
 void model_free(struct model *m)
 {
 	for (size_t i = 0; i < m->n; i++)

@@ -113,6 +113,14 @@ void model_netlink_capture(const char *root, char *buf, size_t len);
  */
 int model_load(const struct model_src *src, const char *only, unsigned int flags,
 	       struct model *m);
+/*
+ * The rxe link NAME that the kernel has just made on NETDEV: its one port's
+ * states read from ROOT's sysfs, the rest known from the request (two files,
+ * where model_load lists the device's directory and reads its parent).
+ * -ENODEV when it is gone already.
+ */
+int model_load_new_rxe(const char *root, const char *name, const char *netdev,
+		       struct model *m);
 void model_free(struct model *m);
 
 const struct rdma_dev *model_find(const struct model *m, const char *name);

@@ -148,7 +148,8 @@ kernel_pkg() {
 		[ "$status" -eq 7 ] || fail "$k: status $status, stderr: $stderr"
 		assert_output "${pkg#linux-image-}"
 		[ ! -e "$probe" ] || fail "$k: the guest's write reached the host"
-		assert_equal "$stderr" ''
+		# Only the bed's own lines (a first boot downloads and unpacks the kernel).
+		[ -z "$(grep -v '^rxe-vm: ' <<<"$stderr")" ] || fail "$k: stderr: $stderr"
 		cached=$("$RXE_VM_TOOL" kernels 2>/dev/null | awk -v k="$k" '$1 == k { print $4, $5 }')
 		assert_equal "$cached" 'yes, unpacked'
 	done

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * rxe-vm stage 1: PID 1 inside the initramfs. Loads the modules the root needs,
- * mounts the host root (virtiofs or 9p, read-only) under a tmpfs overlay, then
- * switches into it and runs stage 2 with a busybox kept in RAM.
+ * mounts the host root (virtiofs or 9p, read-only) under a tmpfs overlay,
+ * switches into it, sets up the network, then runs CMD and reports its status
+ * on the host's control port; a shell or systemd it leaves to stage 2 (busybox
+ * sh, kept in RAM).
  *
  * In C rather than busybox's sh: under TCG each command of a script cost a
  * fork, often an exec, 4-6 ms; this does the same work in system calls, and
@@ -14,6 +16,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
 #include <net/if.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -26,6 +33,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define NEWROOT "/newroot"
@@ -182,20 +190,189 @@ static const char *arg(char *cmdline, const char *word)
 	return v ? strndup(v, len) : NULL;
 }
 
-static void loopback_up(void)
+/* NAME up, with MTU first unless 0. */
+static void link_up(const char *name, int mtu)
 {
-	struct ifreq ifr = { .ifr_name = "lo" };
+	struct ifreq ifr = { 0 };
 	int sk = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
-	if (sk < 0 || ioctl(sk, SIOCGIFFLAGS, &ifr))
-		fail("cannot read the loopback's flags: %s", strerror(errno));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	ifr.ifr_mtu = mtu;
+	if (sk < 0 || (mtu && ioctl(sk, SIOCSIFMTU, &ifr)))
+		fail("cannot set the MTU of %s: %s", name, strerror(errno));
+	if (ioctl(sk, SIOCGIFFLAGS, &ifr))
+		fail("cannot read the flags of %s: %s", name, strerror(errno));
 	ifr.ifr_flags |= IFF_UP;
 	if (ioctl(sk, SIOCSIFFLAGS, &ifr))
-		fail("cannot bring the loopback up: %s", strerror(errno));
+		fail("cannot bring %s up: %s", name, strerror(errno));
 	close(sk);
 }
 
-/* switch_root: NEWROOT becomes /, the initramfs's files are freed, stage 2 runs. */
+/*
+ * rtnetlink, for the two things no ioctl does: a veth pair, and an address
+ * added as iproute2 adds it (no broadcast, the prefix as given). By hand:
+ * this program is static, and libmnl has no static library in Debian.
+ */
+struct rtreq {
+	struct nlmsghdr h;
+	char body[512];
+};
+
+static struct rtattr *rta_put(struct rtreq *r, unsigned short type, const void *data, size_t len)
+{
+	struct rtattr *a = (struct rtattr *)((char *)r + NLMSG_ALIGN(r->h.nlmsg_len));
+
+	a->rta_type = type;
+	a->rta_len = (unsigned short)RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(a), data, len);
+	r->h.nlmsg_len = NLMSG_ALIGN(r->h.nlmsg_len) + RTA_ALIGN(a->rta_len);
+	return a;
+}
+
+/* A nest opened by rta_put(r, TYPE, NULL, 0) ends here. */
+static void rta_end(struct rtreq *r, struct rtattr *a)
+{
+	a->rta_len = (unsigned short)((char *)r + r->h.nlmsg_len - (char *)a);
+}
+
+static int rt_talk(struct rtreq *r)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct {
+		struct nlmsghdr h;
+		struct nlmsgerr e;
+		char more[256];
+	} ack;
+	int sk = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), err = 0;
+	ssize_t n;
+
+	if (sk < 0 || sendto(sk, r, r->h.nlmsg_len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		err = errno;
+	else if ((n = recv(sk, &ack, sizeof(ack), 0)) < (ssize_t)(sizeof(ack.h) + sizeof(ack.e)))
+		err = n < 0 ? errno : EPROTO;
+	else if (ack.h.nlmsg_type == NLMSG_ERROR)
+		err = -ack.e.error;
+	if (sk >= 0)
+		close(sk);
+	return err;
+}
+
+static void veth_pair(const char *name, const char *peer)
+{
+	struct rtreq r = { .h = { .nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg)),
+				  .nlmsg_type = RTM_NEWLINK,
+				  .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL } };
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct rtattr *info, *data, *p;
+	int err;
+
+	rta_put(&r, IFLA_IFNAME, name, strlen(name) + 1);
+	info = rta_put(&r, IFLA_LINKINFO, NULL, 0);
+	rta_put(&r, IFLA_INFO_KIND, "veth", 5);
+	data = rta_put(&r, IFLA_INFO_DATA, NULL, 0);
+	p = rta_put(&r, VETH_INFO_PEER, &ifi, sizeof(ifi));
+	rta_put(&r, IFLA_IFNAME, peer, strlen(peer) + 1);
+	rta_end(&r, p);
+	rta_end(&r, data);
+	rta_end(&r, info);
+	if ((err = rt_talk(&r)))
+		fail("guest network setup failed: cannot make the veth pair %s, %s: %s", name, peer,
+		     strerror(err));
+}
+
+static void addr_add(const char *dev, const char *addr, unsigned char prefix)
+{
+	struct rtreq r = { .h = { .nlmsg_len = NLMSG_LENGTH(sizeof(struct ifaddrmsg)),
+				  .nlmsg_type = RTM_NEWADDR,
+				  .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL } };
+	struct ifaddrmsg *ifa = NLMSG_DATA(&r.h);
+	struct in_addr a;
+	int err;
+
+	ifa->ifa_family = AF_INET;
+	ifa->ifa_prefixlen = prefix;
+	ifa->ifa_index = if_nametoindex(dev);
+	if (!ifa->ifa_index || inet_pton(AF_INET, addr, &a) != 1)
+		fail("guest network setup failed: no %s for %s", dev, addr);
+	rta_put(&r, IFA_LOCAL, &a, sizeof(a));
+	rta_put(&r, IFA_ADDRESS, &a, sizeof(a));
+	if ((err = rt_talk(&r)))
+		fail("guest network setup failed: cannot add %s/%u to %s: %s", addr, prefix, dev,
+		     strerror(err));
+}
+
+/* The text of a small file, without its newline; "" when unread. */
+static void read_line(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : -1;
+
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		(void)!write(fd, text, strlen(text));
+		close(fd);
+	}
+}
+
+/*
+ * The bed's network: veth0 (10.11.11.251/24) and its peer veth1 for one
+ * guest, eth0 (10.11.12.HOST/24) between two. It sets RXE_VM_NETDEV,
+ * RXE_VM_ADDR and RXE_VM_PEER.
+ */
+static void network(const char *hosts, const char *host)
+{
+	static const char dad[] = "/proc/sys/net/ipv6/conf/default/accept_dad";
+	char olddad[16], addr[32] = "10.11.11.251", peer[32] = "", state[16];
+
+	/*
+	 * The bed's links cannot meet a duplicate address: no IPv6 DAD on them,
+	 * so that their fe80:: addresses (and GIDs) are final at once; later
+	 * links get the kernel's default back. No such file: ipv6.disable=1.
+	 */
+	read_line(dad, olddad, sizeof(olddad));
+	write_text(dad, "0");
+	if (hosts && !strcmp(hosts, "2")) {
+		int h = host ? atoi(host) : 1;
+
+		/* Stage 1 loaded virtio_net where it is a module. */
+		if (access("/sys/class/net/eth0", F_OK))
+			fail("guest network setup failed: no eth0 (virtio_net)");
+		snprintf(addr, sizeof(addr), "10.11.12.%d", h);
+		snprintf(peer, sizeof(peer), "10.11.12.%d", 3 - h);
+		link_up("eth0", 1500);
+		addr_add("eth0", addr, 24);
+		/* The link is up once qemu has joined the two guests' sockets. */
+		for (int i = 0; i < 100; i++) {
+			read_line("/sys/class/net/eth0/operstate", state, sizeof(state));
+			if (!strcmp(state, "up"))
+				break;
+			usleep(50000);
+		}
+		setenv("RXE_VM_NETDEV", "eth0", 1);
+	} else {
+		veth_pair("veth0", "veth1");
+		link_up("veth1", 0);
+		link_up("veth0", 0);
+		addr_add("veth0", addr, 24);
+		setenv("RXE_VM_NETDEV", "veth0", 1);
+	}
+	if (*olddad)
+		write_text(dad, olddad);
+	setenv("RXE_VM_ADDR", addr, 1);
+	setenv("RXE_VM_PEER", peer, 1);
+}
+
+/* switch_root: NEWROOT becomes /, and the initramfs's files are freed. */
 static void switch_root(void)
 {
 	static const char *const files[] = { "/init", "/bin/busybox", "/stage2", "/config" };
@@ -214,14 +391,99 @@ static void switch_root(void)
 	do_mount(".", "/", NULL, MS_MOVE, NULL);
 	if (chroot(".") || chdir("/"))
 		fail("cannot change root: %s", strerror(errno));
-	execl("/run/rxe-vm/busybox", "busybox", "sh", "/run/rxe-vm/stage2", (char *)NULL);
-	fail("cannot run stage 2: %s", strerror(errno));
+}
+
+/* The host's virtio-serial ports by name: rxevm.ctl, and for a run rxevm.out and rxevm.err. */
+static void find_ports(char out[64], char err[64], char ctl[64])
+{
+	DIR *d = opendir("/sys/class/virtio-ports");
+	char path[320], name[64];
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *dst;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name", e->d_name);
+		read_line(path, name, sizeof(name));
+		dst = !strcmp(name, "rxevm.out") ? out : !strcmp(name, "rxevm.err") ? err :
+		      !strcmp(name, "rxevm.ctl") ? ctl : NULL;
+		if (dst)
+			snprintf(dst, 64, "/dev/%.58s", e->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (!*ctl)
+		fail("no control port");
+}
+
+/*
+ * RUN/argv, from the host: the directory to run in, the count of -e
+ * variables, the variables, then CMD and its arguments, each ended by a NUL.
+ * CMD runs through env, which finds it in PATH, with its streams on the
+ * host's ports. Its status, or 128 and the signal that ended it.
+ */
+static int run_payload(const char *run, const char *out, const char *err)
+{
+	char path[4096], *buf, **f, **argv;
+	size_t nf = 0, len, nenv;
+	struct stat st;
+	int fd, status;
+	pid_t pid, w;
+
+	snprintf(path, sizeof(path), "%s/argv", run);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st))
+		fail("cannot read %s: %s", path, strerror(errno));
+	len = (size_t)st.st_size;
+	buf = malloc(len + 1);
+	f = calloc(len + 4, sizeof(*f));
+	if (!buf || !f || read(fd, buf, len) != (ssize_t)len)
+		fail("cannot read %s", path);
+	close(fd);
+	buf[len] = '\0';
+	for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
+		f[nf++] = buf + i;
+	nenv = nf > 1 ? strtoul(f[1], NULL, 10) : 0;
+	if (nf < 3 + nenv)
+		fail("%s is not a directory, variables and a command", path);
+	argv = calloc(nf + 1, sizeof(*argv));
+	if (!argv)
+		fail("out of memory");
+	argv[0] = "env";
+	argv[1] = "--";
+	memcpy(argv + 2, f + 2 + nenv, (nf - 2 - nenv) * sizeof(*argv));
+	pid = fork();
+	if (pid == 0) {
+		int in = open("/dev/null", O_RDONLY), o = open(out, O_WRONLY), e = open(err, O_WRONLY);
+
+		if (in < 0 || o < 0 || e < 0 || dup2(in, 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(125);
+		for (size_t i = 0; i < nenv; i++)
+			putenv(f[2 + i]);
+		if (chdir(f[0])) {
+			dprintf(2, "rxe-vm: cannot enter %s in the guest: %s\n", f[0], strerror(errno));
+			_exit(125);
+		}
+		execv("/usr/bin/env", argv);
+		dprintf(2, "rxe-vm: cannot run /usr/bin/env: %s\n", strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0)
+		fail("cannot start the payload: %s", strerror(errno));
+	/* PID 1 reaps every orphan too: CMD's status is its own child's. */
+	while ((w = wait(&status)) != pid)
+		if (w < 0 && errno != EINTR)
+			fail("lost the payload: %s", strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 int main(void)
 {
 	char cmdline[4096] = "", path[4096], dst[4096];
-	const char *kver, *moddir, *fs, *hosts, *host;
+	const char *kver, *moddir, *fs, *hosts, *host, *run, *mode, *init;
+	char out[64] = "", err[64] = "", ctl[64] = "";
 	ssize_t n;
 	int fd;
 
@@ -257,8 +519,11 @@ int main(void)
 	fs = arg(cmdline, "rxevm.fs");
 	hosts = arg(cmdline, "rxevm.hosts");
 	host = arg(cmdline, "rxevm.host");
-	if (!kver || !moddir)
-		fail("rxevm.kver or rxevm.moddir missing from the kernel command line");
+	run = arg(cmdline, "rxevm.run");
+	mode = arg(cmdline, "rxevm.mode");
+	init = arg(cmdline, "rxevm.init");
+	if (!kver || !moddir || !run)
+		fail("rxevm.kver, rxevm.moddir or rxevm.run missing from the kernel command line");
 
 	/* order.2 has what only two guests need (virtio_net). */
 	load_modules("/modules/order");
@@ -330,11 +595,33 @@ int main(void)
 	if (symlink("/proc/self/fd", NEWROOT "/dev/fd"))
 		fail("cannot link /dev/fd: %s", strerror(errno));
 
-	/* The host name, and the loopback up: stage 2 sets up the rest of the network. */
+	/* The host name and the network. */
 	snprintf(path, sizeof(path), "rxe-vm%s", hosts && !strcmp(hosts, "2") && host ? host : "");
 	if (sethostname(path, strlen(path)))
 		fail("cannot set the host name: %s", strerror(errno));
-	loopback_up();
+	link_up("lo", 0);
 	switch_root();
+	find_ports(out, err, ctl);
+	network(hosts, host);
+
+	setenv("RXE_VM", "1", 1);
+	setenv("RXE_VM_HOST", host ? host : "1", 1);
+	setenv("RXE_VM_HOSTS", hosts ? hosts : "1", 1);
+	setenv("HOME", "/root", 1);
+	setenv("TERM", "dumb", 0);
+	setenv("LANG", "C.UTF-8", 1);
+	setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 1);
+	if ((mode && strcmp(mode, "run")) || (init && strcmp(init, "bed"))) {
+		/* A shell, or systemd as PID 1: stage 2 (busybox sh) does those. */
+		execl("/run/rxe-vm/busybox", "busybox", "sh", "/run/rxe-vm/stage2", out, err, ctl,
+		      (char *)NULL);
+		fail("cannot run stage 2: %s", strerror(errno));
+	}
+	if (!*out || !*err)
+		fail("no output or error port");
+	write_text(ctl, "started\n");
+	snprintf(path, sizeof(path), "exit %d\n", run_payload(run, out, err));
+	write_text(ctl, path);
+	off();
 	return 1;
 }

@@ -348,12 +348,14 @@ void model_parse_node_type(const char *text, struct rdma_dev *d)
 
 static int load_dev(const char *root, const char *name, unsigned int flags, struct rdma_dev *d)
 {
-	char buf[64], dir[256];
+	char dir[256];
 	struct names ports;
 	int err;
 
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	if (!(flags & MODEL_STATES)) {
+		char buf[64];
+
 		if (sysfs_read(root, buf, sizeof(buf), IB "/%s/node_type", name) > 0)
 			model_parse_node_type(buf, d);
 		sysfs_read(root, d->node_guid, sizeof(d->node_guid), IB "/%s/node_guid", name);

@@ -200,13 +200,13 @@ check:
 	tools/run-tests
 
 # The module tests on 6.1-cloud and 6.12-cloud and the VM tests on 6.12, outside
-# check (about 21 minutes more): CI runs it.
+# check (about 15 minutes more): CI runs it.
 check-cloud:
 	tools/install-deps test
 	$(MAKE) all
 	tools/run-tests cloud
 
-# The package booted under systemd (about 8 minutes): outside check, CI runs it.
+# The package booted under systemd (about 4 minutes): outside check, CI runs it.
 check-boot:
 	tools/install-deps test
 	$(MAKE) all

@@ -117,7 +117,8 @@ int netdev_get(const char *root, const char *name, struct netdev *n)
 
 	if (netdev_basic(root, name, n))
 		return -ENODEV;
-	n->flags = (unsigned int)read_ulong(root, name, "flags", 0);
+	if (n->type == ARPHRD_ETHER)	/* netdev_basic read them for any other */
+		n->flags = (unsigned int)read_ulong(root, name, "flags", 0);
 	n->mtu = (unsigned int)read_ulong(root, name, "mtu", 0);
 	n->carrier = read_ulong(root, name, "carrier", 0) == 1;
 	/* speed reads as -1, or fails with EINVAL, when the device does not know. */

@@ -95,9 +95,6 @@ int netdev_basic(const char *root, const char *name, struct netdev *n)
 		return -ENODEV;
 	n->type = (unsigned int)strtoul(buf, NULL, 0);
 	strcpy(n->name, name);
-	/* The flags say which device is the loopback one: no Ethernet device is. */
-	if (n->type != ARPHRD_ETHER)
-		n->flags = (unsigned int)read_ulong(root, name, "flags", 0);
 	return 0;
 }
 
@@ -117,8 +114,7 @@ int netdev_get(const char *root, const char *name, struct netdev *n)
 
 	if (netdev_basic(root, name, n))
 		return -ENODEV;
-	if (n->type == ARPHRD_ETHER)	/* netdev_basic read them for any other */
-		n->flags = (unsigned int)read_ulong(root, name, "flags", 0);
+	n->flags = (unsigned int)read_ulong(root, name, "flags", 0);
 	n->mtu = (unsigned int)read_ulong(root, name, "mtu", 0);
 	n->carrier = read_ulong(root, name, "carrier", 0) == 1;
 	/* speed reads as -1, or fails with EINVAL, when the device does not know. */

@@ -26,10 +26,7 @@ struct netdev {
 
 /* -ENODEV when there is no such device. */
 int netdev_get(const char *root, const char *name, struct netdev *n);
-/*
- * Only NAME and type of N, and its flags where the type is not Ethernet (one
- * sysfs file for an Ethernet device): what add needs.
- */
+/* Only NAME and type of N (one sysfs file): what add needs. */
 int netdev_basic(const char *root, const char *name, struct netdev *n);
 /* NAME's MTU alone (one sysfs file): what a link line needs; -ENODEV when unread. */
 int netdev_mtu(const char *root, const char *name, unsigned int *mtu);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Operations on rxe links: add, delete, select, refuse busy ones. They never print. */
 #include <errno.h>
+#include <net/if_arp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +97,7 @@ int rxe_add(struct nl *nl, struct rxe_add_req *r, struct rc_err *e)
 		return rc_err_set(e, -EINVAL, NULL,
 				  "%s is %s, not an Ethernet device: an rxe port on it carries no "
 				  "RoCE traffic to other hosts; use an Ethernet device (or --force)",
-				  r->netdev, nd.flags & IFF_LOOPBACK ? "the loopback device" : "a device");
+				  r->netdev, nd.type == ARPHRD_LOOPBACK ? "the loopback device" : "a device");
 	/*
 	 * The devices as they are: to pick a free name, or to find the link
 	 * --exist-ok accepts. A name to make needs none: the kernel refuses one

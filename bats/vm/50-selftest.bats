@@ -298,6 +298,13 @@ teardown() {
 	assert_success
 	assert_line --regexp '^  lat_send +pass +[0-9]+ us  50 x 4096 bytes: t_min [0-9.]+ t_typical [0-9.]+ 99% [0-9.]+ t_avg [0-9.]+ t_max [0-9.]+ usec$'
 	assert_line --regexp '^  bw_write +pass +[0-9]+ us  50 x 4096 bytes: [0-9.]+ MiB/s = [0-9.]+ Gb/s$'
+	# Fewer messages than the receive queue holds, and a count past its batches.
+	for n in 3 77; do
+		run rdmactl -j selftest --bench=lat --iters "$n" rxe0
+		assert_success
+		run jq -r '[.[0].stages[] | select(.stats) | "\(.stage) \(.stats.iters)"] | join(",")' <<<"$output"
+		assert_output "lat_send $n,lat_write $n"
+	done
 }
 
 @test "bench: the netdev taken down mid-run ends with a clear error within the timeout" {

@@ -57,6 +57,9 @@ struct lat_end {
 	unsigned int size;
 	unsigned int sends_out;	/* signaled, not yet reaped */
 	unsigned int posted;
+	unsigned int iters;	/* messages in the run: receives to post in all */
+	unsigned int recvs_out;	/* receives posted, not yet completed */
+	unsigned int recvs_posted;
 	uint64_t deadline;	/* ns: no progress by then is a failure */
 	unsigned int timeout_ms;
 	struct st_fault *f;	/* what went wrong */
@@ -122,13 +125,33 @@ static int reap(struct lat_end *l, unsigned int max)
 	return 0;
 }
 
-static int post_recv(struct lat_end *l)
+/*
+ * Tops the receive queue up, once half of it is used, in one call: a receive
+ * posted in each round trip was on the measured path (the provider's
+ * ibv_post_recv is all user space, and emulated). It is called after a send,
+ * while the peer works; never more receives in all than the run's messages,
+ * so that none is left for a later stage's SENDs.
+ */
+static int post_recvs(struct lat_end *l)
 {
 	struct ibv_sge sge = { (uintptr_t)(l->e->buf + l->size), l->size, l->e->mr->lkey };
-	struct ibv_recv_wr wr = { .wr_id = ST_LAT_SEND, .sg_list = &sge, .num_sge = 1 }, *bad;
-	int err = ibv_post_recv(l->e->qp, &wr, &bad);
+	struct ibv_recv_wr wr[ST_RQ_DEPTH], *bad;
+	unsigned int n = l->iters - l->recvs_posted;
+	int err;
 
-	return err ? st_fault(l->f, NULL, "ibv_post_recv: %s", strerror(err)) : 0;
+	if (l->recvs_out > ST_RQ_DEPTH / 2 || !n)
+		return 0;
+	if (n > ST_RQ_DEPTH - l->recvs_out)
+		n = ST_RQ_DEPTH - l->recvs_out;
+	for (unsigned int i = 0; i < n; i++)
+		wr[i] = (struct ibv_recv_wr){ .wr_id = ST_LAT_SEND, .sg_list = &sge, .num_sge = 1,
+					      .next = i + 1 < n ? &wr[i + 1] : NULL };
+	err = ibv_post_recv(l->e->qp, wr, &bad);
+	if (err)
+		return st_fault(l->f, NULL, "ibv_post_recv: %s", strerror(err));
+	l->recvs_out += n;
+	l->recvs_posted += n;
+	return 0;
 }
 
 /* SEND (or RDMA WRITE into the peer's second half) of the first SIZE bytes. */
@@ -182,6 +205,7 @@ static int wait_recv(struct lat_end *l)
 	}
 	if (wc_ok(l, &wc))
 		return -1;
+	l->recvs_out--;
 	if (wc.byte_len != l->size)
 		return st_fault(l->f, NULL, "received %u bytes, expected %u", wc.byte_len, l->size);
 	return 0;
@@ -208,11 +232,11 @@ static int ping(struct lat_end *l, bool write, unsigned int i)
 }
 
 /* The answering side of iteration I: wait for the peer's message, answer it. */
-static int pong(struct lat_end *l, bool write, unsigned int i, bool last)
+static int pong(struct lat_end *l, bool write, unsigned int i)
 {
 	if (write)
 		return wait_write(l, i) || ping(l, true, i);
-	return wait_recv(l) || (!last && post_recv(l)) || ping(l, false, i);
+	return wait_recv(l) || ping(l, false, i) || post_recvs(l);
 }
 
 /* Samples in ticks to ns, by the run's length in both: NS took NTICKS. */
@@ -252,12 +276,19 @@ static struct lat_end lat_end(struct st *s, struct st_end *e, unsigned int size,
 	return (struct lat_end){ .e = e, .size = size, .timeout_ms = s->o->timeout_ms, .f = f };
 }
 
+/* The receives posted before the run: a full queue, or one for each message. */
+static void first_recvs(struct lat_end *l, unsigned int iters)
+{
+	l->iters = iters;
+	l->recvs_out = l->recvs_posted = iters < ST_RQ_DEPTH ? iters : ST_RQ_DEPTH;
+}
+
 void st_bench_prepare(struct st_end *b, const struct wire_step *step, struct st_fault *res)
 {
-	struct lat_end l = { .e = b, .size = step->size, .f = res };
+	struct lat_end l = { .e = b, .size = step->size, .iters = step->iters, .f = res };
 
 	if (step->stage == ST_LAT_SEND) {
-		post_recv(&l);
+		post_recvs(&l);
 	} else if (step->stage == ST_LAT_WRITE) {
 		st_poison(b->buf, 2 * (size_t)step->size);
 	} else {
@@ -272,8 +303,10 @@ void st_bench_serve(struct st *s, struct st_end *b, const struct wire_step *step
 	bool write = step->stage == ST_LAT_WRITE;
 	int err = 0;
 
+	if (!write)
+		first_recvs(&l, step->iters);	/* st_bench_prepare posted them */
 	for (unsigned int i = 0; !err && i < step->iters; i++)
-		err = pong(&l, write, i, i + 1 == step->iters);
+		err = pong(&l, write, i);
 	if (!err)
 		reap(&l, 0);
 }
@@ -313,7 +346,8 @@ int st_bench_lat(struct st *s, enum st_stage stage, bool loopback)
 	if (s->peer->step(s, &step, &res) || (res.failed && st_fail_as(s, &res)))
 		goto out_free;
 	st_poison(s->a.buf, 2 * (size_t)size);
-	if (!write && post_recv(&a))
+	a.iters = n;
+	if (!write && post_recvs(&a))
 		err = -1;
 	if (!err && loopback && (errno = pthread_create(&tid, NULL, answer, &an))) {
 		st_fail(s, NULL, "pthread_create: %s", strerror(errno));
@@ -327,12 +361,11 @@ int st_bench_lat(struct st *s, enum st_stage stage, bool loopback)
 	uint64_t ns0 = now_ns(), t0 = ticks(), t = t0;
 
 	for (unsigned int i = 0; !err && i < n; i++) {
-		bool last = i + 1 == n;
 		uint64_t next;
 
 		err = ping(&a, write, i);
 		if (!err)
-			err = write ? wait_write(&a, i) : wait_recv(&a) || (!last && post_recv(&a));
+			err = write ? wait_write(&a, i) : post_recvs(&a) || wait_recv(&a);
 		next = ticks();
 		rtt[i] = next - t;
 		t = next;

@@ -207,7 +207,7 @@ struct ibv_qp_init_attr st_qp_attr(const struct st *s, struct st_end *e)
 		.qp_type = IBV_QPT_RC,
 		.send_cq = e->scq,
 		.recv_cq = e->rcq,
-		.cap = { .max_send_wr = e->sq_depth, .max_recv_wr = 32, .max_send_sge = 1,
+		.cap = { .max_send_wr = e->sq_depth, .max_recv_wr = ST_RQ_DEPTH, .max_send_sge = 1,
 			 .max_recv_sge = 1, .max_inline_data = s->o->bench ? ST_INLINE : 0 },
 	};
 }
@@ -250,7 +250,7 @@ int st_make_end(struct st *s, struct st_end *e, uint32_t len, bool noqp)
 	if (!e->amr)
 		return st_fail(s, NULL, "ibv_reg_mr of the atomic word: %s", strerror(errno));
 	e->scq = ibv_create_cq(s->ctx, (int)e->sq_depth + 1, NULL, NULL, 0);
-	e->rcq = e->scq ? ibv_create_cq(s->ctx, 33, NULL, NULL, 0) : NULL;
+	e->rcq = e->scq ? ibv_create_cq(s->ctx, ST_RQ_DEPTH + 1, NULL, NULL, 0) : NULL;
 	if (!e->rcq)
 		return st_fail(s, NULL, "ibv_create_cq: %s", strerror(errno));
 	e->psn = (uint32_t)(st_now_us() * 2654435761u) & 0xffffff;

@@ -13,6 +13,8 @@
 #define ST_MAX_RUN_MS (10 * 60 * 1000)
 /* --bench sends up to this many bytes inline, as perftest does for small messages. */
 #define ST_INLINE 220
+/* Each QP's receive queue: --bench keeps it filled in batches of half of it. */
+#define ST_RQ_DEPTH 32
 
 /* The other end, as its hello (or, in loopback, the other struct st_end) says. */
 struct st_remote {

@@ -26,6 +26,13 @@ setup() {
 	assert_line --index 1 --regexp '^veth0@veth1 +UP +10\.11\.11\.251/24'
 }
 
+@test "rxe-vm: a CMD not found in PATH exits 127 naming it, as a shell would" {
+	run -127 --separate-stderr "$RXE_VM_TOOL" run -- rxe-vm-no-such-command arg
+	assert_failure 127
+	assert_output ''
+	assert_equal "$stderr" 'rxe-vm: cannot run rxe-vm-no-such-command: No such file or directory'
+}
+
 @test "rxe-vm: under TCG processes are mapped without randomization; CMD can turn it back on" {
 	run "$RXE_VM_TOOL" run --accel tcg -- sh -c 'cat /proc/sys/kernel/randomize_va_space
 		sysctl -qw kernel.randomize_va_space=2 && cat /proc/sys/kernel/randomize_va_space'

@@ -421,8 +421,9 @@ static void find_ports(char out[64], char err[64], char ctl[64])
 /*
  * RUN/argv, from the host: the directory to run in, the count of -e
  * variables, the variables, then CMD and its arguments, each ended by a NUL.
- * CMD runs through env, which finds it in PATH, with its streams on the
- * host's ports. Its status, or 128 and the signal that ended it.
+ * CMD is looked up in PATH, as env and the shells do (127 when it is not
+ * found, 126 when it cannot run), with its streams on the host's ports. Its
+ * status, or 128 and the signal that ended it.
  */
 static int run_payload(const char *run, const char *out, const char *err)
 {
@@ -451,9 +452,7 @@ static int run_payload(const char *run, const char *out, const char *err)
 	argv = calloc(nf + 1, sizeof(*argv));
 	if (!argv)
 		fail("out of memory");
-	argv[0] = "env";
-	argv[1] = "--";
-	memcpy(argv + 2, f + 2 + nenv, (nf - 2 - nenv) * sizeof(*argv));
+	memcpy(argv, f + 2 + nenv, (nf - 2 - nenv) * sizeof(*argv));
 	pid = fork();
 	if (pid == 0) {
 		int in = open("/dev/null", O_RDONLY), o = open(out, O_WRONLY), e = open(err, O_WRONLY);
@@ -466,9 +465,9 @@ static int run_payload(const char *run, const char *out, const char *err)
 			dprintf(2, "rxe-vm: cannot enter %s in the guest: %s\n", f[0], strerror(errno));
 			_exit(125);
 		}
-		execv("/usr/bin/env", argv);
-		dprintf(2, "rxe-vm: cannot run /usr/bin/env: %s\n", strerror(errno));
-		_exit(127);
+		execvp(argv[0], argv);
+		dprintf(2, "rxe-vm: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
 	}
 	if (pid < 0)
 		fail("cannot start the payload: %s", strerror(errno));

@@ -449,13 +449,11 @@ static int run_payload(const char *run, const char *out, const char *err)
 	nenv = nf > 1 ? strtoul(f[1], NULL, 10) : 0;
 	if (nf < 3 + nenv)
 		fail("%s is not a directory, variables and a command", path);
-	argv = calloc(nf + 1, sizeof(*argv));
-	if (!argv)
-		fail("out of memory");
-	memcpy(argv, f + 2 + nenv, (nf - 2 - nenv) * sizeof(*argv));
+	argv = f + 2 + nenv;	/* f ends with a NULL: calloc'd past the last field */
 	pid = fork();
 	if (pid == 0) {
 		int in = open("/dev/null", O_RDONLY), o = open(out, O_WRONLY), e = open(err, O_WRONLY);
+		int errno_exec;
 
 		if (in < 0 || o < 0 || e < 0 || dup2(in, 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
 			_exit(125);
@@ -466,8 +464,9 @@ static int run_payload(const char *run, const char *out, const char *err)
 			_exit(125);
 		}
 		execvp(argv[0], argv);
-		dprintf(2, "rxe-vm: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(errno == ENOENT ? 127 : 126);
+		errno_exec = errno;	/* before dprintf, which may set errno */
+		dprintf(2, "rxe-vm: cannot run %s: %s\n", argv[0], strerror(errno_exec));
+		_exit(errno_exec == ENOENT ? 127 : 126);
 	}
 	if (pid < 0)
 		fail("cannot start the payload: %s", strerror(errno));

@@ -42,6 +42,14 @@ uint64_t st_now_us(void)
 	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
 }
 
+uint64_t st_coarse_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
 int st_fail(struct st *s, const char *hint, const char *fmt, ...)
 {
 	struct st_stage_result *x = &s->r->st[s->cur];

@@ -402,7 +402,7 @@ static int next_wcs(struct pp *p, struct ibv_wc *wc, int n, uint64_t *last)
 		}
 		if (!p->ch && ++spins % 256)
 			continue;
-		now = sc_now_ms();
+		now = st_coarse_ms();
 		if (!*last)
 			*last = now;
 		else if (now - *last > p->o->timeout_ms)

@@ -81,8 +81,15 @@ struct xp_report;
 
 const char *st_stage_name(enum st_stage s);
 
-/* The monotonic clock every selftest timing and deadline uses, in microseconds. */
+/* The monotonic clock selftest timings and deadlines use, in microseconds. */
 uint64_t st_now_us(void);
+/*
+ * Milliseconds on the coarse monotonic clock, a tick's resolution: read in
+ * user space even where the kernel's clocksource cannot be (the HPET a TCG
+ * guest falls back to makes every precise read a system call and a device
+ * read). For the deadlines busy loops look at while they wait.
+ */
+uint64_t st_coarse_ms(void);
 /* DEV opened through libibverbs; NULL when it lists no such device (or none). */
 struct ibv_context *st_open_device(const char *dev);
 

@@ -157,17 +157,19 @@ static int post_recvs(struct pp *p, unsigned int n)
 	struct ibv_sge sge = { (uintptr_t)p->buf, p->o->size + p->grh, p->mr->lkey };
 	struct ibv_recv_wr wr[RECV_CHAIN], *bad;
 
-	while (n) {
-		unsigned int k = n < RECV_CHAIN ? n : RECV_CHAIN;
+	for (unsigned int left = n; left; ) {
+		unsigned int k = 0;
 
-		for (unsigned int i = 0; i < k; i++)
-			wr[i] = (struct ibv_recv_wr){ .wr_id = WR_RECV, .sg_list = &sge, .num_sge = 1,
-						      .next = i + 1 < k ? &wr[i + 1] : NULL };
+		for (; k < RECV_CHAIN && k < left; k++) {
+			wr[k] = (struct ibv_recv_wr){ .wr_id = WR_RECV, .sg_list = &sge, .num_sge = 1 };
+			if (k)
+				wr[k - 1].next = &wr[k];
+		}
 		if ((errno = p->srq ? ibv_post_srq_recv(p->srq, wr, &bad) :
 				      ibv_post_recv(p->qp[0], wr, &bad)))
 			return st_fault(&p->r->f, NULL, "ibv_post_%srecv: %s", p->srq ? "srq_" : "",
 				    strerror(errno));
-		n -= k;
+		left -= k;
 	}
 	return 0;
 }

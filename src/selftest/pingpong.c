@@ -157,10 +157,10 @@ static int post_recvs(struct pp *p, unsigned int n)
 	struct ibv_sge sge = { (uintptr_t)p->buf, p->o->size + p->grh, p->mr->lkey };
 	struct ibv_recv_wr wr[RECV_CHAIN], *bad;
 
-	for (unsigned int left = n; left; ) {
+	while (n) {
 		unsigned int k = 0;
 
-		for (; k < RECV_CHAIN && k < left; k++) {
+		for (; k < RECV_CHAIN && k < n; k++) {
 			wr[k] = (struct ibv_recv_wr){ .wr_id = WR_RECV, .sg_list = &sge, .num_sge = 1 };
 			if (k)
 				wr[k - 1].next = &wr[k];
@@ -169,7 +169,7 @@ static int post_recvs(struct pp *p, unsigned int n)
 				      ibv_post_recv(p->qp[0], wr, &bad)))
 			return st_fault(&p->r->f, NULL, "ibv_post_%srecv: %s", p->srq ? "srq_" : "",
 				    strerror(errno));
-		left -= k;
+		n -= k;
 	}
 	return 0;
 }

@@ -22,11 +22,15 @@ help_commands() {
 # Builds the package of this tree with 'make deb' in a copy of it under $1 (a
 # build in the tree would clean it), as a clone would: the tracked files and
 # the new ones not ignored. Prints the .deb's path; make's output is in
-# $1/deb.log.
+# $1/deb.log. The copy is a git repository of its own, committed before the
+# build, so a test can ask git what the build left behind.
 build_deb_copy() {
 	local src=$1/src/rdmactl
 	mkdir -p "$src"
 	(cd "$TOP" && git ls-files -co --exclude-standard -z | cpio -pdm0 --quiet "$src")
+	git -C "$src" init -q && git -C "$src" add -A &&
+		git -C "$src" -c user.name=rdmactl -c user.email=rdmactl@localhost commit -q -m copy ||
+		return
 	make -C "$src" deb >"$1/deb.log" 2>&1 || return
 	ls "$src"/build/deb/rdmactl_*_amd64.deb
 }

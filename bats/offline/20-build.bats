@@ -110,6 +110,13 @@ setup() {
 	run build_deb_copy "$BATS_TEST_TMPDIR"
 	[ "$status" = 0 ] || fail "make deb failed: $(tail -n 30 "$BATS_TEST_TMPDIR/deb.log")"
 	deb=$output
+	# The build leaves the tree as git had it: its output is ignored, none is tracked.
+	run git -C "$BATS_TEST_TMPDIR/src/rdmactl" status --porcelain --untracked-files=all
+	assert_success
+	assert_output ''
+	run git -C "$TOP" ls-files debian
+	assert_output "$(printf '%s\n' debian/changelog debian/control debian/copyright debian/rules \
+		debian/source/format)"
 	run dpkg-deb -f "$deb" Version
 	assert_output "$("$TOP/rdmactl" --version | sed 's/^rdmactl //')"
 	run dpkg-deb -c "$deb"

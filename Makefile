@@ -97,8 +97,8 @@ TEST_MODS_cli := cli/grammar cli/help cli/out kernel/release kernel/sysfs selfte
 TEST_MODS_conf := model/conf model/names
 TEST_MODS_gid := model/gid
 TEST_MODS_klog := kernel/klog
-TEST_MODS_link := model/netlink model/model kernel/nl kernel/nldev kernel/sysfs model/gid
-TEST_MODS_model := model/model model/netlink kernel/nl kernel/nldev kernel/sysfs model/gid
+TEST_MODS_link := model/netlink model/model model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
+TEST_MODS_model := model/model model/netlink model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
 TEST_MODS_names := model/names
 TEST_MODS_nl := kernel/nl
 TEST_MODS_nldev := kernel/nldev
@@ -127,7 +127,7 @@ build/tests/probe_bounds: src/tests/probe_bounds.c $(filter-out build/obj/cli/ma
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^ $(PC_LIBS)
 
 # Records the netlink answers of a fixture (tools/capture-sysfs), from rdmactl's model.
-CAPTURE_MODS := model/model model/netlink kernel/nl kernel/nldev kernel/sysfs model/gid
+CAPTURE_MODS := model/model model/netlink model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
 build/tools/nl-capture: tools/nl-capture.c $(CAPTURE_MODS:%=build/obj/%.o)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
@@ -155,7 +155,7 @@ FUZZ_DEPS_wire := selftest/wire selftest/fault model/gid
 FUZZ_DEPS_pingpong := selftest/wire selftest/fault model/gid
 FUZZ_DEPS_netlink := kernel/nl kernel/nldev
 FUZZ_DEPS_conf := model/conf model/names
-FUZZ_DEPS_sysfs := model/model model/netlink kernel/nl kernel/nldev kernel/sysfs model/gid
+FUZZ_DEPS_sysfs := model/model model/netlink model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
 FUZZ_TIME ?= 60
 fuzz_srcs = src/fuzz/fuzz_$*.c $(patsubst %,src/%.c,$(FUZZ_DEPS_$*))
 

@@ -21,15 +21,34 @@ setup() {
 	assert_equal "$got" "$want"
 }
 
-@test "tables: port fields match ibv_devinfo -v (MTUs are live-only)" {
+@test "tables: port fields match ibv_devinfo -v, rxe's MTUs from its netdev's as the driver sets them" {
 	run rdmactl --sysfs-root "$F" -j show
 	assert_success
 	got=$(rdmactl_ports_as_devinfo <<<"$output" | sort)
-	want=$(devinfo_ports "$O/ibv_devinfo-v.txt" | grep -v -e max_mtu -e active_mtu | sort)
-	[ "$(wc -l <<<"$want")" -eq 14 ]	# 7 fields, 2 devices
+	want=$(devinfo_ports "$O/ibv_devinfo-v.txt" | sort)
+	[ "$(wc -l <<<"$want")" -eq 18 ]	# 9 fields, 2 devices
 	assert_equal "$got" "$want"
-	run jq -c '[.[].ports[] | .max_mtu, .active_mtu] | unique' <<<"$output"
-	assert_output '[null]'
+}
+
+@test "tables: link, show and status give one answer for each port's MTUs and netdev MTU" {
+	run rdmactl --sysfs-root "$F" -j link
+	assert_success
+	link=$(jq -r '.[] | "\(.ifname)/\(.port) \(.netdev_mtu) \(.active_mtu) \(.max_mtu)"' <<<"$output" | sort)
+	[ -n "$link" ]
+	refute_output --partial null
+	run rdmactl --sysfs-root "$F" -j show
+	assert_success
+	show=$(jq -r '.[] | .ifname as $d | .ports[] | "\($d)/\(.port) \(.active_mtu) \(.max_mtu)"' <<<"$output" | sort)
+	assert_equal "$(cut -d' ' -f1,3,4 <<<"$link")" "$show"
+	run rdmactl --sysfs-root "$F" -j status
+	assert_success
+	status=$(jq -r '.[] | select(.ifname) | "\(.ifname)/1 \(.netdev_mtu) \(.active_mtu)"' <<<"$output" | sort)
+	assert_equal "$(cut -d' ' -f1-3 <<<"$link")" "$status"
+	# And the plain text says the same as the JSON.
+	run rdmactl --sysfs-root "$F" link
+	assert_line --regexp '^rxe0/1 .* netdev_mtu [0-9]+ active_mtu 1024$'
+	run rdmactl --sysfs-root "$F" show
+	assert_line --regexp 'max_mtu 4096 active_mtu 1024 '
 }
 
 @test "tables: devices match rdma dev show: node type and GUIDs" {
@@ -213,8 +232,8 @@ EOF
 	run rdmactl --sysfs-root "$F" -j status
 	assert_success
 	run jq -r '.[] | "\(.netdev) \(.ifname) \(.netdev_mtu) \(.active_mtu)"' <<<"$output"
-	assert_line "veth0 rxe0 $(cat "$F/sys/class/net/veth0/mtu") null"
-	assert_line "veth1 rxe1 $(cat "$F/sys/class/net/veth1/mtu") null"
+	assert_line "veth0 rxe0 $(cat "$F/sys/class/net/veth0/mtu") 1024"
+	assert_line "veth1 rxe1 $(cat "$F/sys/class/net/veth1/mtu") 1024"
 	# Addresses come from the running system only (getifaddrs): none is made up.
 	run jq -c '[.[].ipv4] | unique' <<<"$(rdmactl --sysfs-root "$F" -j status)"
 	assert_output '[null]'

@@ -51,7 +51,10 @@ void check_ctx_free(struct check_ctx *c)
 const struct model *check_model(struct check_ctx *c)
 {
 	if (!c->model_done) {
-		c->model_err = model_load(&(struct model_src){ .root = c->o.root }, NULL, MODEL_GIDS | MODEL_COUNTERS, &c->m);
+		const struct model_src src = { .root = c->o.root, .verbs = check_live(c) };
+
+		c->model_err = model_load(&src, NULL, MODEL_GIDS | MODEL_COUNTERS | MODEL_MTU |
+					  MODEL_DEV_MTU, &c->m);
 		c->model_done = true;
 	}
 	return c->model_err ? NULL : &c->m;
@@ -91,16 +94,6 @@ struct ifaddrs *check_addrs(struct check_ctx *c)
 			c->ifa = NULL;
 	}
 	return c->ifa;
-}
-
-int rxe_roce_mtu(unsigned int netdev_mtu)
-{
-	int room = (int)netdev_mtu - 80;
-
-	for (int mtu = 4096; mtu > 256; mtu /= 2)
-		if (room >= mtu)
-			return mtu;
-	return 256;
 }
 
 bool check_on_netdev(const struct check_ctx *c, const char *ifname, const char *netdev)

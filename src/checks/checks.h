@@ -104,7 +104,4 @@ void check_firewall(struct check_ctx *c);
 void check_ipv6(struct check_ctx *c);
 void check_counters(struct check_ctx *c);
 
-/* RoCE MTU rdma_rxe gives a netdev MTU: MTU - 80, down to 256..4096. */
-int rxe_roce_mtu(unsigned int netdev_mtu);
-
 #endif

@@ -30,10 +30,17 @@ int rc_netlink(struct rc_ctx *ctx, struct nl **nlp)
 	return 0;
 }
 
+struct model_src rc_model_src(const struct rc_ctx *ctx)
+{
+	/* libibverbs speaks for the running system only, never for a fixture. */
+	return (struct model_src){ .root = ctx->sysfs_root, .nl = ctx->nl,
+				   .verbs = !*ctx->sysfs_root };
+}
+
 int rc_device(struct rc_ctx *ctx, const char *only, unsigned int flags, struct model *m)
 {
 	struct rc_err e;
-	struct model_src src = { .root = ctx->sysfs_root };
+	struct model_src src = rc_model_src(ctx);
 	int err = rc_netlink(ctx, &src.nl);
 
 	if (err)

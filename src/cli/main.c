@@ -9,7 +9,6 @@
 #include "cli/out.h"
 #include "cli/rdmactl.h"
 #include "kernel/nl.h"
-#include "kernel/verbs.h"
 #include "model/conf.h"
 #include "model/model.h"
 
@@ -58,9 +57,6 @@ int main(int argc, char **argv)
 		       ctx.sysfs_root);
 		return RC_EXIT_USAGE;
 	}
-	/* Live: a device's GIDs come from libibverbs in one call when it can. */
-	if (!*ctx.sysfs_root)
-		model_set_gid_source(verbs_gids);
 	ctx.out = out_new(stdout, ctx.json, ctx.pretty);
 	if (!ctx.out) {
 		pr_err("out of memory");

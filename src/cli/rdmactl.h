@@ -45,6 +45,9 @@ extern const struct cli_cmd rc_commands[];
 /* The RDMA netlink (live, or a fixture's capture), opened now if need be; a failure is said. */
 int rc_netlink(struct rc_ctx *ctx, struct nl **nlp);
 struct model;
+struct model_src;
+/* Where the model comes from for this run: the fixture, or the running system. */
+struct model_src rc_model_src(const struct rc_ctx *ctx);
 /* Every RDMA device and port as the netlink has them (MODEL_NETLINK); a failure is said. */
 int rc_devices(struct rc_ctx *ctx, struct model *m);
 /*

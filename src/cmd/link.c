@@ -59,7 +59,7 @@ int cmd_add(struct rc_ctx *ctx, const struct cli_args *a)
 	if (err && err != -ENODEV)
 		return rc_fail((explain_model_load(&e, err, ctx->sysfs_root, r.made), &e));
 	if (!err)
-		view_link(ctx->out, ctx->sysfs_root, &m.devs[0]);
+		view_link(ctx->out, &m.devs[0]);
 	else
 		err = rc_fail((rc_err_set(&e, -ENODEV, NULL, "%s vanished right after it was "
 					  "created", r.made), &e));
@@ -145,7 +145,7 @@ int cmd_link_show(struct rc_ctx *ctx, const struct cli_args *a)
 	if (dev && (err = rc_check_name(a, "device name", dev, true)))
 		return err;
 	/* One device named: that device's ports alone are asked for. */
-	err = rc_device(ctx, dev, 0, &m);
+	err = rc_device(ctx, dev, MODEL_MTU, &m);
 	if (err && err != -ENODEV)
 		return err;
 	if (dev && (!(k = model_find(&m, dev)) || !dev_is_rxe(k))) {
@@ -157,7 +157,7 @@ int cmd_link_show(struct rc_ctx *ctx, const struct cli_args *a)
 	out_arr_open(ctx->out, NULL);
 	for (size_t i = 0; i < m.n; i++)
 		if (dev_is_rxe(&m.devs[i]) && (!dev || !strcmp(m.devs[i].name, dev)))
-			view_link(ctx->out, ctx->sysfs_root, &m.devs[i]);
+			view_link(ctx->out, &m.devs[i]);
 	out_arr_close(ctx->out);
 	model_free(&m);
 	return 0;

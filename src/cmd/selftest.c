@@ -78,6 +78,7 @@ int cmd_selftest_loopback(struct rc_ctx *ctx, const struct cli_args *a)
 {
 	struct xp_opts xo;
 	const char *devs[64];
+	const struct model_src src = rc_model_src(ctx);
 	struct model m = { 0 };
 	struct st_opts o;
 	struct rc_err e;
@@ -97,7 +98,7 @@ int cmd_selftest_loopback(struct rc_ctx *ctx, const struct cli_args *a)
 		devs[n++] = o.dev;
 	} else {
 		/* Every rxe device. */
-		err = model_load(&(struct model_src){ .root = ctx->sysfs_root }, NULL, 0, &m);
+		err = model_load(&src, NULL, 0, &m);
 		if (err)
 			return rc_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
 		for (size_t i = 0; i < m.n && n < 64; i++)
@@ -137,10 +138,11 @@ int cmd_selftest_loopback(struct rc_ctx *ctx, const struct cli_args *a)
 /* The GID index of DEV's first RoCE v2 IPv4 GID, from sysfs; -1 when none. */
 static int ipv4_gid(struct rc_ctx *ctx, const char *dev)
 {
+	const struct model_src src = rc_model_src(ctx);
 	struct model m;
 	int64_t idx = -1;
 
-	if (model_load(&(struct model_src){ .root = ctx->sysfs_root }, dev, MODEL_GIDS, &m))
+	if (model_load(&src, dev, MODEL_GIDS, &m))
 		return -1;
 	if (m.n && m.devs[0].nports)
 		idx = port_ipv4_gid_index(&m.devs[0].ports[0], NULL);

@@ -21,6 +21,7 @@ static int load(struct rc_ctx *ctx, const struct cli_args *a, unsigned int flags
 		struct model *m)
 {
 	const char *dev = a->argc ? a->argv[0] : NULL;
+	struct model_src src;
 	struct rc_err e;
 	int err;
 
@@ -30,7 +31,8 @@ static int load(struct rc_ctx *ctx, const struct cli_args *a, unsigned int flags
 		return rc_fail((rc_err_set(&e, -ENODEV, NULL, "%s/sys/class/infiniband is missing: "
 					   "the RDMA core is not loaded ('rdmactl start' loads it) "
 					   "or not built into this kernel", ctx->sysfs_root), &e));
-	err = model_load(&(struct model_src){ .root = ctx->sysfs_root }, dev, flags, m);
+	src = rc_model_src(ctx);
+	err = model_load(&src, dev, flags, m);
 	if (err)
 		return rc_fail((explain_model_load(&e, err, ctx->sysfs_root, dev), &e));
 	if (m->n == 0)
@@ -44,13 +46,9 @@ static void str_or_none(struct out *o, const char *key, const char *fmt, const c
 	out_str(o, key, fmt, v && *v ? v : NULL);
 }
 
-static void show_port(struct rc_ctx *ctx, const struct rdma_dev *d, const struct port *p,
-		      bool stats)
+static void show_port(struct rc_ctx *ctx, const struct port *p, bool stats)
 {
 	struct out *o = ctx->out;
-	int active = 0, max = 0;
-	/* sysfs has no MTU; libibverbs has, on the live system only. */
-	bool have_mtu = !*ctx->sysfs_root && verbs_port_mtu(d->name, p->num, &active, &max) == 0;
 
 	out_obj_open(o, NULL);
 	out_u64(o, "port", "    port %" PRIu64 ":", p->num);
@@ -58,13 +56,8 @@ static void show_port(struct rc_ctx *ctx, const struct rdma_dev *d, const struct
 	str_or_none(o, "link_layer", " link_layer %s", p->link_layer);
 	out_nl(o);
 	out_text(o, "        ");
-	if (have_mtu) {
-		out_u64(o, "max_mtu", "max_mtu %" PRIu64, (uint64_t)max);
-		out_u64(o, "active_mtu", " active_mtu %" PRIu64, (uint64_t)active);
-	} else {
-		out_str(o, "max_mtu", "max_mtu %s", NULL);
-		out_str(o, "active_mtu", " active_mtu %s", NULL);
-	}
+	view_mtu(o, "max_mtu", "max_mtu ", p->max_mtu);
+	view_mtu(o, "active_mtu", " active_mtu ", p->active_mtu);
 	str_or_none(o, "rate", " rate %s", p->rate);
 	/* JSON gets the parts; plain text has them in RATE already. */
 	if (p->speed_gbps > 0)
@@ -96,7 +89,7 @@ int cmd_show(struct rc_ctx *ctx, const struct cli_args *a)
 	struct model m;
 	int err;
 
-	err = load(ctx, a, stats ? MODEL_COUNTERS : 0, &m);
+	err = load(ctx, a, MODEL_MTU | (stats ? MODEL_COUNTERS : 0), &m);
 	if (err)
 		return err;
 	out_arr_open(ctx->out, NULL);
@@ -119,7 +112,7 @@ int cmd_show(struct rc_ctx *ctx, const struct cli_args *a)
 		out_nl(o);
 		out_arr_open(o, "ports");
 		for (size_t j = 0; j < d->nports; j++)
-			show_port(ctx, d, &d->ports[j], stats);
+			show_port(ctx, &d->ports[j], stats);
 		out_arr_close(o);
 		out_obj_close(o);
 	}

@@ -82,7 +82,7 @@ int cmd_status(struct rc_ctx *ctx, const struct cli_args *a)
 	int err;
 
 	(void)a;
-	err = rc_devices(ctx, &m);
+	err = rc_device(ctx, NULL, MODEL_MTU, &m);
 	if (err)
 		return err;
 	err = netdev_list(ctx->sysfs_root, &nds, &n);
@@ -100,18 +100,14 @@ int cmd_status(struct rc_ctx *ctx, const struct cli_args *a)
 	/* rxe_cfg's view: every Ethernet device, and any other device carrying rxe. */
 	for (size_t i = 0; i < n; i++) {
 		struct status_row *r = &rows[nrows];
-		int max;
 		char num[24];
 
 		r->nd = nds[i];
 		r->rxe = model_rxe_on(&m, nds[i].name);
 		if (!netdev_is_ethernet(&nds[i]) && !r->rxe)
 			continue;
-		r->rmtu = -1;
-		/* libibverbs knows the MTU on the running system only. */
-		if (r->rxe && (*ctx->sysfs_root ||
-			       verbs_port_mtu(r->rxe->name, 1 /* rxe has one port */, &r->rmtu, &max)))
-			r->rmtu = -1;
+		/* The model's answer, as link and show print it (rxe has one port). */
+		r->rmtu = r->rxe && r->rxe->nports ? r->rxe->ports[0].active_mtu : -1;
 		nrows++;
 		widen(&w[C_NAME], r->nd.name);
 		widen(&w[C_DRIVER], *r->nd.driver ? r->nd.driver : "-");

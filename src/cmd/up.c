@@ -43,7 +43,7 @@ static int do_start(struct rc_ctx *ctx)
 static int do_add(struct rc_ctx *ctx, struct nl *nl, struct rxe_add_req *r)
 {
 	struct out *o = step(ctx, "rdmactl add --exist-ok");
-	const struct model_src src = { .root = "", .nl = nl };
+	const struct model_src src = { .root = "", .nl = nl, .verbs = true };
 	struct model m = { 0 };
 	const struct rdma_dev *k;
 	struct rc_err e;
@@ -52,12 +52,12 @@ static int do_add(struct rc_ctx *ctx, struct nl *nl, struct rxe_add_req *r)
 	if (!o)
 		return -ENOMEM;
 	err = rxe_add(nl, r, &e);
-	if (!err && (err = model_load(&src, NULL, MODEL_NETLINK, &m)))
+	if (!err && (err = model_load(&src, NULL, MODEL_NETLINK | MODEL_MTU, &m)))
 		explain_dump(&e, err, nl_ext_msg(nl));
 	if (err)
 		rc_fail(&e);
 	else if ((k = model_find(&m, r->made)))
-		view_link(o, "", k);
+		view_link(o, k);
 	model_free(&m);
 	return end_step(o, err);
 }

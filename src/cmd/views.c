@@ -18,47 +18,38 @@ void view_port_state(struct out *o, const struct port *p)
 	out_str(o, "physical_state", " physical_state %s", ib_phys_state_name(p->phys_state));
 }
 
-static void link_port(struct out *o, const char *root, const struct rdma_dev *d,
-		      const struct port *p)
+void view_mtu(struct out *o, const char *key, const char *label, int bytes)
 {
-	unsigned int mtu = 0;
-	int active = 0, max = 0;
-	bool have_nd = *p->netdev && netdev_mtu(root, p->netdev, &mtu) == 0;
-	/*
-	 * rxe's follow from its netdev's (no device to open for them); any
-	 * other's from libibverbs, on the running system only.
-	 */
-	bool have_mtu = dev_is_rxe(d) && have_nd ? (rxe_port_mtu(mtu, &active, &max), true) :
-			!*root && verbs_port_mtu(d->name, p->num, &active, &max) == 0;
+	char fmt[48];
 
+	/* Unknown (no netdev, no uverbs node, a fixture of another driver): not 0. */
+	if (bytes > 0) {
+		snprintf(fmt, sizeof(fmt), "%s%%" PRIu64, label ? label : "");
+		out_u64(o, key, label ? fmt : NULL, (uint64_t)bytes);
+	} else {
+		snprintf(fmt, sizeof(fmt), "%s%%s", label ? label : "");
+		out_str(o, key, label ? fmt : NULL, NULL);
+	}
+}
+
+static void link_port(struct out *o, const struct rdma_dev *d, const struct port *p)
+{
 	out_obj_open(o, NULL);
 	out_str(o, "ifname", "%s", d->name);
 	out_u64(o, "port", "/%" PRIu64, p->num);
 	view_port_state(o, p);
 	out_str(o, "netdev", " netdev %s", *p->netdev ? p->netdev : NULL);
-	if (have_nd) {
-		out_u64(o, "netdev_mtu", " netdev_mtu %" PRIu64, (uint64_t)mtu);
-	} else {
-		out_text(o, " netdev_mtu -");
-		out_str(o, "netdev_mtu", NULL, NULL);
-	}
-	if (have_mtu) {
-		out_u64(o, "active_mtu", " active_mtu %" PRIu64, (uint64_t)active);
-		out_u64(o, "max_mtu", NULL, (uint64_t)max);
-	} else {
-		/* No uverbs node (ib_uverbs not loaded): the MTU is unknown, not 0. */
-		out_text(o, " active_mtu -");
-		out_str(o, "active_mtu", NULL, NULL);
-		out_str(o, "max_mtu", NULL, NULL);
-	}
+	view_mtu(o, "netdev_mtu", " netdev_mtu ", p->netdev_mtu);
+	view_mtu(o, "active_mtu", " active_mtu ", p->active_mtu);
+	view_mtu(o, "max_mtu", NULL, p->max_mtu);
 	out_nl(o);
 	out_obj_close(o);
 }
 
-void view_link(struct out *o, const char *root, const struct rdma_dev *d)
+void view_link(struct out *o, const struct rdma_dev *d)
 {
 	for (size_t i = 0; i < d->nports; i++)
-		link_port(o, root, d, &d->ports[i]);
+		link_port(o, d, &d->ports[i]);
 }
 
 void view_modules(struct out *o, const struct module_result res[RXE_NMODULES])

@@ -14,10 +14,15 @@ struct check_ctx;
 struct st_report;
 
 /*
- * One rxe link, a row for each port of D (MODEL_NETLINK): 'link show', also
- * what 'add' prints. ROOT: the sysfs root.
+ * One rxe link, a row for each port of D (MODEL_NETLINK | MODEL_MTU): 'link
+ * show', also what 'add' prints.
  */
-void view_link(struct out *o, const char *root, const struct rdma_dev *d);
+void view_link(struct out *o, const struct rdma_dev *d);
+/*
+ * An MTU in bytes under KEY, plain text LABEL before it ("" none, NULL JSON
+ * only): "-" and null when unknown (BYTES <= 0).
+ */
+void view_mtu(struct out *o, const char *key, const char *label, int bytes);
 /* A port's " state S physical_state P", as every command shows it. */
 void view_port_state(struct out *o, const struct port *p);
 /* What start did to each module: an array under "modules". */

@@ -108,6 +108,15 @@ int netdev_mtu(const char *root, const char *name, unsigned int *mtu)
 	return 0;
 }
 
+int netdev_operstate(const char *root, const char *name, char *buf, size_t len)
+{
+	if (sysfs_read(root, buf, len, "/sys/class/net/%s/operstate", name) <= 0) {
+		*buf = '\0';
+		return -ENODEV;
+	}
+	return 0;
+}
+
 int netdev_get(const char *root, const char *name, struct netdev *n)
 {
 	bool live = !*root;

@@ -30,6 +30,8 @@ int netdev_get(const char *root, const char *name, struct netdev *n);
 int netdev_basic(const char *root, const char *name, struct netdev *n);
 /* NAME's MTU alone (one sysfs file): what a link line needs; -ENODEV when unread. */
 int netdev_mtu(const char *root, const char *name, unsigned int *mtu);
+/* NAME's operstate alone ("up", "down", "lowerlayerdown"...); -ENODEV when unread. */
+int netdev_operstate(const char *root, const char *name, char *buf, size_t len);
 /* Every device in ROOT/sys/class/net, sorted by name. */
 int netdev_list(const char *root, struct netdev **v, size_t *n);
 bool netdev_is_ethernet(const struct netdev *n);

@@ -5,11 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <net/if.h>
-
 #include <infiniband/verbs.h>
 
-#include "model/model.h"
 #include "kernel/verbs.h"
 
 /*
@@ -86,24 +83,22 @@ int verbs_port_mtu(const char *dev, uint32_t port, int *active, int *max)
 
 #define TABLE_MAX (65535 / sizeof(struct ibv_gid_entry))
 
-static int cmp_slot(const void *a, const void *b)
+static int cmp_gid(const void *a, const void *b)
 {
-	const struct gid_slot *x = a, *y = b;
+	const struct verbs_gid *x = a, *y = b;
 
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-int verbs_gids(const char *dev, uint32_t port, struct gid_slot **slots, size_t *n,
+int verbs_gids(const char *dev, uint32_t port, struct verbs_gid **gids, size_t *n,
 	       uint32_t *tbl_len)
 {
 	struct ibv_context *ctx = open_dev(dev);
 	struct ibv_port_attr attr;
 	struct ibv_gid_entry *tab;
-	uint32_t last_ifindex = 0;
-	char last_name[IF_NAMESIZE] = "";
 	ssize_t got;
 
-	*slots = NULL;
+	*gids = NULL;
 	*n = 0;
 	if (!ctx)
 		return errno ? -errno : -ENODEV;
@@ -123,31 +118,22 @@ int verbs_gids(const char *dev, uint32_t port, struct gid_slot **slots, size_t *
 		free(tab);
 		return (int)got;
 	}
-	*slots = calloc(got ? (size_t)got : 1, sizeof(**slots));
-	if (!*slots) {
+	*gids = calloc(got ? (size_t)got : 1, sizeof(**gids));
+	if (!*gids) {
 		free(tab);
 		return -ENOMEM;
 	}
 	for (ssize_t i = 0; i < got; i++) {
-		struct gid_slot *g = &(*slots)[*n];
-
 		if (tab[i].port_num != port)
 			continue;
-		g->index = tab[i].gid_index;
-		memcpy(g->raw, tab[i].gid.raw, 16);
-		/* sysfs's words for the types, as the rest of rdmactl shows them. */
-		snprintf(g->type, sizeof(g->type), "%s",
-			 tab[i].gid_type == IBV_GID_TYPE_ROCE_V2 ? "RoCE v2" : "IB/RoCE v1");
-		/* The GIDs of a port mostly share a netdev: one name lookup for them. */
-		if (tab[i].ndev_ifindex && tab[i].ndev_ifindex != last_ifindex &&
-		    if_indextoname(tab[i].ndev_ifindex, last_name))
-			last_ifindex = tab[i].ndev_ifindex;
-		snprintf(g->netdev, sizeof(g->netdev), "%s",
-			 tab[i].ndev_ifindex && tab[i].ndev_ifindex == last_ifindex ? last_name : "");
+		(*gids)[*n] = (struct verbs_gid){ .index = tab[i].gid_index,
+						  .roce_v2 = tab[i].gid_type == IBV_GID_TYPE_ROCE_V2,
+						  .ifindex = tab[i].ndev_ifindex };
+		memcpy((*gids)[*n].raw, tab[i].gid.raw, 16);
 		(*n)++;
 	}
 	free(tab);
-	qsort(*slots, *n, sizeof(**slots), cmp_slot);
+	qsort(*gids, *n, sizeof(**gids), cmp_gid);
 	return 0;
 }
 

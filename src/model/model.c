@@ -177,22 +177,17 @@ void model_parse_rate(struct port *p)
 	}
 }
 
-static model_gid_fn gid_source;
-
-void model_set_gid_source(model_gid_fn fn)
+static int load_gids(const struct model_src *src, const char *dev, struct port *p,
+		     unsigned int flags)
 {
-	gid_source = fn;
-}
-
-static int load_gids(const char *root, const char *dev, struct port *p, unsigned int flags)
-{
+	const char *root = src->root;
 	char dir[256], buf[64];
 	struct names ns;
 	int err, gfd = -1, tfd = -1, nfd = -1;
 
-	/* One call for the table, when there is such a source: 1024 reads fewer. */
-	if (gid_source && !*root && (flags & MODEL_GIDS) && !(flags & MODEL_ALL_GIDS) &&
-	    gid_source(dev, p->num, &p->gids, &p->ngids, &p->gid_tbl_len) == 0)
+	/* One call for the table through libibverbs, when it may: 1024 reads fewer. */
+	if (src->verbs && (flags & MODEL_GIDS) && !(flags & MODEL_ALL_GIDS) &&
+	    model_load_verbs_gids(dev, p) == 0)
 		return 0;
 	snprintf(dir, sizeof(dir), IB "/%s/ports/%u/gids", dev, p->num);
 	err = list_dir(root, dir, true, &ns);
@@ -279,10 +274,10 @@ static int load_counters(const char *root, const char *dev, struct port *p)
 	return 0;
 }
 
-static int load_port(const char *root, const struct rdma_dev *d, struct port *p,
+static int load_port(const struct model_src *src, const struct rdma_dev *d, struct port *p,
 		     unsigned int flags)
 {
-	const char *dev = d->name;
+	const char *root = src->root, *dev = d->name;
 	char dir[256];
 	struct names pk;
 	int err;
@@ -309,7 +304,7 @@ static int load_port(const char *root, const struct rdma_dev *d, struct port *p,
 		p->pkey_tbl_len = (uint32_t)pk.n;
 		names_free(&pk);
 	}
-	err = load_gids(root, dev, p, flags);
+	err = load_gids(src, dev, p, flags);
 	if (!err && (flags & MODEL_COUNTERS))
 		err = load_counters(root, dev, p);
 	return err;
@@ -346,8 +341,10 @@ void model_parse_node_type(const char *text, struct rdma_dev *d)
 		d->node_type[i] = (char)tolower((unsigned char)t[i]);
 }
 
-static int load_dev(const char *root, const char *name, unsigned int flags, struct rdma_dev *d)
+static int load_dev(const struct model_src *src, const char *name, unsigned int flags,
+		    struct rdma_dev *d)
 {
+	const char *root = src->root;
 	char dir[256];
 	struct names ports;
 	int err;
@@ -386,7 +383,7 @@ static int load_dev(const char *root, const char *name, unsigned int flags, stru
 	for (size_t i = 0; i < ports.n && !err; i++) {
 		d->ports[i].num = (uint32_t)strtoul(ports.v[i], NULL, 10);
 		d->nports++;
-		err = load_port(root, d, &d->ports[i], flags);
+		err = load_port(src, d, &d->ports[i], flags);
 	}
 	names_free(&ports);
 	return err;
@@ -408,8 +405,12 @@ int model_load(const struct model_src *src, const char *only, unsigned int flags
 	struct names ns;
 	int err;
 
-	if (flags & MODEL_NETLINK)
-		return model_load_netlink(src, only, flags, m);
+	if (flags & MODEL_NETLINK) {
+		err = model_load_netlink(src, only, flags, m);
+		if (!err && (flags & MODEL_MTU))
+			model_load_mtus(src, m, flags);
+		return err;
+	}
 	memset(m, 0, sizeof(*m));
 	/* One device: its own directory, not a listing of all of them. */
 	if (only && strchr(only, '/'))
@@ -427,7 +428,7 @@ int model_load(const struct model_src *src, const char *only, unsigned int flags
 	for (size_t i = 0; i < ns.n && !err; i++) {
 		if (only && strcmp(ns.v[i], only))
 			continue;
-		err = load_dev(root, ns.v[i], flags, &m->devs[m->n]);
+		err = load_dev(src, ns.v[i], flags, &m->devs[m->n]);
 		m->n++;
 		/* A device removed while it was read is simply not there. */
 		if (err == -ENOENT && !sysfs_exists(root, IB "/%s", ns.v[i])) {
@@ -441,6 +442,8 @@ int model_load(const struct model_src *src, const char *only, unsigned int flags
 		find_uverbs(root, m);
 	if (!err && only && m->n == 0)
 		err = -ENODEV;
+	if (!err && (flags & MODEL_MTU))
+		model_load_mtus(src, m, flags);
 	if (err)
 		model_free(m);
 	return err;
@@ -476,6 +479,8 @@ int model_load_new_rxe(const char *root, const char *name, const char *netdev,
 		model_free(m);
 		return -ENODEV;
 	}
+	/* What a link line prints: the MTUs follow from the netdev's. */
+	model_load_mtus(&(struct model_src){ .root = root }, m, MODEL_MTU);
 	return 0;
 }
 
@@ -486,16 +491,6 @@ void model_free(struct model *m)
 	free(m->devs);
 	m->devs = NULL;
 	m->n = 0;
-}
-
-void rxe_port_mtu(unsigned int netdev_mtu, int *active, int *max)
-{
-	unsigned int room = netdev_mtu > 80 ? netdev_mtu - 80 : 0;
-
-	*active = 256;
-	while (*active < 4096 && room >= (unsigned int)*active * 2)
-		*active *= 2;
-	*max = 4096;
 }
 
 int64_t port_ipv4_gid_index(const struct port *p, const char *netdev)

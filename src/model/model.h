@@ -37,7 +37,33 @@ enum model_flags {
 	 * the netlink would dump every device to find the new one's index.
 	 */
 	MODEL_STATES = 1 << 5,
+	/*
+	 * Each port's link facts: its netdev's MTU and operstate, and the
+	 * RoCE MTUs (rxe's from its netdev's MTU, any other device's from
+	 * libibverbs on the running system). Unknown ones stay -1 and "".
+	 */
+	MODEL_MTU = 1 << 6,
+	/*
+	 * With MODEL_MTU: rxe's RoCE MTUs as the device itself reports them
+	 * (libibverbs, live only), not as its netdev's MTU gives them: what
+	 * check holds against that derivation.
+	 */
+	MODEL_DEV_MTU = 1 << 7,
 };
+
+/* Where a port's RoCE MTUs came from (MODEL_MTU). */
+enum mtu_source {
+	MTU_UNKNOWN,	/* -1 both */
+	MTU_DERIVED,	/* rxe_port_mtu() of the netdev's MTU */
+	MTU_DEVICE,	/* the device, through libibverbs */
+};
+
+/*
+ * What RoCE v2 puts around a payload in an Ethernet frame's MTU: IPv4 (20),
+ * UDP (8), the base transport header (12), the extended transport headers
+ * rdma_rxe reserves room for (RETH 16 + ...), the ICRC (4): rxe takes 80.
+ */
+#define ROCE_HEADERS 80
 
 struct gid_slot {
 	uint32_t index;
@@ -54,7 +80,7 @@ struct counter {
 
 struct port {
 	uint32_t num;
-	char netdev[IF_NAMESIZE];	/* MODEL_NETLINK or MODEL_STATES: its netdev, "" if none */
+	char netdev[IF_NAMESIZE];	/* MODEL_NETLINK, _STATES or _MTU: its netdev, "" if none */
 	uint32_t netdev_index;
 	uint8_t state;		/* 4: ACTIVE */
 	uint8_t phys_state;	/* 5: LinkUp */
@@ -64,6 +90,11 @@ struct port {
 	char width[8];		/* "1X" */
 	uint32_t gid_tbl_len;
 	uint32_t pkey_tbl_len;
+	/* MODEL_MTU: in bytes, -1 when unknown; the netdev's operstate, "" when unknown */
+	int netdev_mtu;
+	int active_mtu, max_mtu;
+	enum mtu_source mtu_source;
+	char operstate[16];
 	struct gid_slot *gids;
 	size_t ngids;
 	struct counter *counters;
@@ -93,13 +124,15 @@ struct nl;
 
 /*
  * Where the model is read from. The running system: ROOT "" and NL a netlink
- * socket. A fixture: ROOT its directory and NL its captured netlink answers
- * (nl_open_replay of model_netlink_capture(ROOT)). NL is asked only with
- * MODEL_NETLINK.
+ * socket, VERBS true for libibverbs to give what it gives better (a GID table
+ * in one call, a device's MTUs). A fixture: ROOT its directory and NL its
+ * captured netlink answers (nl_open_replay of model_netlink_capture(ROOT)),
+ * VERBS false. NL is asked only with MODEL_NETLINK.
  */
 struct model_src {
 	const char *root;
 	struct nl *nl;
+	bool verbs;
 };
 
 /* Where a fixture ROOT keeps its captured netlink answers, in BUF. */
@@ -115,8 +148,9 @@ int model_load(const struct model_src *src, const char *only, unsigned int flags
 	       struct model *m);
 /*
  * The rxe link NAME that the kernel has just made on NETDEV: its one port's
- * states read from ROOT's sysfs, the rest known from the request (two files,
- * where model_load lists the device's directory and reads its parent).
+ * states and MODEL_MTU's facts read from ROOT's sysfs, the rest known from the
+ * request (four files, where model_load lists the device's directory and
+ * reads its parent).
  * -ENODEV when it is gone already.
  */
 int model_load_new_rxe(const char *root, const char *name, const char *netdev,
@@ -138,16 +172,6 @@ bool dev_is_rxe(const struct rdma_dev *d);
 int model_select_rxe(const struct model *m, const char *name, const char *netdev,
 		     const struct rdma_dev **targets, size_t *n, const struct rdma_dev **bad);
 
-/*
- * Another source for MODEL_GIDS (without MODEL_ALL_GIDS) on the live system:
- * FN gives the GIDs in use of one port, sorted by index, and the table's
- * length, or a negative errno for sysfs to be read instead. rdmactl sets
- * libibverbs' GID table here.
- */
-typedef int (*model_gid_fn)(const char *dev, uint32_t port, struct gid_slot **slots, size_t *n,
-			    uint32_t *tbl_len);
-void model_set_gid_source(model_gid_fn fn);
-
 /* The driver behind RDMA device NAME, from sysfs: "rxe", "siw", a driver, or "unknown". */
 void rdma_dev_driver(const char *root, const char *name, char *buf, size_t len);
 
@@ -167,12 +191,20 @@ bool model_parse_counter(const char *name, const char *text, struct counter *c);
 
 /*
  * An rxe port's MTUs in bytes for its netdev's MTU, as the driver sets them
- * when the link is made and at each change of the netdev's MTU: 80 bytes of
- * RoCE headers off, then the largest IB MTU (256 to 4096) that fits, 256 when
- * none does; the port's max_mtu is 4096. What libibverbs would report, without
- * opening the device.
+ * when the link is made and at each change of the netdev's MTU: ROCE_HEADERS
+ * off, then the largest IB MTU (256 to 4096) that fits, 256 when none does;
+ * the port's max_mtu is 4096. What libibverbs would report, without opening
+ * the device.
  */
 void rxe_port_mtu(unsigned int netdev_mtu, int *active, int *max);
+
+/* model/port.c: MODEL_MTU's facts for every port of M, from SRC. */
+void model_load_mtus(const struct model_src *src, struct model *m, unsigned int flags);
+/*
+ * P's GIDs in use from libibverbs in one call (SRC->verbs): 0, or a negative
+ * errno for sysfs to be read instead.
+ */
+int model_load_verbs_gids(const char *dev, struct port *p);
 
 /* The lowest RoCE v2 IPv4 GID on NETDEV of port P: what -g needs; -1 when none. */
 int64_t port_ipv4_gid_index(const struct port *p, const char *netdev);

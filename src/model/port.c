@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What the model knows of a port's link besides sysfs's infiniband tree: its
+ * netdev's MTU and operstate and the RoCE MTUs (MODEL_MTU), and the GID table
+ * libibverbs gives in one call. One home for each, so every view prints the
+ * same answer for one fact.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <net/if.h>
+
+#include "kernel/netdev.h"
+#include "kernel/sysfs.h"
+#include "kernel/verbs.h"
+#include "model/model.h"
+
+void rxe_port_mtu(unsigned int netdev_mtu, int *active, int *max)
+{
+	unsigned int room = netdev_mtu > ROCE_HEADERS ? netdev_mtu - ROCE_HEADERS : 0;
+
+	*active = 256;
+	while (*active < 4096 && room >= (unsigned int)*active * 2)
+		*active *= 2;
+	*max = 4096;
+}
+
+static void load_port_mtu(const struct model_src *src, const struct rdma_dev *d, struct port *p,
+			  unsigned int flags)
+{
+	unsigned int mtu;
+
+	p->netdev_mtu = p->active_mtu = p->max_mtu = -1;
+	p->mtu_source = MTU_UNKNOWN;
+	p->operstate[0] = '\0';
+	/* Without MODEL_NETLINK or MODEL_STATES: rxe's parent, another's GID 0's netdev. */
+	if (!*p->netdev && dev_is_rxe(d))
+		snprintf(p->netdev, sizeof(p->netdev), "%s", d->netdev);
+	else if (!*p->netdev && sysfs_read(src->root, p->netdev, sizeof(p->netdev),
+					  "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/0",
+					  d->name, p->num) <= 0)
+		p->netdev[0] = '\0';
+	if (*p->netdev && netdev_mtu(src->root, p->netdev, &mtu) == 0) {
+		p->netdev_mtu = (int)mtu;
+		netdev_operstate(src->root, p->netdev, p->operstate, sizeof(p->operstate));
+	}
+	/*
+	 * rxe's follow from its netdev's (no device to open for them, and a
+	 * fixture answers the same); any other's from libibverbs, live only.
+	 */
+	if ((!dev_is_rxe(d) || (flags & MODEL_DEV_MTU)) && src->verbs &&
+	    verbs_port_mtu(d->name, p->num, &p->active_mtu, &p->max_mtu) == 0)
+		p->mtu_source = MTU_DEVICE;
+	else if (dev_is_rxe(d) && !(flags & MODEL_DEV_MTU) && p->netdev_mtu > 0)
+		p->mtu_source = MTU_DERIVED;
+	else
+		p->active_mtu = p->max_mtu = -1;
+	if (p->mtu_source == MTU_DERIVED)
+		rxe_port_mtu((unsigned int)p->netdev_mtu, &p->active_mtu, &p->max_mtu);
+}
+
+void model_load_mtus(const struct model_src *src, struct model *m, unsigned int flags)
+{
+	for (size_t i = 0; i < m->n; i++)
+		for (size_t k = 0; k < m->devs[i].nports; k++)
+			load_port_mtu(src, &m->devs[i], &m->devs[i].ports[k], flags);
+}
+
+int model_load_verbs_gids(const char *dev, struct port *p)
+{
+	struct verbs_gid *v;
+	unsigned int last_ifindex = 0;
+	char last_name[IF_NAMESIZE] = "";
+	size_t n;
+	int err;
+
+	err = verbs_gids(dev, p->num, &v, &n, &p->gid_tbl_len);
+	if (err)
+		return err;
+	p->gids = calloc(n ? n : 1, sizeof(*p->gids));
+	if (!p->gids) {
+		free(v);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct gid_slot *g = &p->gids[i];
+
+		g->index = v[i].index;
+		memcpy(g->raw, v[i].raw, 16);
+		/* sysfs's words for the types, as the rest of rdmactl shows them. */
+		snprintf(g->type, sizeof(g->type), "%s", v[i].roce_v2 ? "RoCE v2" : "IB/RoCE v1");
+		/* The GIDs of a port mostly share a netdev: one name lookup for them. */
+		if (v[i].ifindex && v[i].ifindex != last_ifindex &&
+		    if_indextoname(v[i].ifindex, last_name))
+			last_ifindex = v[i].ifindex;
+		snprintf(g->netdev, sizeof(g->netdev), "%s",
+			 v[i].ifindex && v[i].ifindex == last_ifindex ? last_name : "");
+	}
+	p->ngids = n;
+	free(v);
+	return 0;
+}

@@ -46,7 +46,7 @@ msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
 # src/LAYER/*.c; src/tests and src/fuzz hold the unit tests and fuzz targets.
-SRCS := $(filter-out src/tests/% src/fuzz/%,$(wildcard src/*/*.c))
+SRCS := $(filter-out src/tests/% src/fuzz/%,$(wildcard src/*/*.c src/*/*/*.c))
 OBJS := $(SRCS:src/%.c=build/obj/%.o)
 UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
@@ -93,12 +93,12 @@ build/obj/%.o: src/%.c
 
 # Each unit test (src/tests/test_X.c) links the modules listed here: the one it
 # tests first, then only the pure lower-layer ones that one is built on.
-TEST_MODS_cli := cli/grammar cli/help cli/out kernel/release kernel/sysfs selftest/xparse
+TEST_MODS_cli := cli/grammar cli/help cli/out kernel/release kernel/sysfs selftest/xport/parse
 TEST_MODS_conf := model/conf model/names
 TEST_MODS_gid := model/gid
 TEST_MODS_klog := kernel/klog
-TEST_MODS_link := model/netlink model/model model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
-TEST_MODS_model := model/model model/netlink model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
+TEST_MODS_link := model/load model/sysfs model/netlink model/model model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
+TEST_MODS_model := model/load model/sysfs model/model model/netlink model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
 TEST_MODS_names := model/names
 TEST_MODS_nl := kernel/nl
 TEST_MODS_nldev := kernel/nldev
@@ -127,7 +127,7 @@ build/tests/probe_bounds: src/tests/probe_bounds.c $(filter-out build/obj/cli/ma
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^ $(PC_LIBS)
 
 # Records the netlink answers of a fixture (tools/capture-sysfs), from rdmactl's model.
-CAPTURE_MODS := model/model model/netlink model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
+CAPTURE_MODS := model/load model/sysfs model/model model/netlink model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
 build/tools/nl-capture: tools/nl-capture.c $(CAPTURE_MODS:%=build/obj/%.o)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
@@ -155,7 +155,7 @@ FUZZ_DEPS_wire := selftest/wire selftest/fault model/gid
 FUZZ_DEPS_pingpong := selftest/wire selftest/fault model/gid
 FUZZ_DEPS_netlink := kernel/nl kernel/nldev
 FUZZ_DEPS_conf := model/conf model/names
-FUZZ_DEPS_sysfs := model/model model/netlink model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
+FUZZ_DEPS_sysfs := model/load model/sysfs model/model model/netlink model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
 FUZZ_TIME ?= 60
 fuzz_srcs = src/fuzz/fuzz_$*.c $(patsubst %,src/%.c,$(FUZZ_DEPS_$*))
 

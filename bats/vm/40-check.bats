@@ -88,7 +88,7 @@ fix_of() {
 	assert_equal "$(fix_of modules)" 'rdmactl start'
 	rdmactl start >/dev/null
 	run verdict modules
-	assert_output --regexp '^pass ib_core, ib_uverbs and rdma_rxe are loaded'
+	assert_output --regexp '^pass ib_core, ib_uverbs, rdma_ucm and rdma_rxe are loaded'
 }
 
 @test "check: rdma_rxe loaded with insmod before its dependencies: Unknown symbol, then fixed" {

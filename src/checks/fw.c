@@ -8,8 +8,8 @@
 #include <json-c/json.h>
 
 #include "checks/checks.h"
+#include "model/roce.h"
 
-#define ROCE_PORT 4791
 
 /* The whole output of a fixed command line, or NULL. */
 static char *capture(const char *cmd)
@@ -56,10 +56,10 @@ static bool includes_port(struct json_object *right)
 	struct json_object *set = get(right, "set"), *range = get(right, "range");
 
 	if (json_object_is_type(right, json_type_int))
-		return json_object_get_int(right) == ROCE_PORT;
+		return json_object_get_int(right) == ROCE_V2_UDP_PORT;
 	if (range && json_object_array_length(range) == 2)
-		return json_object_get_int(json_object_array_get_idx(range, 0)) <= ROCE_PORT &&
-		       json_object_get_int(json_object_array_get_idx(range, 1)) >= ROCE_PORT;
+		return json_object_get_int(json_object_array_get_idx(range, 0)) <= ROCE_V2_UDP_PORT &&
+		       json_object_get_int(json_object_array_get_idx(range, 1)) >= ROCE_V2_UDP_PORT;
 	for (size_t i = 0; set && i < json_object_array_length(set); i++)
 		if (includes_port(json_object_array_get_idx(set, i)))
 			return true;
@@ -123,7 +123,7 @@ static void nft_check(struct check_ctx *c, const char *json)
 		snprintf(fix, sizeof(fix), "nft delete rule %s %s %s handle %d", fam, tab, chain,
 			 json_object_get_int(get(rule, "handle")));
 		report(c, V_FAIL, fix, "nftables rule %s %s %s (handle %d) drops RoCE v2 (UDP %d)", fam,
-		       tab, chain, json_object_get_int(get(rule, "handle")), ROCE_PORT);
+		       tab, chain, json_object_get_int(get(rule, "handle")), ROCE_V2_UDP_PORT);
 		ok = false;
 	}
 	/* An input chain whose policy drops, with no rule that accepts UDP 4791. */
@@ -149,13 +149,13 @@ static void nft_check(struct check_ctx *c, const char *json)
 		if (accepted)
 			continue;
 		snprintf(fix, sizeof(fix), "nft insert rule %s %s %s udp dport %d accept",
-			 json_object_get_string(get(ch, "family")), tab, name, ROCE_PORT);
+			 json_object_get_string(get(ch, "family")), tab, name, ROCE_V2_UDP_PORT);
 		report(c, V_FAIL, fix, "nftables chain %s %s drops input by policy and no rule accepts "
-		       "RoCE v2 (UDP %d)", tab, name, ROCE_PORT);
+		       "RoCE v2 (UDP %d)", tab, name, ROCE_V2_UDP_PORT);
 		ok = false;
 	}
 	if (ok)
-		report(c, V_PASS, NULL, "no nftables rule or policy drops UDP %d", ROCE_PORT);
+		report(c, V_PASS, NULL, "no nftables rule or policy drops UDP %d", ROCE_V2_UDP_PORT);
 	json_object_put(root);
 }
 
@@ -166,7 +166,7 @@ static void iptables_check(struct check_ctx *c, const char *text)
 
 	if (!copy)
 		return;
-	snprintf(port, sizeof(port), "--dport %d ", ROCE_PORT);
+	snprintf(port, sizeof(port), "--dport %d ", ROCE_V2_UDP_PORT);
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(line, ":INPUT DROP", 11))
 			drop_policy = true;
@@ -177,17 +177,17 @@ static void iptables_check(struct check_ctx *c, const char *text)
 		} else if (strstr(line, "-j DROP") || strstr(line, "-j REJECT")) {
 			/* The same rule with -D instead of -A deletes it. */
 			snprintf(fix, sizeof(fix), "iptables -D %s", line + 3);
-			report(c, V_FAIL, fix, "iptables rule '%s' drops RoCE v2 (UDP %d)", line, ROCE_PORT);
+			report(c, V_FAIL, fix, "iptables rule '%s' drops RoCE v2 (UDP %d)", line, ROCE_V2_UDP_PORT);
 			ok = false;
 		}
 	}
 	if (drop_policy && !accepted) {
 		report(c, V_FAIL, "iptables -I INPUT -p udp --dport 4791 -j ACCEPT",
-		       "iptables INPUT drops by policy and no rule accepts RoCE v2 (UDP %d)", ROCE_PORT);
+		       "iptables INPUT drops by policy and no rule accepts RoCE v2 (UDP %d)", ROCE_V2_UDP_PORT);
 		ok = false;
 	}
 	if (ok)
-		report(c, V_PASS, NULL, "no iptables rule or policy drops UDP %d", ROCE_PORT);
+		report(c, V_PASS, NULL, "no iptables rule or policy drops UDP %d", ROCE_V2_UDP_PORT);
 	free(copy);
 }
 

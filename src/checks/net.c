@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks/checks.h"
+#include "model/roce.h"
 #include "kernel/netdev.h"
 #include "kernel/route.h"
 #include "kernel/sysfs.h"
@@ -238,7 +239,7 @@ static const struct {
 	const char *name;
 	const char *meaning;
 } trouble[] = {
-	{ "retry_exceeded_err", "a peer stopped answering: firewall on UDP 4791, route, MTU, or its QP is gone" },
+	{ "retry_exceeded_err", "a peer stopped answering: " ROCE_UNANSWERED_CAUSES ", or its QP is gone" },
 	{ "retry_rnr_exceeded_err", "a peer had no receive posted for too long (RNR)" },
 	{ "completer_retry_err", "requests were sent again for want of an ACK" },
 	{ "send_err", "packets could not be sent (netdev down, no route)" },

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "checks/checks.h"
+#include "model/roce.h"
 #include "kernel/kconfig.h"
 #include "kernel/kmods.h"
 #include "kernel/release.h"
@@ -133,7 +134,7 @@ static void module_file(struct check_ctx *c, struct kmods *km)
 
 void check_modules(struct check_ctx *c)
 {
-	static const char *const mods[] = { "ib_core", "ib_uverbs", "rdma_rxe" };
+	const char *const *mods = rxe_modules;
 	char vermagic[256], depends[512], taint[16];
 	struct kmods *km;
 	bool all_ok = true;
@@ -156,7 +157,7 @@ void check_modules(struct check_ctx *c)
 	}
 	if (c->o.module_file)
 		module_file(c, km);
-	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
+	for (size_t i = 0; i < RXE_NMODULES; i++) {
 		enum kmod_state s = kmods_state(km, mods[i]);
 
 		if (s == KMOD_ABSENT) {
@@ -206,9 +207,10 @@ void check_modules(struct check_ctx *c)
 	}
 	if (check_module_log(c, km))
 		all_ok = false;
+	_Static_assert(RXE_NMODULES == 4, "the pass message names each module");
 	if (all_ok)
-		report(c, V_PASS, NULL, "ib_core, ib_uverbs and rdma_rxe are loaded (or built in) "
-		       "and built for %s", release(c));
+		report(c, V_PASS, NULL, "%s, %s, %s and %s are loaded (or built in) and built for %s",
+		       mods[0], mods[1], mods[2], mods[3], release(c));
 	kmods_close(km);
 }
 

@@ -60,10 +60,6 @@ int rc_fail(const struct rc_err *e);
 /* A name a user typed: refused (said, -EUSAGE) when the kernel would refuse it. */
 int rc_check_name(const struct cli_args *a, const char *what, const char *name, bool rdma);
 
-/* start's work, printed to O: also up's first step. */
-int start_run(struct rc_ctx *ctx, struct out *o, char *const *netdevs, int nnetdevs);
-/* Says what makes systemd learn of an edit of the default persistent-links file. */
-void persist_edited(const struct rc_ctx *ctx);
 
 int cmd_help(struct rc_ctx *ctx, const struct cli_args *a);
 int cmd_version(struct rc_ctx *ctx, const struct cli_args *a);

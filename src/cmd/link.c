@@ -49,7 +49,7 @@ int cmd_add(struct rc_ctx *ctx, const struct cli_args *a)
 	if (err)
 		return rc_fail(&e);
 	if (cli_flag(a, "persist"))
-		persist_edited(ctx);
+		view_persist_edited(ctx->config);
 	/*
 	 * The new link's port states as sysfs has them: its name is known (the
 	 * netlink would dump every device to find its index), and so are its
@@ -125,7 +125,7 @@ int cmd_del(struct rc_ctx *ctx, const struct cli_args *a)
 	if (persist && (err = persist_save(ctx->config, &c, &e)))
 		ret = rc_fail(&e);
 	else if (persist)
-		persist_edited(ctx);
+		view_persist_edited(ctx->config);
 	err = ret;
 out:
 	free(targets);

@@ -6,6 +6,7 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cli/rdmactl.h"
+#include "cmd/views.h"
 #include "model/names.h"
 #include "ops/explain.h"
 #include "ops/persist.h"
@@ -30,20 +31,6 @@ int cmd_persist_list(struct rc_ctx *ctx, const struct cli_args *a)
 	return 0;
 }
 
-/*
- * After an edit of the file systemd's generator reads: while systemd runs
- * rdmactl.service, the netdevs' units learn of it at daemon-reload (or boot).
- */
-void persist_edited(const struct rc_ctx *ctx)
-{
-	if (strcmp(ctx->config, RDMACTL_CONF_DEFAULT) ||
-	    access("/run/systemd/system", F_OK) ||
-	    access("/etc/systemd/system/multi-user.target.wants/rdmactl.service", F_OK))
-		return;
-	pr_note("'systemctl daemon-reload' lets systemd make these links again when their "
-		"netdevs come back before the next boot");
-}
-
 int cmd_persist_add(struct rc_ctx *ctx, const struct cli_args *a)
 {
 	struct rc_err e;
@@ -54,7 +41,7 @@ int cmd_persist_add(struct rc_ctx *ctx, const struct cli_args *a)
 		return err;
 	if (persist_add(ctx->config, a->argv[0], a->argv[1], &e))
 		return rc_fail(&e);
-	persist_edited(ctx);
+	view_persist_edited(ctx->config);
 	return 0;
 }
 
@@ -68,7 +55,7 @@ int cmd_persist_del(struct rc_ctx *ctx, const struct cli_args *a)
 			return rc_check_name(a, "name", a->argv[i], true);
 	if (persist_del(ctx->config, a->argv, a->argc, &e))
 		return rc_fail(&e);
-	persist_edited(ctx);
+	view_persist_edited(ctx->config);
 	return 0;
 }
 

@@ -15,54 +15,7 @@
 #include "ops/modules.h"
 #include "ops/persist.h"
 #include "ops/rxe.h"
-
-int start_run(struct rc_ctx *ctx, struct out *o, char *const *netdevs, int nnetdevs)
-{
-	static const char *const words[] = { "present", "added", "failed", "absent" };
-	struct module_result res[RXE_NMODULES];
-	enum start_state *state = NULL;
-	struct conf c = { 0 };
-	struct rc_err e;
-	struct nl *nl;
-	int err;
-
-	/* The file first: a broken file is reported before anything changes. */
-	err = persist_load(ctx->config, &c, &e);
-	if (err)
-		return rc_fail(&e);
-	persist_only_netdevs(&c, netdevs, nnetdevs);
-	err = modules_load(res, &e);
-	view_modules(o, res);
-	if (err) {
-		rc_fail(&e);
-		goto out;
-	}
-	err = rc_netlink(ctx, &nl);
-	if (err)
-		goto out;
-	state = calloc(c.n + 1, sizeof(*state));
-	if (!state) {
-		err = -ENOMEM;
-		goto out;
-	}
-	err = persist_start(nl, ctx->config, &c, state, &e);
-	if (err)
-		rc_fail(&e);
-	out_arr_open(o, "links");
-	for (size_t i = 0; i < c.n; i++) {
-		out_obj_open(o, NULL);
-		out_str(o, "ifname", "link %s", c.e[i].name);
-		out_str(o, "netdev", " netdev %s", c.e[i].netdev);
-		out_str(o, "result", " %s", words[state[i]]);
-		out_nl(o);
-		out_obj_close(o);
-	}
-	out_arr_close(o);
-out:
-	free(state);
-	conf_free(&c);
-	return err;
-}
+#include "ops/start.h"
 
 /* start and stop take netdevs: each checked before anything is touched. */
 static int check_netdevs(const struct cli_args *a)
@@ -76,22 +29,20 @@ static int check_netdevs(const struct cli_args *a)
 
 int cmd_start(struct rc_ctx *ctx, const struct cli_args *a)
 {
+	struct start_result r;
+	struct rc_err e;
 	int err = check_netdevs(a);
 
 	if (err)
 		return err;
+	err = rxe_start(&ctx->nl, ctx->config, a->argv, a->argc, &r, &e);
 	out_obj_open(ctx->out, NULL);
-	err = start_run(ctx, ctx->out, a->argv, a->argc);
+	view_start(ctx->out, &r);
 	out_obj_close(ctx->out);
+	if (err)
+		rc_fail(&e);
+	start_result_free(&r);
 	return err;
-}
-
-static bool model_carries_rxe(const struct model *m, const char *netdev)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (dev_is_rxe(&m->devs[i]) && !strcmp(m->devs[i].netdev, netdev))
-			return true;
-	return false;
 }
 
 int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
@@ -119,7 +70,7 @@ int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
 	}
 	/* Netdevs named: their links only (a netdev without one has nothing to stop). */
 	for (int i = 0; i < a->argc; i++)
-		if (model_carries_rxe(&m, a->argv[i]))
+		if (model_rxe_on(&m, a->argv[i]))
 			mine[nmine++] = a->argv[i];
 	if (!a->argc || nmine)
 		err = rxe_pick(nl, &m, mine, nmine, true, cli_flag(a, "wait"), &rxe, &n, &e);

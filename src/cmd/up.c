@@ -9,6 +9,7 @@
 #include "cli/out.h"
 #include "cli/rdmactl.h"
 #include "cmd/views.h"
+#include "ops/start.h"
 #include "kernel/netdev.h"
 #include "kernel/nl.h"
 #include "model/model.h"
@@ -36,8 +37,18 @@ static int end_step(struct out *o, int err)
 static int do_start(struct rc_ctx *ctx)
 {
 	struct out *o = step(ctx, "rdmactl start");
+	struct start_result r;
+	struct rc_err e;
+	int err;
 
-	return o ? end_step(o, start_run(ctx, o, NULL, 0)) : -ENOMEM;
+	if (!o)
+		return -ENOMEM;
+	err = rxe_start(&ctx->nl, ctx->config, NULL, 0, &r, &e);
+	view_start(o, &r);
+	if (err)
+		rc_fail(&e);
+	start_result_free(&r);
+	return end_step(o, err);
 }
 
 static int do_add(struct rc_ctx *ctx, struct nl *nl, struct rxe_add_req *r)

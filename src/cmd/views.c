@@ -6,6 +6,7 @@
 #include "checks/checks.h"
 #include "cli/out.h"
 #include "cmd/views.h"
+#include "ops/start.h"
 #include "kernel/netdev.h"
 #include "kernel/verbs.h"
 #include "model/model.h"
@@ -50,6 +51,33 @@ void view_link(struct out *o, const struct rdma_dev *d)
 {
 	for (size_t i = 0; i < d->nports; i++)
 		link_port(o, d, &d->ports[i]);
+}
+
+void view_persist_edited(const char *config)
+{
+	if (persist_needs_reload(config))
+		pr_note("'systemctl daemon-reload' lets systemd make these links again when their "
+			"netdevs come back before the next boot");
+}
+
+void view_start(struct out *o, const struct start_result *r)
+{
+	static const char *const words[] = { "present", "added", "failed", "absent" };
+
+	if (r->mods_done)
+		view_modules(o, r->mods);
+	if (!r->links_done)
+		return;
+	out_arr_open(o, "links");
+	for (size_t i = 0; i < r->conf.n; i++) {
+		out_obj_open(o, NULL);
+		out_str(o, "ifname", "link %s", r->conf.e[i].name);
+		out_str(o, "netdev", " netdev %s", r->conf.e[i].netdev);
+		out_str(o, "result", " %s", words[r->state[i]]);
+		out_nl(o);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
 }
 
 void view_modules(struct out *o, const struct module_result res[RXE_NMODULES])

@@ -25,6 +25,11 @@ void view_link(struct out *o, const struct rdma_dev *d);
 void view_mtu(struct out *o, const char *key, const char *label, int bytes);
 /* A port's " state S physical_state P", as every command shows it. */
 void view_port_state(struct out *o, const struct port *p);
+/* After an edit of CONFIG: the note that tells systemd of it, when one is needed. */
+void view_persist_edited(const char *config);
+struct start_result;
+/* What the start sequence did: its modules and links, as far as it came. */
+void view_start(struct out *o, const struct start_result *r);
 /* What start did to each module: an array under "modules". */
 void view_modules(struct out *o, const struct module_result res[RXE_NMODULES]);
 /* Check verdicts and the closing count; COUNT gets the number of each verdict. */

@@ -12,23 +12,16 @@
 
 #include <sys/wait.h>
 
+#include "kernel/clock.h"
 #include "kernel/spawn.h"
 
 extern char **environ;
-
-static long now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long)t.tv_sec;
-}
 
 int spawn_run(const char *const argv[], const char *label, struct spawn_out *o)
 {
 	posix_spawn_file_actions_t fa;
 	bool tty = label && isatty(STDERR_FILENO);
-	long start = now_s(), shown = -1;
+	long start = (long)(mono_ms() / 1000), shown = -1;
 	int fds[2], err, wst;
 	pid_t pid;
 
@@ -53,8 +46,8 @@ int spawn_run(const char *const argv[], const char *label, struct spawn_out *o)
 		char buf[4096];
 		ssize_t n;
 
-		if (tty && now_s() != shown) {
-			shown = now_s();
+		if (tty && (long)(mono_ms() / 1000) != shown) {
+			shown = (long)(mono_ms() / 1000);
 			fprintf(stderr, "\r%s... %ld s", label, shown - start);
 		}
 		if (poll(&p, 1, 1000) == 0)

@@ -23,6 +23,9 @@ LAZY(verbs, struct ibv_pd *, ibv_alloc_pd, (struct ibv_context *c), (c))
 LAZY(verbs, int, ibv_dealloc_pd, (struct ibv_pd *pd), (pd))
 LAZY(verbs, struct ibv_mr *, ibv_reg_mr, (struct ibv_pd *pd, void *addr, size_t len, int acc),
      (pd, addr, len, acc))
+LAZY(verbs, struct ibv_mr *, ibv_reg_mr_iova2,
+     (struct ibv_pd *pd, void *addr, size_t len, uint64_t iova, unsigned int acc),
+     (pd, addr, len, iova, acc))
 LAZY(verbs, int, ibv_dereg_mr, (struct ibv_mr *mr), (mr))
 LAZY(verbs, struct ibv_comp_channel *, ibv_create_comp_channel, (struct ibv_context *c), (c))
 LAZY(verbs, int, ibv_destroy_comp_channel, (struct ibv_comp_channel *ch), (ch))

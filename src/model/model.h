@@ -12,6 +12,8 @@
 
 #include <net/if.h>
 
+#include "model/roce.h"
+
 #define RDMA_NAME_MAX 64
 
 enum model_flags {
@@ -58,12 +60,6 @@ enum mtu_source {
 	MTU_DEVICE,	/* the device, through libibverbs */
 };
 
-/*
- * What RoCE v2 puts around a payload in an Ethernet frame's MTU: IPv4 (20),
- * UDP (8), the base transport header (12), the extended transport headers
- * rdma_rxe reserves room for (RETH 16 + ...), the ICRC (4): rxe takes 80.
- */
-#define ROCE_HEADERS 80
 
 struct gid_slot {
 	uint32_t index;

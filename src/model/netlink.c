@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The model's devices and ports from the RDMA netlink; finding and picking rxe devices. */
+/* The model's netlink source: devices and ports as the RDMA netlink has them. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include "kernel/nl.h"
 #include "kernel/nldev.h"
 #include "model/model.h"
-#include "model/netlink.h"
+#include "model/sources.h"
 
 void model_netlink_capture(const char *root, char *buf, size_t len)
 {
@@ -150,61 +150,4 @@ int model_load_netlink(const struct model_src *src, const char *only, unsigned i
 		return -ENODEV;
 	}
 	return 0;
-}
-
-bool dev_is_rxe(const struct rdma_dev *d)
-{
-	return !strcmp(d->driver, "rxe");
-}
-
-const struct rdma_dev *model_find(const struct model *m, const char *name)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (!strcmp(m->devs[i].name, name))
-			return &m->devs[i];
-	return NULL;
-}
-
-static bool has_netdev(const struct rdma_dev *d, const char *netdev)
-{
-	for (size_t i = 0; i < d->nports; i++)
-		if (!strcmp(d->ports[i].netdev, netdev))
-			return true;
-	return false;
-}
-
-const struct rdma_dev *model_rxe_on(const struct model *m, const char *netdev)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (dev_is_rxe(&m->devs[i]) && has_netdev(&m->devs[i], netdev))
-			return &m->devs[i];
-	return NULL;
-}
-
-int model_select_rxe(const struct model *m, const char *name, const char *netdev,
-		     const struct rdma_dev **targets, size_t *n, const struct rdma_dev **bad)
-{
-	bool found = false;
-
-	for (size_t i = 0; i < m->n; i++) {
-		const struct rdma_dev *d = &m->devs[i];
-		bool dup = false;
-
-		if (name && strcmp(d->name, name))
-			continue;
-		if (netdev && !(dev_is_rxe(d) && has_netdev(d, netdev)))
-			continue;
-		if (!name && !netdev && !dev_is_rxe(d))
-			continue;
-		found = true;
-		if (!dev_is_rxe(d)) {
-			*bad = d;
-			return -EPERM;
-		}
-		for (size_t j = 0; j < *n; j++)
-			dup |= targets[j] == d;
-		if (!dup)
-			targets[(*n)++] = d;
-	}
-	return found || (!name && !netdev) ? 0 : -ENODEV;
 }

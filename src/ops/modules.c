@@ -6,8 +6,6 @@
 #include "ops/explain.h"
 #include "ops/modules.h"
 
-const char *const rxe_modules[RXE_NMODULES] = { "ib_core", "ib_uverbs", "rdma_ucm", "rdma_rxe" };
-
 int modules_load(struct module_result res[RXE_NMODULES], struct rc_err *e)
 {
 	struct kmods *km;

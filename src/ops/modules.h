@@ -6,15 +6,10 @@
 #include <stddef.h>
 
 #include "kernel/kmods.h"
+#include "model/roce.h"
 
 struct rc_err;
 
-/*
- * What start loads: the core, the user-space verbs interface, rdma_ucm (so
- * rdma_cm applications find /dev/infiniband/rdma_cm) and the rxe driver.
- */
-#define RXE_NMODULES 4
-extern const char *const rxe_modules[RXE_NMODULES];
 
 struct module_result {
 	const char *name;

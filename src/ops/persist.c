@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "kernel/nl.h"
@@ -185,4 +186,10 @@ int persist_wants(const char *path, const char *dir, struct rc_err *e)
 	}
 	conf_free(&c);
 	return err;
+}
+
+bool persist_needs_reload(const char *path)
+{
+	return !strcmp(path, RDMACTL_CONF_DEFAULT) && !access("/run/systemd/system", F_OK) &&
+	       !access("/etc/systemd/system/multi-user.target.wants/rdmactl.service", F_OK);
 }

@@ -39,6 +39,13 @@ int persist_start(struct nl *nl, const char *path, const struct conf *c,
 		  enum start_state *state, struct rc_err *e);
 
 /*
+ * Whether an edit of PATH needs systemd told ('systemctl daemon-reload'): it
+ * is the file systemd's generator reads, and systemd runs rdmactl.service, so
+ * the netdevs' units learn of the edit at daemon-reload (or boot).
+ */
+bool persist_needs_reload(const char *path);
+
+/*
  * Keeps in C only the entries on one of NETDEVS[0..N) (all when N is 0), in
  * their order; the others are freed. The file's lines stay as read.
  */

@@ -10,6 +10,7 @@
 
 #include <sys/stat.h>
 
+#include "kernel/clock.h"
 #include "kernel/kbuild.h"
 #include "kernel/nl.h"
 #include "kernel/spawn.h"
@@ -21,14 +22,6 @@
 
 #define SRC_ROOT "/usr/src"
 #define DKMS_TREE "/var/lib/dkms"
-
-static uint64_t now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
 
 /*
  * The line of a failed tool's output that says why: its first error line
@@ -496,14 +489,14 @@ int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct rc_err *
 			dkms_forget(r->k.dkms_version);
 		snprintf(dir, sizeof(dir), SRC_ROOT "/rdma_rxe-%s", r->version);
 		rm_tree(dir);
-		t0 = now_ms();
+		t0 = mono_ms();
 		err = stage(r, dir, e);
 		if (err) {
 			rm_tree(dir);
 			return err;
 		}
 		err = dkms_install(r, dir, e);
-		r->build_ms = now_ms() - t0;
+		r->build_ms = mono_ms() - t0;
 		if (err)
 			return err;
 	}

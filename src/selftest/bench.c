@@ -12,18 +12,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "kernel/clock.h"
 #include "selftest/internal.h"
 
 /* A signaled write every CQ_MOD posts, as perftest's default --cq-mod 100. */
 #define CQ_MOD 100
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
-}
 
 /*
  * The latency samples' clock. Where the kernel's clocksource is not the TSC
@@ -42,7 +35,7 @@ static uint64_t ticks(void)
 #else
 static uint64_t ticks(void)
 {
-	return now_ns();
+	return mono_ns();
 }
 #endif
 
@@ -60,7 +53,7 @@ struct lat_end {
 	unsigned int iters;	/* messages in the run: receives to post in all */
 	unsigned int recvs_out;	/* receives posted, not yet completed */
 	unsigned int recvs_posted;
-	uint64_t deadline;	/* st_coarse_ms(): no progress by then is a failure */
+	uint64_t deadline;	/* mono_coarse_ms(): no progress by then is a failure */
 	unsigned int timeout_ms;
 	struct st_fault *f;	/* what went wrong */
 };
@@ -73,7 +66,7 @@ static void progress(struct lat_end *l)
 
 static int late(struct lat_end *l, const char *what)
 {
-	uint64_t now = st_coarse_ms();
+	uint64_t now = mono_coarse_ms();
 
 	if (!l->deadline)
 		l->deadline = now + l->timeout_ms;
@@ -83,12 +76,10 @@ static int late(struct lat_end *l, const char *what)
 			"no %s within %u ms", what, l->timeout_ms);
 }
 
+/* The check of every completion, its success tested here: it is on the measured path. */
 static int wc_ok(struct lat_end *l, const struct ibv_wc *wc)
 {
-	if (wc->status == IBV_WC_SUCCESS)
-		return 0;
-	return st_fault(l->f, st_wc_hint(wc->status), "work completion %s (status %d)",
-			ibv_wc_status_str(wc->status), wc->status);
+	return wc->status == IBV_WC_SUCCESS ? 0 : vb_wc_check(wc, l->f);
 }
 
 /*
@@ -358,7 +349,7 @@ int st_bench_lat(struct st *s, enum st_stage stage, bool loopback)
 	 * timestamps: a round trip is the time from one iteration's start to the
 	 * next's, the loop's own cost included.
 	 */
-	uint64_t ns0 = now_ns(), t0 = ticks(), t = t0;
+	uint64_t ns0 = mono_ns(), t0 = ticks(), t = t0;
 
 	for (unsigned int i = 0; !err && i < n; i++) {
 		uint64_t next;
@@ -371,7 +362,7 @@ int st_bench_lat(struct st *s, enum st_stage stage, bool loopback)
 		t = next;
 	}
 	if (!err) {
-		ticks_to_ns(rtt, n, now_ns() - ns0, t - t0);
+		ticks_to_ns(rtt, n, mono_ns() - ns0, t - t0);
 		err = reap(&a, 0);
 	}
 	if (loopback) {
@@ -421,7 +412,7 @@ int st_bench_bw(struct st *s)
 					      .opcode = IBV_WR_RDMA_WRITE,
 					      .wr.rdma = { s->a.rem.addr, s->a.rem.rkey } };
 	progress(&a);
-	t0 = now_ns();
+	t0 = mono_ns();
 	while (done < n) {
 		struct ibv_wc wc[16];
 		unsigned int k = 0;
@@ -462,7 +453,7 @@ int st_bench_bw(struct st *s)
 		else if (++spins % 256 == 0 && late(&a, "write completion"))
 			return st_fail(s, af.hint, "%s after %u of %u writes", af.detail, done, n);
 	}
-	usec = (now_ns() - t0) / 1000;
+	usec = (mono_ns() - t0) / 1000;
 	step.phase = WIRE_CHECK;
 	if (s->peer->step(s, &step, &res) || (res.failed && st_fail_as(s, &res)))
 		return -1;

@@ -18,7 +18,9 @@
 
 #include <rdma/rdma_cma.h>
 
+#include "kernel/clock.h"
 #include "model/gid.h"
+#include "model/roce.h"
 #include "selftest/sidechan.h"
 #include "kernel/release.h"
 #include "selftest/cm.h"
@@ -39,8 +41,8 @@ static const char *event_hint(const struct rdma_cm_event *ev)
 		return "route resolution failed: is the peer's netdev up, with an rxe link? "
 		       "(rdmactl check --peer ADDR)";
 	case RDMA_CM_EVENT_UNREACHABLE:
-		return "the peer's connection manager did not answer: a firewall on UDP 4791, "
-		       "or the peer has no rxe link (rdmactl check)";
+		return "the peer's connection manager did not answer: " ROCE_UNANSWERED_CAUSES
+		       ", or the peer has no rxe link (rdmactl check)";
 	case RDMA_CM_EVENT_REJECTED:
 		return "rejected: nothing listens on that port (start the server, or check "
 		       "--port), or the server refused";
@@ -58,12 +60,12 @@ int cm_wait(struct cm *c, enum rdma_cm_event_type want, struct rdma_cm_id **got,
 {
 	struct st *s = c->s;
 	/* A second more than the kernel's own resolution timeout: its error explains more. */
-	uint64_t deadline = forever ? 0 : sc_now_ms() + s->o->timeout_ms + 1000;
+	uint64_t deadline = forever ? 0 : mono_ms() + s->o->timeout_ms + 1000;
 	struct rdma_cm_event *ev;
 	struct pollfd pfd = { .fd = c->ec->fd, .events = POLLIN };
 
 	for (;;) {
-		int64_t left = deadline ? (int64_t)(deadline - sc_now_ms()) : 1000;
+		int64_t left = deadline ? (int64_t)(deadline - mono_ms()) : 1000;
 
 		if (left <= 0)
 			return st_fail(s, "rdmactl check", "no %s within %u ms", rdma_event_str(want),
@@ -114,8 +116,8 @@ int cm_adopt(struct cm *c, struct rdma_cm_id *id)
 		return st_fail(s, "name the device whose netdev has the address, or none",
 			       "the address is on %s, not %s", name, s->o->dev);
 	snprintf(s->r->dev, sizeof(s->r->dev), "%s", name);
-	if (!s->ctx) {
-		s->ctx = id->verbs;
+	if (!s->dev.ctx) {
+		s->dev.ctx = id->verbs;
 		s->cm = true;
 	}
 	return st_setup_device(s);
@@ -165,7 +167,7 @@ void cm_close(struct cm *c)
 	if (c->ec)
 		rdma_destroy_event_channel(c->ec);
 	if (s->cm)
-		s->ctx = NULL;	/* librdmacm's, not ours to close */
+		s->dev.ctx = NULL;	/* librdmacm's, not ours to close */
 	s->cm = false;
 	memset(c, 0, sizeof(*c));
 	c->s = s;
@@ -204,14 +206,14 @@ int st_cm_loopback(const struct st_opts *o, struct st_report *r)
 	st_begin(&s, ST_SETUP);
 	/* The device's IPv4 address, from its RoCE v2 GID; then verbs closes, rdma_cm opens. */
 	err = st_setup_device(&s);
-	if (!err && !gid_is_v4mapped(s.gid.raw))
+	if (!err && !gid_is_v4mapped(s.dev.gid.raw))
 		err = st_fail(&s, "give the netdev an IPv4 address", "GID index %d (%s) is not an "
 			      "IPv4 address: rdma_cm needs one here", r->gid_index, r->gid);
 	if (err)
 		goto out;
-	memcpy(&sin.sin_addr, s.gid.raw + 12, 4);
-	ibv_close_device(s.ctx);
-	s.ctx = NULL;
+	memcpy(&sin.sin_addr, s.dev.gid.raw + 12, 4);
+	vb_device_close(&s.dev);
+
 	err = cm_open(&c);
 	if (!err && (rdma_create_id(c.ec, &c.listen, NULL, RDMA_PS_TCP) ||
 		     rdma_bind_addr(c.listen, (struct sockaddr *)&sin) || rdma_listen(c.listen, 1)))

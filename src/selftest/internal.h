@@ -6,9 +6,9 @@
 #include <infiniband/verbs.h>
 
 #include "selftest/selftest.h"
+#include "selftest/verbs.h"
 #include "selftest/wire.h"
 
-#define ST_PORT 1
 /* The longest a server spends on one client, whatever it asks: 10 minutes. */
 #define ST_MAX_RUN_MS (10 * 60 * 1000)
 /* --bench sends up to this many bytes inline, as perftest does for small messages. */
@@ -52,21 +52,13 @@ struct st_peer {
 struct st {
 	const struct st_opts *o;
 	struct st_report *r;
-	struct ibv_context *ctx;
-	struct ibv_device_attr dattr;
-	struct ibv_port_attr pattr;
-	union ibv_gid gid;	/* ours, at r->gid_index */
+	struct vb_device dev;	/* the GID at r->gid_index is ours */
 	struct st_end a, b;	/* A acts; B is acted upon (in this process in loopback) */
 	const struct st_peer *peer;
 	int fd;			/* two hosts: the side channel */
 	bool cm;		/* rdma_cm made the QPs and connected them */
 	enum st_stage cur;
 };
-
-/* Reads one whole message into BUF: its kind, or a negative errno with WHY. */
-int st_recv_msg(int fd, uint8_t *buf, uint64_t deadline, const char **why);
-/* Why a message did not come, in words ("sent nothing..."), from its errno and WHY. */
-const char *st_recv_error(int err, const char *why, char *buf, size_t len);
 
 /* Marks the running stage failed (st_fault into its result, timed). */
 int st_fail(struct st *s, const char *hint, const char *fmt, ...)
@@ -83,9 +75,6 @@ void *st_page_alloc(size_t len);
 /* -1 with F said when BUF is not STAGE's pattern. */
 int st_check_pattern(unsigned int stage, const char *what, const char *buf, size_t len,
 		     struct st_fault *f);
-/* One completion on CQ within TIMEOUT_MS, of opcode OP and successful; otherwise -1, F said. */
-int st_wait_wc_text(unsigned int timeout_ms, struct ibv_cq *cq, enum ibv_wc_opcode op,
-		    struct ibv_wc *wc, struct st_fault *f);
 /* Fills in R's stages as skipped, the device and GID index unknown. */
 void st_report_init(struct st_report *r, const char *dev, unsigned int bench);
 
@@ -114,9 +103,8 @@ void st_b_step(struct st *s, struct st_end *b, const struct wire_step *step,
 int st_run_stages(struct st *s);
 void st_release(struct st *s);
 
-/* Completions, every wait bounded by the timeout. */
+/* One completion of OP on CQ within the timeout, successful: else the stage fails. */
 int st_wait_wc(struct st *s, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc);
-const char *st_wc_hint(enum ibv_wc_status st);
 
 /* --bench: A's side of each measurement, and B's answering side. */
 int st_bench_lat(struct st *s, enum st_stage stage, bool loopback);

@@ -18,6 +18,7 @@
 
 #include <sys/socket.h>
 
+#include "kernel/clock.h"
 #include "selftest/sidechan.h"
 #include "selftest/internal.h"
 #include "selftest/xport.h"
@@ -36,42 +37,9 @@ struct lobby_conn {
 	uint8_t buf[WIRE_MSG_MAX];
 };
 
-const char *st_recv_error(int err, const char *why, char *buf, size_t len)
-{
-	switch (err) {
-	case -ETIMEDOUT:
-		return "sent nothing, or too little, in time";
-	case -ECONNRESET:
-		return "closed the connection in the middle of the exchange";
-	case -EPROTO:
-		return "speaks another version of the rdmactl selftest exchange (upgrade one side)";
-	case -EBADMSG:
-		snprintf(buf, len, "sent a malformed message: %s (refused)", why);
-		return buf;
-	default:
-		snprintf(buf, len, "the connection failed: %s", strerror(-err));
-		return buf;
-	}
-}
-
-int st_recv_msg(int fd, uint8_t *buf, uint64_t deadline, const char **why)
-{
-	int kind, err;
-
-	*why = "";
-	err = sc_read(fd, buf, WIRE_HDR_LEN, deadline);
-	if (err)
-		return err;
-	kind = wire_hdr_decode(buf, why);
-	if (kind < 0)
-		return kind;
-	err = sc_read(fd, buf + WIRE_HDR_LEN, wire_body_len((enum wire_kind)kind), deadline);
-	return err ? err : kind;
-}
-
 static uint64_t deadline(const struct st *s)
 {
-	return sc_now_ms() + s->o->timeout_ms;
+	return mono_ms() + s->o->timeout_ms;
 }
 
 /* --- the client --- */
@@ -81,7 +49,7 @@ static int client_fail(struct st *s, int err, const char *why)
 	char buf[200];
 
 	return st_fail(s, err == -EPROTO ? NULL : "is 'rdmactl selftest server' running there?",
-		       "the server %s", st_recv_error(err, why, buf, sizeof(buf)));
+		       "the server %s", sc_recv_error(err, why, buf, sizeof(buf)));
 }
 
 /* A RESULT, or the server's refusal in place of what was expected. */
@@ -107,7 +75,7 @@ static int net_step(struct st *s, const struct wire_step *step, struct st_fault 
 	if (err)
 		return client_fail(s, err, "");
 	/* A latency stage's check waits for the server's last answer: as long as the run. */
-	kind = st_recv_msg(s->fd, buf, deadline(s), &why);
+	kind = sc_recv_msg(s->fd, buf, deadline(s), &why);
 	if (kind < 0)
 		return client_fail(s, kind, why);
 	if (client_result(s, buf, kind, res))
@@ -142,7 +110,7 @@ static int client_hello(struct st *s)
 	kind = sc_write(s->fd, buf, wire_hello_encode(&h, buf), deadline(s));
 	if (kind)
 		return client_fail(s, kind, "");
-	kind = st_recv_msg(s->fd, buf, deadline(s), &why);
+	kind = sc_recv_msg(s->fd, buf, deadline(s), &why);
 	if (kind < 0)
 		return client_fail(s, kind, why);
 	if (kind != WIRE_HELLO) {
@@ -220,7 +188,7 @@ static int serve_hello(struct st *s, struct lobby_conn *c)
 
 	if (kind < 0) {
 		snprintf(text, sizeof(text), "the client %s",
-			 st_recv_error(kind, why, words, sizeof(words)));
+			 sc_recv_error(kind, why, words, sizeof(words)));
 		if (kind == -EBADMSG || kind == -EPROTO)
 			return refuse(s, text);
 		return st_fail(s, NULL, "%s", text);
@@ -239,7 +207,7 @@ static int serve_hello(struct st *s, struct lobby_conn *c)
 	st_hello(s, &s->b, &h);
 	kind = sc_write(s->fd, buf, wire_hello_encode(&h, buf), deadline(s));
 	if (kind)
-		return st_fail(s, NULL, "the client %s", st_recv_error(kind, "", words, sizeof(words)));
+		return st_fail(s, NULL, "the client %s", sc_recv_error(kind, "", words, sizeof(words)));
 	return 0;
 }
 
@@ -251,7 +219,7 @@ static int serve_steps(struct st *s)
 	char words[200];
 	const char *why;
 	/* However it paces its steps, a client has ST_MAX_RUN_MS in all. */
-	uint64_t end = sc_now_ms() + ST_MAX_RUN_MS;
+	uint64_t end = mono_ms() + ST_MAX_RUN_MS;
 	uint64_t extra = 0;	/* ms more to wait: the client's bandwidth run */
 
 	for (;;) {
@@ -259,9 +227,9 @@ static int serve_steps(struct st *s)
 		struct st_fault res;
 		struct st_stage_result *x;
 		uint64_t until = deadline(s) + extra;
-		int kind = st_recv_msg(s->fd, buf, until < end ? until : end, &why);
+		int kind = sc_recv_msg(s->fd, buf, until < end ? until : end, &why);
 
-		if (kind == -ETIMEDOUT && sc_now_ms() >= end)
+		if (kind == -ETIMEDOUT && mono_ms() >= end)
 			return refuse(s, "the client took longer than the 10 minutes a client "
 				      "may have (refused)");
 
@@ -269,7 +237,7 @@ static int serve_steps(struct st *s)
 			return 0;
 		if (kind < 0)
 			return st_fail(s, NULL, "the client %s",
-				       st_recv_error(kind, why, words, sizeof(words)));
+				       sc_recv_error(kind, why, words, sizeof(words)));
 		if (kind != WIRE_STEP)
 			return refuse(s, "the client sent a message out of turn (refused)");
 		if (wire_step_decode(buf + WIRE_HDR_LEN, ST_NSTAGES, &step, &why) ||
@@ -382,7 +350,7 @@ static int lobby_next(int lfd, struct lobby_conn *lob, size_t *n, unsigned int t
 {
 	while (!sc_stop) {
 		struct pollfd pfd[LOBBY_MAX + 1];
-		uint64_t now = sc_now_ms();
+		uint64_t now = mono_ms();
 		int wait = -1;
 
 		for (size_t i = 0; i < *n; i++) {
@@ -409,10 +377,10 @@ static int lobby_next(int lfd, struct lobby_conn *lob, size_t *n, unsigned int t
 			lob[0].kind = -ETIMEDOUT;
 			return 0;
 		}
-		lob[*n].fd = sc_accept(lfd, sc_now_ms() + 1, lob[*n].peer, sizeof(lob[*n].peer));
+		lob[*n].fd = sc_accept(lfd, mono_ms() + 1, lob[*n].peer, sizeof(lob[*n].peer));
 		if (lob[*n].fd < 0)
 			continue;
-		lob[*n].deadline = sc_now_ms() + timeout_ms;
+		lob[*n].deadline = mono_ms() + timeout_ms;
 		lob[*n].got = 0;
 		lob[*n].need = WIRE_HDR_LEN;
 		lob[*n].kind = 0;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/gid.h"
 #include "selftest/fault.h"
 
 /* Which rdma-core example: ibv_rc_, ibv_uc_, ibv_ud_ or ibv_srq_pingpong. */
@@ -32,8 +33,8 @@ struct pp_opts {
 
 struct pp_report {
 	bool passed;
-	char local_gid[46];
-	char remote_gid[46];
+	char local_gid[GID_ADDR_LEN];
+	char remote_gid[GID_ADDR_LEN];
 	uint32_t remote_qpn;
 	uint64_t usec;
 	uint64_t bytes;

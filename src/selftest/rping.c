@@ -18,6 +18,7 @@
 
 #include <rdma/rdma_cma.h>
 
+#include "kernel/clock.h"
 #include "model/gid.h"
 #include "selftest/sidechan.h"
 #include "kernel/release.h"
@@ -77,11 +78,12 @@ static int ctl_send(struct cm *c, struct st_end *e, uint64_t addr, uint32_t rkey
 static int ctl_recv(struct cm *c, struct st_end *e, struct rping_info *info)
 {
 	struct st *s = c->s;
-	uint64_t deadline = sc_now_ms() + s->o->timeout_ms;
+	uint64_t deadline = mono_ms() + s->o->timeout_ms;
 	struct ibv_sge sge = { (uintptr_t)&c->ctl[1], sizeof(c->ctl[1]), c->ctl_mr->lkey };
 	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
 	struct rdma_cm_event *ev;
 	struct timespec nap = { 0, 20000 };
+	struct st_fault f = { 0 };
 	struct ibv_wc wc;
 	int n;
 
@@ -95,16 +97,15 @@ static int ctl_recv(struct cm *c, struct st_end *e, struct rping_info *info)
 			return st_fail(s, NULL, "unexpected %s",
 				       rdma_event_str((enum rdma_cm_event_type)type));
 		}
-		if (sc_now_ms() > deadline)
+		if (mono_ms() > deadline)
 			return st_fail(s, "the peer stopped: the netdev may be down (rdmactl check)",
 				       "no message from the peer within %u ms", s->o->timeout_ms);
 		nanosleep(&nap, NULL);
 	}
 	if (n < 0)
 		return st_fail(s, NULL, "ibv_poll_cq failed");
-	if (wc.status != IBV_WC_SUCCESS)
-		return st_fail(s, st_wc_hint(wc.status), "work completion %s (status %d)",
-			       ibv_wc_status_str(wc.status), wc.status);
+	if (vb_wc_check(&wc, &f))
+		return st_fail_as(s, &f);
 	if (wc.byte_len != sizeof(*info))
 		return st_fail(s, NULL, "the peer's message is %u bytes, not rping's 16 (refused)",
 			       wc.byte_len);
@@ -171,7 +172,7 @@ int st_cm_client(const struct st_opts *o, struct st_report *r)
 	st_done(&s, 0);
 	st_begin(&s, ST_WRITE);
 	r->st[ST_WRITE].ran = true;
-	t0 = st_now_us();
+	t0 = mono_us();
 	for (unsigned int i = 0; !err && i < o->lat_iters; i++) {
 		char *src = s.a.buf, *dst = s.a.buf + size;
 		struct rping_info go;
@@ -193,7 +194,7 @@ int st_cm_client(const struct st_opts *o, struct st_report *r)
 	}
 	if (!err) {
 		st_done(&s, (uint64_t)o->lat_iters * size);
-		r->st[ST_WRITE].usec = st_now_us() - t0;
+		r->st[ST_WRITE].usec = mono_us() - t0;
 		snprintf(r->st[ST_WRITE].f.detail, sizeof(r->st[ST_WRITE].f.detail),
 			 "%u pings read by the server and written back", o->lat_iters);
 	}
@@ -296,7 +297,7 @@ out:
 	st_free_end(&s->b);
 	rdma_destroy_id(child);
 	c->child = NULL;
-	s->ctx = NULL;
+	s->dev.ctx = NULL;
 	s->cm = false;
 	r->passed = !err;
 	return err ? -1 : 0;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/gid.h"
 #include "selftest/fault.h"
 
 enum st_stage {
@@ -66,48 +67,19 @@ struct st_opts {
 struct st_report {
 	char dev[64];
 	int gid_index;
-	char gid[46];
+	char gid[GID_ADDR_LEN];
 	int mtu;		/* path MTU in bytes */
 	char peer[80];		/* two hosts: the other end */
-	char remote_gid[46];
+	char remote_gid[GID_ADDR_LEN];
 	struct st_stage_result st[ST_NSTAGES];
 	bool passed;
 	/* A server's session with a --transport client: its report instead of the stages. */
 	const struct xp_report *transports;
 };
 
-struct ibv_context;
 struct xp_report;
 
 const char *st_stage_name(enum st_stage s);
-
-/* The monotonic clock selftest timings and deadlines use, in microseconds. */
-uint64_t st_now_us(void);
-/*
- * Milliseconds on the coarse monotonic clock, a tick's resolution: read in
- * user space even where the kernel's clocksource cannot be (the HPET a TCG
- * guest falls back to makes every precise read a system call and a device
- * read). For the deadlines busy loops look at while they wait.
- */
-uint64_t st_coarse_ms(void);
-/* DEV opened through libibverbs; NULL when it lists no such device (or none). */
-struct ibv_context *st_open_device(const char *dev);
-
-/* The path an RC QP takes towards its peer. */
-struct st_path {
-	uint32_t dest_qpn, rq_psn, sq_psn;
-	uint8_t dgid[16];
-	uint16_t dlid;
-	uint8_t sgid_index, hop_limit, rd_atomic;
-	int mtu;		/* enum ibv_mtu */
-};
-
-struct ibv_qp;
-/*
- * INIT to RTR towards P, then RTS: 0, or the errno with *STEP naming the
- * state that could not be reached ("RTR" or "RTS").
- */
-int st_qp_rtr_rts(struct ibv_qp *qp, const struct st_path *p, const char **step);
 
 /* Runs every stage in loopback on one device; fills R. 0 when all passed, else -1. */
 /*

@@ -11,24 +11,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel/clock.h"
 #include "selftest/sidechan.h"
+#include "selftest/wire.h"
 
 volatile sig_atomic_t sc_stop;
-
-uint64_t sc_now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
 
 /* Waits for EVENTS on FD until DEADLINE (0: forever): 0, or -ETIMEDOUT. */
 static int wait_fd(int fd, short events, uint64_t deadline)
 {
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = events };
-		int64_t left = deadline ? (int64_t)(deadline - sc_now_ms()) : -1;
+		int64_t left = deadline ? (int64_t)(deadline - mono_ms()) : -1;
 		int n;
 
 		if (deadline && left <= 0)
@@ -203,4 +197,37 @@ int sc_accept(int lfd, uint64_t deadline, char *peer, size_t len)
 			 ntohs(s6->sin6_port));
 	}
 	return fd;
+}
+
+const char *sc_recv_error(int err, const char *why, char *buf, size_t len)
+{
+	switch (err) {
+	case -ETIMEDOUT:
+		return "sent nothing, or too little, in time";
+	case -ECONNRESET:
+		return "closed the connection in the middle of the exchange";
+	case -EPROTO:
+		return "speaks another version of the rdmactl selftest exchange (upgrade one side)";
+	case -EBADMSG:
+		snprintf(buf, len, "sent a malformed message: %s (refused)", why);
+		return buf;
+	default:
+		snprintf(buf, len, "the connection failed: %s", strerror(-err));
+		return buf;
+	}
+}
+
+int sc_recv_msg(int fd, uint8_t *buf, uint64_t deadline, const char **why)
+{
+	int kind, err;
+
+	*why = "";
+	err = sc_read(fd, buf, WIRE_HDR_LEN, deadline);
+	if (err)
+		return err;
+	kind = wire_hdr_decode(buf, why);
+	if (kind < 0)
+		return kind;
+	err = sc_read(fd, buf + WIRE_HDR_LEN, wire_body_len((enum wire_kind)kind), deadline);
+	return err ? err : kind;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The selftest's TCP side channel: connect, listen, accept, read and write,
- * every wait bounded by a deadline (milliseconds of sc_now_ms()).
+ * every wait bounded by a deadline (milliseconds of mono_ms(), kernel/clock.h).
  */
 #ifndef RDMACTL_SIDECHAN_H
 #define RDMACTL_SIDECHAN_H
@@ -10,8 +10,6 @@
 #include <stdint.h>
 
 #include <signal.h>
-
-uint64_t sc_now_ms(void);
 
 /* Set by a signal handler: a wait without deadline then ends with -EINTR. */
 extern volatile sig_atomic_t sc_stop;
@@ -32,5 +30,13 @@ int sc_accept(int lfd, uint64_t deadline, char *peer, size_t len);
  */
 int sc_read(int fd, void *buf, size_t len, uint64_t deadline);
 int sc_write(int fd, const void *buf, size_t len, uint64_t deadline);
+
+/*
+ * One whole message of the selftest's exchange (wire.h) into BUF, read
+ * before DEADLINE: its kind, or a negative errno with WHY.
+ */
+int sc_recv_msg(int fd, uint8_t *buf, uint64_t deadline, const char **why);
+/* Why a message did not come, in words ("sent nothing..."), from its errno and WHY. */
+const char *sc_recv_error(int err, const char *why, char *buf, size_t len);
 
 #endif

@@ -14,7 +14,6 @@
 
 #include "selftest/internal.h"
 
-#define IMM 0x5eed1234u
 #define CMP_X 0x0123456789abcdefULL
 #define CMP_Y 0xfedcba9876543210ULL
 #define ADD_BASE 0x00000000fffffff0ULL	/* the carry shows a 64-bit add */
@@ -57,15 +56,16 @@ static void b_prepare(struct st_end *b, const struct wire_step *step, struct st_
 static void b_check(struct st *s, struct st_end *b, const struct wire_step *step,
 		    struct st_fault *res)
 {
+	struct vb_wait w = { .cq = b->rcq, .timeout_ms = s->o->timeout_ms };
 	struct st_fault wait = { 0 };
 	struct ibv_wc wc;
 
 	switch (step->stage) {
 	case ST_SEND:
-		if (st_wait_wc_text(s->o->timeout_ms, b->rcq, IBV_WC_RECV, &wc, &wait)) {
+		if (vb_wait_wc(&w, IBV_WC_RECV, &wc, &wait)) {
 			st_fault(res, wait.hint, "the receive: %s", wait.detail);
-		} else if (!(wc.wc_flags & IBV_WC_WITH_IMM) || ntohl(wc.imm_data) != IMM) {
-			st_fault(res, NULL, "the receive carried no immediate data 0x%x", IMM);
+		} else if (!(wc.wc_flags & IBV_WC_WITH_IMM) || ntohl(wc.imm_data) != VB_IMM) {
+			st_fault(res, NULL, "the receive carried no immediate data 0x%x", VB_IMM);
 		} else if (wc.byte_len != b->len) {
 			st_fault(res, NULL, "received %u bytes, sent %u", wc.byte_len, b->len);
 		} else {
@@ -146,7 +146,7 @@ static int stage_send(struct st *s)
 {
 	struct ibv_sge sge = { (uintptr_t)s->a.buf, s->a.len, s->a.mr->lkey };
 	struct ibv_send_wr wr = { .wr_id = ST_SEND, .opcode = IBV_WR_SEND_WITH_IMM,
-				  .imm_data = htonl(IMM) };
+				  .imm_data = htonl(VB_IMM) };
 	struct ibv_wc wc;
 
 	st_fill(s->a.buf, s->a.len, ST_SEND);
@@ -249,9 +249,9 @@ int st_run_stages(struct st *s)
 		if (!x->ran)
 			continue;
 		if ((st == ST_CMP_SWAP || st == ST_FETCH_ADD) &&
-		    (s->dattr.atomic_cap == IBV_ATOMIC_NONE || !s->a.rem.atom_addr)) {
+		    (s->dev.attr.orig_attr.atomic_cap == IBV_ATOMIC_NONE || !s->a.rem.atom_addr)) {
 			snprintf(x->f.detail, sizeof(x->f.detail), "%s has no atomics (atomic_cap NONE)",
-				 s->dattr.atomic_cap == IBV_ATOMIC_NONE ? "the device" : "the peer");
+				 s->dev.attr.orig_attr.atomic_cap == IBV_ATOMIC_NONE ? "the device" : "the peer");
 			continue;
 		}
 		st_begin(s, st);

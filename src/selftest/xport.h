@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/gid.h"
 #include "selftest/fault.h"
 
 enum xp_transport { XP_RC, XP_UC, XP_UD, XP_SRQ, XP_XRC, XP_MW, XP_NTRANSPORTS };
@@ -59,10 +60,10 @@ struct xp_report {
 	char dev[64];
 	char kernel[65];		/* uname -r */
 	int gid_index;
-	char gid[46];
+	char gid[GID_ADDR_LEN];
 	int mtu;		/* path MTU in bytes */
 	char peer[80];		/* two hosts: the other end */
-	char remote_gid[46];
+	char remote_gid[GID_ADDR_LEN];
 	bool events;
 	struct xp_row rows[XP_MAXROWS];
 	unsigned int nrows;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernel/clock.h"
 #include "selftest/internal.h"
 #include "selftest/sidechan.h"
 #include "selftest/wire.h"
@@ -34,16 +35,16 @@ static int hello(struct st *s, const char *host, unsigned int port)
 	const char *why = "";
 	char err[200];
 
-	s->fd = sc_connect(host, port, sc_now_ms() + 5000, err, sizeof(err));
+	s->fd = sc_connect(host, port, mono_ms() + 5000, err, sizeof(err));
 	if (s->fd < 0) {
 		fprintf(stderr, "probe_bounds: %s\n", err);
 		return -1;
 	}
 	st_hello(s, &s->a, &h);
-	if (sc_write(s->fd, buf, wire_hello_encode(&h, buf), sc_now_ms() + 5000) ||
-	    sc_read(s->fd, buf, WIRE_HDR_LEN, sc_now_ms() + 5000) ||
+	if (sc_write(s->fd, buf, wire_hello_encode(&h, buf), mono_ms() + 5000) ||
+	    sc_read(s->fd, buf, WIRE_HDR_LEN, mono_ms() + 5000) ||
 	    wire_hdr_decode(buf, &why) != WIRE_HELLO ||
-	    sc_read(s->fd, buf + WIRE_HDR_LEN, WIRE_HELLO_BODY, sc_now_ms() + 5000) ||
+	    sc_read(s->fd, buf + WIRE_HDR_LEN, WIRE_HELLO_BODY, mono_ms() + 5000) ||
 	    wire_hello_decode(buf + WIRE_HDR_LEN, &h, &why)) {
 		fprintf(stderr, "probe_bounds: no hello from the server %s\n", why);
 		return -1;
@@ -106,7 +107,7 @@ static int probe(const char *host, unsigned int port, const char *dev, enum prob
 		unsigned int wait_s = env ? (unsigned int)atoi(env) : 5;
 		int n = 0;
 
-		for (uint64_t end = sc_now_ms() + wait_s * 1000ULL; n == 0 && sc_now_ms() < end;)
+		for (uint64_t end = mono_ms() + wait_s * 1000ULL; n == 0 && mono_ms() < end;)
 			n = ibv_poll_cq(s.a.scq, 1, &wc);
 		if (n == 1)
 			printf("%s: %s\n", names[p], ibv_wc_status_str(wc.status));

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Inside the model: the sources model_load (load.c) picks from. Each fills a
+ * struct model; none calls another source or the loader.
+ */
+#ifndef RDMACTL_MODEL_SOURCES_H
+#define RDMACTL_MODEL_SOURCES_H
+
+#include "model/model.h"
+
+/* model.c: one device's ports, GIDs and counters freed (model_free's part). */
+void model_dev_free(struct rdma_dev *d);
+/* sysfs.c: everything but MODEL_NETLINK's device and port list. */
+int model_load_sysfs(const struct model_src *src, const char *only, unsigned int flags,
+		     struct model *m);
+/* netlink.c: the devices and ports as the RDMA netlink has them (MODEL_NETLINK). */
+int model_load_netlink(const struct model_src *src, const char *only, unsigned int flags,
+		       struct model *m);
+
+#endif

@@ -93,7 +93,7 @@ build/obj/%.o: src/%.c
 
 # Each unit test (src/tests/test_X.c) links the modules listed here: the one it
 # tests first, then only the pure lower-layer ones that one is built on.
-TEST_MODS_cli := cli/grammar cli/help cli/out kernel/release kernel/sysfs selftest/xport/parse
+TEST_MODS_cli := cli/grammar cli/help cli/complete cli/out kernel/release kernel/sysfs selftest/xport/parse
 TEST_MODS_conf := model/conf model/names
 TEST_MODS_gid := model/gid
 TEST_MODS_klog := kernel/klog
@@ -121,7 +121,7 @@ build/asan/test_%: $$(test_srcs)
 unit-tests: $(UNIT_BINS) build/asan/rdmactl build/tests/probe_bounds build/tools/nl-capture
 
 # A hostile selftest client for the VM tests, built on rdmactl's own objects.
-build/tests/probe_bounds: src/tests/probe_bounds.c $(filter-out build/obj/cli/main.o,$(OBJS))
+build/tests/probe_bounds: src/tests/probe_bounds.c $(filter-out build/obj/rdmactl/main.o,$(OBJS))
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^ $(PC_LIBS)
@@ -179,7 +179,7 @@ build/rdmactl.8.scd: docs/rdmactl.8.scd.in rdmactl
 	@mkdir -p $(@D)
 	$(call msg,GEN,$@)
 	$(Q)./rdmactl help --format scdoc >$@.syn
-	$(Q)awk -F '\t' 'NR == FNR { syn[$$1] = $$2; next } \
+	$(Q)awk -F '\t' 'NR == FNR { syn[$$1] = substr($$0, length($$1) + 2); next } \
 		/^@.*@$$/ { k = substr($$0, 2, length($$0) - 2); \
 			if (!(k in syn)) { print "no command " k > "/dev/stderr"; exit 1 } \
 			print syn[k]; used[k] = 1; next } { print } \

@@ -151,7 +151,7 @@ libs_loaded() {
 		echo "${COMPREPLY[*]}"
 	}
 	assert_equal "$(complete_words rdmactl st)" 'status start stop'
-	assert_equal "$(complete_words rdmactl persist '')" 'list add del wants'
+	assert_equal "$(complete_words rdmactl persist '')" 'list show add del remove delete wants'
 	assert_equal "$(complete_words rdmactl link add --p)" '--persist --pretty'
 	assert_equal "$(complete_words rdmactl selftest client --b)" '--bench'
 	assert_equal "$(complete_words rdmactl -j selftest '')" 'loopback server client'
@@ -164,6 +164,65 @@ libs_loaded() {
 	assert_equal "$(complete_words rdmactl selftest client --transport u)" 'uc ud'
 	assert_equal "$(complete_words rdmactl --sysfs-root /x show -)" \
 		'--stats -s --json -j --pretty -p --sysfs-root --config --help -h --version -V'
+}
+
+@test "completion offers only what the parser takes: every completed word, fed back, parses" {
+	rdmactl help --format bash >"$BATS_TEST_TMPDIR/c.bash"
+	# shellcheck source=/dev/null
+	source "$BATS_TEST_TMPDIR/c.bash"
+	complete_words() {
+		COMP_WORDS=("$@")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		COMPREPLY=()
+		_rdmactl || true	# compgen fails where nothing matches: no error to bash
+		printf "%s\n" "${COMPREPLY[@]}"
+	}
+	parses() {	# the words after rdmactl, then -h: a usage error exits 2
+		"$RDMACTL" "$@" -h >/dev/null 2>"$BATS_TEST_TMPDIR/err" ||
+			fail "'rdmactl $*' does not parse: $(cat "$BATS_TEST_TMPDIR/err")"
+		checked=$((checked + 1))
+	}
+	# Walks the tree as a user would: at each command, every word offered
+	# (a verb, an alias, an argument) and every option, with each value
+	# offered for it (or, where none is, a number the option takes).
+	walk() {
+		local path=$1 w o v words names dflt opts valued kind
+		shift
+		_rdmactl_node "$path"
+		local here_words=" $words " here_names=($names) here_words_a=($words)
+		while read -r w; do
+			[ -n "$w" ] || continue
+			parses "$@" "$w"
+			if [[ $here_words == *" $w "* ]] && [ ${#@} -lt 3 ]; then
+				for i in "${!here_words_a[@]}"; do
+					[ "${here_words_a[i]}" = "$w" ] &&
+						walk "${path:+$path }${here_names[i]}" "$@" "$w"
+				done
+			fi
+		done < <(complete_words rdmactl "$@" '')
+		while read -r o; do
+			[ -n "$o" ] || continue
+			_rdmactl_node "$path"
+			if [[ " $valued --sysfs-root --config " == *" $o "* ]]; then
+				v=$(complete_words rdmactl "$@" "$o" '' | head -n 1)
+				parses "$@" "$o" "${v:-1}"
+			else
+				parses "$@" "$o"
+			fi
+		done < <(complete_words rdmactl "$@" -)
+	}
+	checked=0
+	walk ''
+	# Enough was tried to mean something: every command and its options.
+	[ "$checked" -gt 300 ] || fail "only $checked words checked"
+	# The aliases are offered, and a word after one completes as after its verb.
+	assert_equal "$(complete_words rdmactl link '' | tr '\n' ' ')" 'show list add del remove delete '
+	assert_equal "$(complete_words rdmactl link re)" 'remove'
+	assert_equal "$(complete_words rdmactl persistent '' | tr '\n' ' ')" 'list show add del remove delete wants '
+	assert_equal "$(complete_words rdmactl link remove --n)" '--netdev'
+	# An optional value is never offered as a word of its own: --bench=lat, not --bench lat.
+	assert_equal "$(complete_words rdmactl selftest --bench '' | tr '\n' ' ')" \
+		'loopback server client '
 }
 
 @test "help is wrapped to the terminal and never cut" {

@@ -9,16 +9,15 @@
 
 #include "cli/grammar.h"
 #include "cli/out.h"
-#include "cli/rdmactl.h"
 
 const struct cli_opt cli_global_opts[] = {
 	{ "json", 'j', CLI_FLAG, .help = "JSON output (the stable interface for programs)" },
 	{ "pretty", 'p', CLI_FLAG, .help = "indent JSON output" },
 	{ "sysfs-root", 0, CLI_STR, "DIR",
 	  .help = "read a captured fixture below DIR instead of the running system "
-		  "(also RDMACTL_SYSFS_ROOT)" },
+		  "(also RDMACTL_SYSFS_ROOT)", .complete = CLI_C_FILE },
 	{ "config", 0, CLI_STR, "FILE",
-	  .help = "the persistent-links file (also RDMACTL_CONFIG)" },
+	  .help = "the persistent-links file (also RDMACTL_CONFIG)", .complete = CLI_C_FILE },
 	{ "help", 'h', CLI_FLAG, .help = "this help, or the command's" },
 	{ "version", 'V', CLI_FLAG, .help = "print the version" },
 	{ NULL },

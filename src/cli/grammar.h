@@ -13,11 +13,24 @@
 
 struct rc_ctx;
 
+/* Not an errno: the parser and a handler return -EUSAGE for a usage error. */
+#define EUSAGE 4096
+
 enum cli_kind {
 	CLI_FLAG,	/* --name */
 	CLI_STR,	/* --name VALUE */
 	CLI_UINT,	/* --name N, from MIN to MAX */
 	CLI_CHOICE,	/* --name WORD, one of CHOICES (a unique prefix is enough) */
+};
+
+/* What completes an option's value. */
+enum cli_complete {
+	CLI_C_NONE,	/* nothing to offer: a number, an address, a free word */
+	CLI_C_FILE,	/* a path */
+	CLI_C_RDMA,	/* an RDMA device's name */
+	CLI_C_NETDEV,	/* a network device's name */
+	CLI_C_WORDS,	/* one of CHOICES (CLI_CHOICE's own, or the words a CLI_STR takes) */
+	CLI_C_COMMAND,	/* the first word of each line 'rdmactl FROM' prints */
 };
 
 struct cli_opt {
@@ -29,6 +42,9 @@ struct cli_opt {
 	unsigned long min, max;
 	const char *const *choices;	/* NULL-terminated */
 	const char *help;
+	enum cli_complete complete;	/* CLI_CHOICE: CLI_C_WORDS whatever this says */
+	const char *from;	/* CLI_C_COMMAND: the command whose lines give the words */
+	bool list;		/* the value is a comma-separated list of such words */
 };
 
 #define CLI_MAX_OPTS 32
@@ -118,13 +134,17 @@ unsigned long cli_num(const struct cli_args *a, const char *name, unsigned long 
 int cli_usage(const struct cli_args *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* help.c: all generated from the tree. */
+/* FN for each option of C, table by table. */
+void cli_each_opt(const struct cli_cmd *c, void (*fn)(const struct cli_opt *o, void *arg),
+		  void *arg);
+
+/* help.c and complete.c: all generated from the tree. */
 void cli_print_usage(FILE *f, const struct cli_cmd *root);
 /* PATH: words naming a command or node ("link", "link show"); -EUSAGE when unknown. */
 int cli_print_help(FILE *f, const struct cli_cmd *root, int n, const char *const *path);
 /* The scdoc synopsis of every leaf, for the man page; a bash completion script. */
 void cli_print_scdoc(FILE *f, const struct cli_cmd *root);
-void cli_print_bash(FILE *f, const struct cli_cmd *root);
+void cli_print_bash(FILE *f, const struct cli_cmd *root, const struct cli_opt *globals);
 /* LEAD, then the synopsis of command C at PATH ("link show"), wrapped to WIDTH under it. */
 void cli_print_synopsis(FILE *f, const char *lead, const char *path, const struct cli_cmd *c,
 			int width);

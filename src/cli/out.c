@@ -9,8 +9,6 @@
 #include <json-c/json.h>
 
 #include "cli/out.h"
-#include "kernel/release.h"
-#include "ops/explain.h"
 
 #define OUT_DEPTH 16
 
@@ -288,23 +286,21 @@ void pr_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-void pr_rc_err(const struct rc_err *e)
+void pr_err_cause(const char *what, const char *name, const char *text, const char *ext)
 {
-	const char *line = e->what;
-	int err = e->err < 0 ? -e->err : e->err;
-	size_t len = strcspn(line, "\n");
+	size_t len = strcspn(what, "\n");
 
-	/* The errno after the first line: what happened, then what the kernel said. */
-	put_line("", line, len);
-	if (err != ETOOL) {
-		fprintf(stderr, " (%s: %s", errname(err), strerror(err));
-		if (*e->ext) {
+	/* The cause after the first line: what happened, then what the kernel said. */
+	put_line("", what, len);
+	if (name) {
+		fprintf(stderr, " (%s: %s", name, text);
+		if (ext && *ext) {
 			fputs("; kernel: ", stderr);
-			put_safe(e->ext, strlen(e->ext));
+			put_safe(ext, strlen(ext));
 		}
 		fputs(")", stderr);
 	}
 	fputs("\n", stderr);
-	if (line[len] && line[len + 1])
-		pr_err("%s", line + len + 1);
+	if (what[len] && what[len + 1])
+		pr_err("%s", what + len + 1);
 }

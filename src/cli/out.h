@@ -47,8 +47,11 @@ void out_nl(struct out *o);
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* A failed operation: "rdmactl: WHAT (ENAME: text; kernel: EXT)", then its further lines. */
-struct rc_err;
-void pr_rc_err(const struct rc_err *e);
+/*
+ * A failure: "rdmactl: WHAT (NAME: TEXT; kernel: EXT)", then WHAT's further
+ * lines; without the parenthesis when NAME is NULL, without "kernel:" when
+ * EXT is NULL or empty.
+ */
+void pr_err_cause(const char *what, const char *name, const char *text, const char *ext);
 
 #endif

@@ -8,8 +8,8 @@
 #include "checks/checks.h"
 #include "cli/grammar.h"
 #include "cli/out.h"
-#include "cli/rdmactl.h"
-#include "cmd/views.h"
+#include "cmd/cmd.h"
+#include "views/views.h"
 
 static void list(struct rc_ctx *ctx)
 {

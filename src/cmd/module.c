@@ -7,7 +7,7 @@
 
 #include "cli/grammar.h"
 #include "cli/out.h"
-#include "cli/rdmactl.h"
+#include "cmd/cmd.h"
 #include "kernel/kbuild.h"
 #include "kernel/release.h"
 #include "ops/explain.h"

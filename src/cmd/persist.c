@@ -5,8 +5,8 @@
 
 #include "cli/grammar.h"
 #include "cli/out.h"
-#include "cli/rdmactl.h"
-#include "cmd/views.h"
+#include "cmd/cmd.h"
+#include "views/views.h"
 #include "model/names.h"
 #include "ops/explain.h"
 #include "ops/persist.h"

@@ -9,8 +9,8 @@
 
 #include "cli/grammar.h"
 #include "cli/out.h"
-#include "cli/rdmactl.h"
-#include "cmd/views.h"
+#include "cmd/cmd.h"
+#include "views/views.h"
 #include "model/model.h"
 #include "ops/explain.h"
 #include "selftest/pingpong.h"

@@ -11,8 +11,8 @@
 #include "model/names.h"
 #include "cli/out.h"
 #include "cli/grammar.h"
-#include "cli/rdmactl.h"
-#include "cmd/views.h"
+#include "cmd/cmd.h"
+#include "views/views.h"
 #include "kernel/sysfs.h"
 #include "kernel/verbs.h"
 

@@ -6,7 +6,7 @@
 
 #include "cli/grammar.h"
 #include "cli/out.h"
-#include "cli/rdmactl.h"
+#include "cmd/cmd.h"
 #include "kernel/netdev.h"
 #include "kernel/nl.h"
 #include "kernel/verbs.h"

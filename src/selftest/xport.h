@@ -73,6 +73,9 @@ struct xp_report {
 	bool passed;		/* no row failed and nothing unexpected arrived */
 };
 
+/* The words --transport takes: each transport's name, then "all"; NULL-terminated. */
+extern const char *const xp_transport_words[XP_NTRANSPORTS + 2];
+/* T's name; XP_NTRANSPORTS is the device's own rows ("device"). */
 const char *xp_transport_name(enum xp_transport t);
 /* "rc,ud,srq" or "all" into a mask: 0, or -1 naming the bad word in BAD. */
 int xp_parse(const char *list, unsigned int *mask, char *bad, size_t badlen);

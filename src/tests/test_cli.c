@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "cli/grammar.h"
-#include "cli/rdmactl.h"
+#include "cmd/cmd.h"
 #include "selftest/xport.h"
 
 static int fn(struct rc_ctx *ctx, const struct cli_args *a)
@@ -230,7 +230,7 @@ static void status_help(FILE *f)
 
 static void bash(FILE *f)
 {
-	cli_print_bash(f, tab);
+	cli_print_bash(f, tab, cli_global_opts);
 }
 
 static void help_generated(void **state)
@@ -264,7 +264,11 @@ static void help_generated(void **state)
 
 	s = capture(bash);
 	assert_non_null(strstr(s, "\"link show\") opts="));
-	assert_non_null(strstr(s, "\"link\") words='show add del' dflt='show'"));
+	/* Aliases are offered (and stand for their verb), though never listed in help. */
+	assert_non_null(strstr(s, "\"link\") words='show list add del remove' "
+			       "names='show show add del del' dflt='show'"));
+	/* --bench[=WHAT] takes no next word: no value is offered as one. */
+	assert_null(strstr(s, "|--bench\")"));
 	assert_non_null(strstr(s, "complete -F _rdmactl rdmactl"));
 	free(s);
 }

@@ -8,11 +8,13 @@
 
 #include "selftest/xport.h"
 
-static const char *const tnames[] = { "rc", "uc", "ud", "srq", "xrc", "mw", "device" };
+const char *const xp_transport_words[XP_NTRANSPORTS + 2] = {
+	"rc", "uc", "ud", "srq", "xrc", "mw", "all", NULL,
+};
 
 const char *xp_transport_name(enum xp_transport t)
 {
-	return t <= XP_NTRANSPORTS ? tnames[t] : "?";
+	return t < XP_NTRANSPORTS ? xp_transport_words[t] : t == XP_NTRANSPORTS ? "device" : "?";
 }
 
 const char *xp_claim_name(enum xp_claim c)
@@ -42,7 +44,7 @@ int xp_parse(const char *list, unsigned int *mask, char *bad, size_t badlen)
 			*mask = XP_ALL;
 			continue;
 		}
-		for (t = 0; t < XP_NTRANSPORTS && strcmp(w, tnames[t]); t++)
+		for (t = 0; t < XP_NTRANSPORTS && strcmp(w, xp_transport_words[t]); t++)
 			;
 		if (t == XP_NTRANSPORTS) {
 			snprintf(bad, badlen, "%s", w);

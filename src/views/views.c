@@ -5,7 +5,7 @@
 
 #include "checks/checks.h"
 #include "cli/out.h"
-#include "cmd/views.h"
+#include "views/views.h"
 #include "ops/start.h"
 #include "kernel/netdev.h"
 #include "kernel/verbs.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The context every command handler gets, the handlers, and what they share. */
-#ifndef RDMACTL_H
-#define RDMACTL_H
+#ifndef RDMACTL_CMD_H
+#define RDMACTL_CMD_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,8 +13,6 @@ struct nl;
 struct out;
 struct rc_err;
 
-/* Not an errno: a handler returns -EUSAGE for a usage error (exit status 2). */
-#define EUSAGE 4096
 
 enum rc_exit {
 	RC_EXIT_OK = 0,

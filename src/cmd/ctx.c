@@ -2,11 +2,13 @@
 /* What commands share: the netlink socket, failures said once, names checked. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/grammar.h"
 #include "cli/out.h"
-#include "cli/rdmactl.h"
+#include "cmd/cmd.h"
 #include "kernel/nl.h"
+#include "kernel/release.h"
 #include "model/model.h"
 #include "model/names.h"
 #include "ops/explain.h"
@@ -58,7 +60,10 @@ int rc_devices(struct rc_ctx *ctx, struct model *m)
 
 int rc_fail(const struct rc_err *e)
 {
-	pr_rc_err(e);
+	int err = e->err < 0 ? -e->err : e->err;
+
+	/* A tool's failure (ETOOL) carries its own words; an errno is named. */
+	pr_err_cause(e->what, err == ETOOL ? NULL : errname(err), strerror(err), e->ext);
 	return e->err;
 }
 

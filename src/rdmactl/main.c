@@ -7,7 +7,7 @@
 
 #include "cli/grammar.h"
 #include "cli/out.h"
-#include "cli/rdmactl.h"
+#include "cmd/cmd.h"
 #include "kernel/nl.h"
 #include "model/conf.h"
 #include "model/model.h"

@@ -3,8 +3,9 @@
 #include <stddef.h>
 
 #include "cli/grammar.h"
-#include "cli/rdmactl.h"
+#include "cmd/cmd.h"
 #include "model/conf.h"
+#include "selftest/xport.h"
 
 static const struct cli_opt add_opts[] = {
 	{ "persist", 0, CLI_FLAG, .help = "also record it in the persistent-links file, so "
@@ -19,7 +20,8 @@ static const struct cli_opt del_opts[] = {
 	{ "persist", 0, CLI_FLAG, .help = "also remove them from the persistent-links file" },
 	{ "wait", 0, CLI_FLAG, .help = "delete even while processes hold them: wait until they "
 	  "close" },
-	{ "netdev", 0, CLI_STR, "NETDEV", .help = "the rxe link on NETDEV" },
+	{ "netdev", 0, CLI_STR, "NETDEV", .help = "the rxe link on NETDEV",
+	  .complete = CLI_C_NETDEV },
 	{ "all", 0, CLI_FLAG, .help = "every rxe link" },
 	{ NULL },
 };
@@ -96,14 +98,16 @@ static const struct cli_opt gids_opts[] = {
 };
 
 static const struct cli_opt check_opts[] = {
-	{ "dev", 0, CLI_STR, "DEV", .help = "only this rxe device" },
+	{ "dev", 0, CLI_STR, "DEV", .help = "only this rxe device", .complete = CLI_C_RDMA },
 	{ "gid-index", 0, CLI_UINT, "N", .max = 0xffff, .help = "vet the GID index a program "
 	  "uses (its -g): a mismatch names the index to use instead" },
 	{ "peer", 0, CLI_STR, "ADDR", .help = "the remote address: GID family, route" },
-	{ "only", 0, CLI_STR, "ID,...", .help = "only these checks" },
+	{ "only", 0, CLI_STR, "ID,...", .help = "only these checks", .complete = CLI_C_COMMAND,
+	  .from = "check --list", .list = true },
 	{ "list", 0, CLI_FLAG, .help = "list the checks and their ids" },
 	{ "strict", 0, CLI_FLAG, .help = "warnings fail too" },
-	{ "module-file", 0, CLI_STR, "KO", .help = "vet an out-of-tree module before loading it" },
+	{ "module-file", 0, CLI_STR, "KO", .help = "vet an out-of-tree module before loading it",
+	  .complete = CLI_C_FILE },
 	{ NULL },
 };
 
@@ -140,7 +144,8 @@ static const struct cli_opt st_xport_opts[] = {
 	{ "transport", 0, CLI_STR, "LIST", .help = "loopback: prove these instead, each "
 	  "operation a row of a capability matrix beside what the device claims: rc, uc, ud, "
 	  "srq, xrc, mw (memory windows), comma-separated, or all; with --pingpong: one of rc, "
-	  "uc, ud, srq, as ibv_TRANSPORT_pingpong" },
+	  "uc, ud, srq, as ibv_TRANSPORT_pingpong", .choices = xp_transport_words,
+	  .complete = CLI_C_WORDS, .list = true },
 	{ "events", 0, CLI_FLAG, .help = "take completions through a completion channel "
 	  "(ibv_req_notify_cq, ibv_get_cq_event) instead of polling, as the examples' -e; "
 	  "alone in loopback, with the rc transport" },
@@ -195,7 +200,8 @@ static const struct cli_opt kernel_opts[] = {
 
 static const struct cli_opt module_install_opts[] = {
 	{ "source", 0, CLI_STR, "TARBALL|DIR", .help = "build from this kernel source tarball "
-	  "or tree (default: Debian's /usr/src/linux-source-X.Y.tar.xz of the same version)" },
+	  "or tree (default: Debian's /usr/src/linux-source-X.Y.tar.xz of the same version)",
+	  .complete = CLI_C_FILE },
 	{ "force", 0, CLI_FLAG, .help = "build even when rdma_rxe is there, or the source's "
 	  "version differs from the kernel's (unsupported)" },
 	{ "install-deps", 0, CLI_FLAG, .help = "apt-get what is missing: headers, source, dkms, "

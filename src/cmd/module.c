@@ -4,12 +4,14 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
 #include "kernel/kbuild.h"
 #include "kernel/release.h"
+#include "kernel/spawn.h"
 #include "ops/explain.h"
 #include "ops/rxebuild.h"
 
@@ -83,9 +85,22 @@ int cmd_module_status(struct rc_ctx *ctx, const struct cli_args *a)
 	return 0;
 }
 
+/* A long step on a terminal: "rdmactl: LABEL... N s", cleared when it ends. */
+static void progress_line(void *arg, const char *label, unsigned int seconds, bool done)
+{
+	(void)arg;
+	if (done)
+		fputs("\r\033[K", stderr);
+	else
+		fprintf(stderr, "\rrdmactl: %s... %u s", label, seconds);
+	fflush(stderr);
+}
+
 int cmd_module_install(struct rc_ctx *ctx, const struct cli_args *a)
 {
+	const struct spawn_progress tty = { progress_line, NULL };
 	struct rxe_install_req r = { .kver = cli_str(a, "kernel"), .source = cli_str(a, "source"),
+				     .progress = isatty(STDERR_FILENO) ? &tty : NULL,
 				     .force = cli_flag(a, "force"),
 				     .install_deps = cli_flag(a, "install-deps") };
 	struct out *o = ctx->out;

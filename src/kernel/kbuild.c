@@ -81,7 +81,7 @@ int kbuild_pkg_version(const char *pkg, char *buf, size_t len)
 {
 	const char *argv[] = { "dpkg-query", "-W", "-f=${db:Status-Status} ${Version}", pkg, NULL };
 	struct spawn_out o;
-	int err = spawn_run(argv, NULL, &o);
+	int err = spawn_run(argv, NULL, NULL, &o);
 
 	buf[0] = '\0';
 	if (err)

@@ -17,10 +17,11 @@
 
 extern char **environ;
 
-int spawn_run(const char *const argv[], const char *label, struct spawn_out *o)
+int spawn_run(const char *const argv[], const char *label, const struct spawn_progress *p,
+	      struct spawn_out *o)
 {
 	posix_spawn_file_actions_t fa;
-	bool tty = label && isatty(STDERR_FILENO);
+	bool tell = p && p->tick;
 	long start = (long)(mono_ms() / 1000), shown = -1;
 	int fds[2], err, wst;
 	pid_t pid;
@@ -42,15 +43,15 @@ int spawn_run(const char *const argv[], const char *label, struct spawn_out *o)
 		return -err;
 	}
 	for (;;) {
-		struct pollfd p = { .fd = fds[0], .events = POLLIN };
+		struct pollfd pf = { .fd = fds[0], .events = POLLIN };
 		char buf[4096];
 		ssize_t n;
 
-		if (tty && (long)(mono_ms() / 1000) != shown) {
+		if (tell && (long)(mono_ms() / 1000) != shown) {
 			shown = (long)(mono_ms() / 1000);
-			fprintf(stderr, "\r%s... %ld s", label, shown - start);
+			p->tick(p->arg, label, (unsigned int)(shown - start), false);
 		}
-		if (poll(&p, 1, 1000) == 0)
+		if (poll(&pf, 1, 1000) == 0)
 			continue;
 		n = read(fds[0], buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
@@ -67,8 +68,8 @@ int spawn_run(const char *const argv[], const char *label, struct spawn_out *o)
 		}
 	}
 	close(fds[0]);
-	if (tty)
-		fprintf(stderr, "\r\033[K");
+	if (tell)
+		p->tick(p->arg, label, (unsigned int)((long)(mono_ms() / 1000) - start), true);
 	while (waitpid(pid, &wst, 0) < 0)
 		if (errno != EINTR)
 			return -errno;

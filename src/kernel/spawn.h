@@ -3,6 +3,7 @@
 #ifndef RDMACTL_SPAWN_H
 #define RDMACTL_SPAWN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct spawn_out {
@@ -12,11 +13,21 @@ struct spawn_out {
 };
 
 /*
- * Runs ARGV (argv[0] looked up in PATH) with standard input from /dev/null,
- * its output in O. With LABEL, a terminal on stderr sees "LABEL... N s" while
- * it runs. 0 when it ran (its own status in O->status), -ENOENT when there is
- * no such program, or another negative errno.
+ * Who is told of a long run: TICK with the seconds it has taken, about once a
+ * second while it runs, then once with DONE. The caller prints, if anything.
  */
-int spawn_run(const char *const argv[], const char *label, struct spawn_out *o);
+struct spawn_progress {
+	void (*tick)(void *arg, const char *label, unsigned int seconds, bool done);
+	void *arg;
+};
+
+/*
+ * Runs ARGV (argv[0] looked up in PATH) with standard input from /dev/null,
+ * its output in O; P (or nobody, when NULL) is told of it under LABEL. 0 when
+ * it ran (its own status in O->status), -ENOENT when there is no such
+ * program, or another negative errno.
+ */
+int spawn_run(const char *const argv[], const char *label, const struct spawn_progress *p,
+	      struct spawn_out *o);
 
 #endif

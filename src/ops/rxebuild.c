@@ -19,48 +19,10 @@
 #include "ops/modules.h"
 #include "ops/rxe.h"
 #include "ops/rxebuild.h"
+#include "ops/tools.h"
 
 #define SRC_ROOT "/usr/src"
 #define DKMS_TREE "/var/lib/dkms"
-
-/*
- * The line of a failed tool's output that says why: its first error line
- * ("tar: ...", apt's "E: ..."), else its last line.
- */
-static const char *why_line(struct spawn_out *o, const char *tool)
-{
-	size_t n = strlen(tool);
-	char *t = o->text, *end = t + strlen(t);
-
-	for (const char *l = t; *l; l += strcspn(l, "\n"), l += *l == '\n')
-		if ((!strncmp(l, tool, n) && l[n] == ':') || !strncmp(l, "E: ", 3))
-			return l;
-	while (end > t && (end[-1] == '\n' || end[-1] == ' '))
-		*--end = '\0';
-	while (end > t && end[-1] != '\n')
-		end--;
-	return end;
-}
-
-/* Runs ARGV; a failure to run it, or a non-zero status, is said in E with WHAT. */
-static int run(const char *const argv[], const char *label, struct spawn_out *o,
-	       struct rc_err *e, const char *what)
-{
-	int err = spawn_run(argv, label, o);
-
-	if (err == -ENOENT)
-		return rc_err_set(e, err, NULL, "%s: %s is not installed (apt-get install %s)",
-				  what, argv[0], argv[0]);
-	if (err)
-		return rc_err_set(e, err, NULL, "%s: cannot run %s", what, argv[0]);
-	if (o->status) {
-		const char *why = why_line(o, argv[0]);
-
-		return rc_err_set(e, -ETOOL, NULL, "%s: %s exited with status %d%s%.*s", what,
-				  argv[0], o->status, *why ? ": " : "", (int)strcspn(why, "\n"), why);
-	}
-	return 0;
-}
 
 /*
  * The distribution's own package with rdma_rxe for KVER, from apt's index; ""
@@ -80,20 +42,8 @@ static void distro_package(const char *kver, char *buf, size_t len)
 	if (kbuild_pkg_version(pkg, v, sizeof(v)))
 		return;
 	snprintf(pkg, sizeof(pkg), "linux-modules-extra-%s", kver);
-	if (spawn_run(argv, NULL, &o) == 0 && o.status == 0 && !strncmp(o.text, "Package: ", 9))
+	if (spawn_run(argv, NULL, NULL, &o) == 0 && o.status == 0 && !strncmp(o.text, "Package: ", 9))
 		snprintf(buf, len, "%s", pkg);
-}
-
-static int apt_install(const char *const pkgs[], size_t n, struct rc_err *e)
-{
-	const char *argv[16] = { "apt-get", "install", "-y", "-q", "--no-install-recommends" };
-	struct spawn_out o;
-	size_t a = 5;
-
-	for (size_t i = 0; i < n && a < 15; i++)
-		argv[a++] = pkgs[i];
-	argv[a] = NULL;
-	return run(argv, "rdmactl: apt-get install", &o, e, "cannot install the packages");
 }
 
 /* What is missing to build: named in E with the command that supplies it. */
@@ -116,7 +66,7 @@ static int missing(struct rxe_install_req *r, struct rc_err *e)
 	if (!n)
 		return 0;
 	if (r->install_deps) {
-		int err = apt_install(pkgs, n, e);
+		int err = tool_apt_install(pkgs, n, r->progress, e);
 
 		return err ? err : kbuild_facts(k->kver, &r->k);
 	}
@@ -129,194 +79,6 @@ static int missing(struct rxe_install_req *r, struct rc_err *e)
 			  !r->source && !*k->source ? (!*k->headers ? "," : "") : "",
 			  !r->source && !*k->source ? " the kernel's source" : "",
 			  !have_dkms && n > 1 ? " and" : "", !have_dkms ? " dkms" : "", list);
-}
-
-/*
- * The top Makefile's version of a source tarball. tar stops at that one member
- * (--occurrence): a search by pattern would decompress the whole archive, a
- * minute and more on a slow machine.
- */
-static void rm_tree(const char *dir)
-{
-	const char *argv[] = { "rm", "-rf", "--one-file-system", dir, NULL };
-	struct spawn_out o;
-
-	spawn_run(argv, NULL, &o);
-}
-
-/* The top directory of a source tarball, its first member, with its '/': "linux-source-6.1/". */
-static int tarball_top(const char *tarball, char *top, size_t len, struct rc_err *e)
-{
-	/* head ends the listing at the first line. */
-	const char *list[] = { "sh", "-c", "tar -tf \"$1\" | head -n 1", "sh", tarball, NULL };
-	struct spawn_out o;
-	int err = run(list, NULL, &o, e, "cannot list the source tarball");
-
-	if (err)
-		return err;
-	if (!o.len || o.text[0] == '/' || !memchr(o.text, '/', o.len))
-		return rc_err_set(e, -EINVAL, NULL, "%s does not start with a top directory: is it "
-				  "a kernel source tarball?", tarball);
-	snprintf(top, len, "%.*s", (int)((char *)memchr(o.text, '/', o.len) - o.text + 1), o.text);
-	return 0;
-}
-
-static int tarball_version(const char *tarball, char *buf, size_t len, struct rc_err *e)
-{
-	char top[PATH_MAX];
-	const char *argv[] = { "tar", "-xOf", tarball, "--occurrence", top, NULL };
-	struct spawn_out o;
-	char dir[] = "/tmp/rdmactl-src-XXXXXX", path[64];
-	FILE *f;
-	int err = tarball_top(tarball, top, sizeof(top) - 8, e);
-
-	if (err)
-		return err;
-	strcat(top, "Makefile");
-	err = run(argv, "rdmactl: reading the source's version", &o, e,
-		  "cannot read the source's Makefile");
-	if (err)
-		return err;
-	if (!mkdtemp(dir))
-		return rc_err_set(e, -errno, NULL, "cannot make a temporary directory");
-	snprintf(path, sizeof(path), "%s/Makefile", dir);
-	f = fopen(path, "w");
-	if (f) {
-		fwrite(o.text, 1, o.len, f);
-		fclose(f);
-	}
-	err = kbuild_makefile_version(dir, buf, len);
-	unlink(path);
-	rmdir(dir);
-	return err ? rc_err_set(e, err, NULL, "%s has no kernel version in its top Makefile",
-				tarball) : 0;
-}
-
-static bool is_dir(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/*
- * The version to build and register: the source package's for Debian's
- * tarball, else the source's own. A mismatch with the kernel is refused
- * unless forced.
- */
-static int pick_version(struct rxe_install_req *r, struct rc_err *e)
-{
-	const struct kbuild *k = &r->k;
-	char have[64] = "", want[64];
-
-	if (!r->source && *k->source_pkgver && *k->kernel_pkgver) {
-		snprintf(have, sizeof(have), "%s", k->source_pkgver);
-		snprintf(want, sizeof(want), "%s", k->kernel_pkgver);
-	} else {
-		const char *src = r->source ? r->source : k->source;
-		int err;
-
-		if (access(src, R_OK))
-			return rc_err_set(e, -errno, NULL, "cannot read the source %s: give a kernel "
-					  "source tarball or tree", src);
-		err = is_dir(src) ? kbuild_makefile_version(src, have, sizeof(have)) :
-				    tarball_version(src, have, sizeof(have), e);
-		if (err && is_dir(src))
-			return rc_err_set(e, err, NULL, "%s has no kernel version in its top "
-					  "Makefile: is it a kernel source tree?", src);
-		if (err)
-			return err;
-		snprintf(want, sizeof(want), "%s", k->upstream);
-	}
-	snprintf(r->version, sizeof(r->version), "%s", have);
-	if (!*want || strcmp(have, want)) {
-		if (!r->force)
-			return rc_err_set(e, -EINVAL, NULL,
-					  "the source is version %s but kernel %s is %s: build from "
-					  "the kernel's own version (--force builds anyway, "
-					  "unsupported)", have, k->kver, *want ? want : "unknown");
-		r->version_forced = true;
-	}
-	return 0;
-}
-
-static int write_conf(const char *dir, const char *version, struct rc_err *e)
-{
-	char path[PATH_MAX + 16];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/dkms.conf", dir);
-	f = fopen(path, "w");
-	if (!f)
-		return rc_err_set(e, -errno, NULL, "cannot write %s", path);
-	fprintf(f, RXEBUILD_MARK "\n"
-		"PACKAGE_NAME=\"rdma_rxe\"\n"
-		"PACKAGE_VERSION=\"%s\"\n"
-		"BUILT_MODULE_NAME[0]=\"rdma_rxe\"\n"
-		"DEST_MODULE_LOCATION[0]=\"/updates/dkms\"\n"
-		"MAKE[0]=\"make -C ${kernel_source_dir} M=${dkms_tree}/${PACKAGE_NAME}/"
-		"${PACKAGE_VERSION}/build CONFIG_RDMA_RXE=m modules\"\n"
-		"CLEAN=\"true\"\n"
-		"AUTOINSTALL=\"yes\"\n", version);
-	if (fclose(f))
-		return rc_err_set(e, -EIO, NULL, "cannot write %s", path);
-	return 0;
-}
-
-/*
- * drivers/infiniband/sw/rxe of a source tarball as DIR. tar is given the
- * directory's whole name and --occurrence: it stops reading once past that
- * directory, before half of the archive is decompressed (a pattern, or
- * --strip-components, would keep it reading to the end). The directory is
- * extracted beside DIR and moved into place.
- */
-static int extract(const char *tarball, const char *dir, struct rc_err *e)
-{
-	char top[PATH_MAX], tmp[PATH_MAX + 8], from[2 * PATH_MAX + 16];
-	const char *argv[] = { "tar", "-xf", tarball, "-C", tmp, "--occurrence", top, NULL };
-	struct spawn_out o;
-	int err = tarball_top(tarball, top, sizeof(top) - 32, e);
-
-	if (err)
-		return err;
-	strcat(top, "drivers/infiniband/sw/rxe");
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", dir);
-	if (!mkdtemp(tmp))
-		return rc_err_set(e, -errno, NULL, "cannot make a directory beside %s", dir);
-	err = run(argv, "rdmactl: extracting drivers/infiniband/sw/rxe", &o, e,
-		  "cannot extract the rxe source");
-	snprintf(from, sizeof(from), "%s/%s", tmp, top);
-	if (!err && rename(from, dir) < 0)
-		err = rc_err_set(e, -errno, NULL, "cannot move the rxe source to %s", dir);
-	rm_tree(tmp);
-	return err;
-}
-
-/* Only drivers/infiniband/sw/rxe of the source, into DIR. */
-static int stage(struct rxe_install_req *r, const char *dir, struct rc_err *e)
-{
-	const char *src = r->source ? r->source : r->k.source;
-	char probe[PATH_MAX + 8];
-	struct spawn_out o;
-	int err;
-
-	if (is_dir(src)) {
-		char from[PATH_MAX + 32];
-		const char *argv[] = { "cp", "-a", from, dir, NULL };
-
-		if (mkdir(dir, 0755) < 0)
-			return rc_err_set(e, -errno, NULL, "cannot make %s", dir);
-		snprintf(from, sizeof(from), "%s/drivers/infiniband/sw/rxe/.", src);
-		err = run(argv, NULL, &o, e, "cannot copy the rxe source");
-	} else {
-		err = extract(src, dir, e);
-	}
-	if (err)
-		return err;
-	snprintf(probe, sizeof(probe), "%s/rxe.c", dir);
-	if (access(probe, F_OK))
-		return rc_err_set(e, -ENOENT, NULL, "%s has no drivers/infiniband/sw/rxe/rxe.c", src);
-	return write_conf(dir, r->version, e);
 }
 
 /*
@@ -363,7 +125,7 @@ static void dkms_forget(const char *version)
 	struct spawn_out o;
 
 	snprintf(mv, sizeof(mv), "rdma_rxe/%s", version);
-	spawn_run(argv, NULL, &o);
+	spawn_run(argv, NULL, NULL, &o);
 }
 
 /*
@@ -380,11 +142,11 @@ static int dkms_install(struct rxe_install_req *r, const char *dir, struct rc_er
 	int err;
 
 	snprintf(mv, sizeof(mv), "rdma_rxe/%s", r->version);
-	err = run(add, NULL, &o, e, "DKMS did not take the source");
+	err = tool_run(add, NULL, NULL, &o, e, "DKMS did not take the source");
 	if (!err) {
 		const char *build[] = { "dkms", "build", mv, "-k", r->k.kver, NULL };
 
-		err = run(build, "rdmactl: building rdma_rxe", &o, e, "the build failed");
+		err = tool_run(build, "building rdma_rxe", r->progress, &o, e, "the build failed");
 		if (err) {
 			char first[1024], kept[64];
 
@@ -398,11 +160,11 @@ static int dkms_install(struct rxe_install_req *r, const char *dir, struct rc_er
 	if (!err) {
 		const char *inst[] = { "dkms", "install", mv, "-k", r->k.kver, NULL };
 
-		err = run(inst, "rdmactl: installing rdma_rxe", &o, e, "DKMS could not install it");
+		err = tool_run(inst, "installing rdma_rxe", r->progress, &o, e, "DKMS could not install it");
 	}
 	if (err) {
 		dkms_forget(r->version);
-		rm_tree(dir);
+		tool_rm_tree(dir);
 		if (!had_key) {
 			unlink(DKMS_TREE "/mok.key");
 			unlink(DKMS_TREE "/mok.pub");
@@ -471,7 +233,7 @@ int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct rc_err *
 			return rc_err_set(e, -ENOENT, NULL, "kernel %s has rdma_rxe in the package %s: "
 					  "apt-get install %s (or add --install-deps)", r->k.kver,
 					  r->package, r->package);
-		err = apt_install(pkgs, 1, e);
+		err = tool_apt_install(pkgs, 1, r->progress, e);
 		if (err)
 			return err;
 	} else {
@@ -481,18 +243,18 @@ int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct rc_err *
 		r->package[0] = '\0';
 		err = missing(r, e);
 		if (!err)
-			err = pick_version(r, e);
+			err = rxebuild_pick_version(r, e);
 		if (err)
 			return err;
 		/* --force over an earlier install: that one goes first. */
 		if (*r->k.dkms_version)
 			dkms_forget(r->k.dkms_version);
 		snprintf(dir, sizeof(dir), SRC_ROOT "/rdma_rxe-%s", r->version);
-		rm_tree(dir);
+		tool_rm_tree(dir);
 		t0 = mono_ms();
-		err = stage(r, dir, e);
+		err = rxebuild_stage(r, dir, e);
 		if (err) {
-			rm_tree(dir);
+			tool_rm_tree(dir);
 			return err;
 		}
 		err = dkms_install(r, dir, e);
@@ -597,8 +359,9 @@ int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct rc_err *e)
 	}
 	dkms_forget(r->k.dkms_version);
 	snprintf(dir, sizeof(dir), SRC_ROOT "/rdma_rxe-%s", r->k.dkms_version);
-	rm_tree(dir);
+	tool_rm_tree(dir);
 	if (!r->k.running)
 		tidy_imageless_tree(r->k.kver);
 	return 0;
 }
+

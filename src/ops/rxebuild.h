@@ -2,7 +2,7 @@
 /*
  * rdma_rxe for a kernel that lacks it: built from the kernel's own source,
  * registered with DKMS, loaded and proven; and removed again. They never
- * print, but for a progress line on a terminal during long steps.
+ * print: the caller's progress is told of the long steps.
  */
 #ifndef RDMACTL_OPS_RXEBUILD_H
 #define RDMACTL_OPS_RXEBUILD_H
@@ -14,12 +14,14 @@
 
 struct nl;
 struct rc_err;
+struct spawn_progress;
 
 /* What rdmactl writes into the DKMS source tree it makes, to know it again. */
 #define RXEBUILD_MARK "# made by rdmactl module install"
 
 struct rxe_install_req {
 	const char *kver;	/* NULL: the running kernel */
+	const struct spawn_progress *progress;	/* told of the long steps; NULL: nobody */
 	const char *source;	/* a tarball or a tree; NULL: Debian's linux-source-X.Y */
 	bool force;		/* build although rdma_rxe is there, or the versions differ */
 	bool install_deps;	/* apt-get what is missing */
@@ -32,6 +34,11 @@ struct rxe_install_req {
 	bool loaded, proved;	/* running kernel: loaded, and a link was made and deleted */
 	uint64_t build_ms;	/* extracting and building */
 };
+
+/* rxesource.c: the version to build (of the source, against the kernel's), into R. */
+int rxebuild_pick_version(struct rxe_install_req *r, struct rc_err *e);
+/* rxesource.c: drivers/infiniband/sw/rxe of R's source in DIR, with the dkms.conf for it. */
+int rxebuild_stage(struct rxe_install_req *r, const char *dir, struct rc_err *e);
 
 /* NL: the netlink for the proof on the running kernel. */
 int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct rc_err *e);

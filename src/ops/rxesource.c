@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The source of rdma_rxe a module build takes: its version, and drivers/infiniband/sw/rxe staged for DKMS. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sys/stat.h>
+
+#include "kernel/kbuild.h"
+#include "kernel/spawn.h"
+#include "ops/explain.h"
+#include "ops/rxebuild.h"
+#include "ops/tools.h"
+
+/* The top directory of a source tarball, its first member, with its '/': "linux-source-6.1/". */
+static int tarball_top(const char *tarball, char *top, size_t len, struct rc_err *e)
+{
+	/* head ends the listing at the first line. */
+	const char *list[] = { "sh", "-c", "tar -tf \"$1\" | head -n 1", "sh", tarball, NULL };
+	struct spawn_out o;
+	int err = tool_run(list, NULL, NULL, &o, e, "cannot list the source tarball");
+
+	if (err)
+		return err;
+	if (!o.len || o.text[0] == '/' || !memchr(o.text, '/', o.len))
+		return rc_err_set(e, -EINVAL, NULL, "%s does not start with a top directory: is it "
+				  "a kernel source tarball?", tarball);
+	snprintf(top, len, "%.*s", (int)((char *)memchr(o.text, '/', o.len) - o.text + 1), o.text);
+	return 0;
+}
+
+/*
+ * The top Makefile's version of a source tarball. tar stops at that one member
+ * (--occurrence): a search by pattern would decompress the whole archive, a
+ * minute and more on a slow machine.
+ */
+static int tarball_version(const char *tarball, char *buf, size_t len,
+			   const struct spawn_progress *p, struct rc_err *e)
+{
+	char top[PATH_MAX];
+	const char *argv[] = { "tar", "-xOf", tarball, "--occurrence", top, NULL };
+	struct spawn_out o;
+	char dir[] = "/tmp/rdmactl-src-XXXXXX", path[64];
+	FILE *f;
+	int err = tarball_top(tarball, top, sizeof(top) - 8, e);
+
+	if (err)
+		return err;
+	strcat(top, "Makefile");
+	err = tool_run(argv, "reading the source's version", p, &o, e,
+		  "cannot read the source's Makefile");
+	if (err)
+		return err;
+	if (!mkdtemp(dir))
+		return rc_err_set(e, -errno, NULL, "cannot make a temporary directory");
+	snprintf(path, sizeof(path), "%s/Makefile", dir);
+	f = fopen(path, "w");
+	if (f) {
+		fwrite(o.text, 1, o.len, f);
+		fclose(f);
+	}
+	err = kbuild_makefile_version(dir, buf, len);
+	unlink(path);
+	rmdir(dir);
+	return err ? rc_err_set(e, err, NULL, "%s has no kernel version in its top Makefile",
+				tarball) : 0;
+}
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * The version to build and register: the source package's for Debian's
+ * tarball, else the source's own. A mismatch with the kernel is refused
+ * unless forced.
+ */
+int rxebuild_pick_version(struct rxe_install_req *r, struct rc_err *e)
+{
+	const struct kbuild *k = &r->k;
+	char have[64] = "", want[64];
+
+	if (!r->source && *k->source_pkgver && *k->kernel_pkgver) {
+		snprintf(have, sizeof(have), "%s", k->source_pkgver);
+		snprintf(want, sizeof(want), "%s", k->kernel_pkgver);
+	} else {
+		const char *src = r->source ? r->source : k->source;
+		int err;
+
+		if (access(src, R_OK))
+			return rc_err_set(e, -errno, NULL, "cannot read the source %s: give a kernel "
+					  "source tarball or tree", src);
+		err = is_dir(src) ? kbuild_makefile_version(src, have, sizeof(have)) :
+				    tarball_version(src, have, sizeof(have), r->progress, e);
+		if (err && is_dir(src))
+			return rc_err_set(e, err, NULL, "%s has no kernel version in its top "
+					  "Makefile: is it a kernel source tree?", src);
+		if (err)
+			return err;
+		snprintf(want, sizeof(want), "%s", k->upstream);
+	}
+	snprintf(r->version, sizeof(r->version), "%s", have);
+	if (!*want || strcmp(have, want)) {
+		if (!r->force)
+			return rc_err_set(e, -EINVAL, NULL,
+					  "the source is version %s but kernel %s is %s: build from "
+					  "the kernel's own version (--force builds anyway, "
+					  "unsupported)", have, k->kver, *want ? want : "unknown");
+		r->version_forced = true;
+	}
+	return 0;
+}
+
+static int write_conf(const char *dir, const char *version, struct rc_err *e)
+{
+	char path[PATH_MAX + 16];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/dkms.conf", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return rc_err_set(e, -errno, NULL, "cannot write %s", path);
+	fprintf(f, RXEBUILD_MARK "\n"
+		"PACKAGE_NAME=\"rdma_rxe\"\n"
+		"PACKAGE_VERSION=\"%s\"\n"
+		"BUILT_MODULE_NAME[0]=\"rdma_rxe\"\n"
+		"DEST_MODULE_LOCATION[0]=\"/updates/dkms\"\n"
+		"MAKE[0]=\"make -C ${kernel_source_dir} M=${dkms_tree}/${PACKAGE_NAME}/"
+		"${PACKAGE_VERSION}/build CONFIG_RDMA_RXE=m modules\"\n"
+		"CLEAN=\"true\"\n"
+		"AUTOINSTALL=\"yes\"\n", version);
+	if (fclose(f))
+		return rc_err_set(e, -EIO, NULL, "cannot write %s", path);
+	return 0;
+}
+
+/*
+ * drivers/infiniband/sw/rxe of a source tarball as DIR. tar is given the
+ * directory's whole name and --occurrence: it stops reading once past that
+ * directory, before half of the archive is decompressed (a pattern, or
+ * --strip-components, would keep it reading to the end). The directory is
+ * extracted beside DIR and moved into place.
+ */
+static int extract(const char *tarball, const char *dir, const struct spawn_progress *p,
+		   struct rc_err *e)
+{
+	char top[PATH_MAX], tmp[PATH_MAX + 8], from[2 * PATH_MAX + 16];
+	const char *argv[] = { "tar", "-xf", tarball, "-C", tmp, "--occurrence", top, NULL };
+	struct spawn_out o;
+	int err = tarball_top(tarball, top, sizeof(top) - 32, e);
+
+	if (err)
+		return err;
+	strcat(top, "drivers/infiniband/sw/rxe");
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", dir);
+	if (!mkdtemp(tmp))
+		return rc_err_set(e, -errno, NULL, "cannot make a directory beside %s", dir);
+	err = tool_run(argv, "extracting drivers/infiniband/sw/rxe", p, &o, e,
+		  "cannot extract the rxe source");
+	snprintf(from, sizeof(from), "%s/%s", tmp, top);
+	if (!err && rename(from, dir) < 0)
+		err = rc_err_set(e, -errno, NULL, "cannot move the rxe source to %s", dir);
+	tool_rm_tree(tmp);
+	return err;
+}
+
+/* Only drivers/infiniband/sw/rxe of the source, into DIR. */
+int rxebuild_stage(struct rxe_install_req *r, const char *dir, struct rc_err *e)
+{
+	const char *src = r->source ? r->source : r->k.source;
+	char probe[PATH_MAX + 8];
+	struct spawn_out o;
+	int err;
+
+	if (is_dir(src)) {
+		char from[PATH_MAX + 32];
+		const char *argv[] = { "cp", "-a", from, dir, NULL };
+
+		if (mkdir(dir, 0755) < 0)
+			return rc_err_set(e, -errno, NULL, "cannot make %s", dir);
+		snprintf(from, sizeof(from), "%s/drivers/infiniband/sw/rxe/.", src);
+		err = tool_run(argv, NULL, NULL, &o, e, "cannot copy the rxe source");
+	} else {
+		err = extract(src, dir, r->progress, e);
+	}
+	if (err)
+		return err;
+	snprintf(probe, sizeof(probe), "%s/rxe.c", dir);
+	if (access(probe, F_OK))
+		return rc_err_set(e, -ENOENT, NULL, "%s has no drivers/infiniband/sw/rxe/rxe.c", src);
+	return write_conf(dir, r->version, e);
+}

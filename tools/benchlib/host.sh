@@ -1,0 +1,120 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make bench's host measures: the bed's boot against a bare qemu boot, the
+# rdma_rxe build, fuzzing. Sourced by tools/bench, run on the host.
+
+# One boot of each side, in seconds, appended to measure_boot's mine and theirs.
+boot_mine() {
+	local t0
+	t0=$(ns)
+	tools/rxe-vm run --kernel "$k" -- true >/dev/null 2>&1 || say "rxe-vm run --kernel $k failed"
+	mine+="$(awk -v t=$(($(ns) - t0)) 'BEGIN { printf "%.2f", t / 1e9 }')"$'\n'
+}
+
+boot_peer() {
+	local t0
+	t0=$(ns)
+	timeout 60 qemu-system-x86_64 -accel "${accel:-tcg}" -cpu max -m 1536 -smp 2 -nographic \
+		-no-reboot -kernel "$vmlinuz" -append 'console=ttyS0 quiet panic=-1' \
+		</dev/null >/dev/null 2>&1 || true
+	theirs+="$(awk -v t=$(($(ns) - t0)) 'BEGIN { printf "%.2f", t / 1e9 }')"$'\n'
+}
+
+# On the host: seconds from start to exit of 'rxe-vm run -- true' against a bare
+# 'qemu -kernel vmlinuz' boot to its "unable to mount root" panic, the same
+# kernel and accelerator, the two taken in turn.
+measure_boot() {
+	local k pkg vmlinuz accel cache mine theirs i ready
+	cache=${RXE_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/rdmactl/vm}
+	echo "## The bed's boot against a bare qemu boot"
+	echo
+	echo "Seconds from start to exit. Bare: \`qemu-system-x86_64 -accel ACCEL -cpu max -m 1536"
+	echo "-smp 2 -nographic -no-reboot -kernel vmlinuz -append 'console=ttyS0 quiet panic=-1'\`,"
+	echo "which stops at the kernel's panic for want of a root file system. The bed:"
+	echo "\`tools/rxe-vm run --kernel K -- true\`, through its init, root over virtiofs,"
+	echo "network and payload to power-off. Each: median of $boot_repeat runs, the two in turn."
+	echo
+	echo "| measure | rdmactl median (min–max) | peer | peer median (min–max) | ratio | goal | met |"
+	echo "|---|---|---|---|---|---|---|"
+	for k in 6.1 6.1-cloud; do
+		# "ready: kernel K, root over FS, accel A, cache DIR": the bed's own choice.
+		ready=$(tools/rxe-vm prepare --kernel "$k" 2>&1 >/dev/null) || { say "cannot prepare kernel $k"; return 1; }
+		accel=$(sed -n 's/.*, accel \([a-z]*\),.*/\1/p' <<<"$ready")
+		pkg=$(tools/rxe-vm kernels 2>/dev/null | awk -v k="$k" '$1 == k { print $3 }')
+		vmlinuz=$(ls "$cache/${pkg}"_*/boot/vmlinuz-* | head -n 1)
+		mine='' theirs=''
+		for ((i = 0; i < boot_repeat; i++)); do
+			in_turn "$i" boot_mine boot_peer
+		done
+		row "rxe-vm run --kernel $k -- true, s" s "$mine" "bare qemu -kernel boot" "$theirs" "le 1.00"
+	done
+	echo
+}
+
+# On the host: the time to build rdma_rxe from nothing for the cloud kernel
+# (which lacks it), as 'rdmactl module install --kernel KVER' does it with DKMS,
+# against the same build by hand (extract the rxe directory, make M=). Needs
+# the kernel's headers, linux-source-X.Y and dkms (make bench installs them);
+# what install added is removed again.
+measure_module() {
+	local kver src tmpd i mine='' theirs='' t0
+	kver=$(tools/rxe-vm kernels 2>/dev/null | awk '$1 == "6.1-cloud" { sub(/^linux-image-/, "", $3); print $3 }')
+	src=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | head -n 1)
+	echo "## Building rdma_rxe from nothing (on the host, for $kver)"
+	echo
+	if [ -z "$kver" ] || [ ! -e "/lib/modules/$kver/build" ] || [ -z "$src" ] || ! command -v dkms >/dev/null; then
+		echo "Not measured: it needs linux-headers-$kver, a linux-source package and dkms."
+		echo
+		return 0
+	fi
+	if "$R" -j module status --kernel "$kver" | jq -e '.rdma_rxe.origin != "none"' >/dev/null; then
+		echo "Not measured: $kver already has an rdma_rxe ('rdmactl module remove --kernel $kver')."
+		echo
+		return 0
+	fi
+	echo "Seconds, from no rxe source on the system to rdma_rxe.ko installed. rdmactl:"
+	echo "\`rdmactl module install --kernel $kver\` (extracts drivers/infiniband/sw/rxe from"
+	echo "$src, registers it with DKMS, builds and installs it; then removed). By hand:"
+	echo "\`tar -xf SOURCE --wildcards '*/drivers/infiniband/sw/rxe/*'\` and"
+	echo "\`make -j$(nproc) -C /lib/modules/$kver/build M=DIR CONFIG_RDMA_RXE=m modules\`, which installs nothing."
+	echo
+	echo "| measure | rdmactl median (min–max) | by hand | by hand median (min–max) | ratio | goal | met |"
+	echo "|---|---|---|---|---|---|---|"
+	for ((i = 0; i < ${BENCH_MODULE_REPEAT:-3}; i++)); do
+		say "building rdma_rxe, run $((i + 1))"
+		t0=$(ns)
+		if ! "$R" module install --kernel "$kver" >"$tmp.module" 2>&1; then
+			say "rdmactl module install failed:"; tail -5 "$tmp.module" >&2
+			"$R" module remove --kernel "$kver" >/dev/null 2>&1
+			return 1
+		fi
+		mine+="$(awk -v t=$(($(ns) - t0)) 'BEGIN { printf "%.1f", t / 1e9 }')"$'\n'
+		"$R" module remove --kernel "$kver" >/dev/null
+		tmpd=$(mktemp -d)
+		t0=$(ns)
+		tar -xf "$src" -C "$tmpd" --wildcards '*/drivers/infiniband/sw/rxe/*' &&
+			make -s -j"$(nproc)" -C "/lib/modules/$kver/build" M="$(echo "$tmpd"/*/drivers/infiniband/sw/rxe)" \
+				CONFIG_RDMA_RXE=m modules >/dev/null 2>&1 || say "the build by hand failed"
+		theirs+="$(awk -v t=$(($(ns) - t0)) 'BEGIN { printf "%.1f", t / 1e9 }')"$'\n'
+		rm -rf "$tmpd"
+	done
+	row "rdmactl module install --kernel $kver, s" s "$mine" "tar + make M=" "$theirs" "le 1.00"
+	echo
+}
+
+# On the host: each fuzz target for FUZZ_BENCH_TIME seconds (default 100), its
+# runs against the goal of 10 million a 100 s.
+measure_fuzz() {
+	local secs=${FUZZ_BENCH_TIME:-100} line t runs
+	echo "## Fuzzing: runs of each target in $secs s (tools/fuzz, on the host)"
+	echo
+	echo "| target | runs | per 100 s | goal | met |"
+	echo "|---|---|---|---|---|"
+	tools/fuzz --time "$secs" 2>/dev/null | while read -r line; do
+		[[ $line =~ ^ok\ [0-9]+\ -\ fuzz\ ([a-z]+):\ ([0-9]+)\ runs ]] || continue
+		t=${BASH_REMATCH[1]} runs=${BASH_REMATCH[2]}
+		awk -v t="$t" -v r="$runs" -v s="$secs" 'BEGIN { p = r * 100 / s
+			printf "| fuzz_%s | %d | %.1f M | ≥ 10 M | %s |\n", t, r, p / 1e6, (p >= 1e7 ? "yes" : "**no**") }'
+	done
+	echo
+}

@@ -10,14 +10,14 @@
 #include "checks/checks.h"
 #include "kernel/sysfs.h"
 
-const char *verdict_name(enum verdict v)
+const char *check_verdict_name(enum verdict v)
 {
 	static const char *const names[] = { "pass", "warn", "fail", "skip" };
 
 	return names[v];
 }
 
-void report(struct check_ctx *c, enum verdict v, const char *fix, const char *fmt, ...)
+void check_report(struct check_ctx *c, enum verdict v, const char *fix, const char *fmt, ...)
 {
 	struct check_result *r = realloc(c->r, (c->nr + 1) * sizeof(*r));
 	va_list ap;
@@ -48,10 +48,10 @@ void check_ctx_free(struct check_ctx *c)
 		freeifaddrs(c->ifa);
 }
 
-const struct model *check_model(struct check_ctx *c)
+const struct model *check_ctx_model(struct check_ctx *c)
 {
 	if (!c->model_done) {
-		const struct model_src src = { .root = c->o.root, .verbs = check_live(c) };
+		const struct model_src src = { .root = c->o.root, .verbs = check_ctx_live(c) };
 
 		c->model_err = model_load(&src, NULL, MODEL_GIDS | MODEL_COUNTERS | MODEL_MTU |
 					  MODEL_DEV_MTU, &c->m);
@@ -60,9 +60,9 @@ const struct model *check_model(struct check_ctx *c)
 	return c->model_err ? NULL : &c->m;
 }
 
-size_t check_rxe_devs(struct check_ctx *c, const struct rdma_dev **out, size_t max)
+size_t check_ctx_rxe_devs(struct check_ctx *c, const struct rdma_dev **out, size_t max)
 {
-	const struct model *m = check_model(c);
+	const struct model *m = check_ctx_model(c);
 	size_t n = 0;
 
 	for (size_t i = 0; m && i < m->n && n < max; i++)
@@ -72,31 +72,31 @@ size_t check_rxe_devs(struct check_ctx *c, const struct rdma_dev **out, size_t m
 	return n;
 }
 
-size_t check_rxe_devs_or_skip(struct check_ctx *c, const struct rdma_dev **out, size_t max)
+size_t check_ctx_rxe_devs_or_skip(struct check_ctx *c, const struct rdma_dev **out, size_t max)
 {
-	size_t n = check_rxe_devs(c, out, max);
+	size_t n = check_ctx_rxe_devs(c, out, max);
 
 	if (n == 0)
-		report(c, V_SKIP, NULL, "no rxe device to check (see the link check)");
+		check_report(c, V_SKIP, NULL, "no rxe device to check (see the link check)");
 	return n;
 }
 
-bool check_live(const struct check_ctx *c)
+bool check_ctx_live(const struct check_ctx *c)
 {
 	return !*c->o.root;
 }
 
-struct ifaddrs *check_addrs(struct check_ctx *c)
+struct ifaddrs *check_ctx_addrs(struct check_ctx *c)
 {
 	if (!c->ifa_done) {
 		c->ifa_done = true;
-		if (!check_live(c) || getifaddrs(&c->ifa) < 0)
+		if (!check_ctx_live(c) || getifaddrs(&c->ifa) < 0)
 			c->ifa = NULL;
 	}
 	return c->ifa;
 }
 
-bool check_on_netdev(const struct check_ctx *c, const char *ifname, const char *netdev)
+bool check_ctx_on_netdev(const struct check_ctx *c, const char *ifname, const char *netdev)
 {
 	return !strcmp(ifname, netdev) ||
 	       sysfs_exists(c->o.root, "/sys/class/net/%s/upper_%s", netdev, ifname);

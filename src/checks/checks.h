@@ -65,23 +65,23 @@ const char *checks_unknown(const char *list);
 void checks_run(const struct check_opts *o, struct check_ctx *c);
 
 /* Records a verdict for the running check. FIX may be NULL; MSG is a format. */
-void report(struct check_ctx *c, enum verdict v, const char *fix, const char *fmt, ...)
+void check_report(struct check_ctx *c, enum verdict v, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-const char *verdict_name(enum verdict v);
+const char *check_verdict_name(enum verdict v);
 
 void check_ctx_free(struct check_ctx *c);
 
 /* The model (GIDs and counters), NULL when it cannot be read (model_err says why). */
-const struct model *check_model(struct check_ctx *c);
+const struct model *check_ctx_model(struct check_ctx *c);
 /* The rxe devices of the model that --dev selects. */
-size_t check_rxe_devs(struct check_ctx *c, const struct rdma_dev **out, size_t max);
+size_t check_ctx_rxe_devs(struct check_ctx *c, const struct rdma_dev **out, size_t max);
 /* The same; when there are none, the running check is reported skipped. */
-size_t check_rxe_devs_or_skip(struct check_ctx *c, const struct rdma_dev **out, size_t max);
+size_t check_ctx_rxe_devs_or_skip(struct check_ctx *c, const struct rdma_dev **out, size_t max);
 /* getifaddrs() once; NULL on failure or when reading a fixture tree. */
-struct ifaddrs *check_addrs(struct check_ctx *c);
-bool check_live(const struct check_ctx *c);
+struct ifaddrs *check_ctx_addrs(struct check_ctx *c);
+bool check_ctx_live(const struct check_ctx *c);
 /* Whether IFNAME is NETDEV or one of its VLAN (upper) devices. */
-bool check_on_netdev(const struct check_ctx *c, const char *ifname, const char *netdev);
+bool check_ctx_on_netdev(const struct check_ctx *c, const char *ifname, const char *netdev);
 
 /* At most this many rxe devices are checked. */
 #define CHECK_MAX_DEVS 64
@@ -91,7 +91,7 @@ void check_kernel(struct check_ctx *c);
 void check_modules(struct check_ctx *c);
 struct kmods;
 /* The kernel log's module-load failures that still hold, reported; how many. */
-int check_module_log(struct check_ctx *c, struct kmods *km);
+int check_modules_log(struct check_ctx *c, struct kmods *km);
 void check_uverbs(struct check_ctx *c);
 void check_provider(struct check_ctx *c);
 void check_memlock(struct check_ctx *c);

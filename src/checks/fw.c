@@ -107,7 +107,7 @@ static void nft_check(struct check_ctx *c, const char *json)
 	bool ok = true;
 
 	if (!items) {
-		report(c, V_SKIP, NULL, "nft -j list ruleset gave no ruleset to read");
+		check_report(c, V_SKIP, NULL, "nft -j list ruleset gave no ruleset to read");
 		json_object_put(root);
 		return;
 	}
@@ -122,8 +122,8 @@ static void nft_check(struct check_ctx *c, const char *json)
 		chain = json_object_get_string(get(rule, "chain"));
 		snprintf(fix, sizeof(fix), "nft delete rule %s %s %s handle %d", fam, tab, chain,
 			 json_object_get_int(get(rule, "handle")));
-		report(c, V_FAIL, fix, "nftables rule %s %s %s (handle %d) drops RoCE v2 (UDP %d)", fam,
-		       tab, chain, json_object_get_int(get(rule, "handle")), ROCE_V2_UDP_PORT);
+		check_report(c, V_FAIL, fix, "nftables rule %s %s %s (handle %d) drops RoCE v2 (UDP %d)", fam,
+			     tab, chain, json_object_get_int(get(rule, "handle")), ROCE_V2_UDP_PORT);
 		ok = false;
 	}
 	/* An input chain whose policy drops, with no rule that accepts UDP 4791. */
@@ -150,12 +150,12 @@ static void nft_check(struct check_ctx *c, const char *json)
 			continue;
 		snprintf(fix, sizeof(fix), "nft insert rule %s %s %s udp dport %d accept",
 			 json_object_get_string(get(ch, "family")), tab, name, ROCE_V2_UDP_PORT);
-		report(c, V_FAIL, fix, "nftables chain %s %s drops input by policy and no rule accepts "
-		       "RoCE v2 (UDP %d)", tab, name, ROCE_V2_UDP_PORT);
+		check_report(c, V_FAIL, fix, "nftables chain %s %s drops input by policy and no rule accepts "
+			     "RoCE v2 (UDP %d)", tab, name, ROCE_V2_UDP_PORT);
 		ok = false;
 	}
 	if (ok)
-		report(c, V_PASS, NULL, "no nftables rule or policy drops UDP %d", ROCE_V2_UDP_PORT);
+		check_report(c, V_PASS, NULL, "no nftables rule or policy drops UDP %d", ROCE_V2_UDP_PORT);
 	json_object_put(root);
 }
 
@@ -177,17 +177,17 @@ static void iptables_check(struct check_ctx *c, const char *text)
 		} else if (strstr(line, "-j DROP") || strstr(line, "-j REJECT")) {
 			/* The same rule with -D instead of -A deletes it. */
 			snprintf(fix, sizeof(fix), "iptables -D %s", line + 3);
-			report(c, V_FAIL, fix, "iptables rule '%s' drops RoCE v2 (UDP %d)", line, ROCE_V2_UDP_PORT);
+			check_report(c, V_FAIL, fix, "iptables rule '%s' drops RoCE v2 (UDP %d)", line, ROCE_V2_UDP_PORT);
 			ok = false;
 		}
 	}
 	if (drop_policy && !accepted) {
-		report(c, V_FAIL, "iptables -I INPUT -p udp --dport 4791 -j ACCEPT",
-		       "iptables INPUT drops by policy and no rule accepts RoCE v2 (UDP %d)", ROCE_V2_UDP_PORT);
+		check_report(c, V_FAIL, "iptables -I INPUT -p udp --dport 4791 -j ACCEPT",
+			     "iptables INPUT drops by policy and no rule accepts RoCE v2 (UDP %d)", ROCE_V2_UDP_PORT);
 		ok = false;
 	}
 	if (ok)
-		report(c, V_PASS, NULL, "no iptables rule or policy drops UDP %d", ROCE_V2_UDP_PORT);
+		check_report(c, V_PASS, NULL, "no iptables rule or policy drops UDP %d", ROCE_V2_UDP_PORT);
 	free(copy);
 }
 
@@ -195,14 +195,14 @@ void check_firewall(struct check_ctx *c)
 {
 	char *out;
 
-	if (!check_live(c)) {
-		report(c, V_SKIP, NULL, "the firewall is read on the live system only");
+	if (!check_ctx_live(c)) {
+		check_report(c, V_SKIP, NULL, "the firewall is read on the live system only");
 		return;
 	}
 	if (access("/usr/sbin/nft", X_OK) == 0) {
 		out = capture("/usr/sbin/nft -j list ruleset 2>/dev/null");
 		if (!out) {
-			report(c, V_SKIP, NULL, "nft cannot list the ruleset (run as root)");
+			check_report(c, V_SKIP, NULL, "nft cannot list the ruleset (run as root)");
 			return;
 		}
 		nft_check(c, out);
@@ -212,12 +212,12 @@ void check_firewall(struct check_ctx *c)
 	if (access("/usr/sbin/iptables-save", X_OK) == 0) {
 		out = capture("/usr/sbin/iptables-save 2>/dev/null");
 		if (!out) {
-			report(c, V_SKIP, NULL, "iptables-save cannot list the rules (run as root)");
+			check_report(c, V_SKIP, NULL, "iptables-save cannot list the rules (run as root)");
 			return;
 		}
 		iptables_check(c, out);
 		free(out);
 		return;
 	}
-	report(c, V_SKIP, NULL, "neither nft nor iptables-save is installed: no firewall to read");
+	check_report(c, V_SKIP, NULL, "neither nft nor iptables-save is installed: no firewall to read");
 }

@@ -72,14 +72,14 @@ static bool mac_gid(const struct check_ctx *c, const char *netdev, uint8_t g[16]
 void check_gid_consistency(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[CHECK_MAX_DEVS];
-	size_t n = check_rxe_devs(c, devs, CHECK_MAX_DEVS);
-	struct ifaddrs *ifa = check_addrs(c);
+	size_t n = check_ctx_rxe_devs(c, devs, CHECK_MAX_DEVS);
+	struct ifaddrs *ifa = check_ctx_addrs(c);
 	char fix[256], text[GID_ADDR_LEN];
 	bool ok = true;
 
 	if (n == 0 || !ifa) {
-		report(c, V_SKIP, NULL, n ? "the addresses are read on the live system only" :
-		       "no rxe device to check (see the link check)");
+		check_report(c, V_SKIP, NULL, n ? "the addresses are read on the live system only" :
+			     "no rxe device to check (see the link check)");
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -96,14 +96,14 @@ void check_gid_consistency(struct check_ctx *c)
 		for (struct ifaddrs *a = ifa; a; a = a->ifa_next) {
 			if (!a->ifa_addr || (a->ifa_addr->sa_family != AF_INET &&
 					     a->ifa_addr->sa_family != AF_INET6) ||
-			    !check_on_netdev(c, a->ifa_name, d->netdev))
+			    !check_ctx_on_netdev(c, a->ifa_name, d->netdev))
 				continue;
 			addr_gid(a->ifa_addr, g);
 			if (port_has_gid(p, g, a->ifa_name))
 				continue;
 			gid_addr(g, text, sizeof(text));
-			report(c, V_FAIL, fix, "%s on %s has no GID in %s's table", text, a->ifa_name,
-			       d->name);
+			check_report(c, V_FAIL, fix, "%s on %s has no GID in %s's table", text, a->ifa_name,
+				     d->name);
 			ok = false;
 		}
 		/* ...every GID an address (the MAC's fe80:: at index 0 aside)... */
@@ -115,22 +115,22 @@ void check_gid_consistency(struct check_ctx *c)
 			if (s->index == 0 && mac_gid(c, s->netdev, want) && !memcmp(want, s->raw, 16))
 				continue;
 			gid_addr(s->raw, text, sizeof(text));
-			report(c, V_FAIL, fix, "GID %u of %s (%s) belongs to no address of %s: a stale "
-			       "entry", s->index, d->name, text, s->netdev);
+			check_report(c, V_FAIL, fix, "GID %u of %s (%s) belongs to no address of %s: a stale "
+				     "entry", s->index, d->name, text, s->netdev);
 			ok = false;
 		}
 		/* ...and index 0 is the MAC's link-local GID. */
 		if (p->ngids && p->gids[0].index == 0 && mac_gid(c, d->netdev, want) &&
 		    memcmp(want, p->gids[0].raw, 16)) {
 			gid_addr(p->gids[0].raw, text, sizeof(text));
-			report(c, V_FAIL, fix, "GID 0 of %s is %s, not the fe80:: address %s's MAC gives",
-			       d->name, text, d->netdev);
+			check_report(c, V_FAIL, fix, "GID 0 of %s is %s, not the fe80:: address %s's MAC gives",
+				     d->name, text, d->netdev);
 			ok = false;
 		}
 	}
 	if (ok)
-		report(c, V_PASS, NULL, "every address on the rxe netdevs has its GID, every GID an "
-		       "address, and GID 0 matches the MAC");
+		check_report(c, V_PASS, NULL, "every address on the rxe netdevs has its GID, every GID an "
+			     "address, and GID 0 matches the MAC");
 }
 
 /* IPv4 prefix length of address A on IFNAME (from getifaddrs), -1 if not there. */
@@ -154,7 +154,7 @@ static int v4_prefix(struct ifaddrs *ifa, struct in_addr a, const char *ifname, 
 static int64_t right_index(struct check_ctx *c, const struct port *p, const char *netdev,
 			   const char *peer)
 {
-	struct ifaddrs *ifa = check_addrs(c);
+	struct ifaddrs *ifa = check_ctx_addrs(c);
 	struct in_addr pa;
 	struct in6_addr p6;
 
@@ -165,7 +165,7 @@ static int64_t right_index(struct check_ctx *c, const struct port *p, const char
 			const struct gid_slot *g = &p->gids[i];
 
 			if (!g->empty && !gid_is_v4mapped(g->raw) && gid_is_link_local(g->raw) == ll &&
-			    !strcmp(g->type, "RoCE v2") && check_on_netdev(c, g->netdev, netdev))
+			    !strcmp(g->type, "RoCE v2") && check_ctx_on_netdev(c, g->netdev, netdev))
 				return g->index;
 		}
 		return -1;
@@ -231,24 +231,24 @@ static void gid_index_one(struct check_ctx *c, const struct rdma_dev *d)
 			 "between fe80:: GIDs on one link (give --peer fe80::... if that is meant)",
 			 c->o.gid_index, have);
 	if (!*why) {
-		report(c, V_PASS, NULL, "%s: -g %" PRId64 " is %s (%s on %s)%s%s", d->name,
-		       c->o.gid_index, have, s->type, s->netdev, c->o.peer ? ", right for " : "",
-		       c->o.peer ? c->o.peer : "");
+		check_report(c, V_PASS, NULL, "%s: -g %" PRId64 " is %s (%s on %s)%s%s", d->name,
+			     c->o.gid_index, have, s->type, s->netdev, c->o.peer ? ", right for " : "",
+			     c->o.peer ? c->o.peer : "");
 		return;
 	}
 	if (want < 0)
-		report(c, V_FAIL, NULL, "GID index mismatch on %s: %s; no GID of the right family "
-		       "exists: add an address to %s", d->name, why, d->netdev);
+		check_report(c, V_FAIL, NULL, "GID index mismatch on %s: %s; no GID of the right family "
+			     "exists: add an address to %s", d->name, why, d->netdev);
 	else
-		report(c, V_FAIL, fix, "GID index mismatch on %s: %s (verbs programs then fail with "
-		       "'failed to modify QP state to RTR'); use -g %" PRId64 " (%s on %s)", d->name,
-		       why, want, good, w->netdev);
+		check_report(c, V_FAIL, fix, "GID index mismatch on %s: %s (verbs programs then fail with "
+			     "'failed to modify QP state to RTR'); use -g %" PRId64 " (%s on %s)", d->name,
+			     why, want, good, w->netdev);
 }
 
 void check_gid_index(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[CHECK_MAX_DEVS];
-	size_t n = check_rxe_devs_or_skip(c, devs, CHECK_MAX_DEVS);
+	size_t n = check_ctx_rxe_devs_or_skip(c, devs, CHECK_MAX_DEVS);
 
 	if (n == 0)
 		return;
@@ -274,13 +274,13 @@ void check_gid_index(struct check_ctx *c)
 				 *list ? ", " : "", g->index, addr, g->netdev);
 		}
 		if (*list) {
-			report(c, V_PASS, NULL, "%s: RoCE v2 over IPv4: %s", d->name, list);
+			check_report(c, V_PASS, NULL, "%s: RoCE v2 over IPv4: %s", d->name, list);
 		} else {
 			char fix[128];
 
 			snprintf(fix, sizeof(fix), "ip addr add ADDRESS/PREFIX dev %s", d->netdev);
-			report(c, V_WARN, fix, "%s has no IPv4 GID: %s has no IPv4 address, so RoCE v2 "
-			       "over IPv4 is impossible", d->name, d->netdev);
+			check_report(c, V_WARN, fix, "%s has no IPv4 GID: %s has no IPv4 address, so RoCE v2 "
+				     "over IPv4 is impossible", d->name, d->netdev);
 		}
 	}
 }

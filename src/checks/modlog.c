@@ -74,10 +74,10 @@ static int unknown_symbol(struct check_ctx *c, struct kmods *km, const struct kl
 			snprintf(lost, sizeof(lost), "%s", s);
 	}
 	if (*lost) {
-		report(c, V_FAIL, "rebuild it against this kernel's headers: rdmactl module install "
-		       "--force", "the kernel log says \"%s\"%s: no module of kernel %s exports %s, "
-		       "so %s was built for another kernel or configuration", ev->text,
-		       more(ev, m, sizeof(m)), kernel_release(c->o.root), lost, ev->module);
+		check_report(c, V_FAIL, "rebuild it against this kernel's headers: rdmactl module install "
+			     "--force", "the kernel log says \"%s\"%s: no module of kernel %s exports %s, "
+			     "so %s was built for another kernel or configuration", ev->text,
+			     more(ev, m, sizeof(m)), kernel_release(c->o.root), lost, ev->module);
 		return 1;
 	}
 	if (!*order)
@@ -92,9 +92,9 @@ static int unknown_symbol(struct check_ctx *c, struct kmods *km, const struct kl
 		else
 			snprintf(fix, sizeof(fix), "modprobe -a %s, then insmod %s again; or 'rdmactl "
 				 "module install', which installs it for modprobe", order, ev->module);
-		report(c, V_FAIL, fix, "the kernel log says \"%s\"%s: %s was loaded (insmod) before "
-		       "the modules it needs; load them first, in this order: %s", ev->text,
-		       more(ev, m, sizeof(m)), ev->module, order);
+		check_report(c, V_FAIL, fix, "the kernel log says \"%s\"%s: %s was loaded (insmod) before "
+			     "the modules it needs; load them first, in this order: %s", ev->text,
+			     more(ev, m, sizeof(m)), ev->module, order);
 	}
 	return 1;
 }
@@ -106,41 +106,41 @@ static int symbol_version(struct check_ctx *c, struct kmods *km, const struct kl
 
 	/* Every module uses module_layout: its version differs only in another kernel's module. */
 	if (!strcmp(ev->symbol, "module_layout")) {
-		report(c, V_FAIL, !strcmp(ev->module, "rdma_rxe") ?
-		       "rdmactl module install (builds rdma_rxe for this kernel)" :
-		       "install the modules of the running kernel",
-		       "the kernel log says \"%s\"%s: %s was built for another kernel than %s "
-		       "(module_layout, which every module uses, differs), so it cannot load "
-		       "(insmod says \"Invalid module format\")", ev->text,
-		       more(ev, buf, sizeof(buf)), ev->module, kernel_release(c->o.root));
+		check_report(c, V_FAIL, !strcmp(ev->module, "rdma_rxe") ?
+			     "rdmactl module install (builds rdma_rxe for this kernel)" :
+			     "install the modules of the running kernel",
+			     "the kernel log says \"%s\"%s: %s was built for another kernel than %s "
+			     "(module_layout, which every module uses, differs), so it cannot load "
+			     "(insmod says \"Invalid module format\")", ev->text,
+			     more(ev, buf, sizeof(buf)), ev->module, kernel_release(c->o.root));
 		return 1;
 	}
 	if (kmods_provider(km, ev->symbol, prov, sizeof(prov)) == 0 &&
 	    kmods_path(km, prov, path, sizeof(path)) == 0 && !in_tree(path)) {
-		report(c, V_FAIL, "use the RDMA stack's own modules, or remove the stack (its DKMS "
-		       "packages) to go back to the kernel's",
-		       "the kernel log says \"%s\"%s: %s here is not the kernel's own but %s (a "
-		       "vendor's RDMA stack such as MLNX or DOCA OFED installs its own), and %s was "
-		       "built against the kernel's %s", ev->text, more(ev, buf, sizeof(buf)), prov,
-		       path, ev->module, prov);
+		check_report(c, V_FAIL, "use the RDMA stack's own modules, or remove the stack (its DKMS "
+			     "packages) to go back to the kernel's",
+			     "the kernel log says \"%s\"%s: %s here is not the kernel's own but %s (a "
+			     "vendor's RDMA stack such as MLNX or DOCA OFED installs its own), and %s was "
+			     "built against the kernel's %s", ev->text, more(ev, buf, sizeof(buf)), prov,
+			     path, ev->module, prov);
 		return 1;
 	}
-	report(c, V_FAIL, "rebuild it against /lib/modules/$(uname -r)/build: rdmactl module "
-	       "install --force", "the kernel log says \"%s\"%s: %s was built against other "
-	       "headers than kernel %s's (its version of %s%s%s differs)", ev->text,
-	       more(ev, buf, sizeof(buf)), ev->module, kernel_release(c->o.root), ev->symbol,
-	       *prov ? " from " : "", prov);
+	check_report(c, V_FAIL, "rebuild it against /lib/modules/$(uname -r)/build: rdmactl module "
+		     "install --force", "the kernel log says \"%s\"%s: %s was built against other "
+		     "headers than kernel %s's (its version of %s%s%s differs)", ev->text,
+		     more(ev, buf, sizeof(buf)), ev->module, kernel_release(c->o.root), ev->symbol,
+		     *prov ? " from " : "", prov);
 	return 1;
 }
 
 static int vermagic(struct check_ctx *c, const struct klog_event *ev)
 {
-	report(c, V_FAIL, !strcmp(ev->module, "rdma_rxe") ?
-	       "rdmactl module install (builds rdma_rxe for this kernel)" :
-	       "install the modules of the running kernel",
-	       "the kernel log says \"%s\": %s was built for kernel %.*s, this is %.*s, so it "
-	       "cannot load (insmod says \"Invalid module format\")", ev->text, ev->module,
-	       (int)strcspn(ev->got, " "), ev->got, (int)strcspn(ev->want, " "), ev->want);
+	check_report(c, V_FAIL, !strcmp(ev->module, "rdma_rxe") ?
+		     "rdmactl module install (builds rdma_rxe for this kernel)" :
+		     "install the modules of the running kernel",
+		     "the kernel log says \"%s\": %s was built for kernel %.*s, this is %.*s, so it "
+		     "cannot load (insmod says \"Invalid module format\")", ev->text, ev->module,
+		     (int)strcspn(ev->got, " "), ev->got, (int)strcspn(ev->want, " "), ev->want);
 	return 1;
 }
 
@@ -151,13 +151,13 @@ static int sig_rejected(struct check_ctx *c, struct kmods *km, const struct klog
 
 	if (kmods_path(km, "rdma_rxe", path, sizeof(path)) || in_tree(path))
 		return 0;
-	report(c, V_FAIL, MOK_ENROLL, "the kernel log says \"%s\": this kernel demands signed "
-	       "modules (module.sig_enforce=1, or Secure Boot's lockdown) and %s is not signed by "
-	       "a key it trusts", ev->text, path);
+	check_report(c, V_FAIL, MOK_ENROLL, "the kernel log says \"%s\": this kernel demands signed "
+		     "modules (module.sig_enforce=1, or Secure Boot's lockdown) and %s is not signed by "
+		     "a key it trusts", ev->text, path);
 	return 1;
 }
 
-int check_module_log(struct check_ctx *c, struct kmods *km)
+int check_modules_log(struct check_ctx *c, struct kmods *km)
 {
 	struct klog_event ev[16];
 	char *text;
@@ -165,8 +165,8 @@ int check_module_log(struct check_ctx *c, struct kmods *km)
 	size_t n;
 
 	if (err) {
-		report(c, V_SKIP, NULL, "the kernel log cannot be read (%s): run as root to look "
-		       "for modules that failed to load", strerror(-err));
+		check_report(c, V_SKIP, NULL, "the kernel log cannot be read (%s): run as root to look "
+			     "for modules that failed to load", strerror(-err));
 		return 0;
 	}
 	n = klog_module_failures(text, rdma_module, ev, sizeof(ev) / sizeof(ev[0]));

@@ -18,30 +18,30 @@
 void check_link(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[CHECK_MAX_DEVS];
-	size_t n = check_rxe_devs(c, devs, CHECK_MAX_DEVS);
+	size_t n = check_ctx_rxe_devs(c, devs, CHECK_MAX_DEVS);
 	char fix[256], dflt[IF_NAMESIZE + 1];
 
 	if (!sysfs_exists(c->o.root, "/sys/class/infiniband")) {
-		report(c, V_SKIP, NULL, "no RDMA in this kernel to make a link with (see the kernel "
-		       "check)");
+		check_report(c, V_SKIP, NULL, "no RDMA in this kernel to make a link with (see the kernel "
+			     "check)");
 		return;
 	}
-	if (!check_model(c)) {
-		report(c, V_FAIL, NULL, "the RDMA devices cannot be read (%s)", strerror(-c->model_err));
+	if (!check_ctx_model(c)) {
+		check_report(c, V_FAIL, NULL, "the RDMA devices cannot be read (%s)", strerror(-c->model_err));
 		return;
 	}
 	if (n == 0 && c->no_rxe) {
-		report(c, V_SKIP, NULL, "no rxe link can be made without rdma_rxe (see the kernel check)");
+		check_report(c, V_SKIP, NULL, "no rxe link can be made without rdma_rxe (see the kernel check)");
 		return;
 	}
 	if (n == 0) {
 		netdev_default_route(c->o.root, dflt, sizeof(dflt));
 		snprintf(fix, sizeof(fix), "rdmactl add rxe0 %s", *dflt ? dflt : "NETDEV");
 		if (c->o.dev)
-			report(c, V_FAIL, fix, "there is no rxe device named %s", c->o.dev);
+			check_report(c, V_FAIL, fix, "there is no rxe device named %s", c->o.dev);
 		else
-			report(c, V_FAIL, fix, "there is no rxe link%s%s", *dflt ? "; the default route "
-			       "leaves by " : "", dflt);
+			check_report(c, V_FAIL, fix, "there is no rxe link%s%s", *dflt ? "; the default route "
+				     "leaves by " : "", dflt);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -51,32 +51,32 @@ void check_link(struct check_ctx *c)
 		if (netdev_get(c->o.root, d->netdev, &nd) < 0) {
 			snprintf(fix, sizeof(fix), "rdmactl del %s && rdmactl add %s NETDEV", d->name,
 				 d->name);
-			report(c, V_FAIL, fix, "%s's netdev %s does not exist", d->name,
-			       *d->netdev ? d->netdev : "(none)");
+			check_report(c, V_FAIL, fix, "%s's netdev %s does not exist", d->name,
+				     *d->netdev ? d->netdev : "(none)");
 			continue;
 		}
 		if (!netdev_is_ethernet(&nd)) {
 			netdev_default_route(c->o.root, dflt, sizeof(dflt));
 			snprintf(fix, sizeof(fix), "rdmactl del %s && rdmactl add %s %s", d->name, d->name,
 				 *dflt ? dflt : "NETDEV");
-			report(c, V_FAIL, fix, "%s runs on %s, %s: its port carries no RoCE traffic to "
-			       "other hosts", d->name, nd.name,
-			       nd.flags & IFF_LOOPBACK ? "the loopback device" : "not an Ethernet device");
+			check_report(c, V_FAIL, fix, "%s runs on %s, %s: its port carries no RoCE traffic to "
+				     "other hosts", d->name, nd.name,
+				     nd.flags & IFF_LOOPBACK ? "the loopback device" : "not an Ethernet device");
 			continue;
 		}
 		for (size_t j = 0; j < d->nports; j++) {
 			const struct port *p = &d->ports[j];
 
 			if (p->state == 4) {
-				report(c, V_PASS, NULL, "%s port %u on %s is ACTIVE", d->name, p->num,
-				       nd.name);
+				check_report(c, V_PASS, NULL, "%s port %u on %s is ACTIVE", d->name, p->num,
+					     nd.name);
 				continue;
 			}
 			snprintf(fix, sizeof(fix), "ip link set %s up", nd.name);
-			report(c, V_FAIL, nd.carrier ? NULL : fix,
-			       "%s port %u is %s (%s): %s is %s, carrier %s", d->name, p->num,
-			       ib_port_state_name(p->state), ib_phys_state_name(p->phys_state), nd.name,
-			       nd.operstate, nd.carrier ? "on" : "off");
+			check_report(c, V_FAIL, nd.carrier ? NULL : fix,
+				     "%s port %u is %s (%s): %s is %s, carrier %s", d->name, p->num,
+				     ib_port_state_name(p->state), ib_phys_state_name(p->phys_state), nd.name,
+				     nd.operstate, nd.carrier ? "on" : "off");
 		}
 	}
 }
@@ -84,7 +84,7 @@ void check_link(struct check_ctx *c)
 void check_mtu(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[CHECK_MAX_DEVS];
-	size_t n = check_rxe_devs_or_skip(c, devs, CHECK_MAX_DEVS);
+	size_t n = check_ctx_rxe_devs_or_skip(c, devs, CHECK_MAX_DEVS);
 
 	if (n == 0)
 		return;
@@ -97,8 +97,8 @@ void check_mtu(struct check_ctx *c)
 		if (!p || p->netdev_mtu <= 0)
 			continue;	/* the link check says why */
 		if (p->mtu_source != MTU_DEVICE) {
-			report(c, V_SKIP, NULL, "%s: the active MTU needs the live system and ib_uverbs",
-			       d->name);
+			check_report(c, V_SKIP, NULL, "%s: the active MTU needs the live system and ib_uverbs",
+				     d->name);
 			continue;
 		}
 		/* What the driver would set for this netdev MTU, against what it reports. */
@@ -107,27 +107,27 @@ void check_mtu(struct check_ctx *c)
 			snprintf(next, sizeof(next), "; netdev MTU %d would give %d",
 				 want * 2 + ROCE_HEADERS, want * 2);
 		if (p->active_mtu != want)
-			report(c, V_WARN, NULL, "%s: active MTU %d, but %s's MTU %d gives %d: the device "
-			       "did not follow an MTU change (re-create it: rdmactl del %s && rdmactl add "
-			       "%s %s)", d->name, p->active_mtu, p->netdev, p->netdev_mtu, want, d->name,
-			       d->name, p->netdev);
+			check_report(c, V_WARN, NULL, "%s: active MTU %d, but %s's MTU %d gives %d: the device "
+				     "did not follow an MTU change (re-create it: rdmactl del %s && rdmactl add "
+				     "%s %s)", d->name, p->active_mtu, p->netdev, p->netdev_mtu, want, d->name,
+				     d->name, p->netdev);
 		else
-			report(c, V_PASS, NULL, "%s: %s's MTU %d gives RoCE MTU %d, as active%s",
-			       d->name, p->netdev, p->netdev_mtu, p->active_mtu, next);
+			check_report(c, V_PASS, NULL, "%s: %s's MTU %d gives RoCE MTU %d, as active%s",
+				     d->name, p->netdev, p->netdev_mtu, p->active_mtu, next);
 	}
 }
 
 void check_subnet(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[CHECK_MAX_DEVS];
-	size_t n = check_rxe_devs(c, devs, CHECK_MAX_DEVS);
-	struct ifaddrs *ifa = check_addrs(c);
+	size_t n = check_ctx_rxe_devs(c, devs, CHECK_MAX_DEVS);
+	struct ifaddrs *ifa = check_ctx_addrs(c);
 	char fix[256], rp[8], rpall[8] = "0";
 	bool ok = true;
 
 	if (n == 0 || !ifa) {
-		report(c, V_SKIP, NULL, n ? "addresses and routes are read on the live system only" :
-		       "no rxe device to check (see the link check)");
+		check_report(c, V_SKIP, NULL, n ? "addresses and routes are read on the live system only" :
+			     "no rxe device to check (see the link check)");
 		return;
 	}
 	/* Two rxe netdevs with IPv4 addresses in one subnet. */
@@ -142,9 +142,9 @@ void check_subnet(struct check_ctx *c)
 			    !strcmp(a->ifa_name, b->ifa_name))
 				continue;
 			for (size_t i = 0; i < n; i++) {
-				if (check_on_netdev(c, a->ifa_name, devs[i]->netdev))
+				if (check_ctx_on_netdev(c, a->ifa_name, devs[i]->netdev))
 					da = devs[i];
-				if (check_on_netdev(c, b->ifa_name, devs[i]->netdev))
+				if (check_ctx_on_netdev(c, b->ifa_name, devs[i]->netdev))
 					db = devs[i];
 			}
 			if (!da || !db || da == db)
@@ -160,10 +160,10 @@ void check_subnet(struct check_ctx *c)
 			inet_ntop(AF_INET, &((struct sockaddr_in *)b->ifa_addr)->sin_addr, sb, sizeof(sb));
 			snprintf(fix, sizeof(fix), "give %s and %s different subnets (ip addr del/add), "
 				 "or use one rxe device", a->ifa_name, b->ifa_name);
-			report(c, V_FAIL, fix, "%s (%s on %s) and %s (%s on %s) are in one IPv4 subnet in "
-			       "one namespace: RC over their IPv4 GIDs fails at RTR, because the route "
-			       "to a local address goes via lo", da->name, sa, a->ifa_name, db->name, sb,
-			       b->ifa_name);
+			check_report(c, V_FAIL, fix, "%s (%s on %s) and %s (%s on %s) are in one IPv4 subnet in "
+				     "one namespace: RC over their IPv4 GIDs fails at RTR, because the route "
+				     "to a local address goes via lo", da->name, sa, a->ifa_name, db->name, sb,
+				     b->ifa_name);
 			ok = false;
 		}
 	}
@@ -176,9 +176,9 @@ void check_subnet(struct check_ctx *c)
 		if (atoi(rp) == 1 || (atoi(rpall) == 1 && atoi(rp) != 2)) {
 			snprintf(fix, sizeof(fix), "sysctl -w net.ipv4.conf.all.rp_filter=2 "
 				 "net.ipv4.conf.%s.rp_filter=2", devs[i]->netdev);
-			report(c, V_WARN, fix, "strict rp_filter on %s (%s's netdev): RoCE packets whose "
-			       "reverse route leaves elsewhere are dropped", devs[i]->netdev,
-			       devs[i]->name);
+			check_report(c, V_WARN, fix, "strict rp_filter on %s (%s's netdev): RoCE packets whose "
+				     "reverse route leaves elsewhere are dropped", devs[i]->netdev,
+				     devs[i]->name);
 			ok = false;
 		}
 	}
@@ -188,36 +188,36 @@ void check_subnet(struct check_ctx *c)
 		bool rxe = false;
 
 		for (size_t i = 0; !err && i < n; i++)
-			rxe |= check_on_netdev(c, dev, devs[i]->netdev);
+			rxe |= check_ctx_on_netdev(c, dev, devs[i]->netdev);
 		if (err) {
-			report(c, V_FAIL, NULL, "there is no route to %s (%s)", c->o.peer, strerror(-err));
+			check_report(c, V_FAIL, NULL, "there is no route to %s (%s)", c->o.peer, strerror(-err));
 			ok = false;
 		} else if (!rxe && strcmp(dev, "lo")) {
 			snprintf(fix, sizeof(fix), "rdmactl add %s", dev);
-			report(c, V_FAIL, fix, "the route to %s leaves by %s, which carries no rxe device "
-			       "(add one there, or route %s by an rxe netdev)", c->o.peer, dev, c->o.peer);
+			check_report(c, V_FAIL, fix, "the route to %s leaves by %s, which carries no rxe device "
+				     "(add one there, or route %s by an rxe netdev)", c->o.peer, dev, c->o.peer);
 			ok = false;
 		} else {
-			report(c, V_PASS, NULL, "the route to %s leaves by %s%s", c->o.peer, dev,
-			       strcmp(dev, "lo") ? ", an rxe netdev" : " (a local address: loopback)");
+			check_report(c, V_PASS, NULL, "the route to %s leaves by %s%s", c->o.peer, dev,
+				     strcmp(dev, "lo") ? ", an rxe netdev" : " (a local address: loopback)");
 		}
 	}
 	if (ok && !c->o.peer)
-		report(c, V_PASS, NULL, "no two rxe netdevs share an IPv4 subnet; no strict rp_filter");
+		check_report(c, V_PASS, NULL, "no two rxe netdevs share an IPv4 subnet; no strict rp_filter");
 }
 
 void check_ipv6(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[CHECK_MAX_DEVS];
-	size_t n = check_rxe_devs_or_skip(c, devs, CHECK_MAX_DEVS);
+	size_t n = check_ctx_rxe_devs_or_skip(c, devs, CHECK_MAX_DEVS);
 	char v[8], fix[128];
 	bool ok = true;
 
 	if (n == 0)
 		return;
 	if (!sysfs_exists(c->o.root, "/proc/sys/net/ipv6")) {
-		report(c, V_WARN, "remove ipv6.disable=1 from the kernel command line",
-		       "IPv6 is off in this kernel: the fe80:: GIDs (index 0) cannot be used");
+		check_report(c, V_WARN, "remove ipv6.disable=1 from the kernel command line",
+			     "IPv6 is off in this kernel: the fe80:: GIDs (index 0) cannot be used");
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -225,13 +225,13 @@ void check_ipv6(struct check_ctx *c)
 			       devs[i]->netdev) > 0 && !strcmp(v, "1")) {
 			snprintf(fix, sizeof(fix), "sysctl -w net.ipv6.conf.%s.disable_ipv6=0",
 				 devs[i]->netdev);
-			report(c, V_WARN, fix, "IPv6 is disabled on %s: %s's fe80:: GID (index 0) has no "
-			       "address behind it and cannot be used", devs[i]->netdev, devs[i]->name);
+			check_report(c, V_WARN, fix, "IPv6 is disabled on %s: %s's fe80:: GID (index 0) has no "
+				     "address behind it and cannot be used", devs[i]->netdev, devs[i]->name);
 			ok = false;
 		}
 	}
 	if (ok)
-		report(c, V_PASS, NULL, "IPv6 is enabled on every rxe netdev");
+		check_report(c, V_PASS, NULL, "IPv6 is enabled on every rxe netdev");
 }
 
 /* rxe's error counters and what a non-zero value has meant. */
@@ -252,7 +252,7 @@ static const struct {
 void check_counters(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[CHECK_MAX_DEVS];
-	size_t n = check_rxe_devs_or_skip(c, devs, CHECK_MAX_DEVS);
+	size_t n = check_ctx_rxe_devs_or_skip(c, devs, CHECK_MAX_DEVS);
 	bool ok = true;
 
 	if (n == 0)
@@ -266,14 +266,14 @@ void check_counters(struct check_ctx *c)
 					if (strcmp(p->counters[k].name, trouble[t].name) ||
 					    p->counters[k].value == 0)
 						continue;
-					report(c, V_WARN, NULL, "%s port %u: %s is %" PRIu64 ": %s",
-					       devs[i]->name, p->num, trouble[t].name,
-					       p->counters[k].value, trouble[t].meaning);
+					check_report(c, V_WARN, NULL, "%s port %u: %s is %" PRIu64 ": %s",
+						     devs[i]->name, p->num, trouble[t].name,
+						     p->counters[k].value, trouble[t].meaning);
 					ok = false;
 				}
 			}
 		}
 	}
 	if (ok)
-		report(c, V_PASS, NULL, "no rxe error counter has moved");
+		check_report(c, V_PASS, NULL, "no rxe error counter has moved");
 }

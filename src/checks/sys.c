@@ -35,7 +35,7 @@ static bool rxe_installed(const struct check_ctx *c)
 	struct kmods *km;
 	bool found;
 
-	if (!check_live(c) || kmods_open(&km))
+	if (!check_ctx_live(c) || kmods_open(&km))
 		return false;
 	found = kmods_state(km, "rdma_rxe") != KMOD_ABSENT;
 	kmods_close(km);
@@ -51,7 +51,7 @@ void check_kernel(struct check_ctx *c)
 	char missing[256] = "";
 	struct kconfig k;
 	struct nl *nl = NULL;
-	int nl_err = check_live(c) ? nl_open(&nl) : 0;
+	int nl_err = check_ctx_live(c) ? nl_open(&nl) : 0;
 	bool have_conf = kconfig_load(c->o.root, release(c), &k) == 0;
 	bool have_sysfs = sysfs_exists(c->o.root, "/sys/class/infiniband");
 	bool rxe_outside = false;
@@ -71,26 +71,26 @@ void check_kernel(struct check_ctx *c)
 	/* No rdma_rxe, or no RDMA at all: the checks that need it skip. */
 	c->no_rxe = *missing != '\0' || nl_err == -EPROTONOSUPPORT;
 	if (*missing)
-		report(c, V_FAIL, !strcmp(missing, "CONFIG_RDMA_RXE") ? FIX_MODULE : FIX_KERNEL,
-		       "kernel %s was built without %s (%s)", release(c), missing, k.source);
+		check_report(c, V_FAIL, !strcmp(missing, "CONFIG_RDMA_RXE") ? FIX_MODULE : FIX_KERNEL,
+			     "kernel %s was built without %s (%s)", release(c), missing, k.source);
 	else if (nl_err == -EPROTONOSUPPORT)
-		report(c, V_FAIL, FIX_KERNEL,
-		       "kernel %s has no RDMA netlink (EPROTONOSUPPORT): CONFIG_INFINIBAND is off or "
-		       "ib_core cannot load%s", release(c), have_conf ? "" : " (no kernel config found)");
+		check_report(c, V_FAIL, FIX_KERNEL,
+			     "kernel %s has no RDMA netlink (EPROTONOSUPPORT): CONFIG_INFINIBAND is off or "
+			     "ib_core cannot load%s", release(c), have_conf ? "" : " (no kernel config found)");
 	else if (nl_err)
-		report(c, V_FAIL, NULL, "the RDMA netlink socket cannot be opened (%s)",
-		       strerror(-nl_err));
+		check_report(c, V_FAIL, NULL, "the RDMA netlink socket cannot be opened (%s)",
+			     strerror(-nl_err));
 	else if (!have_sysfs)
-		report(c, V_FAIL, "modprobe ib_core",
-		       "/sys/class/infiniband is missing: the RDMA core is not loaded");
+		check_report(c, V_FAIL, "modprobe ib_core",
+			     "/sys/class/infiniband is missing: the RDMA core is not loaded");
 	else
-		report(c, V_PASS, NULL, "kernel %s: %s present; %s", release(c),
-		       check_live(c) ? "RDMA netlink and /sys/class/infiniband" :
-		       "/sys/class/infiniband (a fixture: RDMA netlink not asked)", !have_conf ? "no kernel config to read (/boot/config-*, /proc/config.gz)" :
-		       rxe_outside ? "CONFIG_INFINIBAND, CONFIG_INFINIBAND_USER_ACCESS, "
-		       "CONFIG_INFINIBAND_USER_MEM set; rdma_rxe is installed apart from the kernel's "
-		       "build" : "CONFIG_INFINIBAND, CONFIG_RDMA_RXE, CONFIG_INFINIBAND_USER_ACCESS, "
-		       "CONFIG_INFINIBAND_USER_MEM set");
+		check_report(c, V_PASS, NULL, "kernel %s: %s present; %s", release(c),
+			     check_ctx_live(c) ? "RDMA netlink and /sys/class/infiniband" :
+			     "/sys/class/infiniband (a fixture: RDMA netlink not asked)", !have_conf ? "no kernel config to read (/boot/config-*, /proc/config.gz)" :
+			     rxe_outside ? "CONFIG_INFINIBAND, CONFIG_INFINIBAND_USER_ACCESS, "
+			     "CONFIG_INFINIBAND_USER_MEM set; rdma_rxe is installed apart from the kernel's "
+			     "build" : "CONFIG_INFINIBAND, CONFIG_RDMA_RXE, CONFIG_INFINIBAND_USER_ACCESS, "
+			     "CONFIG_INFINIBAND_USER_MEM set");
 	if (have_conf)
 		kconfig_free(&k);
 }
@@ -110,25 +110,25 @@ static void module_file(struct check_ctx *c, struct kmods *km)
 			     sizeof(depends));
 
 	if (err) {
-		report(c, V_FAIL, NULL, "%s is not a kernel module libkmod can read (%s)",
-		       c->o.module_file, strerror(-err));
+		check_report(c, V_FAIL, NULL, "%s is not a kernel module libkmod can read (%s)",
+			     c->o.module_file, strerror(-err));
 		return;
 	}
 	if (!vermagic_matches(c, vermagic))
-		report(c, V_FAIL, "rebuild it against this kernel: make -C /lib/modules/$(uname -r)/build M=$PWD",
-		       "%s was built for kernel '%.*s', this is %s: it will not load", c->o.module_file,
-		       (int)strcspn(vermagic, " "), vermagic, release(c));
+		check_report(c, V_FAIL, "rebuild it against this kernel: make -C /lib/modules/$(uname -r)/build M=$PWD",
+			     "%s was built for kernel '%.*s', this is %s: it will not load", c->o.module_file,
+			     (int)strcspn(vermagic, " "), vermagic, release(c));
 	else
-		report(c, V_PASS, NULL, "%s was built for this kernel (%s)", c->o.module_file, release(c));
+		check_report(c, V_PASS, NULL, "%s was built for this kernel (%s)", c->o.module_file, release(c));
 	for (char *d = strtok_r(depends, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
 		enum kmod_state s = kmods_state(km, d);
 
 		if (s == KMOD_ABSENT)
-			report(c, V_FAIL, NULL, "%s needs module %s, which this kernel does not have",
-			       c->o.module_file, d);
+			check_report(c, V_FAIL, NULL, "%s needs module %s, which this kernel does not have",
+				     c->o.module_file, d);
 		else if (s == KMOD_AVAILABLE)
-			report(c, V_WARN, NULL, "%s needs %s loaded first: 'modprobe %s' before insmod, "
-			       "or install it and use modprobe", c->o.module_file, d, d);
+			check_report(c, V_WARN, NULL, "%s needs %s loaded first: 'modprobe %s' before insmod, "
+				     "or install it and use modprobe", c->o.module_file, d, d);
 	}
 }
 
@@ -139,19 +139,19 @@ void check_modules(struct check_ctx *c)
 	struct kmods *km;
 	bool all_ok = true;
 
-	if (!check_live(c)) {
-		report(c, V_SKIP, NULL, "modules are checked on the live system only");
+	if (!check_ctx_live(c)) {
+		check_report(c, V_SKIP, NULL, "modules are checked on the live system only");
 		return;
 	}
 	if (kmods_open(&km)) {
-		report(c, V_FAIL, NULL, "the module index of kernel %s cannot be read", release(c));
+		check_report(c, V_FAIL, NULL, "the module index of kernel %s cannot be read", release(c));
 		return;
 	}
 	/* Without rdma_rxe only the log can say more: an rdma_rxe of one's own that failed. */
 	if (c->no_rxe) {
-		if (!check_module_log(c, km))
-			report(c, V_SKIP, NULL, "rdma_rxe cannot be loaded on this kernel (see the "
-			       "kernel check)");
+		if (!check_modules_log(c, km))
+			check_report(c, V_SKIP, NULL, "rdma_rxe cannot be loaded on this kernel (see the "
+				     "kernel check)");
 		kmods_close(km);
 		return;
 	}
@@ -161,36 +161,36 @@ void check_modules(struct check_ctx *c)
 		enum kmod_state s = kmods_state(km, mods[i]);
 
 		if (s == KMOD_ABSENT) {
-			report(c, V_FAIL, FIX_KERNEL, "module %s is not installed for kernel %s", mods[i],
-			       release(c));
+			check_report(c, V_FAIL, FIX_KERNEL, "module %s is not installed for kernel %s", mods[i],
+				     release(c));
 			all_ok = false;
 			continue;
 		}
 		if (s == KMOD_AVAILABLE) {
-			report(c, V_WARN, "rdmactl start", "module %s is installed but not loaded "
-			       "('rdmactl start' loads the Soft-RoCE modules; or modprobe %s)", mods[i],
-			       mods[i]);
+			check_report(c, V_WARN, "rdmactl start", "module %s is installed but not loaded "
+				     "('rdmactl start' loads the Soft-RoCE modules; or modprobe %s)", mods[i],
+				     mods[i]);
 			all_ok = false;
 		}
 		if (s != KMOD_BUILTIN &&
 		    kmods_info(km, mods[i], false, vermagic, sizeof(vermagic), depends,
 			       sizeof(depends)) == 0 && *vermagic && !vermagic_matches(c, vermagic)) {
-			report(c, V_FAIL, "install the modules of the running kernel, or rebuild the module",
-			       "module %s was built for kernel '%.*s', not %s", mods[i],
-			       (int)strcspn(vermagic, " "), vermagic, release(c));
+			check_report(c, V_FAIL, "install the modules of the running kernel, or rebuild the module",
+				     "module %s was built for kernel '%.*s', not %s", mods[i],
+				     (int)strcspn(vermagic, " "), vermagic, release(c));
 			all_ok = false;
 		}
 		if (s == KMOD_LOADED &&
 		    sysfs_read(c->o.root, taint, sizeof(taint), "/sys/module/%s/taint", mods[i]) > 0 &&
 		    strpbrk(taint, "OE")) {
 			taint[strcspn(taint, "\n")] = '\0';
-			report(c, V_WARN, NULL, "the loaded %s taints the kernel %s:%s%s%s", mods[i], taint,
-			       strchr(taint, 'O') ? " it is built out of the kernel's tree (if RDMA "
-			       "misbehaves, try the kernel's own module)" : "",
-			       strchr(taint, 'O') && strchr(taint, 'E') ? ";" : "",
-			       strchr(taint, 'E') ? " it is not signed by a key the kernel trusts "
-			       "(\"module verification failed\") and loads only because signatures "
-			       "are not enforced" : "");
+			check_report(c, V_WARN, NULL, "the loaded %s taints the kernel %s:%s%s%s", mods[i], taint,
+				     strchr(taint, 'O') ? " it is built out of the kernel's tree (if RDMA "
+				     "misbehaves, try the kernel's own module)" : "",
+				     strchr(taint, 'O') && strchr(taint, 'E') ? ";" : "",
+				     strchr(taint, 'E') ? " it is not signed by a key the kernel trusts "
+				     "(\"module verification failed\") and loads only because signatures "
+				     "are not enforced" : "");
 			all_ok = false;
 		}
 	}
@@ -200,24 +200,24 @@ void check_modules(struct check_ctx *c)
 
 		if (sysfs_read(c->o.root, crypto, sizeof(crypto), "/proc/crypto") > 0 &&
 		    !strstr(crypto, "name         : crc32\n") && kmods_state(km, "crc32_generic") != KMOD_BUILTIN) {
-			report(c, V_FAIL, "modprobe crc32_generic",
-			       "no crc32 algorithm is registered: rdma_rxe cannot compute the ICRC");
+			check_report(c, V_FAIL, "modprobe crc32_generic",
+				     "no crc32 algorithm is registered: rdma_rxe cannot compute the ICRC");
 			all_ok = false;
 		}
 	}
-	if (check_module_log(c, km))
+	if (check_modules_log(c, km))
 		all_ok = false;
 	_Static_assert(RXE_NMODULES == 4, "the pass message names each module");
 	if (all_ok)
-		report(c, V_PASS, NULL, "%s, %s, %s and %s are loaded (or built in) and built for %s",
-		       mods[0], mods[1], mods[2], mods[3], release(c));
+		check_report(c, V_PASS, NULL, "%s, %s, %s and %s are loaded (or built in) and built for %s",
+			     mods[0], mods[1], mods[2], mods[3], release(c));
 	kmods_close(km);
 }
 
 void check_uverbs(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[64];
-	size_t n = check_rxe_devs_or_skip(c, devs, 64);
+	size_t n = check_ctx_rxe_devs_or_skip(c, devs, 64);
 	char path[64], want[32], fix[160];
 	struct stat st;
 	bool ok = true;
@@ -229,9 +229,9 @@ void check_uverbs(struct check_ctx *c)
 		unsigned int maj, min;
 
 		if (!*d->uverbs) {
-			report(c, V_FAIL, "modprobe ib_uverbs",
-			       "%s has no uverbs node: ib_uverbs is not loaded, so no program can use it",
-			       d->name);
+			check_report(c, V_FAIL, "modprobe ib_uverbs",
+				     "%s has no uverbs node: ib_uverbs is not loaded, so no program can use it",
+				     d->name);
 			ok = false;
 			continue;
 		}
@@ -241,63 +241,63 @@ void check_uverbs(struct check_ctx *c)
 			continue;
 		snprintf(fix, sizeof(fix), "mkdir -p /dev/infiniband && mknod -m 666 %s c %u %u",
 			 path, maj, min);
-		if (!check_live(c))
+		if (!check_ctx_live(c))
 			continue;
 		if (stat(path, &st) < 0) {
-			report(c, V_FAIL, fix, "%s (%s's uverbs node) does not exist: no devtmpfs or udev "
-			       "made it", path, d->name);
+			check_report(c, V_FAIL, fix, "%s (%s's uverbs node) does not exist: no devtmpfs or udev "
+				     "made it", path, d->name);
 			ok = false;
 		} else if (!S_ISCHR(st.st_mode) || major(st.st_rdev) != maj ||
 			   minor(st.st_rdev) != min) {
-			report(c, V_FAIL, fix, "%s is not character device %u:%u, which %s is", path, maj,
-			       min, d->name);
+			check_report(c, V_FAIL, fix, "%s is not character device %u:%u, which %s is", path, maj,
+				     min, d->name);
 			ok = false;
 		} else if (access(path, R_OK | W_OK) < 0) {
 			snprintf(fix, sizeof(fix), "chmod 666 %s", path);
-			report(c, V_FAIL, fix, "%s is not readable and writable by this user (uid %u); "
-			       "for good, a udev rule giving your group access to /dev/infiniband", path,
-			       getuid());
+			check_report(c, V_FAIL, fix, "%s is not readable and writable by this user (uid %u); "
+				     "for good, a udev rule giving your group access to /dev/infiniband", path,
+				     getuid());
 			ok = false;
 		}
 	}
-	if (check_live(c) && stat("/dev/infiniband/rdma_cm", &st) < 0) {
-		report(c, V_WARN, "modprobe rdma_ucm",
-		       "/dev/infiniband/rdma_cm does not exist: rdma_cm programs (rping, most MPIs) fail");
+	if (check_ctx_live(c) && stat("/dev/infiniband/rdma_cm", &st) < 0) {
+		check_report(c, V_WARN, "modprobe rdma_ucm",
+			     "/dev/infiniband/rdma_cm does not exist: rdma_cm programs (rping, most MPIs) fail");
 		ok = false;
 	}
 	if (ok)
-		report(c, V_PASS, NULL, "every rxe device has its uverbs node%s",
-		       check_live(c) ? ", usable by this user; rdma_cm is there" : "");
+		check_report(c, V_PASS, NULL, "every rxe device has its uverbs node%s",
+			     check_ctx_live(c) ? ", usable by this user; rdma_cm is there" : "");
 }
 
 void check_provider(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[64];
-	size_t n = check_rxe_devs(c, devs, 64);
+	size_t n = check_ctx_rxe_devs(c, devs, 64);
 	bool ok = true;
 
-	if (!check_live(c)) {
-		report(c, V_SKIP, NULL, "libibverbs is checked on the live system only");
+	if (!check_ctx_live(c)) {
+		check_report(c, V_SKIP, NULL, "libibverbs is checked on the live system only");
 		return;
 	}
 	if (access("/etc/libibverbs.d/rxe.driver", R_OK) < 0) {
-		report(c, V_FAIL, "apt-get install ibverbs-providers",
-		       "libibverbs has no rxe provider: /etc/libibverbs.d/rxe.driver is missing");
+		check_report(c, V_FAIL, "apt-get install ibverbs-providers",
+			     "libibverbs has no rxe provider: /etc/libibverbs.d/rxe.driver is missing");
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (!*devs[i]->uverbs)
 			continue;	/* the uverbs check says why */
 		if (!verbs_lists(devs[i]->name)) {
-			report(c, V_FAIL, "apt-get install --reinstall ibverbs-providers libibverbs1",
-			       "libibverbs does not list %s, which sysfs has: its rxe provider did not "
-			       "load (try IBV_SHOW_WARNINGS=1 ibv_devices)", devs[i]->name);
+			check_report(c, V_FAIL, "apt-get install --reinstall ibverbs-providers libibverbs1",
+				     "libibverbs does not list %s, which sysfs has: its rxe provider did not "
+				     "load (try IBV_SHOW_WARNINGS=1 ibv_devices)", devs[i]->name);
 			ok = false;
 		}
 	}
 	if (ok)
-		report(c, V_PASS, NULL, "libibverbs has an rxe provider%s", n ? " and lists every rxe "
-		       "device" : "");
+		check_report(c, V_PASS, NULL, "libibverbs has an rxe provider%s", n ? " and lists every rxe "
+			     "device" : "");
 }
 
 void check_memlock(struct check_ctx *c)
@@ -305,26 +305,26 @@ void check_memlock(struct check_ctx *c)
 	struct rlimit rl;
 
 	if (getrlimit(RLIMIT_MEMLOCK, &rl) < 0) {
-		report(c, V_SKIP, NULL, "RLIMIT_MEMLOCK cannot be read");
+		check_report(c, V_SKIP, NULL, "RLIMIT_MEMLOCK cannot be read");
 		return;
 	}
 	if (geteuid() == 0) {
-		report(c, V_PASS, NULL, "root: the memlock limit does not bind memory registration");
+		check_report(c, V_PASS, NULL, "root: the memlock limit does not bind memory registration");
 		return;
 	}
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur <= 64 * 1024) {
 		char msg[64];
 
 		snprintf(msg, sizeof(msg), "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
-		report(c, V_WARN, "ulimit -l unlimited",
-		       "RLIMIT_MEMLOCK is %s: ibv_reg_mr of more than that fails with ENOMEM for this "
-		       "user; for good, '* - memlock unlimited' in /etc/security/limits.d/rdma.conf, "
-		       "and LimitMEMLOCK=infinity for services", msg);
+		check_report(c, V_WARN, "ulimit -l unlimited",
+			     "RLIMIT_MEMLOCK is %s: ibv_reg_mr of more than that fails with ENOMEM for this "
+			     "user; for good, '* - memlock unlimited' in /etc/security/limits.d/rdma.conf, "
+			     "and LimitMEMLOCK=infinity for services", msg);
 		return;
 	}
 	if (rl.rlim_cur == RLIM_INFINITY)
-		report(c, V_PASS, NULL, "RLIMIT_MEMLOCK is unlimited");
+		check_report(c, V_PASS, NULL, "RLIMIT_MEMLOCK is unlimited");
 	else
-		report(c, V_PASS, NULL, "RLIMIT_MEMLOCK is %llu KiB",
-		       (unsigned long long)rl.rlim_cur / 1024);
+		check_report(c, V_PASS, NULL, "RLIMIT_MEMLOCK is %llu KiB",
+			     (unsigned long long)rl.rlim_cur / 1024);
 }

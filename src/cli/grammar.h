@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-struct rc_ctx;
+struct cmd_ctx;
 
 /* Not an errno: the parser and a handler return -EUSAGE for a usage error. */
 #define EUSAGE 4096
@@ -60,7 +60,7 @@ struct cli_cmd {
 	/* Other words for it (rxe_cfg's, iproute2's): matched exactly, never listed. */
 	const char *aliases[3];
 	/* A leaf's handler. Returns 0, or a negative errno / -EUSAGE. */
-	int (*fn)(struct rc_ctx *ctx, const struct cli_args *a);
+	int (*fn)(struct cmd_ctx *ctx, const struct cli_args *a);
 	/* A node's verbs, ending with a row whose name is NULL. */
 	const struct cli_cmd *verbs;
 	/* The verb taken when none is given (or the next word is its argument). */

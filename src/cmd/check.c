@@ -11,7 +11,7 @@
 #include "cmd/cmd.h"
 #include "views/views.h"
 
-static void list(struct rc_ctx *ctx)
+static void list(struct cmd_ctx *ctx)
 {
 	out_arr_open(ctx->out, NULL);
 	for (size_t i = 0; i < check_ndefs; i++) {
@@ -23,7 +23,7 @@ static void list(struct rc_ctx *ctx)
 	out_arr_close(ctx->out);
 }
 
-int cmd_check(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct check_opts o = { .root = ctx->sysfs_root, .gid_index = -1,
 				.dev = cli_str(a, "dev"), .peer = cli_str(a, "peer"),
@@ -39,7 +39,7 @@ int cmd_check(struct rc_ctx *ctx, const struct cli_args *a)
 		list(ctx);
 		return 0;
 	}
-	if (o.dev && (err = rc_check_name(a, "--dev", o.dev, true)))
+	if (o.dev && (err = cmd_check_name(a, "--dev", o.dev, true)))
 		return err;
 	if (o.peer && inet_pton(AF_INET, o.peer, addr) != 1 &&
 	    inet_pton(AF_INET6, o.peer, addr) != 1)

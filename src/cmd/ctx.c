@@ -13,9 +13,9 @@
 #include "model/names.h"
 #include "ops/explain.h"
 
-int rc_netlink(struct rc_ctx *ctx, struct nl **nlp)
+int cmd_netlink(struct cmd_ctx *ctx, struct nl **nlp)
 {
-	struct rc_err e;
+	struct op_err e;
 
 	if (!ctx->nl) {
 		char path[4096];
@@ -26,39 +26,39 @@ int rc_netlink(struct rc_ctx *ctx, struct nl **nlp)
 		err = *ctx->sysfs_root ? nl_open_replay(path, &ctx->nl) : nl_open(&ctx->nl);
 
 		if (err)
-			return rc_fail((explain_netlink_open(&e, err, ctx->sysfs_root), &e));
+			return cmd_fail((explain_netlink_open(&e, err, ctx->sysfs_root), &e));
 	}
 	*nlp = ctx->nl;
 	return 0;
 }
 
-struct model_src rc_model_src(const struct rc_ctx *ctx)
+struct model_src cmd_model_src(const struct cmd_ctx *ctx)
 {
 	/* libibverbs speaks for the running system only, never for a fixture. */
 	return (struct model_src){ .root = ctx->sysfs_root, .nl = ctx->nl,
 				   .verbs = !*ctx->sysfs_root };
 }
 
-int rc_device(struct rc_ctx *ctx, const char *only, unsigned int flags, struct model *m)
+int cmd_device(struct cmd_ctx *ctx, const char *only, unsigned int flags, struct model *m)
 {
-	struct rc_err e;
-	struct model_src src = rc_model_src(ctx);
-	int err = rc_netlink(ctx, &src.nl);
+	struct op_err e;
+	struct model_src src = cmd_model_src(ctx);
+	int err = cmd_netlink(ctx, &src.nl);
 
 	if (err)
 		return err;
 	err = model_load(&src, only, MODEL_NETLINK | flags, m);
 	if (err == -ENODEV && only)
 		return err;	/* the caller says what that means */
-	return err ? rc_fail((explain_dump(&e, err, nl_ext_msg(src.nl)), &e)) : 0;
+	return err ? cmd_fail((explain_dump(&e, err, nl_ext_msg(src.nl)), &e)) : 0;
 }
 
-int rc_devices(struct rc_ctx *ctx, struct model *m)
+int cmd_devices(struct cmd_ctx *ctx, struct model *m)
 {
-	return rc_device(ctx, NULL, 0, m);
+	return cmd_device(ctx, NULL, 0, m);
 }
 
-int rc_fail(const struct rc_err *e)
+int cmd_fail(const struct op_err *e)
 {
 	int err = e->err < 0 ? -e->err : e->err;
 
@@ -67,7 +67,7 @@ int rc_fail(const struct rc_err *e)
 	return e->err;
 }
 
-int rc_check_name(const struct cli_args *a, const char *what, const char *name, bool rdma)
+int cmd_check_name(const struct cli_args *a, const char *what, const char *name, bool rdma)
 {
 	const char *why = rdma ? rdma_name_invalid(name) : netdev_name_invalid(name);
 

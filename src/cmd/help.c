@@ -11,7 +11,7 @@
 #define VERSION "unknown"
 #endif
 
-int cmd_help(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_help(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	switch (cli_num(a, "format", 0)) {
 	case 1:
@@ -30,7 +30,7 @@ int cmd_help(struct rc_ctx *ctx, const struct cli_args *a)
 	}
 }
 
-int cmd_version(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_version(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	(void)a;
 	out_obj_open(ctx->out, NULL);

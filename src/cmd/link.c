@@ -15,12 +15,12 @@
 #include "ops/persist.h"
 #include "ops/rxe.h"
 
-int cmd_add(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_add(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct rxe_add_req r = { .exist_ok = cli_flag(a, "exist-ok"),
 				 .force = cli_flag(a, "force") };
 	struct model m = { 0 };
-	struct rc_err e;
+	struct op_err e;
 	struct nl *nl;
 	int err;
 
@@ -37,17 +37,17 @@ int cmd_add(struct rc_ctx *ctx, const struct cli_args *a)
 	} else {
 		return cli_usage(a, "expected [NAME] NETDEV, or NAME type rxe netdev NETDEV");
 	}
-	if ((r.name && (err = rc_check_name(a, "device name", r.name, true))) ||
-	    (err = rc_check_name(a, "netdev", r.netdev, false)))
+	if ((r.name && (err = cmd_check_name(a, "device name", r.name, true))) ||
+	    (err = cmd_check_name(a, "netdev", r.netdev, false)))
 		return err;
 
-	err = rc_netlink(ctx, &nl);
+	err = cmd_netlink(ctx, &nl);
 	if (err)
 		return err;
 	err = cli_flag(a, "persist") ? persist_add_link(nl, ctx->config, &r, &e) :
 				       rxe_add(nl, &r, &e);
 	if (err)
-		return rc_fail(&e);
+		return cmd_fail(&e);
 	if (cli_flag(a, "persist"))
 		view_persist_edited(ctx->config);
 	/*
@@ -57,24 +57,24 @@ int cmd_add(struct rc_ctx *ctx, const struct cli_args *a)
 	 */
 	err = model_load_new_rxe(ctx->sysfs_root, r.made, r.netdev, &m);
 	if (err && err != -ENODEV)
-		return rc_fail((explain_model_load(&e, err, ctx->sysfs_root, r.made), &e));
+		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, r.made), &e));
 	if (!err)
 		view_link(ctx->out, &m.devs[0]);
 	else
-		err = rc_fail((rc_err_set(&e, -ENODEV, NULL, "%s vanished right after it was "
-					  "created", r.made), &e));
+		err = cmd_fail((op_err_set(&e, -ENODEV, NULL, "%s vanished right after it was "
+					   "created", r.made), &e));
 	model_free(&m);
 	return err;
 }
 
-int cmd_del(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_del(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	const char *netdev = cli_str(a, "netdev");
 	bool all = cli_flag(a, "all"), persist = cli_flag(a, "persist");
 	const struct rdma_dev **targets = NULL;
 	struct model m = { 0 };
 	struct conf c = { 0 };
-	struct rc_err e;
+	struct op_err e;
 	size_t n = 0;
 	struct nl *nl;
 	int err, ret = 0;
@@ -82,24 +82,24 @@ int cmd_del(struct rc_ctx *ctx, const struct cli_args *a)
 	if ((a->argc > 0) + !!netdev + all != 1)
 		return cli_usage(a, "give NAME..., --netdev NETDEV or --all");
 	for (int i = 0; i < a->argc; i++)
-		if ((err = rc_check_name(a, "device name", a->argv[i], true)))
+		if ((err = cmd_check_name(a, "device name", a->argv[i], true)))
 			return err;
-	if (netdev && (err = rc_check_name(a, "netdev", netdev, false)))
+	if (netdev && (err = cmd_check_name(a, "netdev", netdev, false)))
 		return err;
 
-	err = rc_netlink(ctx, &nl);
+	err = cmd_netlink(ctx, &nl);
 	if (err)
 		return err;
 	/* The file first: a broken one is reported before anything changes. */
 	if (persist && (err = persist_load(ctx->config, &c, &e)))
-		return rc_fail(&e);
+		return cmd_fail(&e);
 	/*
 	 * One device named: that device alone, without its ports (or, a
 	 * netdev's name, all of them with their ports).
 	 */
-	err = a->argc == 1 ? rc_device(ctx, a->argv[0], MODEL_NO_PORTS, &m) : -ENODEV;
+	err = a->argc == 1 ? cmd_device(ctx, a->argv[0], MODEL_NO_PORTS, &m) : -ENODEV;
 	if (err == -ENODEV)
-		err = rc_devices(ctx, &m);
+		err = cmd_devices(ctx, &m);
 	if (err)
 		goto out;
 	err = netdev ? rxe_pick(nl, &m, (char *const *)&netdev, 1, true, cli_flag(a, "wait"),
@@ -107,14 +107,14 @@ int cmd_del(struct rc_ctx *ctx, const struct cli_args *a)
 		       rxe_pick(nl, &m, a->argv, (size_t)a->argc, false, cli_flag(a, "wait"),
 				&targets, &n, &e);
 	if (err) {
-		rc_fail(&e);
+		cmd_fail(&e);
 		goto out;
 	}
 	out_arr_open(ctx->out, NULL);
 	for (size_t i = 0; i < n; i++) {
 		err = rxe_del(nl, targets[i], &e);
 		if (err) {
-			ret = rc_fail(&e);
+			ret = cmd_fail(&e);
 			continue;
 		}
 		out_str(ctx->out, NULL, NULL, targets[i]->name);
@@ -123,7 +123,7 @@ int cmd_del(struct rc_ctx *ctx, const struct cli_args *a)
 	}
 	out_arr_close(ctx->out);
 	if (persist && (err = persist_save(ctx->config, &c, &e)))
-		ret = rc_fail(&e);
+		ret = cmd_fail(&e);
 	else if (persist)
 		view_persist_edited(ctx->config);
 	err = ret;
@@ -134,25 +134,25 @@ out:
 	return err;
 }
 
-int cmd_link_show(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_link_show(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	const char *dev = a->argc ? a->argv[0] : NULL;
 	struct model m = { 0 };
 	const struct rdma_dev *k = NULL;
-	struct rc_err e;
+	struct op_err e;
 	int err;
 
-	if (dev && (err = rc_check_name(a, "device name", dev, true)))
+	if (dev && (err = cmd_check_name(a, "device name", dev, true)))
 		return err;
 	/* One device named: that device's ports alone are asked for. */
-	err = rc_device(ctx, dev, MODEL_MTU, &m);
+	err = cmd_device(ctx, dev, MODEL_MTU, &m);
 	if (err && err != -ENODEV)
 		return err;
 	if (dev && (!(k = model_find(&m, dev)) || !dev_is_rxe(k))) {
 		model_free(&m);
-		return rc_fail((rc_err_set(&e, -ENODEV, NULL, k ? "%s is not an rxe device" :
-					   "there is no RDMA device named %s ('rdmactl show' lists "
-					   "them)", dev), &e));
+		return cmd_fail((op_err_set(&e, -ENODEV, NULL, k ? "%s is not an rxe device" :
+					    "there is no RDMA device named %s ('rdmactl show' lists "
+					    "them)", dev), &e));
 	}
 	out_arr_open(ctx->out, NULL);
 	for (size_t i = 0; i < m.n; i++)

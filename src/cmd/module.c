@@ -16,12 +16,12 @@
 #include "ops/rxebuild.h"
 
 /* The netlink, for the running kernel only: another kernel's module is never loaded here. */
-static int netlink_for(struct rc_ctx *ctx, const char *kver, struct nl **nl)
+static int netlink_for(struct cmd_ctx *ctx, const char *kver, struct nl **nl)
 {
 	*nl = NULL;
 	if (kver && strcmp(kver, kernel_release("")))
 		return 0;
-	return rc_netlink(ctx, nl);
+	return cmd_netlink(ctx, nl);
 }
 
 static const char *or_null(const char *s)
@@ -71,14 +71,14 @@ static void view_kbuild(struct out *o, const struct kbuild *k)
 	}
 }
 
-int cmd_module_status(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_module_status(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct kbuild k;
-	struct rc_err e;
+	struct op_err e;
 	int err = kbuild_facts(cli_str(a, "kernel"), &k);
 
 	if (err)
-		return rc_fail((rc_err_set(&e, err, NULL, "cannot read the kernel's facts"), &e));
+		return cmd_fail((op_err_set(&e, err, NULL, "cannot read the kernel's facts"), &e));
 	out_obj_open(ctx->out, NULL);
 	view_kbuild(ctx->out, &k);
 	out_obj_close(ctx->out);
@@ -96,7 +96,7 @@ static void progress_line(void *arg, const char *label, unsigned int seconds, bo
 	fflush(stderr);
 }
 
-int cmd_module_install(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_module_install(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	const struct spawn_progress tty = { progress_line, NULL };
 	struct rxe_install_req r = { .kver = cli_str(a, "kernel"), .source = cli_str(a, "source"),
@@ -105,7 +105,7 @@ int cmd_module_install(struct rc_ctx *ctx, const struct cli_args *a)
 				     .install_deps = cli_flag(a, "install-deps") };
 	struct out *o = ctx->out;
 	struct nl *nl = NULL;
-	struct rc_err e;
+	struct op_err e;
 	int err;
 
 	err = netlink_for(ctx, r.kver, &nl);
@@ -113,7 +113,7 @@ int cmd_module_install(struct rc_ctx *ctx, const struct cli_args *a)
 		return err;
 	err = rxe_module_install(nl, &r, &e);
 	if (err)
-		return rc_fail(&e);
+		return cmd_fail(&e);
 	if (r.version_forced)
 		pr_warn("built from a source of another version than kernel %s: unsupported",
 			r.k.kver);
@@ -140,12 +140,12 @@ int cmd_module_install(struct rc_ctx *ctx, const struct cli_args *a)
 	return 0;
 }
 
-int cmd_module_remove(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_module_remove(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct rxe_remove_req r = { .kver = cli_str(a, "kernel"), .wait = cli_flag(a, "wait") };
 	struct out *o = ctx->out;
 	struct nl *nl = NULL;
-	struct rc_err e;
+	struct op_err e;
 	int err;
 
 	err = netlink_for(ctx, r.kver, &nl);
@@ -153,7 +153,7 @@ int cmd_module_remove(struct rc_ctx *ctx, const struct cli_args *a)
 		return err;
 	err = rxe_module_remove(nl, &r, &e);
 	if (err)
-		return rc_fail(&e);
+		return cmd_fail(&e);
 	out_obj_open(o, NULL);
 	out_str(o, "kernel", NULL, r.k.kver);
 	out_str(o, "result", NULL, r.unchanged ? "unchanged" : "removed");

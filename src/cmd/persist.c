@@ -11,14 +11,14 @@
 #include "ops/explain.h"
 #include "ops/persist.h"
 
-int cmd_persist_list(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_persist_list(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct conf c;
-	struct rc_err e;
+	struct op_err e;
 
 	(void)a;
 	if (persist_load(ctx->config, &c, &e))
-		return rc_fail(&e);
+		return cmd_fail(&e);
 	out_arr_open(ctx->out, NULL);
 	for (size_t i = 0; i < c.n; i++) {
 		out_obj_open(ctx->out, NULL);
@@ -31,37 +31,37 @@ int cmd_persist_list(struct rc_ctx *ctx, const struct cli_args *a)
 	return 0;
 }
 
-int cmd_persist_add(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_persist_add(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	struct rc_err e;
+	struct op_err e;
 	int err;
 
-	if ((err = rc_check_name(a, "device name", a->argv[0], true)) ||
-	    (err = rc_check_name(a, "netdev", a->argv[1], false)))
+	if ((err = cmd_check_name(a, "device name", a->argv[0], true)) ||
+	    (err = cmd_check_name(a, "netdev", a->argv[1], false)))
 		return err;
 	if (persist_add(ctx->config, a->argv[0], a->argv[1], &e))
-		return rc_fail(&e);
+		return cmd_fail(&e);
 	view_persist_edited(ctx->config);
 	return 0;
 }
 
-int cmd_persist_del(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_persist_del(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	struct rc_err e;
+	struct op_err e;
 
 	/* A word is a device name or a netdev: refused when it can be neither. */
 	for (int i = 0; i < a->argc; i++)
 		if (rdma_name_invalid(a->argv[i]) && netdev_name_invalid(a->argv[i]))
-			return rc_check_name(a, "name", a->argv[i], true);
+			return cmd_check_name(a, "name", a->argv[i], true);
 	if (persist_del(ctx->config, a->argv, a->argc, &e))
-		return rc_fail(&e);
+		return cmd_fail(&e);
 	view_persist_edited(ctx->config);
 	return 0;
 }
 
-int cmd_persist_wants(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_persist_wants(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	struct rc_err e;
+	struct op_err e;
 
-	return persist_wants(ctx->config, a->argv[0], &e) ? rc_fail(&e) : 0;
+	return persist_wants(ctx->config, a->argv[0], &e) ? cmd_fail(&e) : 0;
 }

@@ -48,7 +48,7 @@ static int st_options(const struct cli_args *a, const char *dev, struct st_opts 
 	} else if (cli_takes(a, "depth") && cli_str(a, "depth")) {
 		return cli_usage(a, "--depth is for --bench");
 	}
-	if (o->dev && rc_check_name(a, "device name", o->dev, true))
+	if (o->dev && cmd_check_name(a, "device name", o->dev, true))
 		return -EUSAGE;
 	return 0;
 }
@@ -74,14 +74,14 @@ static int xport_options(const struct cli_args *a, const struct st_opts *o, stru
 	return 0;
 }
 
-int cmd_selftest_loopback(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct xp_opts xo;
 	const char *devs[64];
-	const struct model_src src = rc_model_src(ctx);
+	const struct model_src src = cmd_model_src(ctx);
 	struct model m = { 0 };
 	struct st_opts o;
-	struct rc_err e;
+	struct op_err e;
 	size_t n = 0;
 	int err, failed = 0;
 
@@ -100,14 +100,14 @@ int cmd_selftest_loopback(struct rc_ctx *ctx, const struct cli_args *a)
 		/* Every rxe device. */
 		err = model_load(&src, NULL, 0, &m);
 		if (err)
-			return rc_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
+			return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
 		for (size_t i = 0; i < m.n && n < 64; i++)
 			if (!strcmp(m.devs[i].driver, "rxe"))
 				devs[n++] = m.devs[i].name;
 		if (n == 0) {
 			model_free(&m);
-			return rc_fail((rc_err_set(&e, -ENODEV, NULL, "there is no rxe device to "
-						   "test ('rdmactl add rxe0 NETDEV' makes one)"), &e));
+			return cmd_fail((op_err_set(&e, -ENODEV, NULL, "there is no rxe device to "
+						    "test ('rdmactl add rxe0 NETDEV' makes one)"), &e));
 		}
 	}
 	out_arr_open(ctx->out, NULL);
@@ -136,9 +136,9 @@ int cmd_selftest_loopback(struct rc_ctx *ctx, const struct cli_args *a)
 }
 
 /* The GID index of DEV's first RoCE v2 IPv4 GID, from sysfs; -1 when none. */
-static int ipv4_gid(struct rc_ctx *ctx, const char *dev)
+static int ipv4_gid(struct cmd_ctx *ctx, const char *dev)
 {
-	const struct model_src src = rc_model_src(ctx);
+	const struct model_src src = cmd_model_src(ctx);
 	struct model m;
 	int64_t idx = -1;
 
@@ -151,7 +151,7 @@ static int ipv4_gid(struct rc_ctx *ctx, const char *dev)
 }
 
 /* --pingpong: an rdma-core example's exchange and traffic, against a stock one. */
-static int pingpong(struct rc_ctx *ctx, const struct cli_args *a, const struct st_opts *so,
+static int pingpong(struct cmd_ctx *ctx, const struct cli_args *a, const struct st_opts *so,
 		    bool server)
 {
 	static const char *const kinds[] = { "rc", "uc", "ud", "srq", NULL };
@@ -238,7 +238,7 @@ static int two_hosts(const struct cli_args *a, struct st_opts *o)
 }
 
 struct serving {
-	struct rc_ctx *ctx;
+	struct cmd_ctx *ctx;
 	bool listening;
 	unsigned int served, failed;
 };
@@ -277,7 +277,7 @@ static void on_signal(int sig)
 	sc_stop = 1;
 }
 
-int cmd_selftest_server(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_selftest_server(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART: waits end */
 	struct serving sv = { .ctx = ctx };
@@ -312,7 +312,7 @@ int cmd_selftest_server(struct rc_ctx *ctx, const struct cli_args *a)
 	return err ? -EIO : 0;
 }
 
-int cmd_selftest_client(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_selftest_client(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct xp_opts xo;
 	struct st_report r;

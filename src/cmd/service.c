@@ -23,14 +23,14 @@ static int check_netdevs(const struct cli_args *a)
 	int err = 0;
 
 	for (int i = 0; !err && i < a->argc; i++)
-		err = rc_check_name(a, "netdev", a->argv[i], false);
+		err = cmd_check_name(a, "netdev", a->argv[i], false);
 	return err;
 }
 
-int cmd_start(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_start(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct start_result r;
-	struct rc_err e;
+	struct op_err e;
 	int err = check_netdevs(a);
 
 	if (err)
@@ -40,19 +40,19 @@ int cmd_start(struct rc_ctx *ctx, const struct cli_args *a)
 	view_start(ctx->out, &r);
 	out_obj_close(ctx->out);
 	if (err)
-		rc_fail(&e);
+		cmd_fail(&e);
 	start_result_free(&r);
 	return err;
 }
 
-int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_stop(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	const struct rdma_dev **rxe = NULL;
 	struct model m = { 0 };
 	enum kmod_state after;
 	char **mine = calloc(a->argc + 1, sizeof(*mine));
 	size_t n = 0, nmine = 0;
-	struct rc_err e;
+	struct op_err e;
 	struct nl *nl;
 	int err = 0, ret = 0;
 
@@ -61,9 +61,9 @@ int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
 		free(mine);
 		return err ? err : -ENOMEM;
 	}
-	err = rc_netlink(ctx, &nl);
+	err = cmd_netlink(ctx, &nl);
 	if (!err)
-		err = rc_devices(ctx, &m);
+		err = cmd_devices(ctx, &m);
 	if (err) {
 		free(mine);
 		return err;
@@ -75,14 +75,14 @@ int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
 	if (!a->argc || nmine)
 		err = rxe_pick(nl, &m, mine, nmine, true, cli_flag(a, "wait"), &rxe, &n, &e);
 	if (err) {
-		rc_fail(&e);
+		cmd_fail(&e);
 		goto out;
 	}
 	out_obj_open(ctx->out, NULL);
 	out_arr_open(ctx->out, "deleted");
 	for (size_t i = 0; i < n; i++) {
 		if (rxe_del(nl, rxe[i], &e)) {
-			ret = rc_fail(&e);
+			ret = cmd_fail(&e);
 			continue;
 		}
 		out_str(ctx->out, NULL, "deleted %s\n", rxe[i]->name);
@@ -100,7 +100,7 @@ int cmd_stop(struct rc_ctx *ctx, const struct cli_args *a)
 			err ? "failed" : after == KMOD_BUILTIN ? "built in" : "unloaded");
 		out_obj_close(ctx->out);
 		if (err && err != -EBUSY)
-			ret = rc_fail(&e);
+			ret = cmd_fail(&e);
 	}
 	out_obj_close(ctx->out);
 	err = ret;

@@ -17,24 +17,24 @@
 #include "kernel/verbs.h"
 
 /* Loads the model for DEV (NULL: all), explaining a failure. */
-static int load(struct rc_ctx *ctx, const struct cli_args *a, unsigned int flags,
+static int load(struct cmd_ctx *ctx, const struct cli_args *a, unsigned int flags,
 		struct model *m)
 {
 	const char *dev = a->argc ? a->argv[0] : NULL;
 	struct model_src src;
-	struct rc_err e;
+	struct op_err e;
 	int err;
 
-	if (dev && (err = rc_check_name(a, "device name", dev, true)))
+	if (dev && (err = cmd_check_name(a, "device name", dev, true)))
 		return err;
 	if (!sysfs_exists(ctx->sysfs_root, "/sys/class/infiniband"))
-		return rc_fail((rc_err_set(&e, -ENODEV, NULL, "%s/sys/class/infiniband is missing: "
-					   "the RDMA core is not loaded ('rdmactl start' loads it) "
-					   "or not built into this kernel", ctx->sysfs_root), &e));
-	src = rc_model_src(ctx);
+		return cmd_fail((op_err_set(&e, -ENODEV, NULL, "%s/sys/class/infiniband is missing: "
+					    "the RDMA core is not loaded ('rdmactl start' loads it) "
+					    "or not built into this kernel", ctx->sysfs_root), &e));
+	src = cmd_model_src(ctx);
 	err = model_load(&src, dev, flags, m);
 	if (err)
-		return rc_fail((explain_model_load(&e, err, ctx->sysfs_root, dev), &e));
+		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, dev), &e));
 	if (m->n == 0)
 		pr_err("no RDMA devices ('rdmactl add NAME NETDEV' creates an rxe link)");
 	return 0;
@@ -46,7 +46,7 @@ static void str_or_none(struct out *o, const char *key, const char *fmt, const c
 	out_str(o, key, fmt, v && *v ? v : NULL);
 }
 
-static void show_port(struct rc_ctx *ctx, const struct port *p, bool stats)
+static void show_port(struct cmd_ctx *ctx, const struct port *p, bool stats)
 {
 	struct out *o = ctx->out;
 
@@ -83,7 +83,7 @@ static void show_port(struct rc_ctx *ctx, const struct port *p, bool stats)
 	out_obj_close(o);
 }
 
-int cmd_show(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_show(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	bool stats = cli_flag(a, "stats");
 	struct model m;
@@ -121,7 +121,7 @@ int cmd_show(struct rc_ctx *ctx, const struct cli_args *a)
 	return 0;
 }
 
-int cmd_gids(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_gids(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct model m;
 	size_t count = 0;
@@ -173,7 +173,7 @@ int cmd_gids(struct rc_ctx *ctx, const struct cli_args *a)
 	return 0;
 }
 
-int cmd_netdevs(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_netdevs(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct model m;
 	int err;

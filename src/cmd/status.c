@@ -68,7 +68,7 @@ static void print_row(struct out *o, const struct status_row *r, const int *w)
 	out_obj_close(o);
 }
 
-int cmd_status(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_status(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	static const char *const heads[NCOLS] = {
 		"Name", "Link", "Driver", "Speed", "NMTU", "IPv4_addr", "RDEV", "RMTU",
@@ -78,16 +78,16 @@ int cmd_status(struct rc_ctx *ctx, const struct cli_args *a)
 	struct status_row *rows = NULL;
 	struct model m = { 0 };
 	size_t n = 0, nrows = 0;
-	struct rc_err e;
+	struct op_err e;
 	int err;
 
 	(void)a;
-	err = rc_device(ctx, NULL, MODEL_MTU, &m);
+	err = cmd_device(ctx, NULL, MODEL_MTU, &m);
 	if (err)
 		return err;
 	err = netdev_list(ctx->sysfs_root, &nds, &n);
 	if (err) {
-		rc_fail((explain_netdev_list(&e, err, ctx->sysfs_root), &e));
+		cmd_fail((explain_netdev_list(&e, err, ctx->sysfs_root), &e));
 		goto out;
 	}
 	rows = calloc(n + 1, sizeof(*rows));

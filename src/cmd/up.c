@@ -18,7 +18,7 @@
 #include "selftest/selftest.h"
 
 /* A step's output: plain text, on stdout, or on stderr when stdout has the JSON summary. */
-static struct out *step(struct rc_ctx *ctx, const char *title)
+static struct out *step(struct cmd_ctx *ctx, const char *title)
 {
 	FILE *f = ctx->json ? stderr : stdout;
 
@@ -34,11 +34,11 @@ static int end_step(struct out *o, int err)
 	return err ? err : oerr;
 }
 
-static int do_start(struct rc_ctx *ctx)
+static int do_start(struct cmd_ctx *ctx)
 {
 	struct out *o = step(ctx, "rdmactl start");
 	struct start_result r;
-	struct rc_err e;
+	struct op_err e;
 	int err;
 
 	if (!o)
@@ -46,18 +46,18 @@ static int do_start(struct rc_ctx *ctx)
 	err = rxe_start(&ctx->nl, ctx->config, NULL, 0, &r, &e);
 	view_start(o, &r);
 	if (err)
-		rc_fail(&e);
+		cmd_fail(&e);
 	start_result_free(&r);
 	return end_step(o, err);
 }
 
-static int do_add(struct rc_ctx *ctx, struct nl *nl, struct rxe_add_req *r)
+static int do_add(struct cmd_ctx *ctx, struct nl *nl, struct rxe_add_req *r)
 {
 	struct out *o = step(ctx, "rdmactl add --exist-ok");
 	const struct model_src src = { .root = "", .nl = nl, .verbs = true };
 	struct model m = { 0 };
 	const struct rdma_dev *k;
-	struct rc_err e;
+	struct op_err e;
 	int err;
 
 	if (!o)
@@ -66,14 +66,14 @@ static int do_add(struct rc_ctx *ctx, struct nl *nl, struct rxe_add_req *r)
 	if (!err && (err = model_load(&src, NULL, MODEL_NETLINK | MODEL_MTU, &m)))
 		explain_dump(&e, err, nl_ext_msg(nl));
 	if (err)
-		rc_fail(&e);
+		cmd_fail(&e);
 	else if ((k = model_find(&m, r->made)))
 		view_link(o, k);
 	model_free(&m);
 	return end_step(o, err);
 }
 
-static int do_check(struct rc_ctx *ctx, const char *dev)
+static int do_check(struct cmd_ctx *ctx, const char *dev)
 {
 	struct check_opts opts = { .root = "", .dev = dev, .gid_index = -1 };
 	struct out *o = step(ctx, "rdmactl check");
@@ -88,7 +88,7 @@ static int do_check(struct rc_ctx *ctx, const char *dev)
 	return end_step(o, count[V_FAIL] ? -EAGAIN : 0);
 }
 
-static int do_selftest(struct rc_ctx *ctx, const char *dev)
+static int do_selftest(struct cmd_ctx *ctx, const char *dev)
 {
 	struct out *o = step(ctx, "rdmactl selftest");
 	struct st_report r;
@@ -105,19 +105,19 @@ static int do_selftest(struct rc_ctx *ctx, const char *dev)
 	return end_step(o, err ? -EIO : 0);
 }
 
-int cmd_up(struct rc_ctx *ctx, const struct cli_args *a)
+int cmd_up(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	char netdev[IF_NAMESIZE + 1] = "";
 	struct rxe_add_req r = { .exist_ok = true };
 	const char *failed = NULL;
 	struct netdev nd;
-	struct rc_err e;
+	struct op_err e;
 	struct nl *nl;
 	int err;
 
 	/* Everything is checked before anything is loaded. */
 	if (a->argc) {
-		if ((err = rc_check_name(a, "netdev", a->argv[0], false)))
+		if ((err = cmd_check_name(a, "netdev", a->argv[0], false)))
 			return err;
 		snprintf(netdev, sizeof(netdev), "%s", a->argv[0]);
 	} else {
@@ -127,17 +127,17 @@ int cmd_up(struct rc_ctx *ctx, const struct cli_args *a)
 					 "name it, 'rdmactl up NETDEV'");
 	}
 	if (netdev_get("", netdev, &nd))
-		return rc_fail((rc_err_set(&e, -ENODEV, NULL, "there is no network device named "
-					   "%s ('ip link' lists them); nothing was done", netdev), &e));
+		return cmd_fail((op_err_set(&e, -ENODEV, NULL, "there is no network device named "
+					    "%s ('ip link' lists them); nothing was done", netdev), &e));
 	if (!netdev_is_ethernet(&nd))
-		return rc_fail((rc_err_set(&e, -EINVAL, NULL, "%s is not an Ethernet device: an "
-					   "rxe port on it carries no RoCE traffic to other hosts; "
-					   "nothing was done", netdev), &e));
+		return cmd_fail((op_err_set(&e, -EINVAL, NULL, "%s is not an Ethernet device: an "
+					    "rxe port on it carries no RoCE traffic to other hosts; "
+					    "nothing was done", netdev), &e));
 	r.netdev = netdev;
 
 	err = do_start(ctx);
 	if (!err)
-		err = rc_netlink(ctx, &nl);
+		err = cmd_netlink(ctx, &nl);
 	if (err) {
 		failed = "start";
 		goto out;

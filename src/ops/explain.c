@@ -15,7 +15,7 @@
 #include "model/model.h"
 #include "ops/explain.h"
 
-static void vadd(struct rc_err *e, const char *fmt, va_list ap)
+static void vadd(struct op_err *e, const char *fmt, va_list ap)
 {
 	size_t len = strlen(e->what);
 
@@ -24,7 +24,7 @@ static void vadd(struct rc_err *e, const char *fmt, va_list ap)
 	vsnprintf(e->what + len, sizeof(e->what) - len, fmt, ap);
 }
 
-int rc_err_set(struct rc_err *e, int err, const char *ext, const char *fmt, ...)
+int op_err_set(struct op_err *e, int err, const char *ext, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -37,7 +37,7 @@ int rc_err_set(struct rc_err *e, int err, const char *ext, const char *fmt, ...)
 	return err;
 }
 
-void rc_err_add(struct rc_err *e, const char *fmt, ...)
+void op_err_add(struct op_err *e, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -64,38 +64,38 @@ static bool have_net_admin(void)
 
 static const char no_priv[] = "this needs root or CAP_NET_ADMIN";
 
-int explain_netlink_open(struct rc_err *e, int err, const char *root)
+int explain_netlink_open(struct op_err *e, int err, const char *root)
 {
 	char path[4096];
 
 	/* A fixture's netlink is its capture. */
 	model_netlink_capture(root, path, sizeof(path));
 	if (*root && err == -ENOENT)
-		return rc_err_set(e, err, NULL, "the fixture %s has no captured netlink answers "
+		return op_err_set(e, err, NULL, "the fixture %s has no captured netlink answers "
 				  "(%s): capture it again with tools/capture-sysfs", root, path);
 	if (*root)
-		return rc_err_set(e, err, NULL, "cannot read the fixture's netlink capture %s%s",
+		return op_err_set(e, err, NULL, "cannot read the fixture's netlink capture %s%s",
 				  path, err == -EBADMSG ? ": it is not whole netlink messages" : "");
 	if (err == -EPROTONOSUPPORT)
-		return rc_err_set(e, err, NULL,
+		return op_err_set(e, err, NULL,
 				  "the running kernel (%s) has no RDMA support: RDMA netlink is "
 				  "missing (CONFIG_INFINIBAND is off)\n"
 				  "boot a kernel with CONFIG_INFINIBAND and CONFIG_RDMA_RXE, such as "
 				  "Debian's linux-image-amd64, where rdma_rxe is a module",
 				  kernel_release(root));
-	return rc_err_set(e, err, NULL, "cannot open the RDMA netlink socket");
+	return op_err_set(e, err, NULL, "cannot open the RDMA netlink socket");
 }
 
-int explain_dump(struct rc_err *e, int err, const char *ext)
+int explain_dump(struct op_err *e, int err, const char *ext)
 {
 	if (err == -ENOMSG)
-		return rc_err_set(e, err, ext, "cannot list the RDMA devices: the fixture's netlink "
+		return op_err_set(e, err, ext, "cannot list the RDMA devices: the fixture's netlink "
 				  "capture has no answer to this request (capture it again with "
 				  "tools/capture-sysfs)");
-	return rc_err_set(e, err, ext, "cannot list the RDMA devices");
+	return op_err_set(e, err, ext, "cannot list the RDMA devices");
 }
 
-int explain_newlink(struct rc_err *e, int err, const char *ext, const char *root,
+int explain_newlink(struct op_err *e, int err, const char *ext, const char *root,
 		    const struct model *m, const char *name, const char *netdev)
 {
 	const struct rdma_dev *other;
@@ -105,73 +105,73 @@ int explain_newlink(struct rc_err *e, int err, const char *ext, const char *root
 	switch (err) {
 	case -EEXIST:
 		other = m ? model_rxe_on(m, netdev) : NULL;
-		return rc_err_set(e, err, ext, "cannot add %s: %s already has an rxe device%s%s",
+		return op_err_set(e, err, ext, "cannot add %s: %s already has an rxe device%s%s",
 				  name, netdev, other ? ": " : "", other ? other->name : "");
 	case -ENFILE:
 		/* 6.1 says "Too many open files in system" for a name in use. */
 		other = m ? model_find(m, name) : NULL;
-		return rc_err_set(e, err, ext,
+		return op_err_set(e, err, ext,
 				  "cannot add %s: an RDMA device named %s already exists%s%s", name,
 				  name, other && *other->netdev ? ", on " : "",
 				  other && *other->netdev ? other->netdev : "");
 	case -ENODEV:
-		return rc_err_set(e, err, ext, "cannot add %s: there is no network device named %s "
+		return op_err_set(e, err, ext, "cannot add %s: there is no network device named %s "
 				  "('ip link' lists them)", name, netdev);
 	case -EPERM:
 		/* rxe also answers EPERM for a VLAN: only meaningful with the privilege. */
 		if (have_net_admin() && netdev_get(root, netdev, &nd) == 0 && nd.is_vlan)
-			return rc_err_set(e, err, ext,
+			return op_err_set(e, err, ext,
 					  "cannot add %s: %s is a VLAN device and rxe binds only to "
 					  "real devices: add the link on its parent%s%s (the VLAN's "
 					  "addresses appear in its GID table)", name, netdev,
 					  *nd.vlan_parent ? ", " : "", nd.vlan_parent);
-		return rc_err_set(e, err, ext, "cannot add %s: %s", name, no_priv);
+		return op_err_set(e, err, ext, "cannot add %s: %s", name, no_priv);
 	case -EINVAL:
 	case -EOPNOTSUPP:
 		/* The kernel could not find the rxe link type: rdma_rxe did not load. */
 		if (kmods_open(&km) == 0 && kmods_state(km, "rdma_rxe") == KMOD_ABSENT)
-			rc_err_set(e, err, ext,
+			op_err_set(e, err, ext,
 				   "cannot add %s: the rdma_rxe module is not installed for kernel %s: "
 				   "'rdmactl module install' builds it from the kernel's source (or "
 				   "use a kernel with CONFIG_RDMA_RXE)", name, kernel_release(root));
 		else
-			rc_err_set(e, err, ext,
+			op_err_set(e, err, ext,
 				   "cannot add %s: the kernel has no rxe link type: rdma_rxe did not "
 				   "load (try 'rdmactl start' and see 'dmesg')", name);
 		kmods_close(km);
 		return err;
 	default:
-		return rc_err_set(e, err, ext, "cannot add %s on %s", name, netdev);
+		return op_err_set(e, err, ext, "cannot add %s on %s", name, netdev);
 	}
 }
 
-int explain_dellink(struct rc_err *e, int err, const char *ext, const char *name)
+int explain_dellink(struct op_err *e, int err, const char *ext, const char *name)
 {
 	if (err == -EPERM)
-		return rc_err_set(e, err, ext, "cannot delete %s: %s", name, no_priv);
-	return rc_err_set(e, err, ext, "cannot delete %s", name);
+		return op_err_set(e, err, ext, "cannot delete %s: %s", name, no_priv);
+	return op_err_set(e, err, ext, "cannot delete %s", name);
 }
 
-int explain_select(struct rc_err *e, int err, const char *word, bool netdev_only,
+int explain_select(struct op_err *e, int err, const char *word, bool netdev_only,
 		   const struct rdma_dev *bad)
 {
 	if (err == -EPERM)
-		return rc_err_set(e, err, NULL, "%s is not an rxe device (driver %s): rdmactl "
+		return op_err_set(e, err, NULL, "%s is not an rxe device (driver %s): rdmactl "
 				  "deletes rxe devices only", bad->name, bad->driver);
 	if (netdev_only)
-		return rc_err_set(e, err, NULL, "%s carries no rxe device", word);
-	return rc_err_set(e, err, NULL, "there is no rxe device named %s, nor a netdev carrying "
+		return op_err_set(e, err, NULL, "%s carries no rxe device", word);
+	return op_err_set(e, err, NULL, "there is no rxe device named %s, nor a netdev carrying "
 			  "one ('rdmactl link' lists the rxe links)", word);
 }
 
-int explain_busy(struct rc_err *e, const struct dev_use *u, size_t n)
+int explain_busy(struct op_err *e, const struct dev_use *u, size_t n)
 {
 	e->err = -EBUSY;
 	e->ext[0] = e->what[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
 		if (!u[i].count)
 			continue;
-		rc_err_add(e, "%s is in use by %s: the kernel would make the delete wait until %s "
+		op_err_add(e, "%s is in use by %s: the kernel would make the delete wait until %s "
 			   "it (rxe cannot force a user off). Stop %s first, or pass --wait",
 			   u[i].dev, u[i].who, u[i].count > 1 ? "they close" : "it closes",
 			   u[i].count > 1 ? "them" : "it");
@@ -179,24 +179,24 @@ int explain_busy(struct rc_err *e, const struct dev_use *u, size_t n)
 	return -EBUSY;
 }
 
-int explain_modprobe(struct rc_err *e, int err, const char *root, const char *module)
+int explain_modprobe(struct op_err *e, int err, const char *root, const char *module)
 {
 	switch (err) {
 	case -ENOENT:
 		if (!strcmp(module, "rdma_rxe"))
-			return rc_err_set(e, err, NULL, "module rdma_rxe is not installed for kernel "
+			return op_err_set(e, err, NULL, "module rdma_rxe is not installed for kernel "
 					  "%s: 'rdmactl module install' builds it from the kernel's "
 					  "source (or use a kernel with CONFIG_RDMA_RXE)",
 					  kernel_release(root));
-		return rc_err_set(e, err, NULL, "module %s is not installed for kernel %s: install "
+		return op_err_set(e, err, NULL, "module %s is not installed for kernel %s: install "
 				  "its modules package", module, kernel_release(root));
 	case -EKEYREJECTED:
 	case -ENOKEY:
-		return rc_err_set(e, err, NULL, "the kernel refused module %s: it demands signed "
+		return op_err_set(e, err, NULL, "the kernel refused module %s: it demands signed "
 				  "modules (module.sig_enforce or Secure Boot's lockdown) and does not "
 				  "trust this one's key: " MOK_ENROLL, module);
 	case -ENOEXEC:
-		return rc_err_set(e, err, NULL, "module %s is not for this kernel (version magic "
+		return op_err_set(e, err, NULL, "module %s is not for this kernel (version magic "
 				  "or format: see 'dmesg'): rebuild it with 'rdmactl module install "
 				  "--force'", module);
 	case -EPERM:
@@ -204,71 +204,71 @@ int explain_modprobe(struct rc_err *e, int err, const char *root, const char *mo
 		 * fix (it only logs that IPv6 is not supported). */
 		if (!strcmp(module, "rdma_rxe") && !sysfs_exists(root, "/proc/sys/net/ipv6") &&
 		    have_net_admin())
-			return rc_err_set(e, err, NULL, "rdma_rxe refused to load: the kernel was "
+			return op_err_set(e, err, NULL, "rdma_rxe refused to load: the kernel was "
 					  "booted with ipv6.disable=1, which this rdma_rxe cannot "
 					  "start without; remove it from the kernel command line");
 		if (!have_net_admin())
-			return rc_err_set(e, err, NULL, "cannot load module %s: %s", module, no_priv);
-		return rc_err_set(e, err, NULL, "cannot load module %s (see 'dmesg')", module);
+			return op_err_set(e, err, NULL, "cannot load module %s: %s", module, no_priv);
+		return op_err_set(e, err, NULL, "cannot load module %s (see 'dmesg')", module);
 	default:
-		return rc_err_set(e, err, NULL, "cannot load module %s (see 'dmesg')", module);
+		return op_err_set(e, err, NULL, "cannot load module %s (see 'dmesg')", module);
 	}
 }
 
-int explain_rmmod(struct rc_err *e, int err, const char *module)
+int explain_rmmod(struct op_err *e, int err, const char *module)
 {
 	if (err == -EBUSY)
-		return rc_err_set(e, err, NULL, "%s is in use: left loaded", module);
+		return op_err_set(e, err, NULL, "%s is in use: left loaded", module);
 	if (err == -EPERM)
-		return rc_err_set(e, err, NULL, "cannot unload %s: %s", module, no_priv);
-	return rc_err_set(e, err, NULL, "cannot unload %s", module);
+		return op_err_set(e, err, NULL, "cannot unload %s: %s", module, no_priv);
+	return op_err_set(e, err, NULL, "cannot unload %s", module);
 }
 
-int explain_kmod_index(struct rc_err *e, int err)
+int explain_kmod_index(struct op_err *e, int err)
 {
-	return rc_err_set(e, err, NULL, "cannot read the kernel module index (/lib/modules)");
+	return op_err_set(e, err, NULL, "cannot read the kernel module index (/lib/modules)");
 }
 
-int explain_conf_load(struct rc_err *e, int err, const char *path, const char *line_msg)
+int explain_conf_load(struct op_err *e, int err, const char *path, const char *line_msg)
 {
 	if (line_msg && *line_msg)
-		return rc_err_set(e, err, NULL, "%s; the file was left as it is", line_msg);
+		return op_err_set(e, err, NULL, "%s; the file was left as it is", line_msg);
 	if (err == -EISDIR)
-		return rc_err_set(e, err, NULL, "cannot read %s: it is a directory; give the "
+		return op_err_set(e, err, NULL, "cannot read %s: it is a directory; give the "
 				  "persistent-links file (--config FILE)", path);
 	if (err == -EACCES)
-		return rc_err_set(e, err, NULL, "cannot read %s: run as root", path);
-	return rc_err_set(e, err, NULL, "cannot read %s", path);
+		return op_err_set(e, err, NULL, "cannot read %s: run as root", path);
+	return op_err_set(e, err, NULL, "cannot read %s", path);
 }
 
-int explain_conf_save(struct rc_err *e, int err, const char *path)
+int explain_conf_save(struct op_err *e, int err, const char *path)
 {
 	switch (err) {
 	case -ENOSPC:
-		return rc_err_set(e, err, NULL, "cannot write %s: its file system is full; it was "
+		return op_err_set(e, err, NULL, "cannot write %s: its file system is full; it was "
 				  "left as it was", path);
 	case -EACCES:
 	case -EPERM:
-		return rc_err_set(e, err, NULL, "cannot write %s: run as root; it was left as it "
+		return op_err_set(e, err, NULL, "cannot write %s: run as root; it was left as it "
 				  "was", path);
 	case -EROFS:
-		return rc_err_set(e, err, NULL, "cannot write %s: its file system is read-only",
+		return op_err_set(e, err, NULL, "cannot write %s: its file system is read-only",
 				  path);
 	default:
-		return rc_err_set(e, err, NULL, "cannot write %s; it was left as it was", path);
+		return op_err_set(e, err, NULL, "cannot write %s; it was left as it was", path);
 	}
 }
 
-int explain_netdev_list(struct rc_err *e, int err, const char *root)
+int explain_netdev_list(struct op_err *e, int err, const char *root)
 {
-	return rc_err_set(e, err, NULL, "cannot list the network devices (%s/sys/class/net)",
+	return op_err_set(e, err, NULL, "cannot list the network devices (%s/sys/class/net)",
 			  root);
 }
 
-int explain_model_load(struct rc_err *e, int err, const char *root, const char *dev)
+int explain_model_load(struct op_err *e, int err, const char *root, const char *dev)
 {
 	if (err == -ENODEV && dev)
-		return rc_err_set(e, err, NULL, "no RDMA device named %s ('rdmactl show' lists "
+		return op_err_set(e, err, NULL, "no RDMA device named %s ('rdmactl show' lists "
 				  "them)", dev);
-	return rc_err_set(e, err, NULL, "cannot read %s/sys/class/infiniband", root);
+	return op_err_set(e, err, NULL, "cannot read %s/sys/class/infiniband", root);
 }

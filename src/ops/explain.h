@@ -21,34 +21,34 @@ struct dev_use;
  */
 #define ETOOL 4097
 
-struct rc_err {
+struct op_err {
 	int err;		/* negative errno, or -ETOOL; 0 for none */
 	char ext[256];		/* the kernel's extended ACK, "" when it gave none */
 	char what[1024];	/* what happened and what to do; lines split by '\n' */
 };
 
 /* Sets E (EXT may be NULL) and returns ERR. */
-int rc_err_set(struct rc_err *e, int err, const char *ext, const char *fmt, ...)
+int op_err_set(struct op_err *e, int err, const char *ext, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* Adds a line to E's explanation. */
-void rc_err_add(struct rc_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void op_err_add(struct op_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* What each operation's errnos mean. ROOT is the sysfs root, for the facts they look up. */
-int explain_netlink_open(struct rc_err *e, int err, const char *root);
-int explain_dump(struct rc_err *e, int err, const char *ext);
+int explain_netlink_open(struct op_err *e, int err, const char *root);
+int explain_dump(struct op_err *e, int err, const char *ext);
 /* M: the devices as they are now (MODEL_NETLINK), to name who has NAME or NETDEV. */
-int explain_newlink(struct rc_err *e, int err, const char *ext, const char *root,
+int explain_newlink(struct op_err *e, int err, const char *ext, const char *root,
 		    const struct model *m, const char *name, const char *netdev);
-int explain_dellink(struct rc_err *e, int err, const char *ext, const char *name);
-int explain_select(struct rc_err *e, int err, const char *word, bool netdev_only,
+int explain_dellink(struct op_err *e, int err, const char *ext, const char *name);
+int explain_select(struct op_err *e, int err, const char *word, bool netdev_only,
 		   const struct rdma_dev *bad);
-int explain_busy(struct rc_err *e, const struct dev_use *u, size_t n);
-int explain_modprobe(struct rc_err *e, int err, const char *root, const char *module);
-int explain_rmmod(struct rc_err *e, int err, const char *module);
-int explain_kmod_index(struct rc_err *e, int err);
-int explain_conf_load(struct rc_err *e, int err, const char *path, const char *line_msg);
-int explain_conf_save(struct rc_err *e, int err, const char *path);
-int explain_netdev_list(struct rc_err *e, int err, const char *root);
-int explain_model_load(struct rc_err *e, int err, const char *root, const char *dev);
+int explain_busy(struct op_err *e, const struct dev_use *u, size_t n);
+int explain_modprobe(struct op_err *e, int err, const char *root, const char *module);
+int explain_rmmod(struct op_err *e, int err, const char *module);
+int explain_kmod_index(struct op_err *e, int err);
+int explain_conf_load(struct op_err *e, int err, const char *path, const char *line_msg);
+int explain_conf_save(struct op_err *e, int err, const char *path);
+int explain_netdev_list(struct op_err *e, int err, const char *root);
+int explain_model_load(struct op_err *e, int err, const char *root, const char *dev);
 
 #endif

@@ -6,7 +6,7 @@
 #include "ops/explain.h"
 #include "ops/modules.h"
 
-int modules_load(struct module_result res[RXE_NMODULES], struct rc_err *e)
+int modules_load(struct module_result res[RXE_NMODULES], struct op_err *e)
 {
 	struct kmods *km;
 	int err, ret = 0;
@@ -27,17 +27,17 @@ int modules_load(struct module_result res[RXE_NMODULES], struct rc_err *e)
 		if (!ret) {
 			ret = explain_modprobe(e, r->err, "", r->name);
 		} else {
-			struct rc_err more;
+			struct op_err more;
 
 			explain_modprobe(&more, r->err, "", r->name);
-			rc_err_add(e, "%s", more.what);
+			op_err_add(e, "%s", more.what);
 		}
 	}
 	kmods_close(km);
 	return ret;
 }
 
-int modules_unload(const char *name, enum kmod_state *after, struct rc_err *e)
+int modules_unload(const char *name, enum kmod_state *after, struct op_err *e)
 {
 	struct kmods *km;
 	int err;

@@ -8,7 +8,7 @@
 #include "kernel/kmods.h"
 #include "model/roce.h"
 
-struct rc_err;
+struct op_err;
 
 
 struct module_result {
@@ -22,8 +22,8 @@ struct module_result {
  * does; built-in counts as loaded), going on past a failure. RES gets one
  * entry a module. Returns the first failure, every one explained in E.
  */
-int modules_load(struct module_result res[RXE_NMODULES], struct rc_err *e);
+int modules_load(struct module_result res[RXE_NMODULES], struct op_err *e);
 /* Unloads NAME unless something holds it (-EBUSY, explained); *AFTER its state then. */
-int modules_unload(const char *name, enum kmod_state *after, struct rc_err *e);
+int modules_unload(const char *name, enum kmod_state *after, struct op_err *e);
 
 #endif

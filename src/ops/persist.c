@@ -15,7 +15,7 @@
 #include "ops/persist.h"
 #include "ops/rxe.h"
 
-int persist_load(const char *path, struct conf *c, struct rc_err *e)
+int persist_load(const char *path, struct conf *c, struct op_err *e)
 {
 	char msg[512];
 	int err = conf_load(path, c, msg, sizeof(msg));
@@ -23,7 +23,7 @@ int persist_load(const char *path, struct conf *c, struct rc_err *e)
 	return err ? explain_conf_load(e, err, path, msg) : 0;
 }
 
-int persist_save(const char *path, const struct conf *c, struct rc_err *e)
+int persist_save(const char *path, const struct conf *c, struct op_err *e)
 {
 	int err = conf_save(c, path);
 
@@ -32,7 +32,7 @@ int persist_save(const char *path, const struct conf *c, struct rc_err *e)
 
 /* Adds NAME NETDEV to C: 1 when it is new, 0 when there already, -EEXIST explained. */
 static int record(const char *path, struct conf *c, const char *name, const char *netdev,
-		  struct rc_err *e)
+		  struct op_err *e)
 {
 	int err = conf_add(c, name, netdev);
 
@@ -41,13 +41,13 @@ static int record(const char *path, struct conf *c, const char *name, const char
 	if (err == 0)
 		return 1;
 	if (err == -EEXIST)
-		return rc_err_set(e, err, NULL, "%s is persisted on %s in %s, not on %s: "
+		return op_err_set(e, err, NULL, "%s is persisted on %s in %s, not on %s: "
 				  "'rdmactl persist del %s' first", name, conf_find(c, name)->netdev,
 				  path, netdev, name);
-	return rc_err_set(e, err, NULL, "cannot record %s", name);
+	return op_err_set(e, err, NULL, "cannot record %s", name);
 }
 
-int persist_add(const char *path, const char *name, const char *netdev, struct rc_err *e)
+int persist_add(const char *path, const char *name, const char *netdev, struct op_err *e)
 {
 	struct conf c;
 	int err = persist_load(path, &c, e);
@@ -60,21 +60,21 @@ int persist_add(const char *path, const char *name, const char *netdev, struct r
 	return err;
 }
 
-int persist_del(const char *path, char *const *words, int n, struct rc_err *e)
+int persist_del(const char *path, char *const *words, int n, struct op_err *e)
 {
 	struct conf c;
 	int err = persist_load(path, &c, e);
 
 	for (int i = 0; !err && i < n; i++)
 		if (conf_del(&c, words[i]) == 0)
-			err = rc_err_set(e, -ENOENT, NULL, "%s is not in %s", words[i], path);
+			err = op_err_set(e, -ENOENT, NULL, "%s is not in %s", words[i], path);
 	if (!err)
 		err = persist_save(path, &c, e);
 	conf_free(&c);
 	return err;
 }
 
-int persist_add_link(struct nl *nl, const char *path, struct rxe_add_req *r, struct rc_err *e)
+int persist_add_link(struct nl *nl, const char *path, struct rxe_add_req *r, struct op_err *e)
 {
 	struct conf c;
 	int err = persist_load(path, &c, e);
@@ -87,13 +87,13 @@ int persist_add_link(struct nl *nl, const char *path, struct rxe_add_req *r, str
 	if (err == 1)
 		err = persist_save(path, &c, e);
 	if (err < 0 && r->created) {
-		struct rc_err undo;
+		struct op_err undo;
 
 		/* Nothing half-done: the link goes with the failed record. */
 		if (rxe_del_name(nl, r->made, &undo) == 0)
-			rc_err_add(e, "%s was not kept", r->made);
+			op_err_add(e, "%s was not kept", r->made);
 		else
-			rc_err_add(e, "%s was made but could not be deleted again: %s", r->made,
+			op_err_add(e, "%s was made but could not be deleted again: %s", r->made,
 				   undo.what);
 		r->created = false;
 	}
@@ -102,7 +102,7 @@ int persist_add_link(struct nl *nl, const char *path, struct rxe_add_req *r, str
 }
 
 int persist_start(struct nl *nl, const char *path, const struct conf *c,
-		  enum start_state *state, struct rc_err *e)
+		  enum start_state *state, struct op_err *e)
 {
 	int ret = 0;
 
@@ -110,7 +110,7 @@ int persist_start(struct nl *nl, const char *path, const struct conf *c,
 		const struct conf_entry *x = &c->e[i];
 		struct rxe_add_req r = { .name = x->name, .netdev = x->netdev, .exist_ok = true,
 					 .force = true };
-		struct rc_err one;
+		struct op_err one;
 		int err = rxe_add(nl, &r, &one);
 
 		/* The kernel's ENODEV: no such netdev (yet), which is no failure. */
@@ -119,9 +119,9 @@ int persist_start(struct nl *nl, const char *path, const struct conf *c,
 		if (!err || err == -ENODEV)
 			continue;
 		if (!ret)
-			ret = rc_err_set(e, err, one.ext, "%s:%zu: %s", path, x->line, one.what);
+			ret = op_err_set(e, err, one.ext, "%s:%zu: %s", path, x->line, one.what);
 		else
-			rc_err_add(e, "%s:%zu: %s", path, x->line, one.what);
+			op_err_add(e, "%s:%zu: %s", path, x->line, one.what);
 	}
 	return ret;
 }
@@ -146,7 +146,7 @@ void persist_only_netdevs(struct conf *c, char *const *netdevs, int n)
 	c->n = k;
 }
 
-static int write_wants(const char *dir, const char *netdev, struct rc_err *e)
+static int write_wants(const char *dir, const char *netdev, struct op_err *e)
 {
 	char esc[4 * 16 + 1], sub[PATH_MAX], file[PATH_MAX + 16];
 	FILE *f;
@@ -154,22 +154,22 @@ static int write_wants(const char *dir, const char *netdev, struct rc_err *e)
 	unit_name_escape(esc, sizeof(esc), netdev);
 	if (snprintf(sub, sizeof(sub), "%s/sys-subsystem-net-devices-%s.device.d", dir, esc) >=
 	    (int)sizeof(sub))
-		return rc_err_set(e, -ENAMETOOLONG, NULL, "%s: the directory's name is too long",
+		return op_err_set(e, -ENAMETOOLONG, NULL, "%s: the directory's name is too long",
 				  dir);
 	snprintf(file, sizeof(file), "%s/rdmactl.conf", sub);
 	if (mkdir(sub, 0755) && errno != EEXIST)
-		return rc_err_set(e, -errno, NULL, "cannot make %s", sub);
+		return op_err_set(e, -errno, NULL, "cannot make %s", sub);
 	f = fopen(file, "we");
 	if (!f)
-		return rc_err_set(e, -errno, NULL, "cannot write %s", file);
+		return op_err_set(e, -errno, NULL, "cannot write %s", file);
 	fprintf(f, "# Made by rdmactl's generator from the persistent-links file.\n"
 		   "[Unit]\nWants=rdmactl-link@%s.service\n", esc);
 	if (fclose(f))
-		return rc_err_set(e, -errno, NULL, "cannot write %s", file);
+		return op_err_set(e, -errno, NULL, "cannot write %s", file);
 	return 0;
 }
 
-int persist_wants(const char *path, const char *dir, struct rc_err *e)
+int persist_wants(const char *path, const char *dir, struct op_err *e)
 {
 	struct conf c;
 	int err = persist_load(path, &c, e);

@@ -8,23 +8,23 @@
 #include "model/conf.h"
 
 struct nl;
-struct rc_err;
+struct op_err;
 struct rxe_add_req;
 
-int persist_load(const char *path, struct conf *c, struct rc_err *e);
-int persist_save(const char *path, const struct conf *c, struct rc_err *e);
+int persist_load(const char *path, struct conf *c, struct op_err *e);
+int persist_save(const char *path, const struct conf *c, struct op_err *e);
 
 /* Records NAME on NETDEV: 0 also when it is there already; -EEXIST on another netdev. */
-int persist_add(const char *path, const char *name, const char *netdev, struct rc_err *e);
+int persist_add(const char *path, const char *name, const char *netdev, struct op_err *e);
 /* Forgets each of WORDS[0..N) (a name, or a netdev): -ENOENT, nothing written, when one is not there. */
-int persist_del(const char *path, char *const *words, int n, struct rc_err *e);
+int persist_del(const char *path, char *const *words, int n, struct op_err *e);
 
 /*
  * rxe_add, and the link recorded in PATH. The file is read first, so a broken
  * one changes nothing; when the record cannot be written, a link this call
  * made is deleted again.
  */
-int persist_add_link(struct nl *nl, const char *path, struct rxe_add_req *r, struct rc_err *e);
+int persist_add_link(struct nl *nl, const char *path, struct rxe_add_req *r, struct op_err *e);
 
 enum start_state { START_PRESENT, START_ADDED, START_FAILED, START_ABSENT };
 
@@ -36,7 +36,7 @@ enum start_state { START_PRESENT, START_ADDED, START_FAILED, START_ABSENT };
  * first failure is returned, each explained in E with its file and line.
  */
 int persist_start(struct nl *nl, const char *path, const struct conf *c,
-		  enum start_state *state, struct rc_err *e);
+		  enum start_state *state, struct op_err *e);
 
 /*
  * Whether an edit of PATH needs systemd told ('systemctl daemon-reload'): it
@@ -57,6 +57,6 @@ void persist_only_netdevs(struct conf *c, char *const *netdevs, int n);
  * rdmactl-link@NETDEV.service, so the netdev's links come when it appears.
  * A malformed file writes nothing.
  */
-int persist_wants(const char *path, const char *dir, struct rc_err *e);
+int persist_wants(const char *path, const char *dir, struct op_err *e);
 
 #endif

@@ -84,7 +84,7 @@ static void free_name(const struct model *m, char *buf, size_t len)
 	}
 }
 
-int rxe_add(struct nl *nl, struct rxe_add_req *r, struct rc_err *e)
+int rxe_add(struct nl *nl, struct rxe_add_req *r, struct op_err *e)
 {
 	struct model m = { 0 };
 	const struct rdma_dev *k;
@@ -94,7 +94,7 @@ int rxe_add(struct nl *nl, struct rxe_add_req *r, struct rc_err *e)
 	r->created = false;
 	/* A port on a non-Ethernet or loopback device never carries RoCE traffic. */
 	if (!r->force && netdev_basic(live, r->netdev, &nd) == 0 && !netdev_is_ethernet(&nd))
-		return rc_err_set(e, -EINVAL, NULL,
+		return op_err_set(e, -EINVAL, NULL,
 				  "%s is %s, not an Ethernet device: an rxe port on it carries no "
 				  "RoCE traffic to other hosts; use an Ethernet device (or --force)",
 				  r->netdev, nd.type == ARPHRD_LOOPBACK ? "the loopback device" : "a device");
@@ -120,7 +120,7 @@ int rxe_add(struct nl *nl, struct rxe_add_req *r, struct rc_err *e)
 	} else {
 		err = link_create(nl, r->made, r->netdev);
 		if (err) {
-			char ext[sizeof(((struct rc_err *)0)->ext)];
+			char ext[sizeof(((struct op_err *)0)->ext)];
 
 			/* The devices as they are now name who holds the name or netdev. */
 			snprintf(ext, sizeof(ext), "%s", nl_ext_msg(nl));
@@ -134,7 +134,7 @@ int rxe_add(struct nl *nl, struct rxe_add_req *r, struct rc_err *e)
 	return err;
 }
 
-int rxe_del(struct nl *nl, const struct rdma_dev *d, struct rc_err *e)
+int rxe_del(struct nl *nl, const struct rdma_dev *d, struct op_err *e)
 {
 	int err = link_delete(nl, d->index);
 
@@ -145,7 +145,7 @@ int rxe_del(struct nl *nl, const struct rdma_dev *d, struct rc_err *e)
 	return 0;
 }
 
-int rxe_del_name(struct nl *nl, const char *name, struct rc_err *e)
+int rxe_del_name(struct nl *nl, const char *name, struct op_err *e)
 {
 	struct model m = { 0 };
 	const struct rdma_dev *d;
@@ -160,7 +160,7 @@ int rxe_del_name(struct nl *nl, const char *name, struct rc_err *e)
 }
 
 static int select_rxe(const struct model *m, const char *word, bool netdev_only,
-		      const struct rdma_dev **targets, size_t *n, struct rc_err *e)
+		      const struct rdma_dev **targets, size_t *n, struct op_err *e)
 {
 	const struct rdma_dev *bad = NULL;
 	int err;
@@ -176,7 +176,7 @@ static int select_rxe(const struct model *m, const char *word, bool netdev_only,
 }
 
 static int refuse_busy(struct nl *nl, const struct rdma_dev *const *targets, size_t n,
-		       struct rc_err *e)
+		       struct op_err *e)
 {
 	struct dev_use *u;
 	int busy = 0;
@@ -185,7 +185,7 @@ static int refuse_busy(struct nl *nl, const struct rdma_dev *const *targets, siz
 		return 0;	/* one question a device instead of a pass over /proc */
 	u = calloc(n ? n : 1, sizeof(*u));
 	if (!u)
-		return rc_err_set(e, -ENOMEM, NULL, "out of memory");
+		return op_err_set(e, -ENOMEM, NULL, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		u[i].dev = targets[i]->name;
 	dev_holders(live, u, n);
@@ -199,7 +199,7 @@ static int refuse_busy(struct nl *nl, const struct rdma_dev *const *targets, siz
 
 int rxe_pick(struct nl *nl, const struct model *m, char *const *words, size_t nwords,
 	     bool netdev_only, bool wait, const struct rdma_dev ***targets, size_t *n,
-	     struct rc_err *e)
+	     struct op_err *e)
 {
 	const struct rdma_dev **t = calloc(m->n + 1, sizeof(*t));
 	int err = 0;
@@ -207,7 +207,7 @@ int rxe_pick(struct nl *nl, const struct model *m, char *const *words, size_t nw
 	*targets = NULL;
 	*n = 0;
 	if (!t)
-		return rc_err_set(e, -ENOMEM, NULL, "out of memory");
+		return op_err_set(e, -ENOMEM, NULL, "out of memory");
 	/* Every target is checked before anything is deleted. */
 	if (nwords == 0)
 		err = select_rxe(m, NULL, false, t, n, e);

@@ -11,7 +11,7 @@
 struct nl;
 struct model;
 struct rdma_dev;
-struct rc_err;
+struct op_err;
 
 struct rxe_add_req {
 	const char *name;	/* NULL: the first free rxeN (with exist_ok: NETDEV's own) */
@@ -27,11 +27,11 @@ struct rxe_add_req {
  * Validates R (a netdev that carries no RoCE traffic is refused unless force),
  * then creates the link. ROOT is "" : operations act on the running system.
  */
-int rxe_add(struct nl *nl, struct rxe_add_req *r, struct rc_err *e);
+int rxe_add(struct nl *nl, struct rxe_add_req *r, struct op_err *e);
 /* Deletes rxe device D; one that is gone meanwhile is what was asked: 0. */
-int rxe_del(struct nl *nl, const struct rdma_dev *d, struct rc_err *e);
+int rxe_del(struct nl *nl, const struct rdma_dev *d, struct op_err *e);
 /* Deletes the rxe link named NAME when there is one (undoing an add). */
-int rxe_del_name(struct nl *nl, const char *name, struct rc_err *e);
+int rxe_del_name(struct nl *nl, const char *name, struct op_err *e);
 
 /*
  * The rxe devices to delete, in *TARGETS (of M; the caller frees the array):
@@ -44,6 +44,6 @@ int rxe_del_name(struct nl *nl, const char *name, struct rc_err *e);
  */
 int rxe_pick(struct nl *nl, const struct model *m, char *const *words, size_t nwords,
 	     bool netdev_only, bool wait, const struct rdma_dev ***targets, size_t *n,
-	     struct rc_err *e);
+	     struct op_err *e);
 
 #endif

@@ -47,7 +47,7 @@ static void distro_package(const char *kver, char *buf, size_t len)
 }
 
 /* What is missing to build: named in E with the command that supplies it. */
-static int missing(struct rxe_install_req *r, struct rc_err *e)
+static int missing(struct rxe_install_req *r, struct op_err *e)
 {
 	const struct kbuild *k = &r->k;
 	char headers[192], source[64], list[400] = "";
@@ -72,7 +72,7 @@ static int missing(struct rxe_install_req *r, struct rc_err *e)
 	}
 	for (size_t i = 0; i < n; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), " %s", pkgs[i]);
-	return rc_err_set(e, -ENOENT, NULL,
+	return op_err_set(e, -ENOENT, NULL,
 			  "building rdma_rxe for kernel %s needs%s%s%s%s%s: apt-get install%s "
 			  "(or add --install-deps)", k->kver,
 			  !*k->headers ? " its headers" : "",
@@ -132,7 +132,7 @@ static void dkms_forget(const char *version)
  * add, build, install; on a failure nothing of it stays, not even the signing
  * key DKMS made for its first build (no one can have enrolled it yet).
  */
-static int dkms_install(struct rxe_install_req *r, const char *dir, struct rc_err *e)
+static int dkms_install(struct rxe_install_req *r, const char *dir, struct op_err *e)
 {
 	char mv[128];
 	const char *add[] = { "dkms", "add", mv, NULL };
@@ -152,7 +152,7 @@ static int dkms_install(struct rxe_install_req *r, const char *dir, struct rc_er
 
 			first_error(r->version, first, sizeof(first), kept, sizeof(kept));
 			if (*first)
-				rc_err_set(e, err, NULL, "the build failed: %s%s%s%s", first,
+				op_err_set(e, err, NULL, "the build failed: %s%s%s%s", first,
 					   *kept ? " (DKMS's whole make.log: " : "", kept,
 					   *kept ? ")" : "");
 		}
@@ -177,7 +177,7 @@ static int dkms_install(struct rxe_install_req *r, const char *dir, struct rc_er
  * A link on the loopback device, under the first free rxeN, made and deleted:
  * rdma_rxe answers. One already on lo proves it as well, and is left alone.
  */
-static int prove(struct nl *nl, struct rc_err *e)
+static int prove(struct nl *nl, struct op_err *e)
 {
 	struct rxe_add_req a = { .netdev = "lo", .force = true, .exist_ok = true };
 	int err = rxe_add(nl, &a, e);
@@ -188,16 +188,16 @@ static int prove(struct nl *nl, struct rc_err *e)
 }
 
 /* The running kernel's new rdma_rxe: loaded with its dependencies, then proven. */
-static int load_and_prove(struct nl *nl, struct rxe_install_req *r, struct rc_err *e)
+static int load_and_prove(struct nl *nl, struct rxe_install_req *r, struct op_err *e)
 {
 	struct module_result res[RXE_NMODULES];
 	int err = modules_load(res, e);
 
 	if (err == -EKEYREJECTED || err == -ENOKEY)
-		rc_err_add(e, "rdma_rxe stays installed (DKMS), not loaded: after the key is "
+		op_err_add(e, "rdma_rxe stays installed (DKMS), not loaded: after the key is "
 			   "enrolled and the machine rebooted, 'rdmactl start' loads it");
 	else if (err)
-		rc_err_add(e, "rdma_rxe stays installed (DKMS), not loaded; 'rdmactl module "
+		op_err_add(e, "rdma_rxe stays installed (DKMS), not loaded; 'rdmactl module "
 			   "remove' takes it away again");
 	if (err)
 		return err;
@@ -207,13 +207,13 @@ static int load_and_prove(struct nl *nl, struct rxe_install_req *r, struct rc_er
 	return err;
 }
 
-int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct rc_err *e)
+int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct op_err *e)
 {
 	int err;
 
 	err = kbuild_facts(r->kver, &r->k);
 	if (err)
-		return rc_err_set(e, err, NULL, "cannot read the kernel's facts");
+		return op_err_set(e, err, NULL, "cannot read the kernel's facts");
 	if (r->k.origin != RXE_NONE && !r->force) {
 		r->unchanged = r->k.origin == RXE_DKMS ? "rdma_rxe is installed already, by DKMS" :
 			       r->k.origin == RXE_BUILTIN ? "the kernel has rdma_rxe built in" :
@@ -230,7 +230,7 @@ int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct rc_err *
 		const char *pkgs[] = { r->package };
 
 		if (!r->install_deps)
-			return rc_err_set(e, -ENOENT, NULL, "kernel %s has rdma_rxe in the package %s: "
+			return op_err_set(e, -ENOENT, NULL, "kernel %s has rdma_rxe in the package %s: "
 					  "apt-get install %s (or add --install-deps)", r->k.kver,
 					  r->package, r->package);
 		err = tool_apt_install(pkgs, 1, r->progress, e);
@@ -321,19 +321,19 @@ static void tidy_imageless_tree(const char *kver)
 	rmdir(path);
 }
 
-int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct rc_err *e)
+int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct op_err *e)
 {
 	char dir[PATH_MAX];
 	int err = kbuild_facts(r->kver, &r->k);
 
 	if (err)
-		return rc_err_set(e, err, NULL, "cannot read the kernel's facts");
+		return op_err_set(e, err, NULL, "cannot read the kernel's facts");
 	if (!*r->k.dkms_version) {
 		r->unchanged = "rdma_rxe was not installed for this kernel by 'rdmactl module install'";
 		return 0;
 	}
 	if (!ours(r->k.dkms_version))
-		return rc_err_set(e, -EPERM, NULL, "rdma_rxe/%s in DKMS was not made by rdmactl: "
+		return op_err_set(e, -EPERM, NULL, "rdma_rxe/%s in DKMS was not made by rdmactl: "
 				  "remove it with 'dkms remove rdma_rxe/%s --all'",
 				  r->k.dkms_version, r->k.dkms_version);
 	if (r->k.running && r->k.loaded) {

@@ -13,7 +13,7 @@
 #include "kernel/kbuild.h"
 
 struct nl;
-struct rc_err;
+struct op_err;
 struct spawn_progress;
 
 /* What rdmactl writes into the DKMS source tree it makes, to know it again. */
@@ -36,12 +36,12 @@ struct rxe_install_req {
 };
 
 /* rxesource.c: the version to build (of the source, against the kernel's), into R. */
-int rxebuild_pick_version(struct rxe_install_req *r, struct rc_err *e);
+int rxebuild_pick_version(struct rxe_install_req *r, struct op_err *e);
 /* rxesource.c: drivers/infiniband/sw/rxe of R's source in DIR, with the dkms.conf for it. */
-int rxebuild_stage(struct rxe_install_req *r, const char *dir, struct rc_err *e);
+int rxebuild_stage(struct rxe_install_req *r, const char *dir, struct op_err *e);
 
 /* NL: the netlink for the proof on the running kernel. */
-int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct rc_err *e);
+int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct op_err *e);
 
 struct rxe_remove_req {
 	const char *kver;
@@ -52,6 +52,6 @@ struct rxe_remove_req {
 	bool unloaded;
 };
 
-int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct rc_err *e);
+int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct op_err *e);
 
 #endif

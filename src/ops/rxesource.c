@@ -16,7 +16,7 @@
 #include "ops/tools.h"
 
 /* The top directory of a source tarball, its first member, with its '/': "linux-source-6.1/". */
-static int tarball_top(const char *tarball, char *top, size_t len, struct rc_err *e)
+static int tarball_top(const char *tarball, char *top, size_t len, struct op_err *e)
 {
 	/* head ends the listing at the first line. */
 	const char *list[] = { "sh", "-c", "tar -tf \"$1\" | head -n 1", "sh", tarball, NULL };
@@ -26,7 +26,7 @@ static int tarball_top(const char *tarball, char *top, size_t len, struct rc_err
 	if (err)
 		return err;
 	if (!o.len || o.text[0] == '/' || !memchr(o.text, '/', o.len))
-		return rc_err_set(e, -EINVAL, NULL, "%s does not start with a top directory: is it "
+		return op_err_set(e, -EINVAL, NULL, "%s does not start with a top directory: is it "
 				  "a kernel source tarball?", tarball);
 	snprintf(top, len, "%.*s", (int)((char *)memchr(o.text, '/', o.len) - o.text + 1), o.text);
 	return 0;
@@ -38,7 +38,7 @@ static int tarball_top(const char *tarball, char *top, size_t len, struct rc_err
  * minute and more on a slow machine.
  */
 static int tarball_version(const char *tarball, char *buf, size_t len,
-			   const struct spawn_progress *p, struct rc_err *e)
+			   const struct spawn_progress *p, struct op_err *e)
 {
 	char top[PATH_MAX];
 	const char *argv[] = { "tar", "-xOf", tarball, "--occurrence", top, NULL };
@@ -55,7 +55,7 @@ static int tarball_version(const char *tarball, char *buf, size_t len,
 	if (err)
 		return err;
 	if (!mkdtemp(dir))
-		return rc_err_set(e, -errno, NULL, "cannot make a temporary directory");
+		return op_err_set(e, -errno, NULL, "cannot make a temporary directory");
 	snprintf(path, sizeof(path), "%s/Makefile", dir);
 	f = fopen(path, "w");
 	if (f) {
@@ -65,7 +65,7 @@ static int tarball_version(const char *tarball, char *buf, size_t len,
 	err = kbuild_makefile_version(dir, buf, len);
 	unlink(path);
 	rmdir(dir);
-	return err ? rc_err_set(e, err, NULL, "%s has no kernel version in its top Makefile",
+	return err ? op_err_set(e, err, NULL, "%s has no kernel version in its top Makefile",
 				tarball) : 0;
 }
 
@@ -81,7 +81,7 @@ static bool is_dir(const char *p)
  * tarball, else the source's own. A mismatch with the kernel is refused
  * unless forced.
  */
-int rxebuild_pick_version(struct rxe_install_req *r, struct rc_err *e)
+int rxebuild_pick_version(struct rxe_install_req *r, struct op_err *e)
 {
 	const struct kbuild *k = &r->k;
 	char have[64] = "", want[64];
@@ -94,12 +94,12 @@ int rxebuild_pick_version(struct rxe_install_req *r, struct rc_err *e)
 		int err;
 
 		if (access(src, R_OK))
-			return rc_err_set(e, -errno, NULL, "cannot read the source %s: give a kernel "
+			return op_err_set(e, -errno, NULL, "cannot read the source %s: give a kernel "
 					  "source tarball or tree", src);
 		err = is_dir(src) ? kbuild_makefile_version(src, have, sizeof(have)) :
 				    tarball_version(src, have, sizeof(have), r->progress, e);
 		if (err && is_dir(src))
-			return rc_err_set(e, err, NULL, "%s has no kernel version in its top "
+			return op_err_set(e, err, NULL, "%s has no kernel version in its top "
 					  "Makefile: is it a kernel source tree?", src);
 		if (err)
 			return err;
@@ -108,7 +108,7 @@ int rxebuild_pick_version(struct rxe_install_req *r, struct rc_err *e)
 	snprintf(r->version, sizeof(r->version), "%s", have);
 	if (!*want || strcmp(have, want)) {
 		if (!r->force)
-			return rc_err_set(e, -EINVAL, NULL,
+			return op_err_set(e, -EINVAL, NULL,
 					  "the source is version %s but kernel %s is %s: build from "
 					  "the kernel's own version (--force builds anyway, "
 					  "unsupported)", have, k->kver, *want ? want : "unknown");
@@ -117,7 +117,7 @@ int rxebuild_pick_version(struct rxe_install_req *r, struct rc_err *e)
 	return 0;
 }
 
-static int write_conf(const char *dir, const char *version, struct rc_err *e)
+static int write_conf(const char *dir, const char *version, struct op_err *e)
 {
 	char path[PATH_MAX + 16];
 	FILE *f;
@@ -125,7 +125,7 @@ static int write_conf(const char *dir, const char *version, struct rc_err *e)
 	snprintf(path, sizeof(path), "%s/dkms.conf", dir);
 	f = fopen(path, "w");
 	if (!f)
-		return rc_err_set(e, -errno, NULL, "cannot write %s", path);
+		return op_err_set(e, -errno, NULL, "cannot write %s", path);
 	fprintf(f, RXEBUILD_MARK "\n"
 		"PACKAGE_NAME=\"rdma_rxe\"\n"
 		"PACKAGE_VERSION=\"%s\"\n"
@@ -136,7 +136,7 @@ static int write_conf(const char *dir, const char *version, struct rc_err *e)
 		"CLEAN=\"true\"\n"
 		"AUTOINSTALL=\"yes\"\n", version);
 	if (fclose(f))
-		return rc_err_set(e, -EIO, NULL, "cannot write %s", path);
+		return op_err_set(e, -EIO, NULL, "cannot write %s", path);
 	return 0;
 }
 
@@ -148,7 +148,7 @@ static int write_conf(const char *dir, const char *version, struct rc_err *e)
  * extracted beside DIR and moved into place.
  */
 static int extract(const char *tarball, const char *dir, const struct spawn_progress *p,
-		   struct rc_err *e)
+		   struct op_err *e)
 {
 	char top[PATH_MAX], tmp[PATH_MAX + 8], from[2 * PATH_MAX + 16];
 	const char *argv[] = { "tar", "-xf", tarball, "-C", tmp, "--occurrence", top, NULL };
@@ -160,18 +160,18 @@ static int extract(const char *tarball, const char *dir, const struct spawn_prog
 	strcat(top, "drivers/infiniband/sw/rxe");
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", dir);
 	if (!mkdtemp(tmp))
-		return rc_err_set(e, -errno, NULL, "cannot make a directory beside %s", dir);
+		return op_err_set(e, -errno, NULL, "cannot make a directory beside %s", dir);
 	err = tool_run(argv, "extracting drivers/infiniband/sw/rxe", p, &o, e,
 		  "cannot extract the rxe source");
 	snprintf(from, sizeof(from), "%s/%s", tmp, top);
 	if (!err && rename(from, dir) < 0)
-		err = rc_err_set(e, -errno, NULL, "cannot move the rxe source to %s", dir);
+		err = op_err_set(e, -errno, NULL, "cannot move the rxe source to %s", dir);
 	tool_rm_tree(tmp);
 	return err;
 }
 
 /* Only drivers/infiniband/sw/rxe of the source, into DIR. */
-int rxebuild_stage(struct rxe_install_req *r, const char *dir, struct rc_err *e)
+int rxebuild_stage(struct rxe_install_req *r, const char *dir, struct op_err *e)
 {
 	const char *src = r->source ? r->source : r->k.source;
 	char probe[PATH_MAX + 8];
@@ -183,7 +183,7 @@ int rxebuild_stage(struct rxe_install_req *r, const char *dir, struct rc_err *e)
 		const char *argv[] = { "cp", "-a", from, dir, NULL };
 
 		if (mkdir(dir, 0755) < 0)
-			return rc_err_set(e, -errno, NULL, "cannot make %s", dir);
+			return op_err_set(e, -errno, NULL, "cannot make %s", dir);
 		snprintf(from, sizeof(from), "%s/drivers/infiniband/sw/rxe/.", src);
 		err = tool_run(argv, NULL, NULL, &o, e, "cannot copy the rxe source");
 	} else {
@@ -193,6 +193,6 @@ int rxebuild_stage(struct rxe_install_req *r, const char *dir, struct rc_err *e)
 		return err;
 	snprintf(probe, sizeof(probe), "%s/rxe.c", dir);
 	if (access(probe, F_OK))
-		return rc_err_set(e, -ENOENT, NULL, "%s has no drivers/infiniband/sw/rxe/rxe.c", src);
+		return op_err_set(e, -ENOENT, NULL, "%s has no drivers/infiniband/sw/rxe/rxe.c", src);
 	return write_conf(dir, r->version, e);
 }

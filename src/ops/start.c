@@ -9,7 +9,7 @@
 #include "ops/start.h"
 
 int rxe_start(struct nl **nlp, const char *config, char *const *netdevs, int n,
-	      struct start_result *r, struct rc_err *e)
+	      struct start_result *r, struct op_err *e)
 {
 	int err;
 
@@ -27,7 +27,7 @@ int rxe_start(struct nl **nlp, const char *config, char *const *netdevs, int n,
 		return explain_netlink_open(e, err, "");
 	r->state = calloc(r->conf.n + 1, sizeof(*r->state));
 	if (!r->state)
-		return rc_err_set(e, -ENOMEM, NULL, "out of memory");
+		return op_err_set(e, -ENOMEM, NULL, "out of memory");
 	err = persist_start(*nlp, config, &r->conf, r->state, e);
 	r->links_done = true;
 	return err;

@@ -10,7 +10,7 @@
 #include "ops/persist.h"
 
 struct nl;
-struct rc_err;
+struct op_err;
 
 /* What the sequence did, each part filled once it was reached. */
 struct start_result {
@@ -29,7 +29,7 @@ struct start_result {
  * failure explained in E; R says how far it came. start_result_free() R.
  */
 int rxe_start(struct nl **nlp, const char *config, char *const *netdevs, int n,
-	      struct start_result *r, struct rc_err *e);
+	      struct start_result *r, struct op_err *e);
 void start_result_free(struct start_result *r);
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The tools a module build runs (apt-get, tar, cp, rm, dkms): each failure said in an rc_err. */
+/* The tools a module build runs (apt-get, tar, cp, rm, dkms): each failure said in an op_err. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -33,19 +33,19 @@ static const char *why_line(struct spawn_out *o, const char *tool)
 }
 
 int tool_run(const char *const argv[], const char *label, const struct spawn_progress *p,
-	     struct spawn_out *o, struct rc_err *e, const char *what)
+	     struct spawn_out *o, struct op_err *e, const char *what)
 {
 	int err = spawn_run(argv, label, p, o);
 
 	if (err == -ENOENT)
-		return rc_err_set(e, err, NULL, "%s: %s is not installed (apt-get install %s)",
+		return op_err_set(e, err, NULL, "%s: %s is not installed (apt-get install %s)",
 				  what, argv[0], argv[0]);
 	if (err)
-		return rc_err_set(e, err, NULL, "%s: cannot run %s", what, argv[0]);
+		return op_err_set(e, err, NULL, "%s: cannot run %s", what, argv[0]);
 	if (o->status) {
 		const char *why = why_line(o, argv[0]);
 
-		return rc_err_set(e, -ETOOL, NULL, "%s: %s exited with status %d%s%.*s", what,
+		return op_err_set(e, -ETOOL, NULL, "%s: %s exited with status %d%s%.*s", what,
 				  argv[0], o->status, *why ? ": " : "", (int)strcspn(why, "\n"), why);
 	}
 	return 0;
@@ -60,7 +60,7 @@ void tool_rm_tree(const char *dir)
 }
 
 int tool_apt_install(const char *const pkgs[], size_t n, const struct spawn_progress *p,
-		     struct rc_err *e)
+		     struct op_err *e)
 {
 	const char *argv[16] = { "apt-get", "install", "-y", "-q", "--no-install-recommends" };
 	struct spawn_out o;

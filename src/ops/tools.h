@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The tools a module build runs (apt-get, tar, cp, rm, dkms): each failure said in an rc_err. */
+/* The tools a module build runs (apt-get, tar, cp, rm, dkms): each failure said in an op_err. */
 #ifndef RDMACTL_OPS_TOOLS_H
 #define RDMACTL_OPS_TOOLS_H
 
 #include <stddef.h>
 
-struct rc_err;
+struct op_err;
 struct spawn_out;
 struct spawn_progress;
 
@@ -15,11 +15,11 @@ struct spawn_progress;
  * output that says why, is said in E after WHAT.
  */
 int tool_run(const char *const argv[], const char *label, const struct spawn_progress *p,
-	     struct spawn_out *o, struct rc_err *e, const char *what);
+	     struct spawn_out *o, struct op_err *e, const char *what);
 /* DIR and all below it, on its own file system only; a failure is not an error. */
 void tool_rm_tree(const char *dir);
 /* apt-get install PKGS[0..N), without recommends. */
 int tool_apt_install(const char *const pkgs[], size_t n, const struct spawn_progress *p,
-		     struct rc_err *e);
+		     struct op_err *e);
 
 #endif

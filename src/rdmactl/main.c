@@ -15,10 +15,10 @@
 static int exit_status(int ret)
 {
 	if (ret == 0)
-		return RC_EXIT_OK;
+		return RDMACTL_EXIT_OK;
 	if (ret == -EUSAGE)
-		return RC_EXIT_USAGE;
-	return RC_EXIT_FAIL;
+		return RDMACTL_EXIT_USAGE;
+	return RDMACTL_EXIT_FAIL;
 }
 
 int main(int argc, char **argv)
@@ -27,17 +27,17 @@ int main(int argc, char **argv)
 		.sysfs_root = getenv("RDMACTL_SYSFS_ROOT"),
 		.config = getenv("RDMACTL_CONFIG"),
 	};
-	struct rc_ctx ctx = { .root = rc_commands };
+	struct cmd_ctx ctx = { .root = rdmactl_commands };
 	struct cli_args a;
 	int ret, err;
 
-	ret = cli_parse(rc_commands, argc, argv, &a, &g);
+	ret = cli_parse(rdmactl_commands, argc, argv, &a, &g);
 	switch (ret) {
 	case CLI_HELP:
-		return exit_status(cli_print_help(stdout, rc_commands, a.nwords, a.words));
+		return exit_status(cli_print_help(stdout, rdmactl_commands, a.nwords, a.words));
 	case CLI_EMPTY:
-		cli_print_usage(stderr, rc_commands);
-		return RC_EXIT_USAGE;
+		cli_print_usage(stderr, rdmactl_commands);
+		return RDMACTL_EXIT_USAGE;
 	case CLI_VERSION:
 		a.cmd = NULL;	/* -V anywhere: the version */
 		break;
@@ -55,12 +55,12 @@ int main(int argc, char **argv)
 		pr_err("%s works on the running system only, not on the fixture %s "
 		       "(--sysfs-root or RDMACTL_SYSFS_ROOT); leave that out", a.path,
 		       ctx.sysfs_root);
-		return RC_EXIT_USAGE;
+		return RDMACTL_EXIT_USAGE;
 	}
 	ctx.out = out_new(stdout, ctx.json, ctx.pretty);
 	if (!ctx.out) {
 		pr_err("out of memory");
-		return RC_EXIT_FAIL;
+		return RDMACTL_EXIT_FAIL;
 	}
 	ret = a.cmd ? a.cmd->fn(&ctx, &a) : cmd_version(&ctx, &a);
 	nl_close(ctx.nl);

@@ -246,7 +246,7 @@ static const struct cli_opt help_opts[] = {
 	{ NULL },
 };
 
-const struct cli_cmd rc_commands[] = {
+const struct cli_cmd rdmactl_commands[] = {
 	ADD_ROW("add"),
 	DEL_ROW("del"),
 	{ "link", .verbs = link_verbs, .dflt = "show",

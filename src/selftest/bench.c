@@ -261,7 +261,7 @@ static void lat_stats(struct st_stats *t, uint64_t *rtt, unsigned int n)
 	t->t_avg = sum / n / 2000;
 }
 
-static struct lat_end lat_end(struct st *s, struct st_end *e, unsigned int size,
+static struct lat_end lat_end(struct st_run *s, struct st_end *e, unsigned int size,
 			      struct st_fault *f)
 {
 	return (struct lat_end){ .e = e, .size = size, .timeout_ms = s->o->timeout_ms, .f = f };
@@ -287,7 +287,7 @@ void st_bench_prepare(struct st_end *b, const struct wire_step *step, struct st_
 	}
 }
 
-void st_bench_serve(struct st *s, struct st_end *b, const struct wire_step *step,
+void st_bench_serve(struct st_run *s, struct st_end *b, const struct wire_step *step,
 		    struct st_fault *res)
 {
 	struct lat_end l = lat_end(s, b, step->size, res);
@@ -303,7 +303,7 @@ void st_bench_serve(struct st *s, struct st_end *b, const struct wire_step *step
 }
 
 struct answerer {
-	struct st *s;
+	struct st_run *s;
 	struct wire_step step;
 	struct st_fault res;
 };
@@ -318,7 +318,7 @@ static void *answer(void *arg)
 	return NULL;
 }
 
-int st_bench_lat(struct st *s, enum st_stage stage, bool loopback)
+int st_bench_lat(struct st_run *s, enum st_stage stage, bool loopback)
 {
 	struct st_stage_result *x = &s->r->st[stage];
 	unsigned int n = s->o->lat_iters, size = s->o->lat_size;
@@ -390,7 +390,7 @@ out_free:
 	return -1;
 }
 
-int st_bench_bw(struct st *s)
+int st_bench_bw(struct st_run *s)
 {
 	struct st_stage_result *x = &s->r->st[ST_BW_WRITE];
 	unsigned int n = s->o->bw_iters, size = s->o->bw_size, depth = s->o->depth;

@@ -58,7 +58,7 @@ static const char *event_hint(const struct rdma_cm_event *ev)
 int cm_wait(struct cm *c, enum rdma_cm_event_type want, struct rdma_cm_id **got,
 		   bool forever)
 {
-	struct st *s = c->s;
+	struct st_run *s = c->s;
 	/* A second more than the kernel's own resolution timeout: its error explains more. */
 	uint64_t deadline = forever ? 0 : mono_ms() + s->o->timeout_ms + 1000;
 	struct rdma_cm_event *ev;
@@ -109,7 +109,7 @@ int cm_open(struct cm *c)
 /* The verbs context rdma_cm chose for ID becomes the selftest's; DEV, if named, must be it. */
 int cm_adopt(struct cm *c, struct rdma_cm_id *id)
 {
-	struct st *s = c->s;
+	struct st_run *s = c->s;
 	const char *name = ibv_get_device_name(id->verbs->device);
 
 	if (s->o->dev && strcmp(name, s->o->dev))
@@ -143,7 +143,7 @@ int cm_create_qp(struct cm *c, struct rdma_cm_id *id, struct st_end *e)
 /* rdma_cm's QPs go with rdma_destroy_qp; then the rest of each end, then the ids. */
 void cm_close(struct cm *c)
 {
-	struct st *s = c->s;
+	struct st_run *s = c->s;
 
 	if (c->id && c->id->qp)
 		rdma_disconnect(c->id);
@@ -176,7 +176,7 @@ void cm_close(struct cm *c)
 /* Resolves DST's address and route for c->id, each bounded by the timeout. */
 int cm_resolve(struct cm *c, struct sockaddr *dst)
 {
-	struct st *s = c->s;
+	struct st_run *s = c->s;
 	int ms = (int)s->o->timeout_ms;
 
 	if (rdma_create_id(c->ec, &c->id, NULL, RDMA_PS_TCP))
@@ -194,7 +194,7 @@ int cm_resolve(struct cm *c, struct sockaddr *dst)
 /* Loopback through rdma_cm: listen on the device's IPv4 address, connect to it. */
 int st_cm_loopback(const struct st_opts *o, struct st_report *r)
 {
-	struct st s = { .o = o, .r = r, .peer = &st_loopback_peer, .fd = -1 };
+	struct st_run s = { .o = o, .r = r, .peer = &st_loopback_peer, .fd = -1 };
 	struct cm c = { .s = &s };
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	struct rdma_conn_param param = cm_conn_param(4);

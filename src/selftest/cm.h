@@ -15,7 +15,7 @@ struct rping_info {
 } __attribute__((packed));
 
 struct cm {
-	struct st *s;
+	struct st_run *s;
 	struct rdma_event_channel *ec;
 	struct rdma_cm_id *listen, *id, *child;
 	struct ibv_mr *ctl_mr;	/* rping's two 16-byte messages, sent and received */

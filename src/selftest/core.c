@@ -34,7 +34,7 @@ const char *st_stage_name(enum st_stage s)
 	return s < ST_NSTAGES ? names[s] : "?";
 }
 
-int st_fail(struct st *s, const char *hint, const char *fmt, ...)
+int st_fail(struct st_run *s, const char *hint, const char *fmt, ...)
 {
 	struct st_stage_result *x = &s->r->st[s->cur];
 	va_list ap;
@@ -49,12 +49,12 @@ int st_fail(struct st *s, const char *hint, const char *fmt, ...)
 	return -1;
 }
 
-int st_fail_as(struct st *s, const struct st_fault *f)
+int st_fail_as(struct st_run *s, const struct st_fault *f)
 {
 	return st_fail(s, f->hint, "%s", f->detail);
 }
 
-void st_begin(struct st *s, enum st_stage stage)
+void st_begin(struct st_run *s, enum st_stage stage)
 {
 	s->cur = stage;
 	s->r->st[stage].result = ST_PASS;
@@ -62,7 +62,7 @@ void st_begin(struct st *s, enum st_stage stage)
 	memset(&s->r->st[stage].f, 0, sizeof(s->r->st[stage].f));
 }
 
-int st_done(struct st *s, uint64_t bytes)
+int st_done(struct st_run *s, uint64_t bytes)
 {
 	struct st_stage_result *x = &s->r->st[s->cur];
 
@@ -124,7 +124,7 @@ int st_check_pattern(unsigned int stage, const char *what, const char *buf, size
 	return 0;
 }
 
-int st_wait_wc(struct st *s, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc)
+int st_wait_wc(struct st_run *s, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc)
 {
 	struct vb_wait w = { .cq = cq, .timeout_ms = s->o->timeout_ms };
 	struct st_fault f = { 0 };
@@ -132,7 +132,7 @@ int st_wait_wc(struct st *s, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ib
 	return vb_wait_wc(&w, op, wc, &f) ? st_fail_as(s, &f) : 0;
 }
 
-struct ibv_qp_init_attr st_qp_attr(const struct st *s, struct st_end *e)
+struct ibv_qp_init_attr st_qp_attr(const struct st_run *s, struct st_end *e)
 {
 	return (struct ibv_qp_init_attr){
 		.qp_type = IBV_QPT_RC,
@@ -150,7 +150,7 @@ void *st_page_alloc(size_t len)
 	return aligned_alloc(page, (len + page - 1) / page * page);
 }
 
-int st_make_end(struct st *s, struct st_end *e, uint32_t len, bool noqp)
+int st_make_end(struct st_run *s, struct st_end *e, uint32_t len, bool noqp)
 {
 	/* Exactly what a peer needs: its data buffer written and read, the word atomic. */
 	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
@@ -206,7 +206,7 @@ void st_free_end(struct st_end *e)
 	memset(e, 0, sizeof(*e));
 }
 
-void st_hello(const struct st *s, const struct st_end *e, struct wire_hello *h)
+void st_hello(const struct st_run *s, const struct st_end *e, struct wire_hello *h)
 {
 	bool atomics = s->dev.attr.orig_attr.atomic_cap != IBV_ATOMIC_NONE;
 
@@ -235,7 +235,7 @@ void st_remote_from_hello(struct st_remote *rem, const struct wire_hello *h)
 	memcpy(rem->gid.raw, h->gid, 16);
 }
 
-int st_connect_qp(struct st *s, struct st_end *e)
+int st_connect_qp(struct st_run *s, struct st_end *e)
 {
 	enum ibv_mtu mtu = s->dev.port.active_mtu < e->rem.mtu ? s->dev.port.active_mtu :
 								  e->rem.mtu;
@@ -251,7 +251,7 @@ int st_connect_qp(struct st *s, struct st_end *e)
 	return 0;
 }
 
-int st_setup_device(struct st *s)
+int st_setup_device(struct st_run *s)
 {
 	struct st_fault f = { 0 };
 	int err = vb_device_open(&s->dev, s->r->dev, s->o->gid_index, &f);
@@ -264,7 +264,7 @@ int st_setup_device(struct st *s)
 	return 0;
 }
 
-void st_release(struct st *s)
+void st_release(struct st_run *s)
 {
 	st_free_end(&s->a);
 	st_free_end(&s->b);

@@ -42,14 +42,14 @@ struct st_end {
 	struct st_remote rem;
 };
 
-struct st;
+struct st_run;
 
 /* How A's stages reach the end they act upon: the same process, or a socket. */
 struct st_peer {
-	int (*step)(struct st *s, const struct wire_step *step, struct st_fault *res);
+	int (*step)(struct st_run *s, const struct wire_step *step, struct st_fault *res);
 };
 
-struct st {
+struct st_run {
 	const struct st_opts *o;
 	struct st_report *r;
 	struct vb_device dev;	/* the GID at r->gid_index is ours */
@@ -61,12 +61,12 @@ struct st {
 };
 
 /* Marks the running stage failed (st_fault into its result, timed). */
-int st_fail(struct st *s, const char *hint, const char *fmt, ...)
+int st_fail(struct st_run *s, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* The same, with what F (a peer's step, a measurement) said. */
-int st_fail_as(struct st *s, const struct st_fault *f);
-void st_begin(struct st *s, enum st_stage stage);
-int st_done(struct st *s, uint64_t bytes);
+int st_fail_as(struct st_run *s, const struct st_fault *f);
+void st_begin(struct st_run *s, enum st_stage stage);
+int st_done(struct st_run *s, uint64_t bytes);
 /* STAGE's pattern over BUF, and the poison a buffer holds before it is written. */
 void st_fill(char *buf, size_t len, unsigned int stage);
 void st_poison(char *buf, size_t len);
@@ -79,37 +79,37 @@ int st_check_pattern(unsigned int stage, const char *what, const char *buf, size
 void st_report_init(struct st_report *r, const char *dev, unsigned int bench);
 
 /* Opens the device, checks the port, picks the GID; ctx ready for ends. */
-int st_setup_device(struct st *s);
+int st_setup_device(struct st_run *s);
 /* An end with LEN bytes of buffer; without QP when NOQP (rdma_cm makes it). */
-int st_make_end(struct st *s, struct st_end *e, uint32_t len, bool noqp);
+int st_make_end(struct st_run *s, struct st_end *e, uint32_t len, bool noqp);
 void st_free_end(struct st_end *e);
-struct ibv_qp_init_attr st_qp_attr(const struct st *s, struct st_end *e);
+struct ibv_qp_init_attr st_qp_attr(const struct st_run *s, struct st_end *e);
 /* What a peer needs to know of E: a hello. */
-void st_hello(const struct st *s, const struct st_end *e, struct wire_hello *h);
+void st_hello(const struct st_run *s, const struct st_end *e, struct wire_hello *h);
 void st_remote_from_hello(struct st_remote *rem, const struct wire_hello *h);
 /* RESET -> INIT -> RTR -> RTS towards E's remote. */
-int st_connect_qp(struct st *s, struct st_end *e);
+int st_connect_qp(struct st_run *s, struct st_end *e);
 
 /* The buffer each end needs for the run O asks for. */
 uint32_t st_buffer_len(const struct st_opts *o);
 /* Loopback: B in this process; each end learns of the other from its hello. */
 extern const struct st_peer st_loopback_peer;
-void st_pair_ends(struct st *s);
+void st_pair_ends(struct st_run *s);
 
 /* The acted-upon end's part of a step: prepare or check. Fills RES. */
-void st_b_step(struct st *s, struct st_end *b, const struct wire_step *step,
+void st_b_step(struct st_run *s, struct st_end *b, const struct wire_step *step,
 	       struct st_fault *res);
 /* Runs the stages A drives (correctness or bench) through s->peer. */
-int st_run_stages(struct st *s);
-void st_release(struct st *s);
+int st_run_stages(struct st_run *s);
+void st_release(struct st_run *s);
 
 /* One completion of OP on CQ within the timeout, successful: else the stage fails. */
-int st_wait_wc(struct st *s, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc);
+int st_wait_wc(struct st_run *s, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc);
 
 /* --bench: A's side of each measurement, and B's answering side. */
-int st_bench_lat(struct st *s, enum st_stage stage, bool loopback);
-int st_bench_bw(struct st *s);
-void st_bench_serve(struct st *s, struct st_end *b, const struct wire_step *step,
+int st_bench_lat(struct st_run *s, enum st_stage stage, bool loopback);
+int st_bench_bw(struct st_run *s);
+void st_bench_serve(struct st_run *s, struct st_end *b, const struct wire_step *step,
 		    struct st_fault *res);
 void st_bench_prepare(struct st_end *b, const struct wire_step *step, struct st_fault *res);
 

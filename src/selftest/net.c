@@ -37,14 +37,14 @@ struct lobby_conn {
 	uint8_t buf[WIRE_MSG_MAX];
 };
 
-static uint64_t deadline(const struct st *s)
+static uint64_t deadline(const struct st_run *s)
 {
 	return mono_ms() + s->o->timeout_ms;
 }
 
 /* --- the client --- */
 
-static int client_fail(struct st *s, int err, const char *why)
+static int client_fail(struct st_run *s, int err, const char *why)
 {
 	char buf[200];
 
@@ -53,7 +53,7 @@ static int client_fail(struct st *s, int err, const char *why)
 }
 
 /* A RESULT, or the server's refusal in place of what was expected. */
-static int client_result(struct st *s, uint8_t *buf, int kind, struct st_fault *res)
+static int client_result(struct st_run *s, uint8_t *buf, int kind, struct st_fault *res)
 {
 	const char *why = "";
 
@@ -64,7 +64,7 @@ static int client_result(struct st *s, uint8_t *buf, int kind, struct st_fault *
 	return 0;
 }
 
-static int net_step(struct st *s, const struct wire_step *step, struct st_fault *res)
+static int net_step(struct st_run *s, const struct wire_step *step, struct st_fault *res)
 {
 	uint8_t buf[WIRE_MSG_MAX];
 	const char *why;
@@ -93,7 +93,7 @@ static int net_step(struct st *s, const struct wire_step *step, struct st_fault 
 static const struct st_peer net_peer = { .step = net_step };
 
 /* Hellos both ways: the server's end becomes A's remote. */
-static int client_hello(struct st *s)
+static int client_hello(struct st_run *s)
 {
 	uint8_t buf[WIRE_MSG_MAX];
 	struct wire_hello h;
@@ -129,7 +129,7 @@ static int client_hello(struct st *s)
 
 int st_client(const struct st_opts *o, struct st_report *r)
 {
-	struct st s = { .o = o, .r = r, .peer = &net_peer, .fd = -1 };
+	struct st_run s = { .o = o, .r = r, .peer = &net_peer, .fd = -1 };
 	int err;
 
 	st_report_init(r, o->dev, o->bench);
@@ -161,14 +161,14 @@ int st_client(const struct st_opts *o, struct st_report *r)
 /* --- the server --- */
 
 /* Best effort: the client learns why it was refused, if it still listens. */
-static void send_result(struct st *s, const struct st_fault *res)
+static void send_result(struct st_run *s, const struct st_fault *res)
 {
 	uint8_t buf[WIRE_MSG_MAX];
 
 	sc_write(s->fd, buf, wire_result_encode(res, buf), deadline(s));
 }
 
-static int refuse(struct st *s, const char *what)
+static int refuse(struct st_run *s, const char *what)
 {
 	struct st_fault res = { 0 };
 
@@ -178,7 +178,7 @@ static int refuse(struct st *s, const char *what)
 }
 
 /* C's first message, read in the lobby: the hello, or why it did not come. */
-static int serve_hello(struct st *s, struct lobby_conn *c)
+static int serve_hello(struct st_run *s, struct lobby_conn *c)
 {
 	uint8_t *buf = c->buf;
 	struct wire_hello h;
@@ -212,7 +212,7 @@ static int serve_hello(struct st *s, struct lobby_conn *c)
 }
 
 /* Steps until the client's goodbye; a latency stage answers between its two. */
-static int serve_steps(struct st *s)
+static int serve_steps(struct st_run *s)
 {
 	struct st_fault pending = { 0 };
 	uint8_t buf[WIRE_MSG_MAX];
@@ -279,7 +279,7 @@ static int serve_steps(struct st *s)
 }
 
 /* One client, start to end; R (or XR, for --transport) says how it went. */
-static int serve_one(struct st *s, struct lobby_conn *c, struct xp_report *xr)
+static int serve_one(struct st_run *s, struct lobby_conn *c, struct xp_report *xr)
 {
 	int err;
 
@@ -393,7 +393,7 @@ static int lobby_next(int lfd, struct lobby_conn *lob, size_t *n, unsigned int t
 int st_server(const struct st_opts *o, struct st_report *r,
 	      void (*session)(void *arg, const struct st_report *r), void *arg)
 {
-	struct st s = { .o = o, .r = r, .fd = -1 };
+	struct st_run s = { .o = o, .r = r, .fd = -1 };
 	/* Large: on the heap, not the stack. */
 	struct lobby_conn *lob = calloc(LOBBY_MAX, sizeof(*lob));
 	struct xp_report *xr = malloc(sizeof(*xr));

@@ -27,7 +27,7 @@
 #define WR_RECV 1
 #define WR_SEND 2
 
-struct pp {
+struct pp_run {
 	const struct pp_opts *o;
 	struct pp_report *r;
 	struct vb_device dev;
@@ -55,7 +55,7 @@ const char *pp_kind_name(enum pp_kind k)
 	return n[k];
 }
 
-static void format_msg(const struct pp *p, unsigned int i, char msg[WIRE_PP_LEN])
+static void format_msg(const struct pp_run *p, unsigned int i, char msg[WIRE_PP_LEN])
 {
 	struct wire_pp m = { 0 };
 
@@ -67,12 +67,12 @@ static void format_msg(const struct pp *p, unsigned int i, char msg[WIRE_PP_LEN]
 	wire_pp_encode(&m, msg);
 }
 
-static enum ibv_qp_type qp_type(const struct pp *p)
+static enum ibv_qp_type qp_type(const struct pp_run *p)
 {
 	return p->o->kind == PP_UC ? IBV_QPT_UC : p->o->kind == PP_UD ? IBV_QPT_UD : IBV_QPT_RC;
 }
 
-static int setup(struct pp *p)
+static int setup(struct pp_run *p)
 {
 	struct ibv_qp_init_attr qa = {
 		.qp_type = qp_type(p),
@@ -139,7 +139,7 @@ static int setup(struct pp *p)
  * once a call, not once a receive.
  */
 #define RECV_CHAIN 64
-static int post_recvs(struct pp *p, unsigned int n)
+static int post_recvs(struct pp_run *p, unsigned int n)
 {
 	struct ibv_sge sge = { (uintptr_t)p->buf, p->o->size + p->grh, p->mr->lkey };
 	struct ibv_recv_wr wr[RECV_CHAIN], *bad;
@@ -161,7 +161,7 @@ static int post_recvs(struct pp *p, unsigned int n)
 	return 0;
 }
 
-static int post_send(struct pp *p, unsigned int i)
+static int post_send(struct pp_run *p, unsigned int i)
 {
 	struct ibv_sge sge = { (uintptr_t)p->buf + p->grh, p->o->size, p->mr->lkey };
 	struct ibv_send_wr wr = { .wr_id = WR_SEND, .sg_list = &sge, .num_sge = 1,
@@ -178,7 +178,7 @@ static int post_send(struct pp *p, unsigned int i)
 }
 
 /* Each QP towards its peer (path MTU 1024 and hop limit 1, as the examples), then RTS. */
-static int connect_qps(struct pp *p)
+static int connect_qps(struct pp_run *p)
 {
 	for (unsigned int i = 0; i < p->nqp; i++) {
 		struct vb_path path = { .type = qp_type(p), .dest_qpn = p->rem[i].qpn,
@@ -196,7 +196,7 @@ static int connect_qps(struct pp *p)
 	return 0;
 }
 
-static int tcp_client(struct pp *p, uint64_t deadline)
+static int tcp_client(struct pp_run *p, uint64_t deadline)
 {
 	char err[200];
 	int fd = sc_connect(p->o->host, p->o->port, deadline, err, sizeof(err));
@@ -206,7 +206,7 @@ static int tcp_client(struct pp *p, uint64_t deadline)
 	return fd;
 }
 
-static int tcp_server(struct pp *p, uint64_t deadline)
+static int tcp_server(struct pp_run *p, uint64_t deadline)
 {
 	char err[200], peer[80];
 	int lfd, fd;
@@ -224,7 +224,7 @@ static int tcp_server(struct pp *p, uint64_t deadline)
 }
 
 /* The peer's NMSG messages (ibv_srq_pingpong: always PP_MAX_QP), each checked to the byte. */
-static int read_msgs(struct pp *p, int fd, uint64_t deadline)
+static int read_msgs(struct pp_run *p, int fd, uint64_t deadline)
 {
 	char m[WIRE_PP_LEN];
 	int err = 0;
@@ -246,7 +246,7 @@ static int read_msgs(struct pp *p, int fd, uint64_t deadline)
 	return err;
 }
 
-static int write_msgs(struct pp *p, int fd, uint64_t deadline)
+static int write_msgs(struct pp_run *p, int fd, uint64_t deadline)
 {
 	char m[WIRE_PP_LEN];
 	int err = 0;
@@ -259,7 +259,7 @@ static int write_msgs(struct pp *p, int fd, uint64_t deadline)
 }
 
 /* The exchange, as the examples do it, each read bounded and checked. */
-static int exchange(struct pp *p)
+static int exchange(struct pp_run *p)
 {
 	uint64_t deadline = mono_ms() + p->o->timeout_ms;
 	int fd, err;
@@ -308,7 +308,7 @@ static int exchange(struct pp *p)
 }
 
 /* The QP a completion belongs to; -1 when none of ours. */
-static int qp_index(const struct pp *p, uint32_t qpn)
+static int qp_index(const struct pp_run *p, uint32_t qpn)
 {
 	for (unsigned int i = 0; i < p->nqp; i++)
 		if (p->qp[i]->qp_num == qpn)
@@ -317,7 +317,7 @@ static int qp_index(const struct pp *p, uint32_t qpn)
 }
 
 /* The ping-pong: a QP sends when its last send and a receive are both done. */
-static int traffic(struct pp *p)
+static int traffic(struct pp_run *p)
 {
 	unsigned int scnt = 0, rcnt = 0, routs = p->o->rx_depth, want = p->o->size + p->grh;
 	uint64_t start;
@@ -391,7 +391,7 @@ static int traffic(struct pp *p)
 
 int st_pingpong(const struct pp_opts *o, struct pp_report *r)
 {
-	struct pp *p = calloc(1, sizeof(*p));
+	struct pp_run *p = calloc(1, sizeof(*p));
 	int err;
 
 	memset(r, 0, sizeof(*r));

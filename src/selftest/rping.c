@@ -77,7 +77,7 @@ static int ctl_send(struct cm *c, struct st_end *e, uint64_t addr, uint32_t rkey
  */
 static int ctl_recv(struct cm *c, struct st_end *e, struct rping_info *info)
 {
-	struct st *s = c->s;
+	struct st_run *s = c->s;
 	uint64_t deadline = mono_ms() + s->o->timeout_ms;
 	struct ibv_sge sge = { (uintptr_t)&c->ctl[1], sizeof(c->ctl[1]), c->ctl_mr->lkey };
 	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
@@ -134,7 +134,7 @@ static int rdma_op(struct cm *c, struct st_end *e, bool write, const struct rpin
 /* rping -c -V: COUNT pings, each read by the server, written back and checked. */
 int st_cm_client(const struct st_opts *o, struct st_report *r)
 {
-	struct st s = { .o = o, .r = r, .fd = -1 };
+	struct st_run s = { .o = o, .r = r, .fd = -1 };
 	struct cm c = { .s = &s };
 	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *res;
 	struct rdma_conn_param param = cm_conn_param(1);
@@ -208,7 +208,7 @@ out:
 /* One rping client, from its connect request to its disconnect. */
 static int serve_rping(struct cm *c, struct rdma_cm_id *child)
 {
-	struct st *s = c->s;
+	struct st_run *s = c->s;
 	struct st_report *r = s->r;
 	struct rdma_conn_param param = cm_conn_param(1);
 	uint32_t size = s->o->size;
@@ -307,7 +307,7 @@ out:
 int st_cm_server(const struct st_opts *o, struct st_report *r,
 		 void (*session)(void *arg, const struct st_report *r), void *arg)
 {
-	struct st s = { .o = o, .r = r, .fd = -1 };
+	struct st_run s = { .o = o, .r = r, .fd = -1 };
 	struct cm c = { .s = &s };
 	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons((uint16_t)o->port) };
 	int err, ret = 0;

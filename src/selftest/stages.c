@@ -53,7 +53,7 @@ static void b_prepare(struct st_end *b, const struct wire_step *step, struct st_
 	}
 }
 
-static void b_check(struct st *s, struct st_end *b, const struct wire_step *step,
+static void b_check(struct st_run *s, struct st_end *b, const struct wire_step *step,
 		    struct st_fault *res)
 {
 	struct vb_wait w = { .cq = b->rcq, .timeout_ms = s->o->timeout_ms };
@@ -96,7 +96,7 @@ static void b_check(struct st *s, struct st_end *b, const struct wire_step *step
 	}
 }
 
-void st_b_step(struct st *s, struct st_end *b, const struct wire_step *step,
+void st_b_step(struct st_run *s, struct st_end *b, const struct wire_step *step,
 	       struct st_fault *res)
 {
 	memset(res, 0, sizeof(*res));
@@ -109,7 +109,7 @@ void st_b_step(struct st *s, struct st_end *b, const struct wire_step *step,
 }
 
 /* Asks B to prepare or check the running stage; its failure is the stage's. */
-static int peer_step(struct st *s, enum wire_phase phase)
+static int peer_step(struct st_run *s, enum wire_phase phase)
 {
 	struct wire_step step = { .stage = (uint8_t)s->cur, .phase = (uint8_t)phase };
 	struct st_fault res;
@@ -120,7 +120,7 @@ static int peer_step(struct st *s, enum wire_phase phase)
 }
 
 /* Posts one signaled work request from A, on its local buffer or atomic word. */
-static int post(struct st *s, struct ibv_send_wr *wr, struct ibv_sge *sge)
+static int post(struct st_run *s, struct ibv_send_wr *wr, struct ibv_sge *sge)
 {
 	struct ibv_send_wr *bad;
 	int err;
@@ -135,14 +135,14 @@ static int post(struct st *s, struct ibv_send_wr *wr, struct ibv_sge *sge)
 	return 0;
 }
 
-static int verify(struct st *s, const char *what, const char *buf, size_t len)
+static int verify(struct st_run *s, const char *what, const char *buf, size_t len)
 {
 	struct st_fault f = { 0 };
 
 	return st_check_pattern(s->cur, what, buf, len, &f) ? st_fail_as(s, &f) : 0;
 }
 
-static int stage_send(struct st *s)
+static int stage_send(struct st_run *s)
 {
 	struct ibv_sge sge = { (uintptr_t)s->a.buf, s->a.len, s->a.mr->lkey };
 	struct ibv_send_wr wr = { .wr_id = ST_SEND, .opcode = IBV_WR_SEND_WITH_IMM,
@@ -160,7 +160,7 @@ static int stage_send(struct st *s)
  * RDMA WRITE of A's buffer into B's, or RDMA READ of B's into A's. RC: the
  * completion means the data has arrived where it was going.
  */
-static int stage_rdma(struct st *s)
+static int stage_rdma(struct st_run *s)
 {
 	bool write = s->cur == ST_WRITE;
 	struct ibv_sge sge = { (uintptr_t)s->a.buf, s->a.len, s->a.mr->lkey };
@@ -182,7 +182,7 @@ static int stage_rdma(struct st *s)
 }
 
 /* One atomic from A on B's word; the old value lands in A's word. */
-static int atomic(struct st *s, enum ibv_wr_opcode op, uint64_t cmp_or_add, uint64_t swap,
+static int atomic(struct st_run *s, enum ibv_wr_opcode op, uint64_t cmp_or_add, uint64_t swap,
 		  uint64_t *old)
 {
 	struct ibv_sge sge = { (uintptr_t)s->a.atom, 8, s->a.amr->lkey };
@@ -202,7 +202,7 @@ static int atomic(struct st *s, enum ibv_wr_opcode op, uint64_t cmp_or_add, uint
 	return 0;
 }
 
-static int stage_cmp_swap(struct st *s)
+static int stage_cmp_swap(struct st_run *s)
 {
 	uint64_t old;
 
@@ -225,7 +225,7 @@ static int stage_cmp_swap(struct st *s)
 	return st_done(s, 16);
 }
 
-static int stage_fetch_add(struct st *s)
+static int stage_fetch_add(struct st_run *s)
 {
 	uint64_t old;
 
@@ -239,7 +239,7 @@ static int stage_fetch_add(struct st *s)
 	return st_done(s, 8);
 }
 
-int st_run_stages(struct st *s)
+int st_run_stages(struct st_run *s)
 {
 	int err = 0;
 
@@ -285,7 +285,7 @@ int st_run_stages(struct st *s)
 
 /* The RoCE v2 GID of an IPv4 address: ::ffff:a.b.c.d, the lowest index. */
 
-static int loopback_step(struct st *s, const struct wire_step *step, struct st_fault *res)
+static int loopback_step(struct st_run *s, const struct wire_step *step, struct st_fault *res)
 {
 	st_b_step(s, &s->b, step, res);
 	return 0;
@@ -293,7 +293,7 @@ static int loopback_step(struct st *s, const struct wire_step *step, struct st_f
 
 const struct st_peer st_loopback_peer = { .step = loopback_step };
 
-void st_pair_ends(struct st *s)
+void st_pair_ends(struct st_run *s)
 {
 	struct wire_hello ha, hb;
 
@@ -305,7 +305,7 @@ void st_pair_ends(struct st *s)
 
 int st_loopback(const struct st_opts *o, struct st_report *r)
 {
-	struct st s = { .o = o, .r = r, .peer = &st_loopback_peer, .fd = -1 };
+	struct st_run s = { .o = o, .r = r, .peer = &st_loopback_peer, .fd = -1 };
 	int err;
 
 	st_report_init(r, o->dev, o->bench);

@@ -28,7 +28,7 @@ static const char *const names[] = {
 	[READ_INSIDE] = "read 64 bytes inside the buffer",
 };
 
-static int hello(struct st *s, const char *host, unsigned int port)
+static int hello(struct st_run *s, const char *host, unsigned int port)
 {
 	uint8_t buf[WIRE_MSG_MAX];
 	struct wire_hello h;
@@ -57,7 +57,7 @@ static int probe(const char *host, unsigned int port, const char *dev, enum prob
 {
 	struct st_opts o = { .dev = dev, .gid_index = -1, .timeout_ms = 5000, .size = 4096 };
 	struct st_report r;
-	struct st s = { .o = &o, .r = &r, .fd = -1 };
+	struct st_run s = { .o = &o, .r = &r, .fd = -1 };
 	struct ibv_sge sge = { .length = 64 };
 	struct ibv_send_wr wr = { .num_sge = 1, .send_flags = IBV_SEND_SIGNALED }, *bad;
 	struct ibv_wc wc = { .status = IBV_WC_GENERAL_ERR };

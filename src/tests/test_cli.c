@@ -14,7 +14,7 @@
 #include "cmd/cmd.h"
 #include "selftest/xport.h"
 
-static int fn(struct rc_ctx *ctx, const struct cli_args *a)
+static int fn(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	(void)ctx, (void)a;
 	return 0;

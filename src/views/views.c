@@ -105,14 +105,14 @@ void view_checks(struct out *o, const struct check_ctx *c, size_t count[4])
 		const struct check_result *r = &c->r[i];
 		char tag[8];
 
-		snprintf(tag, sizeof(tag), "%s", verdict_name(r->v));
+		snprintf(tag, sizeof(tag), "%s", check_verdict_name(r->v));
 		for (char *t = tag; *t; t++)
 			*t = (char)(*t - 'a' + 'A');
 		count[r->v]++;
 		out_obj_open(o, NULL);
 		out_text(o, "%-5s ", tag);
 		out_str(o, "id", "%-16s", r->id);
-		out_str(o, "result", NULL, verdict_name(r->v));
+		out_str(o, "result", NULL, check_verdict_name(r->v));
 		out_str(o, "detail", " %s", r->msg);
 		out_nl(o);
 		out_str(o, "fix", r->fix ? "      fix: %s\n" : NULL, r->fix);

@@ -18,7 +18,7 @@
 #include "selftest/xport/internal.h"
 
 /* UD: the GRH names A's GID as the source, and the source QP is A's. */
-static int check_grh(struct xb *b, const struct ibv_wc *wc, const char *buf, struct st_fault *f)
+static int check_grh(struct xp_peer *b, const struct ibv_wc *wc, const char *buf, struct st_fault *f)
 {
 	struct ibv_ah_attr ah;
 
@@ -42,7 +42,7 @@ static int check_grh(struct xb *b, const struct ibv_wc *wc, const char *buf, str
 	return 0;
 }
 
-void xb_close(struct xb *b)
+void xb_close(struct xp_peer *b)
 {
 	if (b->mw)
 		ibv_dealloc_mw(b->mw);
@@ -55,13 +55,13 @@ void xb_close(struct xb *b)
 	xq_free(&b->slots);
 	if (b->x->srq == b->srq)
 		b->x->srq = NULL;
-	*b = (struct xb){ .x = b->x, .w = b->w };	/* the server's row outlives the end */
+	*b = (struct xp_peer){ .x = b->x, .w = b->w };	/* the server's row outlives the end */
 }
 
 /* SRQ: one CQ, the SRQ, its receive slots (all posted) and O->nqp QPs on it. */
-static int xb_open_srq(struct xb *b, unsigned int nqp, struct st_fault *f)
+static int xb_open_srq(struct xp_peer *b, unsigned int nqp, struct st_fault *f)
 {
-	struct xp *x = b->x;
+	struct xp_run *x = b->x;
 	struct ibv_srq_init_attr sa = { .attr = { .max_wr = SRQ_SLOTS, .max_sge = 1 } };
 	unsigned int i;
 
@@ -91,10 +91,10 @@ static int xb_open_srq(struct xb *b, unsigned int nqp, struct st_fault *f)
 	return 0;
 }
 
-int xb_open(struct xb *b, const struct wire_xopen *o, struct wire_xends *e,
+int xb_open(struct xp_peer *b, const struct wire_xopen *o, struct wire_xends *e,
 	    struct st_fault *f)
 {
-	struct xp *x = b->x;
+	struct xp_run *x = b->x;
 	enum xp_transport t = (enum xp_transport)o->transport;
 	unsigned int i;
 	int err;
@@ -138,16 +138,16 @@ int xb_open(struct xb *b, const struct wire_xopen *o, struct wire_xends *e,
 }
 
 /* The CQ B's first QP completes on. */
-static struct ibv_cq *b_cq(struct xb *b)
+static struct ibv_cq *b_cq(struct xp_peer *b)
 {
 	return b->q[0].cq ? b->q[0].cq : b->cq;
 }
 
-static int b_recv(struct xb *b, const struct wire_xstep *s, struct st_fault *f)
+static int b_recv(struct xp_peer *b, const struct wire_xstep *s, struct st_fault *f)
 {
 	bool ud = b->t == XP_UD;
 	uint32_t grh = ud ? VB_GRH : 0;
-	struct xq *q = &b->q[0];
+	struct xp_qp *q = &b->q[0];
 	struct ibv_wc wc;
 
 	if ((s->flags & XB_ANNOUNCED) &&
@@ -166,7 +166,7 @@ static int b_recv(struct xb *b, const struct wire_xstep *s, struct st_fault *f)
 	return st_check_pattern(s->stage, "the received data", q->buf + grh, s->len, f);
 }
 
-static int b_write(struct xb *b, const struct wire_xstep *s, struct st_fault *f)
+static int b_write(struct xp_peer *b, const struct wire_xstep *s, struct st_fault *f)
 {
 	struct ibv_wc wc;
 
@@ -181,9 +181,9 @@ static int b_write(struct xb *b, const struct wire_xstep *s, struct st_fault *f)
 }
 
 /* UD over the path MTU: a delivery is the finding; nothing within VALUE ms is right. */
-static int b_none(struct xb *b, const struct wire_xstep *s, struct st_fault *f)
+static int b_none(struct xp_peer *b, const struct wire_xstep *s, struct st_fault *f)
 {
-	struct xp *x = b->x;
+	struct xp_run *x = b->x;
 	struct st_fault g = { 0 };
 	struct ibv_wc wc;
 	int got;
@@ -199,7 +199,7 @@ static int b_none(struct xb *b, const struct wire_xstep *s, struct st_fault *f)
 	return 0;
 }
 
-static int b_srq_check(struct xb *b, const struct wire_xstep *s, struct st_fault *f)
+static int b_srq_check(struct xp_peer *b, const struct wire_xstep *s, struct st_fault *f)
 {
 	struct ibv_wc wc;
 
@@ -226,9 +226,9 @@ static int b_srq_check(struct xb *b, const struct wire_xstep *s, struct st_fault
 	return 0;
 }
 
-static int b_srq_limit(struct xb *b, const struct wire_xstep *s, struct st_fault *f)
+static int b_srq_limit(struct xp_peer *b, const struct wire_xstep *s, struct st_fault *f)
 {
-	struct xp *x = b->x;
+	struct xp_run *x = b->x;
 	uint64_t deadline;
 	struct ibv_wc wc;
 
@@ -255,10 +255,10 @@ static int b_srq_limit(struct xb *b, const struct wire_xstep *s, struct st_fault
 }
 
 /* A window of type VALUE over the buffer, bound by B's QP: its rkey in *RKEY. */
-static int b_mw_bind(struct xb *b, const struct wire_xstep *s, uint32_t *rkey,
+static int b_mw_bind(struct xp_peer *b, const struct wire_xstep *s, uint32_t *rkey,
 		     struct st_fault *f)
 {
-	struct xq *q = &b->q[0];
+	struct xp_qp *q = &b->q[0];
 	struct ibv_mw_bind_info info = { .mr = q->mr, .addr = (uintptr_t)q->buf,
 					 .length = s->len,
 					 .mw_access_flags = IBV_ACCESS_REMOTE_WRITE };
@@ -300,9 +300,9 @@ static int b_mw_bind(struct xb *b, const struct wire_xstep *s, uint32_t *rkey,
 }
 
 /* Invalidated: a zero-length bind (type 1), a local invalidate (type 2). */
-static int b_mw_invalidate(struct xb *b, struct st_fault *f)
+static int b_mw_invalidate(struct xp_peer *b, struct st_fault *f)
 {
-	struct xq *q = &b->q[0];
+	struct xp_qp *q = &b->q[0];
 	enum ibv_wc_opcode op = IBV_WC_BIND_MW;
 	struct ibv_wc wc;
 	int err;
@@ -331,7 +331,7 @@ static int b_mw_invalidate(struct xb *b, struct st_fault *f)
 }
 
 /* Refuses what B's end cannot hold: every length against its buffer. */
-static int b_bounds(struct xb *b, const struct wire_xstep *s, struct st_fault *f)
+static int b_bounds(struct xp_peer *b, const struct wire_xstep *s, struct st_fault *f)
 {
 	size_t room = b->q[0].len - VB_GRH;	/* payload: a UD receive's GRH is extra */
 
@@ -355,9 +355,9 @@ static int b_bounds(struct xb *b, const struct wire_xstep *s, struct st_fault *f
 	return 0;
 }
 
-int xb_step(struct xb *b, const struct wire_xstep *s, uint32_t *value, struct st_fault *f)
+int xb_step(struct xp_peer *b, const struct wire_xstep *s, uint32_t *value, struct st_fault *f)
 {
-	struct xq *q = &b->q[0];
+	struct xp_qp *q = &b->q[0];
 	uint64_t word;
 	int err;
 

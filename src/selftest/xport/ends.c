@@ -17,7 +17,7 @@
 #include "selftest/sidechan.h"
 #include "selftest/xport/internal.h"
 
-void xp_drain_async(struct xp *x)
+void xp_drain_async(struct xp_run *x)
 {
 	struct ibv_async_event ev;
 
@@ -32,7 +32,7 @@ void xp_drain_async(struct xp *x)
 	}
 }
 
-int xp_wait_wc(struct xp *x, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc,
+int xp_wait_wc(struct xp_run *x, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc,
 	       struct st_fault *f)
 {
 	struct vb_wait w = { .cq = cq, .ch = x->ch, .timeout_ms = x->wait_ms };
@@ -43,7 +43,7 @@ int xp_wait_wc(struct xp *x, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ib
 	return 0;
 }
 
-void xq_free(struct xq *q)
+void xq_free(struct xp_qp *q)
 {
 	if (q->qp)
 		ibv_destroy_qp(q->qp);
@@ -55,12 +55,12 @@ void xq_free(struct xq *q)
 	memset(q, 0, sizeof(*q));
 }
 
-struct ibv_cq *xp_make_cq(struct xp *x, struct st_fault *f)
+struct ibv_cq *xp_make_cq(struct xp_run *x, struct st_fault *f)
 {
 	return vb_cq_create(x->dev.ctx, DEPTH * 2, x->ch, f);
 }
 
-int xq_make(struct xp *x, struct xq *q, enum ibv_qp_type type, struct ibv_srq *srq,
+int xq_make(struct xp_run *x, struct xp_qp *q, enum ibv_qp_type type, struct ibv_srq *srq,
 	    size_t len, int access, struct ibv_cq *cq, uint32_t *inline_max,
 	    struct st_fault *f)
 {
@@ -99,7 +99,7 @@ enum ibv_qp_type xp_qp_type(enum xp_transport t)
 	return t == XP_UC ? IBV_QPT_UC : t == XP_UD ? IBV_QPT_UD : IBV_QPT_RC;
 }
 
-struct vb_path xp_path_to(const struct xp *x, enum ibv_qp_type type, uint32_t dest,
+struct vb_path xp_path_to(const struct xp_run *x, enum ibv_qp_type type, uint32_t dest,
 			  uint32_t dest_psn, uint32_t sq_psn, const uint8_t dgid[16])
 {
 	struct vb_path p = { .type = type, .dest_qpn = dest, .rq_psn = dest_psn,
@@ -111,7 +111,7 @@ struct vb_path xp_path_to(const struct xp *x, enum ibv_qp_type type, uint32_t de
 	return p;
 }
 
-int xq_connect(struct xp *x, struct xq *q, enum ibv_qp_type type, uint32_t dest,
+int xq_connect(struct xp_run *x, struct xp_qp *q, enum ibv_qp_type type, uint32_t dest,
 	       uint32_t dest_psn, const uint8_t dgid[16], struct st_fault *f)
 {
 	struct vb_path p = xp_path_to(x, type, dest, dest_psn, q->psn, dgid);
@@ -121,7 +121,7 @@ int xq_connect(struct xp *x, struct xq *q, enum ibv_qp_type type, uint32_t dest,
 			     IBV_ACCESS_REMOTE_WRITE, f);
 }
 
-int xq_post_recv(struct xq *q, char *buf, uint32_t len, uint64_t id, struct ibv_srq *srq,
+int xq_post_recv(struct xp_qp *q, char *buf, uint32_t len, uint64_t id, struct ibv_srq *srq,
 		 struct st_fault *f)
 {
 	struct ibv_sge sge = { (uintptr_t)buf, len, q->mr->lkey };
@@ -143,12 +143,12 @@ int xp_check_imm(const struct ibv_wc *wc, struct st_fault *f)
 	return 0;
 }
 
-uint32_t xp_mtu_bytes(const struct xp *x)
+uint32_t xp_mtu_bytes(const struct xp_run *x)
 {
 	return vb_mtu_bytes(x->dev.port.active_mtu);
 }
 
-int xp_await_pattern(struct xp *x, unsigned int stage, const char *buf, uint32_t len,
+int xp_await_pattern(struct xp_run *x, unsigned int stage, const char *buf, uint32_t len,
 		     struct st_fault *f)
 {
 	uint64_t deadline = mono_us() + (uint64_t)x->o->timeout_ms * 1000;
@@ -164,7 +164,7 @@ int xp_await_pattern(struct xp *x, unsigned int stage, const char *buf, uint32_t
 	return 0;
 }
 
-int xp_make_ah(struct xp *x, const uint8_t gid[16], struct st_fault *f)
+int xp_make_ah(struct xp_run *x, const uint8_t gid[16], struct st_fault *f)
 {
 	struct vb_path p = xp_path_to(x, IBV_QPT_UD, 0, 0, 0, gid);
 
@@ -172,7 +172,7 @@ int xp_make_ah(struct xp *x, const uint8_t gid[16], struct st_fault *f)
 	return x->ah ? 0 : -1;
 }
 
-int xp_setup(struct xp *x)
+int xp_setup(struct xp_run *x)
 {
 	struct xp_report *r = x->r;
 	int err = vb_device_open(&x->dev, x->o->dev, x->o->gid_index, &r->f);
@@ -194,7 +194,7 @@ int xp_setup(struct xp *x)
 	return 0;
 }
 
-void xp_release(struct xp *x)
+void xp_release(struct xp_run *x)
 {
 	if (x->pd)
 		ibv_dealloc_pd(x->pd);

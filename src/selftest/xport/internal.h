@@ -60,7 +60,7 @@ enum xb_op {
 #define XB_ANNOUNCED 0x4	/* the completion was announced on the channel first */
 
 /* One end: a QP, its CQ and its registered buffer. */
-struct xq {
+struct xp_qp {
 	struct ibv_qp *qp;
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
@@ -69,18 +69,18 @@ struct xq {
 	uint32_t psn;
 };
 
-struct xp;
+struct xp_run;
 
 /* End B: the QPs a transport's XOPEN made, and what they know of A. */
-struct xb {
-	struct xp *x;		/* B's device: A's own in loopback */
+struct xp_peer {
+	struct xp_run *x;		/* B's device: A's own in loopback */
 	bool open;
 	enum xp_transport t;
 	unsigned int nqp;
-	struct xq q[SRQ_QPS];	/* q[0] holds the buffer A reaches; SRQ's all receive */
+	struct xp_qp q[SRQ_QPS];	/* q[0] holds the buffer A reaches; SRQ's all receive */
 	struct ibv_cq *cq;	/* SRQ: the one CQ of its QPs */
 	struct ibv_srq *srq;
-	struct xq slots;	/* SRQ: the receive buffers */
+	struct xp_qp slots;	/* SRQ: the receive buffers */
 	struct ibv_mw *mw;
 	int mw_type;
 	uint32_t mw_rkey;
@@ -90,7 +90,7 @@ struct xb {
 	struct xp_row *w;	/* the server's row for this end */
 };
 
-struct xp {
+struct xp_run {
 	const struct xp_opts *o;
 	struct xp_report *r;
 	struct vb_device dev;
@@ -103,7 +103,7 @@ struct xp {
 	bool srq_limit_seen;
 	struct ibv_srq *srq;	/* whose limit event is expected */
 	/* How A reaches B: in this process, or over the side channel. */
-	struct xb *lb;
+	struct xp_peer *lb;
 	int fd;
 	bool broken;		/* the exchange failed: no step after it is tried */
 };
@@ -119,7 +119,7 @@ struct sendspec {
 #define B(x, op, stage, flags, len, value, f) xp_b_do(x, op, stage, flags, len, value, NULL, f)
 
 /* A new row of the report (a spare one past XP_MAXROWS), its clock started. */
-struct xp_row *xp_row_add(struct xp *x, enum xp_transport t, const char *op, enum xp_claim c,
+struct xp_row *xp_row_add(struct xp_run *x, enum xp_transport t, const char *op, enum xp_claim c,
 			  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* The row's time, bytes and (ERR) failure. */
 void xp_row_done(struct xp_row *w, int err, uint64_t bytes);
@@ -129,7 +129,7 @@ void xp_note(struct xp_row *w, const char *fmt, ...) __attribute__((format(print
 void xp_row_unsupported(struct xp_row *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* A row not run, saying WHY. */
-void xp_row_not_run(struct xp *x, enum xp_transport t, const char *op, enum xp_claim c,
+void xp_row_not_run(struct xp_run *x, enum xp_transport t, const char *op, enum xp_claim c,
 		    const char *why);
 /* A row refused by the device (not claimed): not supported, with what F said. */
 void xp_row_refused(struct xp_row *w, struct st_fault *f);
@@ -138,81 +138,81 @@ void xp_report_init(struct xp_report *r, const struct xp_opts *o);
 /* R passed when nothing failed and nothing unexpected arrived: 0, else -1. */
 int xp_report_done(struct xp_report *r);
 /* Asynchronous events: the SRQ limit when armed; anything else is a finding. */
-void xp_drain_async(struct xp *x);
+void xp_drain_async(struct xp_run *x);
 /* One completion of OP on CQ within wait_ms, polled or through the channel (--events). */
-int xp_wait_wc(struct xp *x, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc,
+int xp_wait_wc(struct xp_run *x, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc,
 	       struct st_fault *f);
 /* Q's QP, CQ, memory and buffer freed. */
-void xq_free(struct xq *q);
+void xq_free(struct xp_qp *q);
 /* A CQ of this device, armed when completions come through the channel. */
-struct ibv_cq *xp_make_cq(struct xp *x, struct st_fault *f);
+struct ibv_cq *xp_make_cq(struct xp_run *x, struct st_fault *f);
 /*
  * An end of TYPE with LEN bytes of buffer (plus room for a GRH), receives from
  * SRQ when given, completions on CQ when given (else its own); *INLINE_MAX
  * what the QP took of INLINE_WANT bytes inline.
  */
-int xq_make(struct xp *x, struct xq *q, enum ibv_qp_type type, struct ibv_srq *srq,
+int xq_make(struct xp_run *x, struct xp_qp *q, enum ibv_qp_type type, struct ibv_srq *srq,
 	    size_t len, int access, struct ibv_cq *cq, uint32_t *inline_max,
 	    struct st_fault *f);
 /* The QP type of transport T. */
 enum ibv_qp_type xp_qp_type(enum xp_transport t);
 /* The path from this device towards QP number DEST at DGID. */
-struct vb_path xp_path_to(const struct xp *x, enum ibv_qp_type type, uint32_t dest,
+struct vb_path xp_path_to(const struct xp_run *x, enum ibv_qp_type type, uint32_t dest,
 			  uint32_t dest_psn, uint32_t sq_psn, const uint8_t dgid[16]);
 /* RESET -> INIT -> RTR -> RTS, Q towards QP number DEST at DGID. */
-int xq_connect(struct xp *x, struct xq *q, enum ibv_qp_type type, uint32_t dest,
+int xq_connect(struct xp_run *x, struct xp_qp *q, enum ibv_qp_type type, uint32_t dest,
 	       uint32_t dest_psn, const uint8_t dgid[16], struct st_fault *f);
 /* A receive of LEN bytes at BUF (Q's memory), on Q's QP or SRQ. */
-int xq_post_recv(struct xq *q, char *buf, uint32_t len, uint64_t id, struct ibv_srq *srq,
+int xq_post_recv(struct xp_qp *q, char *buf, uint32_t len, uint64_t id, struct ibv_srq *srq,
 		 struct st_fault *f);
 /* The immediate data, where the opcode carries it. */
 int xp_check_imm(const struct ibv_wc *wc, struct st_fault *f);
 /* The path MTU, in bytes. */
-uint32_t xp_mtu_bytes(const struct xp *x);
+uint32_t xp_mtu_bytes(const struct xp_run *x);
 /* UC gives no acknowledgement: the sender's completion may come before the data lands. */
-int xp_await_pattern(struct xp *x, unsigned int stage, const char *buf, uint32_t len,
+int xp_await_pattern(struct xp_run *x, unsigned int stage, const char *buf, uint32_t len,
 		     struct st_fault *f);
 /* UD: an address handle towards B's GID. */
-int xp_make_ah(struct xp *x, const uint8_t gid[16], struct st_fault *f);
+int xp_make_ah(struct xp_run *x, const uint8_t gid[16], struct st_fault *f);
 /* Opens the device, checks the port, picks the GID: everything A and B share. */
-int xp_setup(struct xp *x);
-void xp_release(struct xp *x);
-void xb_close(struct xb *b);
+int xp_setup(struct xp_run *x);
+void xp_release(struct xp_run *x);
+void xb_close(struct xp_peer *b);
 /* B's end of O's transport, connected to A's QPs; E what A may reach of it. */
-int xb_open(struct xb *b, const struct wire_xopen *o, struct wire_xends *e,
+int xb_open(struct xp_peer *b, const struct wire_xopen *o, struct wire_xends *e,
 	    struct st_fault *f);
 /* One step of B: 0 with F's detail saying what was seen, or -1 with F said. */
-int xb_step(struct xb *b, const struct wire_xstep *s, uint32_t *value, struct st_fault *f);
+int xb_step(struct xp_peer *b, const struct wire_xstep *s, uint32_t *value, struct st_fault *f);
 /* B's end of O's transport: E, or -1 with F said. */
-int xp_b_open(struct xp *x, const struct wire_xopen *o, struct wire_xends *e,
+int xp_b_open(struct xp_run *x, const struct wire_xopen *o, struct wire_xends *e,
 	      struct st_fault *f);
 /* B's part of an operation: 0, or -1 with F said; *VALUE what it answered. */
-int xp_b_do(struct xp *x, enum xb_op op, unsigned int stage, unsigned int flags,
+int xp_b_do(struct xp_run *x, enum xb_op op, unsigned int stage, unsigned int flags,
 	    uint32_t len, uint64_t value, uint32_t *answer, struct st_fault *f);
-int xp_post(struct xp *x, struct xq *a, const struct sendspec *s, uint32_t dest_qpn,
+int xp_post(struct xp_run *x, struct xp_qp *a, const struct sendspec *s, uint32_t dest_qpn,
 	    struct st_fault *f);
 /* A SEND (or with immediate, or inline) from A to B: B's buffer holds it exactly. */
-int xp_op_send(struct xp *x, struct xq *a, const struct wire_xends *e,
+int xp_op_send(struct xp_run *x, struct xp_qp *a, const struct wire_xends *e,
 	       const struct sendspec *s, unsigned int stage, struct st_fault *f);
 /* An RDMA WRITE (or with immediate) from A into B's buffer (through S->rkey when set). */
-int xp_op_write(struct xp *x, struct xq *a, const struct wire_xends *e, struct sendspec *s,
+int xp_op_write(struct xp_run *x, struct xp_qp *a, const struct wire_xends *e, struct sendspec *s,
 		unsigned int stage, struct st_fault *f);
 /* RDMA READ of B's buffer into A's. */
-int xp_op_read(struct xp *x, struct xq *a, const struct wire_xends *e, uint32_t len,
+int xp_op_read(struct xp_run *x, struct xp_qp *a, const struct wire_xends *e, uint32_t len,
 	       unsigned int stage, struct st_fault *f);
 /* Compare-and-swap (a hit) and fetch-and-add on the first word of B's buffer. */
-int xp_op_atomic(struct xp *x, struct xq *a, const struct wire_xends *e, bool cas,
+int xp_op_atomic(struct xp_run *x, struct xp_qp *a, const struct wire_xends *e, bool cas,
 		 struct st_fault *f);
 /*
  * Asks B for its end of T (NQP QPs of LEN bytes) towards A's QPs, and connects
  * A's; *B_MADE once B has an end to close.
  */
-int xp_open_ends(struct xp *x, enum xp_transport t, struct xq *a, unsigned int nqp,
+int xp_open_ends(struct xp_run *x, enum xp_transport t, struct xp_qp *a, unsigned int nqp,
 		 uint32_t len, struct wire_xends *e, bool *b_made, struct st_fault *f);
 /* A's ends freed, and B's when it was made. */
-void xp_close_ends(struct xp *x, struct xq *a, unsigned int nqp, bool b_made);
+void xp_close_ends(struct xp_run *x, struct xp_qp *a, unsigned int nqp, bool b_made);
 /* A's end of T and B's, connected: LEN bytes of buffer each. */
-int xp_make_pair(struct xp *x, enum xp_transport t, struct xq *a, uint32_t len,
+int xp_make_pair(struct xp_run *x, enum xp_transport t, struct xp_qp *a, uint32_t len,
 		 uint32_t *inline_max, struct wire_xends *e, bool *b_made, struct st_fault *f);
 
 #endif

@@ -18,7 +18,7 @@
 #include "selftest/xport/internal.h"
 
 /* The server's answer to the client's last message, within the wait a step may take. */
-static int net_answer(struct xp *x, uint8_t *buf, int want, struct st_fault *f)
+static int net_answer(struct xp_run *x, uint8_t *buf, int want, struct st_fault *f)
 {
 	/* A step may wait a completion, then a second: twice the timeout and more. */
 	uint64_t deadline = mono_ms() + 2ull * x->o->timeout_ms + NONE_MS;
@@ -40,7 +40,7 @@ static int net_answer(struct xp *x, uint8_t *buf, int want, struct st_fault *f)
 }
 
 /* A RESULT in BUF into F, the server's words marked as its own; 0 when it passed. */
-static int net_result(struct xp *x, const uint8_t *buf, uint32_t *value, struct st_fault *f)
+static int net_result(struct xp_run *x, const uint8_t *buf, uint32_t *value, struct st_fault *f)
 {
 	struct st_fault res = { 0 };
 	const char *why = "";
@@ -57,7 +57,7 @@ static int net_result(struct xp *x, const uint8_t *buf, uint32_t *value, struct 
 	return res.failed ? -1 : 0;
 }
 
-static int net_send(struct xp *x, const uint8_t *buf, size_t n, struct st_fault *f)
+static int net_send(struct xp_run *x, const uint8_t *buf, size_t n, struct st_fault *f)
 {
 	char words[200];
 	int err = sc_write(x->fd, buf, n, mono_ms() + x->o->timeout_ms);
@@ -68,7 +68,7 @@ static int net_send(struct xp *x, const uint8_t *buf, size_t n, struct st_fault 
 	return st_fault(f, NULL, "the server %s", sc_recv_error(err, "", words, sizeof(words)));
 }
 
-int xp_b_open(struct xp *x, const struct wire_xopen *o, struct wire_xends *e,
+int xp_b_open(struct xp_run *x, const struct wire_xopen *o, struct wire_xends *e,
 	      struct st_fault *f)
 {
 	uint8_t buf[WIRE_MSG_MAX];
@@ -104,7 +104,7 @@ int xp_b_open(struct xp *x, const struct wire_xopen *o, struct wire_xends *e,
 	return 0;
 }
 
-int xp_b_do(struct xp *x, enum xb_op op, unsigned int stage, unsigned int flags,
+int xp_b_do(struct xp_run *x, enum xb_op op, unsigned int stage, unsigned int flags,
 	    uint32_t len, uint64_t value, uint32_t *answer, struct st_fault *f)
 {
 	struct wire_xstep s = { .op = (uint8_t)op, .stage = (uint8_t)stage,
@@ -136,7 +136,7 @@ int xp_b_do(struct xp *x, enum xb_op op, unsigned int stage, unsigned int flags,
 	return 0;
 }
 
-int xp_post(struct xp *x, struct xq *a, const struct sendspec *s, uint32_t dest_qpn,
+int xp_post(struct xp_run *x, struct xp_qp *a, const struct sendspec *s, uint32_t dest_qpn,
 	    struct st_fault *f)
 {
 	struct ibv_sge sge = { (uintptr_t)a->buf, s->len, a->mr->lkey };
@@ -163,7 +163,7 @@ int xp_post(struct xp *x, struct xq *a, const struct sendspec *s, uint32_t dest_
 	return 0;
 }
 
-int xp_op_send(struct xp *x, struct xq *a, const struct wire_xends *e,
+int xp_op_send(struct xp_run *x, struct xp_qp *a, const struct wire_xends *e,
 	       const struct sendspec *s, unsigned int stage, struct st_fault *f)
 {
 	struct ibv_wc wc;
@@ -174,7 +174,7 @@ int xp_op_send(struct xp *x, struct xq *a, const struct wire_xends *e,
 	       B(x, XB_CHECK_RECV, stage, s->op == IBV_WR_SEND_WITH_IMM ? XB_IMM : 0, s->len, 0, f);
 }
 
-int xp_op_write(struct xp *x, struct xq *a, const struct wire_xends *e, struct sendspec *s,
+int xp_op_write(struct xp_run *x, struct xp_qp *a, const struct wire_xends *e, struct sendspec *s,
 		unsigned int stage, struct st_fault *f)
 {
 	bool imm = s->op == IBV_WR_RDMA_WRITE_WITH_IMM;
@@ -188,7 +188,7 @@ int xp_op_write(struct xp *x, struct xq *a, const struct wire_xends *e, struct s
 	       B(x, XB_CHECK_WRITE, stage, imm ? XB_IMM : 0, s->len, 0, f);
 }
 
-int xp_op_read(struct xp *x, struct xq *a, const struct wire_xends *e, uint32_t len,
+int xp_op_read(struct xp_run *x, struct xp_qp *a, const struct wire_xends *e, uint32_t len,
 	       unsigned int stage, struct st_fault *f)
 {
 	struct sendspec s = { .op = IBV_WR_RDMA_READ, .len = len, .raddr = e->addr,
@@ -202,7 +202,7 @@ int xp_op_read(struct xp *x, struct xq *a, const struct wire_xends *e, uint32_t 
 	return st_check_pattern(stage, "the data read", a->buf, len, f);
 }
 
-int xp_op_atomic(struct xp *x, struct xq *a, const struct wire_xends *e, bool cas,
+int xp_op_atomic(struct xp_run *x, struct xp_qp *a, const struct wire_xends *e, bool cas,
 		 struct st_fault *f)
 {
 	uint64_t *old = (uint64_t *)(void *)a->buf;
@@ -233,7 +233,7 @@ int xp_op_atomic(struct xp *x, struct xq *a, const struct wire_xends *e, bool ca
 	return B(x, XB_CHECK_WORD, 0, 0, 0, cas ? ~start : start + arg, f);
 }
 
-int xp_open_ends(struct xp *x, enum xp_transport t, struct xq *a, unsigned int nqp,
+int xp_open_ends(struct xp_run *x, enum xp_transport t, struct xp_qp *a, unsigned int nqp,
 		 uint32_t len, struct wire_xends *e, bool *b_made, struct st_fault *f)
 {
 	struct wire_xopen o = { .transport = (uint8_t)t, .nqp = (uint8_t)nqp, .len = len,
@@ -255,7 +255,7 @@ int xp_open_ends(struct xp *x, enum xp_transport t, struct xq *a, unsigned int n
 	return 0;
 }
 
-void xp_close_ends(struct xp *x, struct xq *a, unsigned int nqp, bool b_made)
+void xp_close_ends(struct xp_run *x, struct xp_qp *a, unsigned int nqp, bool b_made)
 {
 	struct st_fault g = { 0 };
 
@@ -265,7 +265,7 @@ void xp_close_ends(struct xp *x, struct xq *a, unsigned int nqp, bool b_made)
 		B(x, XB_CLOSE, 0, 0, 0, 0, &g);
 }
 
-int xp_make_pair(struct xp *x, enum xp_transport t, struct xq *a, uint32_t len,
+int xp_make_pair(struct xp_run *x, enum xp_transport t, struct xp_qp *a, uint32_t len,
 		 uint32_t *inline_max, struct wire_xends *e, bool *b_made, struct st_fault *f)
 {
 	*b_made = false;

@@ -17,7 +17,7 @@
 #include "selftest/sidechan.h"
 #include "selftest/xport/internal.h"
 
-struct xp_row *xp_row_add(struct xp *x, enum xp_transport t, const char *op, enum xp_claim c,
+struct xp_row *xp_row_add(struct xp_run *x, enum xp_transport t, const char *op, enum xp_claim c,
 			  const char *fmt, ...)
 {
 	static struct xp_row spare;
@@ -65,7 +65,7 @@ void xp_row_unsupported(struct xp_row *w, const char *fmt, ...)
 	va_end(ap);
 }
 
-void xp_row_not_run(struct xp *x, enum xp_transport t, const char *op, enum xp_claim c,
+void xp_row_not_run(struct xp_run *x, enum xp_transport t, const char *op, enum xp_claim c,
 		    const char *why)
 {
 	struct xp_row *w = xp_row_add(x, t, op, c, "%s", "");

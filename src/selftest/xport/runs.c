@@ -22,7 +22,7 @@
  * completion, or sent and dropped; delivered is a finding. A delivery comes
  * within a second, so the wait for none is that long.
  */
-static void over_mtu(struct xp *x, struct xq *a, const struct wire_xends *e)
+static void over_mtu(struct xp_run *x, struct xp_qp *a, const struct wire_xends *e)
 {
 	struct sendspec s = { .op = IBV_WR_SEND, .len = xp_mtu_bytes(x) + 1 };
 	struct xp_row *w = xp_row_add(x, XP_UD, "over_mtu", XP_IMPLIED, "%s", "");
@@ -47,12 +47,12 @@ static void over_mtu(struct xp *x, struct xq *a, const struct wire_xends *e)
 }
 
 /* RC, UC or UD: each operation the transport has, one row each. */
-static void run_basic(struct xp *x, enum xp_transport t)
+static void run_basic(struct xp_run *x, enum xp_transport t)
 {
 	uint32_t len = t == XP_UD ? xp_mtu_bytes(x) : x->o->size, inl = 0;
 	uint32_t buflen = len > xp_mtu_bytes(x) + 1 ? len : xp_mtu_bytes(x) + 1;
 	bool atomics = x->dev.attr.orig_attr.atomic_cap != IBV_ATOMIC_NONE, made;
-	struct xq a = { 0 };
+	struct xp_qp a = { 0 };
 	struct wire_xends e;
 	struct xp_row *w;
 	int err;
@@ -112,10 +112,10 @@ out:
 }
 
 /* SRQ_QPS RC QPs sending into B's, which receive from one SRQ; then its limit event. */
-static void run_srq(struct xp *x)
+static void run_srq(struct xp_run *x)
 {
 	bool claimed = x->dev.attr.orig_attr.max_srq > 0, made = false;
-	struct xq a[SRQ_QPS] = { 0 };
+	struct xp_qp a[SRQ_QPS] = { 0 };
 	struct xp_row *w = xp_row_add(x, XP_SRQ, "srq", claimed ? XP_CLAIMED : XP_NOT_CLAIMED,
 			       "max_srq %d", x->dev.attr.orig_attr.max_srq);
 	struct ibv_cq *acq = xp_make_cq(x, &w->f);
@@ -171,7 +171,7 @@ out:
 }
 
 /* XRC: the device's claim and ibv_open_xrcd's answer. */
-static void run_xrc(struct xp *x)
+static void run_xrc(struct xp_run *x)
 {
 	bool claimed = x->dev.attr.orig_attr.device_cap_flags & IBV_DEVICE_XRC;
 	struct ibv_xrcd_init_attr xa = { .comp_mask = IBV_XRCD_INIT_ATTR_FD |
@@ -201,7 +201,7 @@ static void run_xrc(struct xp *x)
  * A memory window of TYPE over B's buffer: bound by B, A writes through it,
  * B invalidates it, and A's next write through it must be refused.
  */
-static void run_mw_type(struct xp *x, enum ibv_mw_type type)
+static void run_mw_type(struct xp_run *x, enum ibv_mw_type type)
 {
 	uint64_t caps = x->dev.attr.orig_attr.device_cap_flags;
 	bool claimed = type == IBV_MW_TYPE_1 ? caps & IBV_DEVICE_MEM_WINDOW :
@@ -212,7 +212,7 @@ static void run_mw_type(struct xp *x, enum ibv_mw_type type)
 			       claimed ? "device_cap_flags has it" : "not in device_cap_flags");
 	uint32_t len = x->o->size, rkey = 0;
 	struct sendspec s = { .op = IBV_WR_RDMA_WRITE, .len = len };
-	struct xq a = { 0 };
+	struct xp_qp a = { 0 };
 	struct wire_xends e;
 	struct ibv_wc wc;
 	bool made = false;
@@ -260,10 +260,10 @@ out:
  * the send's completion must then be announced on the channel before it is
  * polled, and so must the receive's.
  */
-static int events_proof(struct xp *x, struct st_fault *f)
+static int events_proof(struct xp_run *x, struct st_fault *f)
 {
 	struct sendspec s = { .op = IBV_WR_SEND, .len = 64 };
-	struct xq a = { 0 };
+	struct xp_qp a = { 0 };
 	struct wire_xends e;
 	struct ibv_wc wc;
 	bool made;
@@ -282,7 +282,7 @@ static int events_proof(struct xp *x, struct st_fault *f)
 }
 
 /* A's part: every transport O selects, then the events' proof and the async watch. */
-static void run_all(struct xp *x)
+static void run_all(struct xp_run *x)
 {
 	const struct xp_opts *o = x->o;
 	struct xp_row *w;
@@ -331,8 +331,8 @@ static void run_all(struct xp *x)
 
 int xp_loopback(const struct xp_opts *o, struct xp_report *r)
 {
-	struct xp x = { .o = o, .r = r, .wait_ms = o->timeout_ms, .fd = -1 };
-	struct xb b = { .x = &x };
+	struct xp_run x = { .o = o, .r = r, .wait_ms = o->timeout_ms, .fd = -1 };
+	struct xp_peer b = { .x = &x };
 
 	xp_report_init(r, o);
 	x.lb = &b;
@@ -348,7 +348,7 @@ int xp_loopback(const struct xp_opts *o, struct xp_report *r)
 
 int xp_client(const struct xp_opts *o, struct xp_report *r)
 {
-	struct xp x = { .o = o, .r = r, .wait_ms = o->timeout_ms, .fd = -1 };
+	struct xp_run x = { .o = o, .r = r, .wait_ms = o->timeout_ms, .fd = -1 };
 
 	xp_report_init(r, o);
 	snprintf(r->peer, sizeof(r->peer), "%s port %u", o->host, o->port);

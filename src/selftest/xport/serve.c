@@ -18,7 +18,7 @@
 #include "selftest/xport/internal.h"
 
 /* A refusal the client reads, if it still listens; the session ends with it said. */
-static int serve_refuse(struct xp *x, const char *what, const char *why)
+static int serve_refuse(struct xp_run *x, const char *what, const char *why)
 {
 	uint8_t buf[WIRE_MSG_MAX];
 
@@ -28,7 +28,7 @@ static int serve_refuse(struct xp *x, const char *what, const char *why)
 }
 
 /* The client's XOPEN in BUF: B's end made (its ends answered) or refused (a RESULT). */
-static int serve_open(struct xp *x, struct xb *b, uint8_t *buf)
+static int serve_open(struct xp_run *x, struct xp_peer *b, uint8_t *buf)
 {
 	struct st_fault res = { 0 };
 	struct wire_xopen xo;
@@ -65,7 +65,7 @@ static int serve_open(struct xp *x, struct xb *b, uint8_t *buf)
 }
 
 /* The client's XSTEP in BUF, done and answered; its row keeps the first failure. */
-static int serve_step(struct xp *x, struct xb *b, uint8_t *buf, unsigned int *steps)
+static int serve_step(struct xp_run *x, struct xp_peer *b, uint8_t *buf, unsigned int *steps)
 {
 	struct xp_row *w = b->w;	/* a close forgets it */
 	struct st_fault res = { 0 };
@@ -105,8 +105,8 @@ static int serve_step(struct xp *x, struct xb *b, uint8_t *buf, unsigned int *st
 int xp_serve(const struct xp_opts *o, int fd, const uint8_t *first, const char *peer,
 	     struct xp_report *r)
 {
-	struct xp x = { .o = o, .r = r, .wait_ms = o->timeout_ms, .fd = fd };
-	struct xb b = { .x = &x };
+	struct xp_run x = { .o = o, .r = r, .wait_ms = o->timeout_ms, .fd = fd };
+	struct xp_peer b = { .x = &x };
 	uint64_t end = mono_ms() + ST_MAX_RUN_MS;
 	uint8_t buf[WIRE_MSG_MAX];
 	unsigned int steps = 0;

@@ -239,3 +239,24 @@ libs_loaded() {
 		assert_output --partial '[--bench[=WHAT]]'
 	done
 }
+
+@test "a library a command needs but cannot load is said once, stdout left empty, exit 1" {
+	[ "$(id -u)" = 0 ] && command -v unshare >/dev/null || skip "needs root and unshare (a private mount namespace)"
+	lib=$(ls /usr/lib/*/libjson-c.so.5 2>/dev/null | head -n 1)
+	[ -n "$lib" ] || skip "no libjson-c.so.5 to hide"
+	# In a mount namespace of its own, json-c is an empty file: dlopen fails.
+	run --separate-stderr unshare -m sh -c "mount --bind /dev/null '$lib' &&
+		exec '$RDMACTL' -j --sysfs-root '$TOP/bats/fixtures/two-netdevs' link"
+	assert_failure 1
+	assert_output ''
+	assert_equal "${#stderr_lines[@]}" 2
+	assert_equal "${stderr_lines[0]%%:*}" 'rdmactl'
+	[[ ${stderr_lines[0]} == "rdmactl: this command needs libjson-c.so.5, which cannot be loaded: "* ]] ||
+		fail "first line: ${stderr_lines[0]}"
+	assert_equal "${stderr_lines[1]}" 'rdmactl: hint: apt-get install libjson-c5'
+	# Without -j the same command needs no json-c at all.
+	run unshare -m sh -c "mount --bind /dev/null '$lib' &&
+		exec '$RDMACTL' --sysfs-root '$TOP/bats/fixtures/two-netdevs' link"
+	assert_success
+	assert_line --partial 'rxe0/1 state ACTIVE'
+}

@@ -72,6 +72,7 @@ struct cli_cmd {
 	const char *summary;	/* one sentence */
 	const char *help;	/* the rest, or NULL */
 	bool live_only;		/* the running system only: a fixture is refused */
+	unsigned int libs;	/* the libraries it needs for sure, opened before it runs */
 	bool hidden;		/* another way in (iproute2's words): not listed */
 };
 

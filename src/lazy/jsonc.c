@@ -4,30 +4,30 @@
 
 #include "lazy/lazy.h"
 
-static struct lazy_lib jsonc = { .soname = "libjson-c.so.5", .package = "libjson-c5" };
+struct lazy_lib lazy_jsonc = { .soname = "libjson-c.so.5", .package = "libjson-c5" };
 
-LAZY(jsonc, int, json_object_array_add, (struct json_object *obj, struct json_object *val),
+LAZY(lazy_jsonc, int, json_object_array_add, (struct json_object *obj, struct json_object *val),
      (obj, val))
-LAZY(jsonc, struct json_object *, json_object_array_get_idx,
+LAZY(lazy_jsonc, struct json_object *, json_object_array_get_idx,
      (const struct json_object *obj, size_t idx), (obj, idx))
-LAZY(jsonc, size_t, json_object_array_length, (const struct json_object *obj), (obj))
-LAZY(jsonc, int32_t, json_object_get_int, (const struct json_object *obj), (obj))
-LAZY(jsonc, const char *, json_object_get_string, (struct json_object *obj), (obj))
-LAZY(jsonc, int, json_object_is_type, (const struct json_object *obj, enum json_type type),
+LAZY(lazy_jsonc, size_t, json_object_array_length, (const struct json_object *obj), (obj))
+LAZY(lazy_jsonc, int32_t, json_object_get_int, (const struct json_object *obj), (obj))
+LAZY(lazy_jsonc, const char *, json_object_get_string, (struct json_object *obj), (obj))
+LAZY(lazy_jsonc, int, json_object_is_type, (const struct json_object *obj, enum json_type type),
      (obj, type))
-LAZY(jsonc, struct json_object *, json_object_new_array, (void), ())
-LAZY(jsonc, struct json_object *, json_object_new_boolean, (json_bool b), (b))
-LAZY(jsonc, struct json_object *, json_object_new_double_s, (double d, const char *ds), (d, ds))
-LAZY(jsonc, struct json_object *, json_object_new_int64, (int64_t i), (i))
-LAZY(jsonc, struct json_object *, json_object_new_object, (void), ())
-LAZY(jsonc, struct json_object *, json_object_new_string, (const char *s), (s))
-LAZY(jsonc, struct json_object *, json_object_new_uint64, (uint64_t i), (i))
-LAZY(jsonc, int, json_object_object_add,
+LAZY(lazy_jsonc, struct json_object *, json_object_new_array, (void), ())
+LAZY(lazy_jsonc, struct json_object *, json_object_new_boolean, (json_bool b), (b))
+LAZY(lazy_jsonc, struct json_object *, json_object_new_double_s, (double d, const char *ds), (d, ds))
+LAZY(lazy_jsonc, struct json_object *, json_object_new_int64, (int64_t i), (i))
+LAZY(lazy_jsonc, struct json_object *, json_object_new_object, (void), ())
+LAZY(lazy_jsonc, struct json_object *, json_object_new_string, (const char *s), (s))
+LAZY(lazy_jsonc, struct json_object *, json_object_new_uint64, (uint64_t i), (i))
+LAZY(lazy_jsonc, int, json_object_object_add,
      (struct json_object *obj, const char *key, struct json_object *val), (obj, key, val))
-LAZY(jsonc, json_bool, json_object_object_get_ex,
+LAZY(lazy_jsonc, json_bool, json_object_object_get_ex,
      (const struct json_object *obj, const char *key, struct json_object **value),
      (obj, key, value))
-LAZY(jsonc, int, json_object_put, (struct json_object *obj), (obj))
-LAZY(jsonc, const char *, json_object_to_json_string_ext, (struct json_object *obj, int flags),
+LAZY(lazy_jsonc, int, json_object_put, (struct json_object *obj), (obj))
+LAZY(lazy_jsonc, const char *, json_object_to_json_string_ext, (struct json_object *obj, int flags),
      (obj, flags))
-LAZY(jsonc, struct json_object *, json_tokener_parse, (const char *str), (str))
+LAZY(lazy_jsonc, struct json_object *, json_tokener_parse, (const char *str), (str))

@@ -4,36 +4,36 @@
 
 #include "lazy/lazy.h"
 
-static struct lazy_lib kmod = { .soname = "libkmod.so.2", .package = "libkmod2" };
+struct lazy_lib lazy_kmod = { .soname = "libkmod.so.2", .package = "libkmod2" };
 
-LAZY(kmod, struct kmod_ctx *, kmod_new, (const char *dir, const char *const *paths),
+LAZY(lazy_kmod, struct kmod_ctx *, kmod_new, (const char *dir, const char *const *paths),
      (dir, paths))
-LAZY(kmod, struct kmod_ctx *, kmod_unref, (struct kmod_ctx *c), (c))
-LAZY(kmod, int, kmod_load_resources, (struct kmod_ctx *c), (c))
-LAZY(kmod, struct kmod_list *, kmod_list_next,
+LAZY(lazy_kmod, struct kmod_ctx *, kmod_unref, (struct kmod_ctx *c), (c))
+LAZY(lazy_kmod, int, kmod_load_resources, (struct kmod_ctx *c), (c))
+LAZY(lazy_kmod, struct kmod_list *, kmod_list_next,
      (const struct kmod_list *l, const struct kmod_list *cur), (l, cur))
-LAZY(kmod, int, kmod_module_new_from_name,
+LAZY(lazy_kmod, int, kmod_module_new_from_name,
      (struct kmod_ctx *c, const char *name, struct kmod_module **m), (c, name, m))
-LAZY(kmod, int, kmod_module_new_from_path,
+LAZY(lazy_kmod, int, kmod_module_new_from_path,
      (struct kmod_ctx *c, const char *path, struct kmod_module **m), (c, path, m))
-LAZY(kmod, int, kmod_module_new_from_lookup,
+LAZY(lazy_kmod, int, kmod_module_new_from_lookup,
      (struct kmod_ctx *c, const char *alias, struct kmod_list **l), (c, alias, l))
-LAZY(kmod, struct kmod_module *, kmod_module_unref, (struct kmod_module *m), (m))
-LAZY(kmod, int, kmod_module_unref_list, (struct kmod_list *l), (l))
-LAZY(kmod, struct kmod_module *, kmod_module_get_module, (const struct kmod_list *e), (e))
-LAZY(kmod, struct kmod_list *, kmod_module_get_dependencies, (const struct kmod_module *m), (m))
-LAZY(kmod, const char *, kmod_module_get_name, (const struct kmod_module *m), (m))
-LAZY(kmod, const char *, kmod_module_get_path, (const struct kmod_module *m), (m))
-LAZY(kmod, int, kmod_module_get_initstate, (const struct kmod_module *m), (m))
-LAZY(kmod, int, kmod_module_get_refcnt, (const struct kmod_module *m), (m))
-LAZY(kmod, int, kmod_module_get_info, (const struct kmod_module *m, struct kmod_list **l),
+LAZY(lazy_kmod, struct kmod_module *, kmod_module_unref, (struct kmod_module *m), (m))
+LAZY(lazy_kmod, int, kmod_module_unref_list, (struct kmod_list *l), (l))
+LAZY(lazy_kmod, struct kmod_module *, kmod_module_get_module, (const struct kmod_list *e), (e))
+LAZY(lazy_kmod, struct kmod_list *, kmod_module_get_dependencies, (const struct kmod_module *m), (m))
+LAZY(lazy_kmod, const char *, kmod_module_get_name, (const struct kmod_module *m), (m))
+LAZY(lazy_kmod, const char *, kmod_module_get_path, (const struct kmod_module *m), (m))
+LAZY(lazy_kmod, int, kmod_module_get_initstate, (const struct kmod_module *m), (m))
+LAZY(lazy_kmod, int, kmod_module_get_refcnt, (const struct kmod_module *m), (m))
+LAZY(lazy_kmod, int, kmod_module_get_info, (const struct kmod_module *m, struct kmod_list **l),
      (m, l))
-LAZY_VOID(kmod, kmod_module_info_free_list, (struct kmod_list *l), (l))
-LAZY(kmod, const char *, kmod_module_info_get_key, (const struct kmod_list *e), (e))
-LAZY(kmod, const char *, kmod_module_info_get_value, (const struct kmod_list *e), (e))
-LAZY(kmod, int, kmod_module_remove_module, (struct kmod_module *m, unsigned int flags),
+LAZY_VOID(lazy_kmod, kmod_module_info_free_list, (struct kmod_list *l), (l))
+LAZY(lazy_kmod, const char *, kmod_module_info_get_key, (const struct kmod_list *e), (e))
+LAZY(lazy_kmod, const char *, kmod_module_info_get_value, (const struct kmod_list *e), (e))
+LAZY(lazy_kmod, int, kmod_module_remove_module, (struct kmod_module *m, unsigned int flags),
      (m, flags))
-LAZY(kmod, int, kmod_module_probe_insert_module,
+LAZY(lazy_kmod, int, kmod_module_probe_insert_module,
      (struct kmod_module *m, unsigned int flags, const char *opts,
       int (*run_install)(struct kmod_module *mm, const char *cmdline, void *data),
       const void *data,

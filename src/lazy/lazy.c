@@ -1,10 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Libraries opened at their first use (lazy.h). */
 #include <dlfcn.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "lazy/lazy.h"
+
+static lazy_fail_fn on_failure;
+
+void lazy_on_failure(lazy_fail_fn fn)
+{
+	on_failure = fn;
+}
+
+static void failed(const struct lazy_lib *lib, const char *symbol)
+{
+	const char *why = dlerror();
+
+	if (on_failure)
+		on_failure(lib, symbol, why ? why : "");
+	abort();
+}
+
+int lazy_require(unsigned int mask)
+{
+	struct lazy_lib *const libs[] = { &lazy_verbs, &lazy_rdmacm, &lazy_kmod, &lazy_jsonc,
+					   &lazy_zlib };
+
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+		struct lazy_lib *lib = libs[i];
+
+		if (!(mask & 1u << i) || lib->handle)
+			continue;
+		lib->handle = dlopen(lib->soname, RTLD_NOW | RTLD_LOCAL);
+		if (!lib->handle) {
+			const char *why = dlerror();
+
+			if (on_failure)
+				on_failure(lib, NULL, why ? why : "");
+			return -1;
+		}
+	}
+	return 0;
+}
 
 void *lazy_sym(struct lazy_lib *lib, const char *name)
 {
@@ -12,18 +49,10 @@ void *lazy_sym(struct lazy_lib *lib, const char *name)
 
 	if (!lib->handle)
 		lib->handle = dlopen(lib->soname, RTLD_NOW | RTLD_LOCAL);
-	if (!lib->handle) {
-		fprintf(stderr, "rdmactl: this command needs %s, which cannot be loaded: %s\n"
-			"rdmactl: hint: apt-get install %s\n", lib->soname, dlerror(), lib->package);
-		exit(1);
-	}
+	if (!lib->handle)
+		failed(lib, NULL);
 	sym = dlsym(lib->handle, name);
-	if (!sym) {
-		fprintf(stderr, "rdmactl: %s has no %s: %s\n"
-			"rdmactl: hint: the installed %s is older than the one rdmactl was built "
-			"with: apt-get install %s\n", lib->soname, name, dlerror(), lib->package,
-			lib->package);
-		exit(1);
-	}
+	if (!sym)
+		failed(lib, name);
 	return sym;
 }

@@ -17,7 +17,37 @@ struct lazy_lib {
 	void *handle;
 };
 
-/* NAME from LIB, opened if it is not yet; a library or symbol missing ends rdmactl, said. */
+/*
+ * What a library that cannot be opened, or lacks a symbol, comes to: the
+ * program's own handler (rdmactl's main reports it and returns through its
+ * exit statuses). Called from lazy_sym it must not return. SYMBOL is NULL
+ * when the library itself cannot be opened; WHY is dlerror()'s text.
+ */
+typedef void (*lazy_fail_fn)(const struct lazy_lib *lib, const char *symbol, const char *why);
+void lazy_on_failure(lazy_fail_fn fn);
+
+/* Each library, by the mask a command's row names it with (lazy_require). */
+enum lazy_mask {
+	LAZY_VERBS = 1 << 0,
+	LAZY_RDMACM = 1 << 1,
+	LAZY_KMOD = 1 << 2,
+	LAZY_JSONC = 1 << 3,
+	LAZY_ZLIB = 1 << 4,
+};
+
+extern struct lazy_lib lazy_verbs, lazy_rdmacm, lazy_kmod, lazy_jsonc, lazy_zlib;
+
+/*
+ * Opens the libraries of MASK now, before a command that needs them starts:
+ * 0, or -1 once the handler has been told of the first that cannot be (the
+ * handler may then return).
+ */
+int lazy_require(unsigned int mask);
+
+/*
+ * NAME from LIB, opened if it is not yet. A library or symbol missing goes to
+ * the handler; without one the program aborts (this layer prints nothing).
+ */
 void *lazy_sym(struct lazy_lib *lib, const char *name);
 
 /* RET NAME PARAMS defined as a call of the library's NAME with ARGS. */

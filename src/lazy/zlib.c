@@ -4,8 +4,8 @@
 
 #include "lazy/lazy.h"
 
-static struct lazy_lib zlib = { .soname = "libz.so.1", .package = "zlib1g" };
+struct lazy_lib lazy_zlib = { .soname = "libz.so.1", .package = "zlib1g" };
 
-LAZY(zlib, gzFile, gzopen, (const char *path, const char *mode), (path, mode))
-LAZY(zlib, int, gzread, (gzFile file, voidp buf, unsigned len), (file, buf, len))
-LAZY(zlib, int, gzclose, (gzFile file), (file))
+LAZY(lazy_zlib, gzFile, gzopen, (const char *path, const char *mode), (path, mode))
+LAZY(lazy_zlib, int, gzread, (gzFile file, voidp buf, unsigned len), (file, buf, len))
+LAZY(lazy_zlib, int, gzclose, (gzFile file), (file))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* rdmactl: parse, dispatch, and map errnos to exit statuses in one place. */
 #include <errno.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +10,28 @@
 #include "cli/out.h"
 #include "cmd/cmd.h"
 #include "kernel/nl.h"
+#include "lazy/lazy.h"
 #include "model/conf.h"
 #include "model/model.h"
+
+/*
+ * A library a command needs cannot be loaded (src/lazy): said here, and the
+ * command abandoned back to main, so the exit status is main's and no half
+ * document reaches stdout.
+ */
+static jmp_buf lazy_abandon;
+
+static void lazy_failed(const struct lazy_lib *lib, const char *symbol, const char *why)
+{
+	if (!symbol)
+		pr_err("this command needs %s, which cannot be loaded: %s\n"
+		       "hint: apt-get install %s", lib->soname, why, lib->package);
+	else
+		pr_err("%s has no %s: %s\nhint: the installed %s is older than the one rdmactl "
+		       "was built with: apt-get install %s", lib->soname, symbol, why, lib->package,
+		       lib->package);
+	longjmp(lazy_abandon, 1);
+}
 
 static int exit_status(int ret)
 {
@@ -57,6 +78,15 @@ int main(int argc, char **argv)
 		       ctx.sysfs_root);
 		return RDMACTL_EXIT_USAGE;
 	}
+	/*
+	 * The libraries the command needs for sure (and json-c for -j) are
+	 * opened first: one that cannot be is said before anything runs.
+	 * Another, needed deeper, abandons the command back here.
+	 */
+	lazy_on_failure(lazy_failed);
+	if (setjmp(lazy_abandon))
+		return RDMACTL_EXIT_FAIL;	/* said; the process's end frees the rest */
+	lazy_require((a.cmd ? a.cmd->libs : 0) | (ctx.json ? LAZY_JSONC : 0));
 	ctx.out = out_new(stdout, ctx.json, ctx.pretty);
 	if (!ctx.out) {
 		pr_err("out of memory");

@@ -4,6 +4,7 @@
 
 #include "cli/grammar.h"
 #include "cmd/cmd.h"
+#include "lazy/lazy.h"
 #include "model/conf.h"
 #include "selftest/xport.h"
 
@@ -170,7 +171,7 @@ static const struct cli_opt st_server_opts[] = {
 
 static const struct cli_cmd selftest_verbs[] = {
 	{ "loopback", .fn = cmd_selftest_loopback, .opts = { st_opts, st_bench_opts, st_xport_opts },
-	  .args = "[DEV]", .max_args = 1, .live_only = true,
+	  .args = "[DEV]", .max_args = 1, .live_only = true, .libs = LAZY_VERBS,
 	  .summary = "Prove DEV (every rxe device without DEV) in loopback: two RC QPs do SEND "
 		     "with immediate data, RDMA WRITE, RDMA READ, compare-and-swap and "
 		     "fetch-and-add, and every byte is checked.",
@@ -180,13 +181,13 @@ static const struct cli_cmd selftest_verbs[] = {
 		  "named as a row of a matrix: what the device claims, and pass, fail or not "
 		  "supported with its answer." },
 	{ "server", .fn = cmd_selftest_server, .opts = { st_opts, st_two_opts, st_server_opts, st_xport_opts },
-	  .args = "[DEV]", .max_args = 1, .live_only = true,
+	  .args = "[DEV]", .max_args = 1, .live_only = true, .libs = LAZY_VERBS,
 	  .summary = "Serve selftest clients on DEV, one at a time, each with its own buffer, "
 		     "until interrupted.",
 	  .help = "DEV is needed but with --cm, where the address a client comes to picks the "
 		  "device." },
 	{ "client", .fn = cmd_selftest_client, .opts = { st_opts, st_two_opts, st_bench_opts, st_xport_opts },
-	  .args = "HOST [DEV]", .min_args = 1, .max_args = 2, .live_only = true,
+	  .args = "HOST [DEV]", .min_args = 1, .max_args = 2, .live_only = true, .libs = LAZY_VERBS,
 	  .summary = "Run every stage from DEV against HOST's selftest server (or, with "
 		     "--pingpong, an ibv_rc_pingpong)." },
 	{ NULL },
@@ -255,13 +256,14 @@ const struct cli_cmd rdmactl_commands[] = {
 	  .summary = "Show every Ethernet device as rxe_cfg status did: link, driver, speed, "
 		     "MTU, IPv4 address, its rxe device and that device's RoCE MTU." },
 	{ "start", .fn = cmd_start, .args = "[NETDEV]...", .max_args = CLI_ANY, .live_only = true,
+	  .libs = LAZY_KMOD,
 	  .summary = "Load ib_core, ib_uverbs, rdma_ucm and rdma_rxe (with their dependencies; "
 		     "built-in modules count as loaded), then create every link of the "
 		     "persistent-links file that does not exist yet (with NETDEVs, those on them).",
 	  .help = "A link whose netdev does not exist yet is 'absent', not a failure: "
 		  "rdmactl-link@NETDEV.service makes it when the netdev appears." },
 	{ "stop", .fn = cmd_stop, .opts = { stop_opts }, .args = "[NETDEV]...",
-	  .max_args = CLI_ANY, .live_only = true,
+	  .max_args = CLI_ANY, .live_only = true, .libs = LAZY_KMOD,
 	  .summary = "Delete every rxe link, then unload rdma_rxe unless something uses it; with "
 		     "NETDEVs, delete the links on them only.",
 	  .help = "Nothing is deleted while a process holds an rxe device open (each is named) "
@@ -294,6 +296,7 @@ const struct cli_cmd rdmactl_commands[] = {
 	  .summary = "rdma_rxe for kernels that lack it: status, install (build it from the "
 		     "kernel's source with DKMS), remove." },
 	{ "up", .fn = cmd_up, .args = "[NETDEV]", .max_args = 1, .live_only = true,
+	  .libs = LAZY_KMOD | LAZY_VERBS,
 	  .summary = "From nothing to a proven link in one command: start, add --exist-ok on "
 		     "NETDEV (default: the netdev of the default route), check that device, and "
 		     "run its loopback selftest; then a one-line summary.",

@@ -209,6 +209,7 @@ static int pingpong(struct cmd_ctx *ctx, const struct cli_args *a, const struct 
 	} else {
 		out_str(out, "detail", "  FAIL  %s\n", r.f.detail);
 		out_str(out, "hint", *r.f.hint ? "  hint: %s\n" : NULL, *r.f.hint ? r.f.hint : NULL);
+		view_errno(out, &r.f);
 	}
 	out_bool(out, "passed", NULL, r.passed);
 	out_text(out, "%s: pingpong %s\n", o.dev, r.passed ? "passed" : "FAILED");

@@ -139,7 +139,7 @@ static int post_recvs(struct lat_end *l)
 					      .next = i + 1 < n ? &wr[i + 1] : NULL };
 	err = ibv_post_recv(l->e->qp, wr, &bad);
 	if (err)
-		return st_fault(l->f, NULL, "ibv_post_recv: %s", strerror(err));
+		return st_fault_err(l->f, err, NULL, "ibv_post_recv: %s", strerror(err));
 	l->recvs_out += n;
 	l->recvs_posted += n;
 	return 0;
@@ -171,7 +171,7 @@ static int post_one(struct lat_end *l, bool write)
 	}
 	err = ibv_post_send(l->e->qp, &wr, &bad);
 	if (err)
-		return st_fault(l->f, NULL, "ibv_post_send: %s", strerror(err));
+		return st_fault_err(l->f, err, NULL, "ibv_post_send: %s", strerror(err));
 	l->sends_out += signaled;
 	return 0;
 }
@@ -341,7 +341,7 @@ int st_bench_lat(struct st_run *s, enum st_stage stage, bool loopback)
 	if (!write && post_recvs(&a))
 		err = -1;
 	if (!err && loopback && (errno = pthread_create(&tid, NULL, answer, &an))) {
-		st_fail(s, NULL, "pthread_create: %s", strerror(errno));
+		st_fail_err(s, errno, NULL, "pthread_create: %s", strerror(errno));
 		goto out_free;
 	}
 	/*
@@ -438,7 +438,7 @@ int st_bench_bw(struct st_run *s)
 			k++;
 		}
 		if (k && (errno = ibv_post_send(s->a.qp, wr, &bad)))
-			return st_fail(s, NULL, "ibv_post_send: %s", strerror(errno));
+			return st_fail_err(s, errno, NULL, "ibv_post_send: %s", strerror(errno));
 		posted += k;
 		got = ibv_poll_cq(s->a.scq, 16, wc);
 		if (got < 0)

@@ -75,7 +75,7 @@ int cm_wait(struct cm *c, enum rdma_cm_event_type want, struct rdma_cm_id **got,
 		if (rdma_get_cm_event(c->ec, &ev) == 0)
 			break;
 		if (errno != EAGAIN && errno != EINTR)
-			return st_fail(s, NULL, "rdma_get_cm_event: %s", strerror(errno));
+			return st_fail_err(s, errno, NULL, "rdma_get_cm_event: %s", strerror(errno));
 	}
 	if (ev->event != want) {
 		const char *hint = event_hint(ev);
@@ -97,12 +97,12 @@ int cm_open(struct cm *c)
 {
 	c->ec = rdma_create_event_channel();
 	if (!c->ec)
-		return st_fail(c->s, "rdma_ucm loaded? /dev/infiniband/rdma_cm there? (rdmactl start; "
+		return st_fail_err(c->s, errno, "rdma_ucm loaded? /dev/infiniband/rdma_cm there? (rdmactl start; "
 			       "rdmactl check --only uverbs)", "rdma_create_event_channel: %s",
 			       strerror(errno));
 	/* Nonblocking: every wait is a bounded poll. */
 	if (fcntl(c->ec->fd, F_SETFL, fcntl(c->ec->fd, F_GETFL) | O_NONBLOCK) < 0)
-		return st_fail(c->s, NULL, "event channel: %s", strerror(errno));
+		return st_fail_err(c->s, errno, NULL, "event channel: %s", strerror(errno));
 	return 0;
 }
 
@@ -135,7 +135,7 @@ int cm_create_qp(struct cm *c, struct rdma_cm_id *id, struct st_end *e)
 	struct ibv_qp_init_attr qa = st_qp_attr(c->s, e);
 
 	if (rdma_create_qp(id, e->pd, &qa))
-		return st_fail(c->s, NULL, "rdma_create_qp: %s", strerror(errno));
+		return st_fail_err(c->s, errno, NULL, "rdma_create_qp: %s", strerror(errno));
 	e->qp = id->qp;
 	return 0;
 }
@@ -180,14 +180,14 @@ int cm_resolve(struct cm *c, struct sockaddr *dst)
 	int ms = (int)s->o->timeout_ms;
 
 	if (rdma_create_id(c->ec, &c->id, NULL, RDMA_PS_TCP))
-		return st_fail(s, NULL, "rdma_create_id: %s", strerror(errno));
+		return st_fail_err(s, errno, NULL, "rdma_create_id: %s", strerror(errno));
 	if (rdma_resolve_addr(c->id, NULL, dst, ms))
 		return st_fail(s, "rdmactl check --peer ADDR", "rdma_resolve_addr: %s (%s)",
 			       strerror(errno), errname(errno));
 	if (cm_wait(c, RDMA_CM_EVENT_ADDR_RESOLVED, NULL, false))
 		return -1;
 	if (rdma_resolve_route(c->id, ms))
-		return st_fail(s, NULL, "rdma_resolve_route: %s", strerror(errno));
+		return st_fail_err(s, errno, NULL, "rdma_resolve_route: %s", strerror(errno));
 	return cm_wait(c, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL, false);
 }
 
@@ -217,7 +217,7 @@ int st_cm_loopback(const struct st_opts *o, struct st_report *r)
 	err = cm_open(&c);
 	if (!err && (rdma_create_id(c.ec, &c.listen, NULL, RDMA_PS_TCP) ||
 		     rdma_bind_addr(c.listen, (struct sockaddr *)&sin) || rdma_listen(c.listen, 1)))
-		err = st_fail(&s, NULL, "rdma_cm listening on %s: %s", inet_ntoa(sin.sin_addr),
+		err = st_fail_err(&s, errno, NULL, "rdma_cm listening on %s: %s", inet_ntoa(sin.sin_addr),
 			      strerror(errno));
 	if (!err)
 		err = cm_adopt(&c, c.listen) || st_make_end(&s, &s.a, len, true) ||
@@ -229,12 +229,12 @@ int st_cm_loopback(const struct st_opts *o, struct st_report *r)
 	sin.sin_port = rdma_get_src_port(c.listen);
 	err = cm_resolve(&c, (struct sockaddr *)&sin) || cm_create_qp(&c, c.id, &s.a);
 	if (!err && rdma_connect(c.id, &param))
-		err = st_fail(&s, NULL, "rdma_connect: %s", strerror(errno));
+		err = st_fail_err(&s, errno, NULL, "rdma_connect: %s", strerror(errno));
 	if (!err)
 		err = cm_wait(&c, RDMA_CM_EVENT_CONNECT_REQUEST, &c.child, false) ||
 		      cm_create_qp(&c, c.child, &s.b);
 	if (!err && rdma_accept(c.child, &param))
-		err = st_fail(&s, NULL, "rdma_accept: %s", strerror(errno));
+		err = st_fail_err(&s, errno, NULL, "rdma_accept: %s", strerror(errno));
 	/* Both ends established, in either order. */
 	for (int i = 0; !err && i < 2; i++)
 		err = cm_wait(&c, RDMA_CM_EVENT_ESTABLISHED, &got, false);

@@ -49,9 +49,27 @@ int st_fail(struct st_run *s, const char *hint, const char *fmt, ...)
 	return -1;
 }
 
+int st_fail_err(struct st_run *s, int err, const char *hint, const char *fmt, ...)
+{
+	struct st_fault f = { 0 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	st_vfault(&f, hint, fmt, ap);
+	va_end(ap);
+	f.err = err < 0 ? -err : err;
+	return st_fail_as(s, &f);
+}
+
 int st_fail_as(struct st_run *s, const struct st_fault *f)
 {
-	return st_fail(s, f->hint, "%s", f->detail);
+	struct st_stage_result *x = &s->r->st[s->cur];
+	bool first = x->result != ST_FAIL;
+
+	st_fail(s, f->hint, "%s", f->detail);
+	if (first)
+		x->f.err = f->err;
+	return -1;
 }
 
 void st_begin(struct st_run *s, enum st_stage stage)
@@ -161,7 +179,7 @@ int st_make_end(struct st_run *s, struct st_end *e, uint32_t len, bool noqp)
 	e->sq_depth = s->o->bench && s->o->depth > 16 ? s->o->depth : 16;
 	e->pd = ibv_alloc_pd(s->dev.ctx);
 	if (!e->pd)
-		return st_fail(s, NULL, "ibv_alloc_pd: %s", strerror(errno));
+		return st_fail_err(s, errno, NULL, "ibv_alloc_pd: %s", strerror(errno));
 	if (s->o->bench) {
 		e->alloc = st_page_alloc(len);
 		e->buf = e->alloc;

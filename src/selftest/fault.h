@@ -14,6 +14,7 @@
 
 struct st_fault {
 	bool failed;
+	int err;		/* the errno behind it (positive), 0 when there is none */
 	char detail[ST_TEXT_LEN];
 	char hint[ST_TEXT_LEN];	/* "" when there is nothing more to say */
 };
@@ -27,5 +28,8 @@ int st_fault(struct st_fault *f, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int st_vfault(struct st_fault *f, const char *hint, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
+/* The same for a failure an errno says: ERR (negative or positive) kept in F. */
+int st_fault_err(struct st_fault *f, int err, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif

@@ -63,8 +63,11 @@ struct st_run {
 /* Marks the running stage failed (st_fault into its result, timed). */
 int st_fail(struct st_run *s, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* The same, with what F (a peer's step, a measurement) said. */
+/* The same, with what F (a peer's step, a measurement) said, its errno kept. */
 int st_fail_as(struct st_run *s, const struct st_fault *f);
+/* st_fail for a failure an errno says: ERR (negative or positive) kept. */
+int st_fail_err(struct st_run *s, int err, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 void st_begin(struct st_run *s, enum st_stage stage);
 int st_done(struct st_run *s, uint64_t bytes);
 /* STAGE's pattern over BUF, and the poison a buffer holds before it is written. */

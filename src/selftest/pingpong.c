@@ -103,7 +103,7 @@ static int setup(struct pp_run *p)
 		return -1;
 	p->pd = ibv_alloc_pd(p->dev.ctx);
 	if (!p->pd)
-		return st_fault(f, NULL, "ibv_alloc_pd: %s", strerror(errno));
+		return st_fault_err(f, errno, NULL, "ibv_alloc_pd: %s", strerror(errno));
 	p->mr = vb_reg_mr(p->pd, p->buf, p->o->size + p->grh, IBV_ACCESS_LOCAL_WRITE, f);
 	if (!p->mr)
 		return -1;
@@ -118,7 +118,7 @@ static int setup(struct pp_run *p)
 
 		p->srq = ibv_create_srq(p->pd, &sa);
 		if (!p->srq)
-			return st_fault(f, NULL, "ibv_create_srq: %s", strerror(errno));
+			return st_fault_err(f, errno, NULL, "ibv_create_srq: %s", strerror(errno));
 		qa.srq = p->srq;
 		qa.cap.max_recv_wr = 0;
 	}
@@ -154,7 +154,7 @@ static int post_recvs(struct pp_run *p, unsigned int n)
 		}
 		if ((errno = p->srq ? ibv_post_srq_recv(p->srq, wr, &bad) :
 				      ibv_post_recv(p->qp[0], wr, &bad)))
-			return st_fault(&p->r->f, NULL, "ibv_post_%srecv: %s", p->srq ? "srq_" : "",
+			return st_fault_err(&p->r->f, errno, NULL, "ibv_post_%srecv: %s", p->srq ? "srq_" : "",
 				    strerror(errno));
 		n -= k;
 	}
@@ -173,7 +173,7 @@ static int post_send(struct pp_run *p, unsigned int i)
 		wr.wr.ud.remote_qkey = VB_QKEY;
 	}
 	if ((errno = ibv_post_send(p->qp[i], &wr, &bad)))
-		return st_fault(&p->r->f, NULL, "ibv_post_send: %s", strerror(errno));
+		return st_fault_err(&p->r->f, errno, NULL, "ibv_post_send: %s", strerror(errno));
 	return 0;
 }
 
@@ -219,7 +219,7 @@ static int tcp_server(struct pp_run *p, uint64_t deadline)
 	if (fd == -ETIMEDOUT)
 		return st_fault(&p->r->f, NULL, "no client connected within %u s", p->o->timeout_ms / 1000);
 	if (fd < 0)
-		return st_fault(&p->r->f, NULL, "accept: %s", strerror(-fd));
+		return st_fault_err(&p->r->f, -fd, NULL, "accept: %s", strerror(-fd));
 	return fd;
 }
 
@@ -303,7 +303,7 @@ static int exchange(struct pp_run *p)
 	if (err == -ECONNRESET)
 		return st_fault(&p->r->f, NULL, "the peer closed the connection in the middle of the exchange");
 	if (err)
-		return st_fault(&p->r->f, NULL, "the exchange failed: %s", strerror(-err));
+		return st_fault_err(&p->r->f, -err, NULL, "the exchange failed: %s", strerror(-err));
 	return 0;
 }
 

@@ -48,12 +48,12 @@ static int ctl_setup(struct cm *c, struct st_end *e)
 
 	c->ctl_mr = ibv_reg_mr(e->pd, c->ctl, sizeof(c->ctl), IBV_ACCESS_LOCAL_WRITE);
 	if (!c->ctl_mr)
-		return st_fail(c->s, NULL, "ibv_reg_mr: %s", strerror(errno));
+		return st_fail_err(c->s, errno, NULL, "ibv_reg_mr: %s", strerror(errno));
 	struct ibv_sge sge = { (uintptr_t)&c->ctl[1], sizeof(c->ctl[1]), c->ctl_mr->lkey };
 	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
 
 	if ((errno = ibv_post_recv(e->qp, &wr, &bad)))
-		return st_fail(c->s, NULL, "ibv_post_recv: %s", strerror(errno));
+		return st_fail_err(c->s, errno, NULL, "ibv_post_recv: %s", strerror(errno));
 	return 0;
 }
 
@@ -67,7 +67,7 @@ static int ctl_send(struct cm *c, struct st_end *e, uint64_t addr, uint32_t rkey
 
 	c->ctl[0] = (struct rping_info){ htobe64(addr), htonl(rkey), htonl(size) };
 	if ((errno = ibv_post_send(e->qp, &wr, &bad)))
-		return st_fail(c->s, NULL, "ibv_post_send: %s", strerror(errno));
+		return st_fail_err(c->s, errno, NULL, "ibv_post_send: %s", strerror(errno));
 	return st_wait_wc(c->s, e->scq, IBV_WC_SEND, &wc);
 }
 
@@ -112,7 +112,7 @@ static int ctl_recv(struct cm *c, struct st_end *e, struct rping_info *info)
 	*info = (struct rping_info){ be64toh(c->ctl[1].buf), ntohl(c->ctl[1].rkey),
 				     ntohl(c->ctl[1].size) };
 	if ((errno = ibv_post_recv(e->qp, &wr, &bad)))
-		return st_fail(s, NULL, "ibv_post_recv: %s", strerror(errno));
+		return st_fail_err(s, errno, NULL, "ibv_post_recv: %s", strerror(errno));
 	return 0;
 }
 
@@ -127,7 +127,7 @@ static int rdma_op(struct cm *c, struct st_end *e, bool write, const struct rpin
 	wr.wr.rdma.remote_addr = info->buf;
 	wr.wr.rdma.rkey = info->rkey;
 	if ((errno = ibv_post_send(e->qp, &wr, &bad)))
-		return st_fail(c->s, NULL, "ibv_post_send: %s", strerror(errno));
+		return st_fail_err(c->s, errno, NULL, "ibv_post_send: %s", strerror(errno));
 	return st_wait_wc(c->s, e->scq, write ? IBV_WC_RDMA_WRITE : IBV_WC_RDMA_READ, &wc);
 }
 
@@ -153,7 +153,7 @@ int st_cm_client(const struct st_opts *o, struct st_report *r)
 	snprintf(port, sizeof(port), "%u", o->port);
 	err = getaddrinfo(o->host, port, &hints, &res);
 	if (err) {
-		st_fail(&s, NULL, "%s: %s", o->host, gai_strerror(err));
+		st_fail_err(&s, err, NULL, "%s: %s", o->host, gai_strerror(err));
 		goto out;
 	}
 	err = cm_open(&c) || cm_resolve(&c, res->ai_addr);
@@ -165,7 +165,7 @@ int st_cm_client(const struct st_opts *o, struct st_report *r)
 	st_done(&s, 0);
 	st_begin(&s, ST_CONNECT);
 	if (rdma_connect(c.id, &param))
-		err = st_fail(&s, NULL, "rdma_connect: %s", strerror(errno));
+		err = st_fail_err(&s, errno, NULL, "rdma_connect: %s", strerror(errno));
 	err = err || cm_wait(&c, RDMA_CM_EVENT_ESTABLISHED, NULL, false);
 	if (err)
 		goto out;
@@ -237,7 +237,7 @@ static int serve_rping(struct cm *c, struct rdma_cm_id *child)
 	st_done(s, 0);
 	st_begin(s, ST_CONNECT);
 	if (rdma_accept(child, &param))
-		err = st_fail(s, NULL, "rdma_accept: %s", strerror(errno));
+		err = st_fail_err(s, errno, NULL, "rdma_accept: %s", strerror(errno));
 	err = err || cm_wait(c, RDMA_CM_EVENT_ESTABLISHED, NULL, false);
 	if (err)
 		goto out;
@@ -321,7 +321,7 @@ int st_cm_server(const struct st_opts *o, struct st_report *r,
 	err = cm_open(&c);
 	if (!err && (rdma_create_id(c.ec, &c.listen, NULL, RDMA_PS_TCP) ||
 		     rdma_bind_addr(c.listen, (struct sockaddr *)&sin) || rdma_listen(c.listen, 8)))
-		err = st_fail(&s, errno == EADDRINUSE ? "another server? pick one with --port" :
+		err = st_fail_err(&s, errno, errno == EADDRINUSE ? "another server? pick one with --port" :
 			      errno == EADDRNOTAVAIL ? "no netdev has that address" : NULL,
 			      "rdma_cm cannot listen on %s port %u: %s", o->bind ? o->bind : "*",
 			      o->port, strerror(errno));

@@ -29,7 +29,7 @@ static void b_prepare(struct st_end *b, const struct wire_step *step, struct st_
 	case ST_SEND:
 		st_poison(b->buf, b->len);
 		if ((err = ibv_post_recv(b->qp, &rwr, &bad)))
-			st_fault(res, NULL, "ibv_post_recv: %s", strerror(err));
+			st_fault_err(res, err, NULL, "ibv_post_recv: %s", strerror(err));
 		break;
 	case ST_WRITE:
 		st_poison(b->buf, b->len);
@@ -130,7 +130,7 @@ static int post(struct st_run *s, struct ibv_send_wr *wr, struct ibv_sge *sge)
 	wr->send_flags = IBV_SEND_SIGNALED;
 	err = ibv_post_send(s->a.qp, wr, &bad);
 	if (err)
-		return st_fail(s, NULL, "ibv_post_send (%s): %s", st_stage_name(s->cur),
+		return st_fail_err(s, err, NULL, "ibv_post_send (%s): %s", st_stage_name(s->cur),
 			       strerror(err));
 	return 0;
 }

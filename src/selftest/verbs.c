@@ -65,7 +65,7 @@ int vb_device_open(struct vb_device *d, const char *name, int gid_index, struct 
 	if (!err)
 		err = ibv_query_port(d->ctx, VB_PORT, &d->port);
 	if (err)
-		return st_fault(f, NULL, "ibv_query_device/port: %s", strerror(err));
+		return st_fault_err(f, err, NULL, "ibv_query_device/port: %s", strerror(err));
 	if (d->port.state != IBV_PORT_ACTIVE)
 		return st_fault(f, "rdmactl check --only link", "port %d of %s is %s, not ACTIVE",
 				VB_PORT, name, ibv_port_state_str(d->port.state));
@@ -77,7 +77,7 @@ int vb_device_open(struct vb_device *d, const char *name, int gid_index, struct 
 		return st_fault(f, "'rdmactl gids' lists the GIDs", "GID index %d is out of range "
 				"(0-%d)", d->gid_index, d->port.gid_tbl_len - 1);
 	if (ibv_query_gid(d->ctx, VB_PORT, d->gid_index, &d->gid))
-		return st_fault(f, NULL, "ibv_query_gid %d: %s", d->gid_index, strerror(errno));
+		return st_fault_err(f, errno, NULL, "ibv_query_gid %d: %s", d->gid_index, strerror(errno));
 	inet_ntop(AF_INET6, d->gid.raw, d->gid_text, sizeof(d->gid_text));
 	if (gid_is_zero(d->gid.raw))
 		return st_fault(f, "'rdmactl gids' lists the GIDs; 'rdmactl check --gid-index N' "
@@ -99,7 +99,7 @@ struct ibv_mr *vb_reg_mr(struct ibv_pd *pd, void *buf, size_t len, int access,
 	struct ibv_mr *mr = ibv_reg_mr(pd, buf, len, access);
 
 	if (!mr)
-		st_fault(f, errno == ENOMEM ? "RLIMIT_MEMLOCK too low? (rdmactl check --only "
+		st_fault_err(f, errno, errno == ENOMEM ? "RLIMIT_MEMLOCK too low? (rdmactl check --only "
 			 "memlock)" : NULL, "ibv_reg_mr of %zu bytes: %s", len, strerror(errno));
 	return mr;
 }
@@ -110,11 +110,11 @@ struct ibv_cq *vb_cq_create(struct ibv_context *ctx, int depth, struct vb_channe
 	struct ibv_cq *cq = ibv_create_cq(ctx, depth, NULL, c ? c->ch : NULL, 0);
 
 	if (!cq) {
-		st_fault(f, NULL, "ibv_create_cq: %s", strerror(errno));
+		st_fault_err(f, errno, NULL, "ibv_create_cq: %s", strerror(errno));
 		return NULL;
 	}
 	if (c && (errno = ibv_req_notify_cq(cq, 0))) {
-		st_fault(f, NULL, "ibv_req_notify_cq: %s", strerror(errno));
+		st_fault_err(f, errno, NULL, "ibv_req_notify_cq: %s", strerror(errno));
 		ibv_destroy_cq(cq);
 		return NULL;
 	}
@@ -126,7 +126,7 @@ int vb_channel_open(struct vb_channel *c, struct ibv_context *ctx, struct st_fau
 	memset(c, 0, sizeof(*c));
 	c->ch = ibv_create_comp_channel(ctx);
 	if (!c->ch)
-		return st_fault(f, NULL, "ibv_create_comp_channel: %s", strerror(errno));
+		return st_fault_err(f, errno, NULL, "ibv_create_comp_channel: %s", strerror(errno));
 	fcntl(c->ch->fd, F_SETFL, fcntl(c->ch->fd, F_GETFL) | O_NONBLOCK);
 	return 0;
 }
@@ -152,7 +152,7 @@ struct ibv_qp *vb_qp_create(struct ibv_pd *pd, struct ibv_qp_init_attr *qa, stru
 		qp = ibv_create_qp(pd, qa);
 	}
 	if (!qp)
-		st_fault(f, NULL, "ibv_create_qp (%s): %s", type_name(qa->qp_type), strerror(errno));
+		st_fault_err(f, errno, NULL, "ibv_create_qp (%s): %s", type_name(qa->qp_type), strerror(errno));
 	return qp;
 }
 
@@ -170,8 +170,8 @@ int vb_qp_init(struct ibv_qp *qp, enum ibv_qp_type type, int access, struct st_f
 	}
 	err = ibv_modify_qp(qp, &a, mask);
 	if (err)
-		return st_fault(f, NULL, "ibv_modify_qp (%s) to INIT: %s (%s)", type_name(type),
-				strerror(err), errname(err));
+		return st_fault_err(f, err, NULL, "ibv_modify_qp (%s) to INIT: %s (%s)",
+				    type_name(type), strerror(err), errname(err));
 	return 0;
 }
 
@@ -221,7 +221,7 @@ int vb_qp_ready(struct ibv_qp *qp, const struct vb_path *p, struct st_fault *f)
 	int err = to_rtr(qp, p);
 
 	if (err)
-		return st_fault(f, p->type != IBV_QPT_UD && (err == EINVAL || err == ETIMEDOUT ||
+		return st_fault_err(f, err, p->type != IBV_QPT_UD && (err == EINVAL || err == ETIMEDOUT ||
 			       err == ENODATA || err == ENETUNREACH) ?
 				"the GID index or the route: is it the RoCE v2 GID of an address "
 				"the peer can reach? (rdmactl check --gid-index N --peer ADDR)" : NULL,
@@ -229,8 +229,8 @@ int vb_qp_ready(struct ibv_qp *qp, const struct vb_path *p, struct st_fault *f)
 				type_name(p->type), p->sgid_index, strerror(err), errname(err));
 	err = to_rts(qp, p);
 	if (err)
-		return st_fault(f, NULL, "ibv_modify_qp (%s) to RTS: %s (%s)", type_name(p->type),
-				strerror(err), errname(err));
+		return st_fault_err(f, err, NULL, "ibv_modify_qp (%s) to RTS: %s (%s)",
+				    type_name(p->type), strerror(err), errname(err));
 	return 0;
 }
 
@@ -252,7 +252,7 @@ struct ibv_ah *vb_ah_create(struct ibv_pd *pd, const struct vb_path *p, struct s
 	if (ah)
 		return ah;
 	inet_ntop(AF_INET6, p->dgid, text, sizeof(text));
-	st_fault(f, NULL, "ibv_create_ah towards %s with GID index %d: %s", text, p->sgid_index,
+	st_fault_err(f, errno, NULL, "ibv_create_ah towards %s with GID index %d: %s", text, p->sgid_index,
 		 strerror(errno));
 	return NULL;
 }
@@ -315,7 +315,7 @@ static int take_event(struct vb_channel *c, int left, struct st_fault *f)
 	ibv_ack_cq_events(ecq, 1);
 	c->events++;
 	if ((errno = ibv_req_notify_cq(ecq, 0)))
-		return st_fault(f, NULL, "ibv_req_notify_cq: %s", strerror(errno));
+		return st_fault_err(f, errno, NULL, "ibv_req_notify_cq: %s", strerror(errno));
 	for (unsigned int i = 0; i < c->nannounced; i++)
 		if (c->announced[i] == ecq)
 			return 1;

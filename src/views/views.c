@@ -8,6 +8,7 @@
 #include "views/views.h"
 #include "ops/start.h"
 #include "kernel/netdev.h"
+#include "kernel/release.h"
 #include "kernel/verbs.h"
 #include "model/model.h"
 #include "selftest/selftest.h"
@@ -123,6 +124,11 @@ void view_checks(struct out *o, const struct check_ctx *c, size_t count[4])
 		 count[V_WARN], count[V_FAIL], count[V_SKIP]);
 }
 
+void view_errno(struct out *o, const struct st_fault *f)
+{
+	out_str(o, "errno", NULL, f->err ? errname(f->err) : NULL);
+}
+
 static void view_stats(struct out *o, enum st_stage st, const struct st_stats *t)
 {
 	out_obj_open(o, "stats");
@@ -181,6 +187,8 @@ void view_st_report(struct out *o, const struct st_report *r)
 		out_nl(o);
 		if (x->result == ST_FAIL && *x->f.hint)
 			out_str(o, "hint", "             hint: %s\n", x->f.hint);
+		if (x->result == ST_FAIL)
+			view_errno(o, &x->f);
 		out_obj_close(o);
 	}
 	out_arr_close(o);
@@ -213,6 +221,7 @@ void view_xp_report(struct out *o, const struct xp_report *r)
 		out_str(o, "detail", "  FAIL  %s\n", r->f.detail);
 		out_str(o, "hint", *r->f.hint ? "  hint: %s\n" : NULL,
 			*r->f.hint ? r->f.hint : NULL);
+		view_errno(o, &r->f);
 	}
 	if (r->nrows)
 		out_text(o, "  %-9s %-10s %-8s %-13s %9s  %s\n", "TRANSPORT", "OP", "CLAIMED",
@@ -241,6 +250,8 @@ void view_xp_report(struct out *o, const struct xp_report *r)
 		out_nl(o);
 		if (w->result == XP_FAIL && *w->f.hint)
 			out_str(o, "hint", "            hint: %s\n", w->f.hint);
+		if (w->result == XP_FAIL)
+			view_errno(o, &w->f);
 		if (w->result == XP_FAIL && w->claim != XP_NOT_CLAIMED)
 			out_text(o, "            finding: the device %s %s %s, and it failed on %s\n",
 				 w->claim == XP_CLAIMED ? "claims" : "implies",

@@ -34,6 +34,9 @@ void view_start(struct out *o, const struct start_result *r);
 void view_modules(struct out *o, const struct module_result res[RXE_NMODULES]);
 /* Check verdicts and the closing count; COUNT gets the number of each verdict. */
 void view_checks(struct out *o, const struct check_ctx *c, size_t count[4]);
+struct st_fault;
+/* A selftest failure's errno by name under "errno" (JSON only): null when none says it. */
+void view_errno(struct out *o, const struct st_fault *f);
 /* One selftest report (a device's, or a client's). */
 void view_st_report(struct out *o, const struct st_report *r);
 

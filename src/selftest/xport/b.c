@@ -26,7 +26,7 @@ static int check_grh(struct xp_peer *b, const struct ibv_wc *wc, const char *buf
 		return st_fault(f, NULL, "the UD receive has no GRH (IBV_WC_GRH not set)");
 	if (ibv_init_ah_from_wc(b->x->dev.ctx, VB_PORT, (struct ibv_wc *)wc, (struct ibv_grh *)buf,
 				&ah))
-		return st_fault(f, NULL, "ibv_init_ah_from_wc cannot read the GRH: %s",
+		return st_fault_err(f, errno, NULL, "ibv_init_ah_from_wc cannot read the GRH: %s",
 				strerror(errno));
 	if (memcmp(ah.grh.dgid.raw, b->peer_gid.raw, 16)) {
 		char got[INET6_ADDRSTRLEN], want[INET6_ADDRSTRLEN];
@@ -68,7 +68,7 @@ static int xb_open_srq(struct xp_peer *b, unsigned int nqp, struct st_fault *f)
 	b->srq = ibv_create_srq(x->pd, &sa);
 	if (!b->srq) {
 		b->refused = true;
-		return st_fault(f, NULL, "ibv_create_srq: %s", strerror(errno));
+		return st_fault_err(f, errno, NULL, "ibv_create_srq: %s", strerror(errno));
 	}
 	b->cq = xp_make_cq(x, f);
 	if (!b->cq)
@@ -81,7 +81,7 @@ static int xb_open_srq(struct xp_peer *b, unsigned int nqp, struct st_fault *f)
 	st_poison(b->slots.buf, b->slots.len);
 	b->slots.mr = ibv_reg_mr(x->pd, b->slots.buf, b->slots.len, IBV_ACCESS_LOCAL_WRITE);
 	if (!b->slots.mr)
-		return st_fault(f, NULL, "ibv_reg_mr: %s", strerror(errno));
+		return st_fault_err(f, errno, NULL, "ibv_reg_mr: %s", strerror(errno));
 	for (i = 0; i < nqp; i++)
 		if (xq_make(x, &b->q[i], IBV_QPT_RC, b->srq, 0, ACCESS, b->cq, NULL, f))
 			return -1;
@@ -279,7 +279,7 @@ static int b_mw_bind(struct xp_peer *b, const struct wire_xstep *s, uint32_t *rk
 
 		err = ibv_bind_mw(q->qp, b->mw, &bind);
 		if (err)
-			return st_fault(f, NULL, "ibv_bind_mw: %s", strerror(err));
+			return st_fault_err(f, err, NULL, "ibv_bind_mw: %s", strerror(err));
 		b->mw_rkey = b->mw->rkey;
 	} else {
 		struct ibv_send_wr wr = { .wr_id = 7, .opcode = IBV_WR_BIND_MW,
@@ -291,7 +291,7 @@ static int b_mw_bind(struct xp_peer *b, const struct wire_xstep *s, uint32_t *rk
 		wr.bind_mw.bind_info = info;
 		err = ibv_post_send(q->qp, &wr, &bad);
 		if (err)
-			return st_fault(f, NULL, "ibv_post_send (IBV_WR_BIND_MW): %s", strerror(err));
+			return st_fault_err(f, err, NULL, "ibv_post_send (IBV_WR_BIND_MW): %s", strerror(err));
 	}
 	if (xp_wait_wc(b->x, q->cq, IBV_WC_BIND_MW, &wc, f))
 		return -1;
@@ -315,7 +315,7 @@ static int b_mw_invalidate(struct xp_peer *b, struct st_fault *f)
 
 		err = ibv_bind_mw(q->qp, b->mw, &bind);
 		if (err)
-			return st_fault(f, NULL, "ibv_bind_mw (unbind): %s", strerror(err));
+			return st_fault_err(f, err, NULL, "ibv_bind_mw (unbind): %s", strerror(err));
 	} else {
 		struct ibv_send_wr wr = { .wr_id = 8, .opcode = IBV_WR_LOCAL_INV,
 					  .send_flags = IBV_SEND_SIGNALED,
@@ -324,7 +324,7 @@ static int b_mw_invalidate(struct xp_peer *b, struct st_fault *f)
 		op = IBV_WC_LOCAL_INV;
 		err = ibv_post_send(q->qp, &wr, &bad);
 		if (err)
-			return st_fault(f, NULL, "ibv_post_send (IBV_WR_LOCAL_INV): %s",
+			return st_fault_err(f, err, NULL, "ibv_post_send (IBV_WR_LOCAL_INV): %s",
 					strerror(err));
 	}
 	return xp_wait_wc(b->x, q->cq, op, &wc, f);
@@ -409,7 +409,7 @@ int xb_step(struct xp_peer *b, const struct wire_xstep *s, uint32_t *value, stru
 		err = ibv_modify_srq(b->srq, &(struct ibv_srq_attr){
 					.srq_limit = (uint32_t)s->value }, IBV_SRQ_LIMIT);
 		if (err)
-			return st_fault(f, NULL, "ibv_modify_srq (IBV_SRQ_LIMIT %u): %s",
+			return st_fault_err(f, err, NULL, "ibv_modify_srq (IBV_SRQ_LIMIT %u): %s",
 					(unsigned int)s->value, strerror(err));
 		return 0;
 	case XB_SRQ_LIMIT:

@@ -129,7 +129,7 @@ int xq_post_recv(struct xp_qp *q, char *buf, uint32_t len, uint64_t id, struct i
 	int err = srq ? ibv_post_srq_recv(srq, &wr, &bad) : ibv_post_recv(q->qp, &wr, &bad);
 
 	if (err)
-		return st_fault(f, NULL, "ibv_post_%srecv: %s", srq ? "srq_" : "", strerror(err));
+		return st_fault_err(f, err, NULL, "ibv_post_%srecv: %s", srq ? "srq_" : "", strerror(err));
 	return 0;
 }
 
@@ -184,7 +184,7 @@ int xp_setup(struct xp_run *x)
 	r->mtu = (int)xp_mtu_bytes(x);
 	x->pd = ibv_alloc_pd(x->dev.ctx);
 	if (!x->pd)
-		return st_fault(&r->f, NULL, "ibv_alloc_pd: %s", strerror(errno));
+		return st_fault_err(&r->f, errno, NULL, "ibv_alloc_pd: %s", strerror(errno));
 	if (x->o->events) {
 		if (vb_channel_open(&x->chan, x->dev.ctx, &r->f))
 			return -1;

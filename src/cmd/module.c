@@ -78,7 +78,7 @@ int cmd_module_status(struct cmd_ctx *ctx, const struct cli_args *a)
 	int err = kbuild_facts(cli_str(a, "kernel"), &k);
 
 	if (err)
-		return cmd_fail((op_err_set(&e, err, NULL, "cannot read the kernel's facts"), &e));
+		return cmd_fail((explain_kbuild_facts(&e, err, cli_str(a, "kernel")), &e));
 	out_obj_open(ctx->out, NULL);
 	view_kbuild(ctx->out, &k);
 	out_obj_close(ctx->out);

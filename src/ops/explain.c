@@ -272,3 +272,34 @@ int explain_model_load(struct op_err *e, int err, const char *root, const char *
 				  "them)", dev);
 	return op_err_set(e, err, NULL, "cannot read %s/sys/class/infiniband", root);
 }
+
+int explain_persist_conflict(struct op_err *e, int err, const char *name, const char *had,
+			     const char *path, const char *netdev)
+{
+	if (err != -EEXIST)
+		return op_err_set(e, err, NULL, "cannot record %s", name);
+	return op_err_set(e, err, NULL, "%s is persisted on %s in %s, not on %s: 'rdmactl persist "
+			  "del %s' first", name, had, path, netdev, name);
+}
+
+int explain_persist_absent(struct op_err *e, const char *word, const char *path)
+{
+	return op_err_set(e, -ENOENT, NULL, "%s is not in %s", word, path);
+}
+
+void explain_persist_undo(struct op_err *e, const char *name, int undo_err, const char *undo)
+{
+	if (!undo_err)
+		op_err_add(e, "%s was not kept", name);
+	else
+		op_err_add(e, "%s was made but could not be deleted again: %s", name, undo);
+}
+
+int explain_at_line(struct op_err *e, bool first, const char *path, size_t line,
+		    const struct op_err *one)
+{
+	if (first)
+		return op_err_set(e, one->err, one->ext, "%s:%zu: %s", path, line, one->what);
+	op_err_add(e, "%s:%zu: %s", path, line, one->what);
+	return e->err;
+}

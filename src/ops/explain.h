@@ -2,7 +2,7 @@
 /*
  * One explainer per kernel operation: every errno that operation can return is
  * turned here, and only here, into what happened and what to do. The errno is
- * kept; the output layer prints it after the explanation (pr_rc_err).
+ * kept; the command layer prints it after the explanation (cmd_fail).
  */
 #ifndef RDMACTL_EXPLAIN_H
 #define RDMACTL_EXPLAIN_H
@@ -50,5 +50,39 @@ int explain_conf_load(struct op_err *e, int err, const char *path, const char *l
 int explain_conf_save(struct op_err *e, int err, const char *path);
 int explain_netdev_list(struct op_err *e, int err, const char *root);
 int explain_model_load(struct op_err *e, int err, const char *root, const char *dev);
+
+/* The persistent-links file's edits (explain.c). */
+int explain_persist_conflict(struct op_err *e, int err, const char *name, const char *had,
+			     const char *path, const char *netdev);
+int explain_persist_absent(struct op_err *e, const char *word, const char *path);
+/* A link made for a record that failed: deleted again (UNDO_ERR 0), or why not. */
+void explain_persist_undo(struct op_err *e, const char *name, int undo_err, const char *undo);
+/* ONE, a failure at LINE of PATH, into E: its first (FIRST) or one more. */
+int explain_at_line(struct op_err *e, bool first, const char *path, size_t line,
+		    const struct op_err *one);
+
+/* Module install and remove (explain_module.c). */
+int explain_kbuild_facts(struct op_err *e, int err, const char *kver);
+/* A tool run for WHAT: not there (-ENOENT), not run (ERR), or its STATUS and the line WHY. */
+int explain_tool(struct op_err *e, int err, const char *what, const char *tool, int status,
+		 const char *why, size_t why_len);
+/* What building for KVER lacks, and the PACKAGES that supply it (" a b"). */
+int explain_build_needs(struct op_err *e, const char *kver, bool headers, bool source,
+			bool dkms, const char *packages);
+int explain_distro_package(struct op_err *e, const char *kver, const char *package);
+/* The compiler's FIRST error line, and where LOG keeps DKMS's make.log ("" none). */
+int explain_build_failed(struct op_err *e, int err, const char *first, const char *log);
+/* Why the installed rdma_rxe is not loaded (modules_load's ERR), and what then. */
+void explain_not_loaded(struct op_err *e, int err);
+int explain_not_ours(struct op_err *e, const char *version);
+
+enum source_problem { SRC_UNREADABLE, SRC_NO_TOP_DIR, SRC_NO_VERSION, SRC_NO_RXE };
+int explain_source(struct op_err *e, int err, enum source_problem what, const char *path);
+int explain_source_version(struct op_err *e, const char *have, const char *kver,
+			   const char *want);
+
+enum file_step { FILE_WRITE, FILE_MKDIR, FILE_MKDIR_BESIDE, FILE_MOVE_TO, FILE_TEMP };
+/* A file system step on PATH that failed with ERR. */
+int explain_file(struct op_err *e, int err, enum file_step step, const char *path);
 
 #endif

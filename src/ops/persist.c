@@ -40,11 +40,8 @@ static int record(const char *path, struct conf *c, const char *name, const char
 		return 0;	/* there already */
 	if (err == 0)
 		return 1;
-	if (err == -EEXIST)
-		return op_err_set(e, err, NULL, "%s is persisted on %s in %s, not on %s: "
-				  "'rdmactl persist del %s' first", name, conf_find(c, name)->netdev,
-				  path, netdev, name);
-	return op_err_set(e, err, NULL, "cannot record %s", name);
+	return explain_persist_conflict(e, err, name, err == -EEXIST ?
+					conf_find(c, name)->netdev : "", path, netdev);
 }
 
 int persist_add(const char *path, const char *name, const char *netdev, struct op_err *e)
@@ -67,7 +64,7 @@ int persist_del(const char *path, char *const *words, int n, struct op_err *e)
 
 	for (int i = 0; !err && i < n; i++)
 		if (conf_del(&c, words[i]) == 0)
-			err = op_err_set(e, -ENOENT, NULL, "%s is not in %s", words[i], path);
+			err = explain_persist_absent(e, words[i], path);
 	if (!err)
 		err = persist_save(path, &c, e);
 	conf_free(&c);
@@ -90,11 +87,7 @@ int persist_add_link(struct nl *nl, const char *path, struct rxe_add_req *r, str
 		struct op_err undo;
 
 		/* Nothing half-done: the link goes with the failed record. */
-		if (rxe_del_name(nl, r->made, &undo) == 0)
-			op_err_add(e, "%s was not kept", r->made);
-		else
-			op_err_add(e, "%s was made but could not be deleted again: %s", r->made,
-				   undo.what);
+		explain_persist_undo(e, r->made, rxe_del_name(nl, r->made, &undo), undo.what);
 		r->created = false;
 	}
 	conf_free(&c);
@@ -118,10 +111,7 @@ int persist_start(struct nl *nl, const char *path, const struct conf *c,
 			   r.created ? START_ADDED : START_PRESENT;
 		if (!err || err == -ENODEV)
 			continue;
-		if (!ret)
-			ret = op_err_set(e, err, one.ext, "%s:%zu: %s", path, x->line, one.what);
-		else
-			op_err_add(e, "%s:%zu: %s", path, x->line, one.what);
+		ret = explain_at_line(e, !ret, path, x->line, &one);
 	}
 	return ret;
 }
@@ -154,18 +144,17 @@ static int write_wants(const char *dir, const char *netdev, struct op_err *e)
 	unit_name_escape(esc, sizeof(esc), netdev);
 	if (snprintf(sub, sizeof(sub), "%s/sys-subsystem-net-devices-%s.device.d", dir, esc) >=
 	    (int)sizeof(sub))
-		return op_err_set(e, -ENAMETOOLONG, NULL, "%s: the directory's name is too long",
-				  dir);
+		return explain_file(e, -ENAMETOOLONG, FILE_WRITE, dir);
 	snprintf(file, sizeof(file), "%s/rdmactl.conf", sub);
 	if (mkdir(sub, 0755) && errno != EEXIST)
-		return op_err_set(e, -errno, NULL, "cannot make %s", sub);
+		return explain_file(e, -errno, FILE_MKDIR, sub);
 	f = fopen(file, "we");
 	if (!f)
-		return op_err_set(e, -errno, NULL, "cannot write %s", file);
+		return explain_file(e, -errno, FILE_WRITE, file);
 	fprintf(f, "# Made by rdmactl's generator from the persistent-links file.\n"
 		   "[Unit]\nWants=rdmactl-link@%s.service\n", esc);
 	if (fclose(f))
-		return op_err_set(e, -errno, NULL, "cannot write %s", file);
+		return explain_file(e, -errno, FILE_WRITE, file);
 	return 0;
 }
 

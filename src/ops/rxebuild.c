@@ -72,13 +72,8 @@ static int missing(struct rxe_install_req *r, struct op_err *e)
 	}
 	for (size_t i = 0; i < n; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), " %s", pkgs[i]);
-	return op_err_set(e, -ENOENT, NULL,
-			  "building rdma_rxe for kernel %s needs%s%s%s%s%s: apt-get install%s "
-			  "(or add --install-deps)", k->kver,
-			  !*k->headers ? " its headers" : "",
-			  !r->source && !*k->source ? (!*k->headers ? "," : "") : "",
-			  !r->source && !*k->source ? " the kernel's source" : "",
-			  !have_dkms && n > 1 ? " and" : "", !have_dkms ? " dkms" : "", list);
+	return explain_build_needs(e, k->kver, !*k->headers, !r->source && !*k->source, !have_dkms,
+				   list);
 }
 
 /*
@@ -152,9 +147,7 @@ static int dkms_install(struct rxe_install_req *r, const char *dir, struct op_er
 
 			first_error(r->version, first, sizeof(first), kept, sizeof(kept));
 			if (*first)
-				op_err_set(e, err, NULL, "the build failed: %s%s%s%s", first,
-					   *kept ? " (DKMS's whole make.log: " : "", kept,
-					   *kept ? ")" : "");
+				explain_build_failed(e, err, first, kept);
 		}
 	}
 	if (!err) {
@@ -193,14 +186,10 @@ static int load_and_prove(struct nl *nl, struct rxe_install_req *r, struct op_er
 	struct module_result res[RXE_NMODULES];
 	int err = modules_load(res, e);
 
-	if (err == -EKEYREJECTED || err == -ENOKEY)
-		op_err_add(e, "rdma_rxe stays installed (DKMS), not loaded: after the key is "
-			   "enrolled and the machine rebooted, 'rdmactl start' loads it");
-	else if (err)
-		op_err_add(e, "rdma_rxe stays installed (DKMS), not loaded; 'rdmactl module "
-			   "remove' takes it away again");
-	if (err)
+	if (err) {
+		explain_not_loaded(e, err);
 		return err;
+	}
 	r->loaded = true;
 	err = prove(nl, e);
 	r->proved = !err;
@@ -213,7 +202,7 @@ int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct op_err *
 
 	err = kbuild_facts(r->kver, &r->k);
 	if (err)
-		return op_err_set(e, err, NULL, "cannot read the kernel's facts");
+		return explain_kbuild_facts(e, err, r->kver);
 	if (r->k.origin != RXE_NONE && !r->force) {
 		r->unchanged = r->k.origin == RXE_DKMS ? "rdma_rxe is installed already, by DKMS" :
 			       r->k.origin == RXE_BUILTIN ? "the kernel has rdma_rxe built in" :
@@ -230,9 +219,7 @@ int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct op_err *
 		const char *pkgs[] = { r->package };
 
 		if (!r->install_deps)
-			return op_err_set(e, -ENOENT, NULL, "kernel %s has rdma_rxe in the package %s: "
-					  "apt-get install %s (or add --install-deps)", r->k.kver,
-					  r->package, r->package);
+			return explain_distro_package(e, r->k.kver, r->package);
 		err = tool_apt_install(pkgs, 1, r->progress, e);
 		if (err)
 			return err;
@@ -327,15 +314,13 @@ int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct op_err *e)
 	int err = kbuild_facts(r->kver, &r->k);
 
 	if (err)
-		return op_err_set(e, err, NULL, "cannot read the kernel's facts");
+		return explain_kbuild_facts(e, err, r->kver);
 	if (!*r->k.dkms_version) {
 		r->unchanged = "rdma_rxe was not installed for this kernel by 'rdmactl module install'";
 		return 0;
 	}
 	if (!ours(r->k.dkms_version))
-		return op_err_set(e, -EPERM, NULL, "rdma_rxe/%s in DKMS was not made by rdmactl: "
-				  "remove it with 'dkms remove rdma_rxe/%s --all'",
-				  r->k.dkms_version, r->k.dkms_version);
+		return explain_not_ours(e, r->k.dkms_version);
 	if (r->k.running && r->k.loaded) {
 		const struct model_src src = { .root = "", .nl = nl };
 		const struct rdma_dev **t = NULL;

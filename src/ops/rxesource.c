@@ -26,8 +26,7 @@ static int tarball_top(const char *tarball, char *top, size_t len, struct op_err
 	if (err)
 		return err;
 	if (!o.len || o.text[0] == '/' || !memchr(o.text, '/', o.len))
-		return op_err_set(e, -EINVAL, NULL, "%s does not start with a top directory: is it "
-				  "a kernel source tarball?", tarball);
+		return explain_source(e, -EINVAL, SRC_NO_TOP_DIR, tarball);
 	snprintf(top, len, "%.*s", (int)((char *)memchr(o.text, '/', o.len) - o.text + 1), o.text);
 	return 0;
 }
@@ -55,7 +54,7 @@ static int tarball_version(const char *tarball, char *buf, size_t len,
 	if (err)
 		return err;
 	if (!mkdtemp(dir))
-		return op_err_set(e, -errno, NULL, "cannot make a temporary directory");
+		return explain_file(e, -errno, FILE_TEMP, "/tmp");
 	snprintf(path, sizeof(path), "%s/Makefile", dir);
 	f = fopen(path, "w");
 	if (f) {
@@ -65,8 +64,7 @@ static int tarball_version(const char *tarball, char *buf, size_t len,
 	err = kbuild_makefile_version(dir, buf, len);
 	unlink(path);
 	rmdir(dir);
-	return err ? op_err_set(e, err, NULL, "%s has no kernel version in its top Makefile",
-				tarball) : 0;
+	return err ? explain_source(e, err, SRC_NO_VERSION, tarball) : 0;
 }
 
 static bool is_dir(const char *p)
@@ -94,13 +92,11 @@ int rxebuild_pick_version(struct rxe_install_req *r, struct op_err *e)
 		int err;
 
 		if (access(src, R_OK))
-			return op_err_set(e, -errno, NULL, "cannot read the source %s: give a kernel "
-					  "source tarball or tree", src);
+			return explain_source(e, -errno, SRC_UNREADABLE, src);
 		err = is_dir(src) ? kbuild_makefile_version(src, have, sizeof(have)) :
 				    tarball_version(src, have, sizeof(have), r->progress, e);
 		if (err && is_dir(src))
-			return op_err_set(e, err, NULL, "%s has no kernel version in its top "
-					  "Makefile: is it a kernel source tree?", src);
+			return explain_source(e, err, SRC_NO_VERSION, src);
 		if (err)
 			return err;
 		snprintf(want, sizeof(want), "%s", k->upstream);
@@ -108,10 +104,7 @@ int rxebuild_pick_version(struct rxe_install_req *r, struct op_err *e)
 	snprintf(r->version, sizeof(r->version), "%s", have);
 	if (!*want || strcmp(have, want)) {
 		if (!r->force)
-			return op_err_set(e, -EINVAL, NULL,
-					  "the source is version %s but kernel %s is %s: build from "
-					  "the kernel's own version (--force builds anyway, "
-					  "unsupported)", have, k->kver, *want ? want : "unknown");
+			return explain_source_version(e, have, k->kver, want);
 		r->version_forced = true;
 	}
 	return 0;
@@ -125,7 +118,7 @@ static int write_conf(const char *dir, const char *version, struct op_err *e)
 	snprintf(path, sizeof(path), "%s/dkms.conf", dir);
 	f = fopen(path, "w");
 	if (!f)
-		return op_err_set(e, -errno, NULL, "cannot write %s", path);
+		return explain_file(e, -errno, FILE_WRITE, path);
 	fprintf(f, RXEBUILD_MARK "\n"
 		"PACKAGE_NAME=\"rdma_rxe\"\n"
 		"PACKAGE_VERSION=\"%s\"\n"
@@ -136,7 +129,7 @@ static int write_conf(const char *dir, const char *version, struct op_err *e)
 		"CLEAN=\"true\"\n"
 		"AUTOINSTALL=\"yes\"\n", version);
 	if (fclose(f))
-		return op_err_set(e, -EIO, NULL, "cannot write %s", path);
+		return explain_file(e, -EIO, FILE_WRITE, path);
 	return 0;
 }
 
@@ -160,12 +153,12 @@ static int extract(const char *tarball, const char *dir, const struct spawn_prog
 	strcat(top, "drivers/infiniband/sw/rxe");
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", dir);
 	if (!mkdtemp(tmp))
-		return op_err_set(e, -errno, NULL, "cannot make a directory beside %s", dir);
+		return explain_file(e, -errno, FILE_MKDIR_BESIDE, dir);
 	err = tool_run(argv, "extracting drivers/infiniband/sw/rxe", p, &o, e,
 		  "cannot extract the rxe source");
 	snprintf(from, sizeof(from), "%s/%s", tmp, top);
 	if (!err && rename(from, dir) < 0)
-		err = op_err_set(e, -errno, NULL, "cannot move the rxe source to %s", dir);
+		err = explain_file(e, -errno, FILE_MOVE_TO, dir);
 	tool_rm_tree(tmp);
 	return err;
 }
@@ -183,7 +176,7 @@ int rxebuild_stage(struct rxe_install_req *r, const char *dir, struct op_err *e)
 		const char *argv[] = { "cp", "-a", from, dir, NULL };
 
 		if (mkdir(dir, 0755) < 0)
-			return op_err_set(e, -errno, NULL, "cannot make %s", dir);
+			return explain_file(e, -errno, FILE_MKDIR, dir);
 		snprintf(from, sizeof(from), "%s/drivers/infiniband/sw/rxe/.", src);
 		err = tool_run(argv, NULL, NULL, &o, e, "cannot copy the rxe source");
 	} else {
@@ -193,6 +186,6 @@ int rxebuild_stage(struct rxe_install_req *r, const char *dir, struct op_err *e)
 		return err;
 	snprintf(probe, sizeof(probe), "%s/rxe.c", dir);
 	if (access(probe, F_OK))
-		return op_err_set(e, -ENOENT, NULL, "%s has no drivers/infiniband/sw/rxe/rxe.c", src);
+		return explain_source(e, -ENOENT, SRC_NO_RXE, src);
 	return write_conf(dir, r->version, e);
 }

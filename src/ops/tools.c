@@ -37,16 +37,12 @@ int tool_run(const char *const argv[], const char *label, const struct spawn_pro
 {
 	int err = spawn_run(argv, label, p, o);
 
-	if (err == -ENOENT)
-		return op_err_set(e, err, NULL, "%s: %s is not installed (apt-get install %s)",
-				  what, argv[0], argv[0]);
 	if (err)
-		return op_err_set(e, err, NULL, "%s: cannot run %s", what, argv[0]);
+		return explain_tool(e, err, what, argv[0], 0, "", 0);
 	if (o->status) {
 		const char *why = why_line(o, argv[0]);
 
-		return op_err_set(e, -ETOOL, NULL, "%s: %s exited with status %d%s%.*s", what,
-				  argv[0], o->status, *why ? ": " : "", (int)strcspn(why, "\n"), why);
+		return explain_tool(e, 0, what, argv[0], o->status, why, strcspn(why, "\n"));
 	}
 	return 0;
 }

@@ -28,10 +28,10 @@ static int st_options(const struct cli_args *a, const char *dev, struct st_opts 
 
 	st_opts_init(o, dev);
 	if (cli_str(a, "gid-index"))
-		o->gid_index = (int)cli_num(a, "gid-index", 0);
-	o->timeout_ms = (unsigned int)cli_num(a, "timeout", 5) * 1000;
+		o->common.gid_index = (int)cli_num(a, "gid-index", 0);
+	o->common.timeout_ms = (unsigned int)cli_num(a, "timeout", 5) * 1000;
 	if (cli_str(a, "size"))
-		o->size = o->lat_size = o->bw_size = (unsigned int)cli_num(a, "size", 0);
+		o->common.size = o->lat_size = o->bw_size = (unsigned int)cli_num(a, "size", 0);
 	iters = cli_num(a, "iters", 0);
 	if (iters)
 		o->lat_iters = o->bw_iters = (unsigned int)iters;
@@ -42,13 +42,13 @@ static int st_options(const struct cli_args *a, const char *dev, struct st_opts 
 		if (o->cm)
 			return cli_usage(a, "--bench measures over the verbs exchange; --cm proves "
 					 "the rdma_cm path");
-		if (cli_str(a, "size") && o->size > (32u << 20))
+		if (cli_str(a, "size") && o->common.size > (32u << 20))
 			return cli_usage(a, "--bench --size: at most 32 MiB (latency uses twice "
 					 "the size)");
 	} else if (cli_takes(a, "depth") && cli_str(a, "depth")) {
 		return cli_usage(a, "--depth is for --bench");
 	}
-	if (o->dev && cmd_check_name(a, "device name", o->dev, true))
+	if (o->common.dev && cmd_check_name(a, "device name", o->common.dev, true))
 		return -EUSAGE;
 	return 0;
 }
@@ -59,9 +59,9 @@ static int xport_options(const struct cli_args *a, const struct st_opts *o, stru
 	const char *list = cli_str(a, "transport");
 	char bad[128];
 
-	*x = (struct xp_opts){ .gid_index = o->gid_index, .events = cli_flag(a, "events"),
-			       .size = o->size, .timeout_ms = o->timeout_ms };
-	if (!list && !x->events)
+	*x = (struct xp_opts){ .common = o->common };
+	x->common.events = cli_flag(a, "events");
+	if (!list && !x->common.events)
 		return 0;
 	if (o->bench || o->cm)
 		return cli_usage(a, "--transport and --events prove the transports: not with "
@@ -94,8 +94,8 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = xport_options(a, &o, &xo);
 	if (err)
 		return err;
-	if (o.dev) {
-		devs[n++] = o.dev;
+	if (o.common.dev) {
+		devs[n++] = o.common.dev;
 	} else {
 		/* Every rxe device. */
 		err = model_load(&src, NULL, 0, &m);
@@ -114,11 +114,11 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 	for (size_t i = 0; i < n; i++) {
 		struct st_report r;
 
-		o.dev = devs[i];
+		o.common.dev = devs[i];
 		if (xo.transports) {
 			struct xp_report *x = malloc(sizeof(*x));
 
-			xo.dev = devs[i];
+			xo.common.dev = devs[i];
 			if (!x || xp_loopback(&xo, x))
 				failed++;
 			if (x)
@@ -156,12 +156,15 @@ static int pingpong(struct cmd_ctx *ctx, const struct cli_args *a, const struct 
 {
 	static const char *const kinds[] = { "rc", "uc", "ud", "srq", NULL };
 	const char *t = cli_str(a, "transport");
-	struct pp_opts o = { .dev = so->dev, .gid_index = so->gid_index, .server = server,
-			     .host = server ? NULL : a->argv[0],
-			     .port = (unsigned int)cli_num(a, "port", 18515),
-			     .iters = (unsigned int)cli_num(a, "iters", 1000), .rx_depth = 500,
-			     .mtu = 3 /* IBV_MTU_1024 */, .num_qp = 1, .events = cli_flag(a, "events"),
-			     .timeout_ms = (unsigned int)cli_num(a, "timeout", 30) * 1000 };
+	struct pp_opts o = {
+		.common = { .dev = so->common.dev, .gid_index = so->common.gid_index,
+			    .host = server ? NULL : a->argv[0],
+			    .port = (unsigned int)cli_num(a, "port", 18515),
+			    .events = cli_flag(a, "events"),
+			    .timeout_ms = (unsigned int)cli_num(a, "timeout", 30) * 1000 },
+		.server = server, .iters = (unsigned int)cli_num(a, "iters", 1000), .rx_depth = 500,
+		.mtu = 3 /* IBV_MTU_1024 */, .num_qp = 1,
+	};
 	struct out *out = ctx->out;
 	struct pp_report r;
 	int err;
@@ -177,21 +180,21 @@ static int pingpong(struct cmd_ctx *ctx, const struct cli_args *a, const struct 
 				 t);
 	if (o.kind == PP_SRQ)
 		o.num_qp = 16;	/* ibv_srq_pingpong's -q default */
-	o.size = (unsigned int)cli_num(a, "size", o.kind == PP_UD ? 2048 : 4096);
-	if (o.gid_index < 0)
-		o.gid_index = ipv4_gid(ctx, o.dev);
+	o.common.size = (unsigned int)cli_num(a, "size", o.kind == PP_UD ? 2048 : 4096);
+	if (o.common.gid_index < 0)
+		o.common.gid_index = ipv4_gid(ctx, o.common.dev);
 	err = st_pingpong(&o, &r);
 	out_obj_open(out, NULL);
-	out_str(out, "ifname", "%s:", o.dev);
+	out_str(out, "ifname", "%s:", o.common.dev);
 	out_str(out, "role", " pingpong %s", server ? "server" : "client");
 	out_str(out, "transport", " (%s", pp_kind_name(o.kind));
 	out_u64(out, "qps", o.num_qp > 1 ? ", %" PRIu64 " QPs" : NULL, o.num_qp);
-	out_bool(out, "events", NULL, o.events);
-	out_text(out, "%s)", o.events ? ", events" : "");
+	out_bool(out, "events", NULL, o.common.events);
+	out_text(out, "%s)", o.common.events ? ", events" : "");
 	if (!server)
-		out_str(out, "peer", " of %s", o.host);
-	out_u64(out, "port", " port %" PRIu64, o.port);
-	out_s64(out, "gid_index", ", GID %" PRId64, o.gid_index);
+		out_str(out, "peer", " of %s", o.common.host);
+	out_u64(out, "port", " port %" PRIu64, o.common.port);
+	out_s64(out, "gid_index", ", GID %" PRId64, o.common.gid_index);
 	out_str(out, "gid", " %s", *r.local_gid ? r.local_gid : NULL);
 	out_nl(out);
 	if (r.passed) {
@@ -203,7 +206,7 @@ static int pingpong(struct cmd_ctx *ctx, const struct cli_args *a, const struct 
 		out_u64(out, "iters", ", %" PRIu64 " iterations", r.iters);
 		out_text(out, " = %.2f usec/iter, data checked",
 			 r.iters ? (double)r.usec / r.iters : 0);
-		out_u64(out, "cq_events", o.events ? ", %" PRIu64 " CQ events" : NULL,
+		out_u64(out, "cq_events", o.common.events ? ", %" PRIu64 " CQ events" : NULL,
 			r.cq_events);
 		out_nl(out);
 	} else {
@@ -212,7 +215,7 @@ static int pingpong(struct cmd_ctx *ctx, const struct cli_args *a, const struct 
 		view_errno(out, &r.f);
 	}
 	out_bool(out, "passed", NULL, r.passed);
-	out_text(out, "%s: pingpong %s\n", o.dev, r.passed ? "passed" : "FAILED");
+	out_text(out, "%s: pingpong %s\n", o.common.dev, r.passed ? "passed" : "FAILED");
 	out_obj_close(out);
 	return err ? -EIO : 0;
 }
@@ -220,15 +223,15 @@ static int pingpong(struct cmd_ctx *ctx, const struct cli_args *a, const struct 
 /* Two hosts: the port and sizes each protocol uses by default; the device it needs. */
 static int two_hosts(const struct cli_args *a, struct st_opts *o)
 {
-	if (!o->dev && (!o->cm || cli_flag(a, "pingpong")))
+	if (!o->common.dev && (!o->cm || cli_flag(a, "pingpong")))
 		return cli_usage(a, "two hosts need the device: rdmactl selftest server DEV, "
 				 "rdmactl selftest client HOST DEV");
-	o->port = (unsigned int)cli_num(a, "port", o->cm ? 7174 : 18516);
+	o->common.port = (unsigned int)cli_num(a, "port", o->cm ? 7174 : 18516);
 	if (o->cm) {
 		/* rping's defaults: 64-byte buffers; pings counted by --iters. */
-		o->size = (unsigned int)cli_num(a, "size", 64);
+		o->common.size = (unsigned int)cli_num(a, "size", 64);
 		o->lat_iters = (unsigned int)cli_num(a, "iters", 100);
-		if (o->size < RPING_MIN_SIZE)
+		if (o->common.size < RPING_MIN_SIZE)
 			return cli_usage(a, "--cm --size: rping's messages need at least %d bytes",
 					 RPING_MIN_SIZE);
 	} else if (cli_str(a, "iters") && !o->bench && !cli_flag(a, "pingpong")) {
@@ -252,11 +255,11 @@ static void session(void *arg, const struct st_report *r)
 
 	if (!sv->listening) {
 		sv->listening = true;
-		if (r->gid_index >= 0)
-			pr_err("selftest server: %s GID %d %s, listening on %s", r->dev,
-			       r->gid_index, r->gid, r->peer);
+		if (r->head.gid_index >= 0)
+			pr_err("selftest server: %s GID %d %s, listening on %s", r->head.dev,
+			       r->head.gid_index, r->head.gid, r->head.peer);
 		else	/* rdma_cm: the address each client comes to picks the device */
-			pr_err("selftest server: listening on %s", r->peer);
+			pr_err("selftest server: listening on %s", r->head.peer);
 		return;
 	}
 	sv->served++;
@@ -325,7 +328,7 @@ int cmd_selftest_client(struct cmd_ctx *ctx, const struct cli_args *a)
 		err = two_hosts(a, &o);
 	if (err)
 		return err;
-	o.host = a->argv[0];
+	o.common.host = a->argv[0];
 	if (cli_flag(a, "pingpong"))
 		return pingpong(ctx, a, &o, false);
 	err = xport_options(a, &o, &xo);
@@ -336,9 +339,9 @@ int cmd_selftest_client(struct cmd_ctx *ctx, const struct cli_args *a)
 
 		if (!x)
 			return -ENOMEM;
-		xo.dev = o.dev;
-		xo.host = o.host;
-		xo.port = o.port;
+		xo.common.dev = o.common.dev;
+		xo.common.host = o.common.host;
+		xo.common.port = o.common.port;
 		err = xp_client(&xo, x);
 		out_arr_open(ctx->out, NULL);
 		view_xp_report(ctx->out, x);

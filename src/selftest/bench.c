@@ -264,7 +264,7 @@ static void lat_stats(struct st_stats *t, uint64_t *rtt, unsigned int n)
 static struct lat_end lat_end(struct st_run *s, struct st_end *e, unsigned int size,
 			      struct st_fault *f)
 {
-	return (struct lat_end){ .e = e, .size = size, .timeout_ms = s->o->timeout_ms, .f = f };
+	return (struct lat_end){ .e = e, .size = size, .timeout_ms = s->o->common.timeout_ms, .f = f };
 }
 
 /* The receives posted before the run: a full queue, or one for each message. */

@@ -60,7 +60,7 @@ int cm_wait(struct cm *c, enum rdma_cm_event_type want, struct rdma_cm_id **got,
 {
 	struct st_run *s = c->s;
 	/* A second more than the kernel's own resolution timeout: its error explains more. */
-	uint64_t deadline = forever ? 0 : mono_ms() + s->o->timeout_ms + 1000;
+	uint64_t deadline = forever ? 0 : mono_ms() + s->o->common.timeout_ms + 1000;
 	struct rdma_cm_event *ev;
 	struct pollfd pfd = { .fd = c->ec->fd, .events = POLLIN };
 
@@ -69,7 +69,7 @@ int cm_wait(struct cm *c, enum rdma_cm_event_type want, struct rdma_cm_id **got,
 
 		if (left <= 0)
 			return st_fail(s, "rdmactl check", "no %s within %u ms", rdma_event_str(want),
-				       s->o->timeout_ms + 1000);
+				       s->o->common.timeout_ms + 1000);
 		if (poll(&pfd, 1, (int)left) < 0 && errno == EINTR && sc_stop)
 			return st_fail(s, NULL, "interrupted");
 		if (rdma_get_cm_event(c->ec, &ev) == 0)
@@ -112,10 +112,10 @@ int cm_adopt(struct cm *c, struct rdma_cm_id *id)
 	struct st_run *s = c->s;
 	const char *name = ibv_get_device_name(id->verbs->device);
 
-	if (s->o->dev && strcmp(name, s->o->dev))
+	if (s->o->common.dev && strcmp(name, s->o->common.dev))
 		return st_fail(s, "name the device whose netdev has the address, or none",
-			       "the address is on %s, not %s", name, s->o->dev);
-	snprintf(s->r->dev, sizeof(s->r->dev), "%s", name);
+			       "the address is on %s, not %s", name, s->o->common.dev);
+	snprintf(s->r->head.dev, sizeof(s->r->head.dev), "%s", name);
 	if (!s->dev.ctx) {
 		s->dev.ctx = id->verbs;
 		s->cm = true;
@@ -177,7 +177,7 @@ void cm_close(struct cm *c)
 int cm_resolve(struct cm *c, struct sockaddr *dst)
 {
 	struct st_run *s = c->s;
-	int ms = (int)s->o->timeout_ms;
+	int ms = (int)s->o->common.timeout_ms;
 
 	if (rdma_create_id(c->ec, &c->id, NULL, RDMA_PS_TCP))
 		return st_fail_err(s, errno, NULL, "rdma_create_id: %s", strerror(errno));
@@ -199,16 +199,16 @@ int st_cm_loopback(const struct st_opts *o, struct st_report *r)
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	struct rdma_conn_param param = cm_conn_param(4);
 	struct rdma_cm_id *got;
-	uint32_t len = o->size;
+	uint32_t len = o->common.size;
 	int err;
 
-	st_report_init(r, o->dev, 0);
+	st_report_init(r, o->common.dev, 0);
 	st_begin(&s, ST_SETUP);
 	/* The device's IPv4 address, from its RoCE v2 GID; then verbs closes, rdma_cm opens. */
 	err = st_setup_device(&s);
 	if (!err && !gid_is_v4mapped(s.dev.gid.raw))
 		err = st_fail(&s, "give the netdev an IPv4 address", "GID index %d (%s) is not an "
-			      "IPv4 address: rdma_cm needs one here", r->gid_index, r->gid);
+			      "IPv4 address: rdma_cm needs one here", r->head.gid_index, r->head.gid);
 	if (err)
 		goto out;
 	memcpy(&sin.sin_addr, s.dev.gid.raw + 12, 4);
@@ -241,7 +241,7 @@ int st_cm_loopback(const struct st_opts *o, struct st_report *r)
 	if (err)
 		goto out;
 	st_pair_ends(&s);
-	snprintf(r->peer, sizeof(r->peer), "%s port %u (rdma_cm)", inet_ntoa(sin.sin_addr),
+	snprintf(r->head.peer, sizeof(r->head.peer), "%s port %u (rdma_cm)", inet_ntoa(sin.sin_addr),
 		 ntohs(sin.sin_port));
 	st_done(&s, 0);
 	err = st_run_stages(&s);

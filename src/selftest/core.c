@@ -92,8 +92,8 @@ int st_done(struct st_run *s, uint64_t bytes)
 void st_report_init(struct st_report *r, const char *dev, unsigned int bench)
 {
 	memset(r, 0, sizeof(*r));
-	snprintf(r->dev, sizeof(r->dev), "%s", dev ? dev : "-");
-	r->gid_index = -1;
+	snprintf(r->head.dev, sizeof(r->head.dev), "%s", dev ? dev : "-");
+	r->head.gid_index = -1;
 	for (int i = 0; i < ST_NSTAGES; i++) {
 		r->st[i].ran = i <= ST_CONNECT || (i < ST_LAT_SEND ? !bench : i == ST_BW_WRITE ?
 						   bench & ST_BENCH_BW : bench & ST_BENCH_LAT);
@@ -144,7 +144,7 @@ int st_check_pattern(unsigned int stage, const char *what, const char *buf, size
 
 int st_wait_wc(struct st_run *s, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc)
 {
-	struct vb_wait w = { .cq = cq, .timeout_ms = s->o->timeout_ms };
+	struct vb_wait w = { .cq = cq, .timeout_ms = s->o->common.timeout_ms };
 	struct st_fault f = { 0 };
 
 	return vb_wait_wc(&w, op, wc, &f) ? st_fail_as(s, &f) : 0;
@@ -258,27 +258,27 @@ int st_connect_qp(struct st_run *s, struct st_end *e)
 	enum ibv_mtu mtu = s->dev.port.active_mtu < e->rem.mtu ? s->dev.port.active_mtu :
 								  e->rem.mtu;
 	struct vb_path p = { .type = IBV_QPT_RC, .dest_qpn = e->rem.qpn, .rq_psn = e->rem.psn,
-			     .sq_psn = e->psn, .dlid = e->rem.lid, .sgid_index = s->r->gid_index,
+			     .sq_psn = e->psn, .dlid = e->rem.lid, .sgid_index = s->r->head.gid_index,
 			     .hop_limit = VB_HOP_LIMIT, .rd_atomic = 4, .mtu = mtu };
 	struct st_fault f = { 0 };
 
 	memcpy(p.dgid, e->rem.gid.raw, 16);
 	if (vb_qp_connect(e->qp, &p, VB_ACCESS_REMOTE, &f))
 		return st_fail_as(s, &f);
-	s->r->mtu = (int)vb_mtu_bytes(mtu);
+	s->r->head.mtu = (int)vb_mtu_bytes(mtu);
 	return 0;
 }
 
 int st_setup_device(struct st_run *s)
 {
 	struct st_fault f = { 0 };
-	int err = vb_device_open(&s->dev, s->r->dev, s->o->gid_index, &f);
+	int err = vb_device_open(&s->dev, s->r->head.dev, s->o->common.gid_index, &f);
 
-	s->r->gid_index = s->dev.gid_index;
-	snprintf(s->r->gid, sizeof(s->r->gid), "%s", s->dev.gid_text);
+	s->r->head.gid_index = s->dev.gid_index;
+	snprintf(s->r->head.gid, sizeof(s->r->head.gid), "%s", s->dev.gid_text);
 	if (err)
 		return st_fail_as(s, &f);
-	s->r->mtu = (int)vb_mtu_bytes(s->dev.port.active_mtu);
+	s->r->head.mtu = (int)vb_mtu_bytes(s->dev.port.active_mtu);
 	return 0;
 }
 
@@ -292,14 +292,15 @@ void st_release(struct st_run *s)
 uint32_t st_buffer_len(const struct st_opts *o)
 {
 	if (!o->bench)
-		return o->size;
+		return o->common.size;
 	/* Latency writes land in the second half: the first is each end's source. */
 	return 2 * o->lat_size > o->bw_size ? 2 * o->lat_size : o->bw_size;
 }
 
 void st_opts_init(struct st_opts *o, const char *dev)
 {
-	*o = (struct st_opts){ .dev = dev, .gid_index = -1, .timeout_ms = 5000,
-			       .size = 3 * 4096 + 123, .lat_size = 2, .bw_size = 65536,
-			       .lat_iters = 1000, .bw_iters = 5000, .depth = 128 };
+	*o = (struct st_opts){ .common = { .dev = dev, .gid_index = -1, .timeout_ms = 5000,
+					   .size = 3 * 4096 + 123 },
+			       .lat_size = 2, .bw_size = 65536, .lat_iters = 1000, .bw_iters = 5000,
+			       .depth = 128 };
 }

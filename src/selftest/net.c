@@ -39,7 +39,7 @@ struct lobby_conn {
 
 static uint64_t deadline(const struct st_run *s)
 {
-	return mono_ms() + s->o->timeout_ms;
+	return mono_ms() + s->o->common.timeout_ms;
 }
 
 /* --- the client --- */
@@ -102,7 +102,7 @@ static int client_hello(struct st_run *s)
 	char err[200];
 	int kind;
 
-	s->fd = sc_connect(s->o->host, s->o->port, deadline(s), err, sizeof(err));
+	s->fd = sc_connect(s->o->common.host, s->o->common.port, deadline(s), err, sizeof(err));
 	if (s->fd < 0)
 		return st_fail(s, "is 'rdmactl selftest server' running there, and its TCP port "
 			       "reachable?", "%s", err);
@@ -123,7 +123,7 @@ static int client_hello(struct st_run *s)
 	if (h.len < s->a.len)
 		return client_fail(s, -EBADMSG, "its buffer is smaller than ours");
 	st_remote_from_hello(&s->a.rem, &h);
-	inet_ntop(AF_INET6, h.gid, s->r->remote_gid, sizeof(s->r->remote_gid));
+	inet_ntop(AF_INET6, h.gid, s->r->head.remote_gid, sizeof(s->r->head.remote_gid));
 	return st_connect_qp(s, &s->a);
 }
 
@@ -132,8 +132,8 @@ int st_client(const struct st_opts *o, struct st_report *r)
 	struct st_run s = { .o = o, .r = r, .peer = &net_peer, .fd = -1 };
 	int err;
 
-	st_report_init(r, o->dev, o->bench);
-	snprintf(r->peer, sizeof(r->peer), "%s port %u", o->host, o->port);
+	st_report_init(r, o->common.dev, o->bench);
+	snprintf(r->head.peer, sizeof(r->head.peer), "%s port %u", o->common.host, o->common.port);
 	st_begin(&s, ST_SETUP);
 	err = st_setup_device(&s) || st_make_end(&s, &s.a, st_buffer_len(o), false);
 	if (!err) {
@@ -199,7 +199,7 @@ static int serve_hello(struct st_run *s, struct lobby_conn *c)
 		snprintf(text, sizeof(text), "the client sent a malformed hello: %s (refused)", why);
 		return refuse(s, text);
 	}
-	inet_ntop(AF_INET6, h.gid, s->r->remote_gid, sizeof(s->r->remote_gid));
+	inet_ntop(AF_INET6, h.gid, s->r->head.remote_gid, sizeof(s->r->head.remote_gid));
 	st_remote_from_hello(&s->b.rem, &h);
 	/* Our end: the buffer the client asked for, no larger, and nothing else. */
 	if (st_make_end(s, &s->b, h.len, false) || st_connect_qp(s, &s->b))
@@ -284,8 +284,9 @@ static int serve_one(struct st_run *s, struct lobby_conn *c, struct xp_report *x
 	int err;
 
 	if (c->kind == WIRE_XOPEN) {
-		struct xp_opts xo = { .dev = s->o->dev, .gid_index = s->o->gid_index,
-				      .timeout_ms = s->o->timeout_ms };
+		struct xp_opts xo = { .common = { .dev = s->o->common.dev,
+						  .gid_index = s->o->common.gid_index,
+						  .timeout_ms = s->o->common.timeout_ms } };
 
 		err = xp_serve(&xo, c->fd, c->buf, c->peer, xr);
 		close(c->fd);
@@ -294,11 +295,11 @@ static int serve_one(struct st_run *s, struct lobby_conn *c, struct xp_report *x
 		s->r->passed = !err;
 		return err ? -1 : 0;
 	}
-	st_report_init(s->r, s->o->dev, 0);
+	st_report_init(s->r, s->o->common.dev, 0);
 	for (int i = ST_SEND; i < ST_NSTAGES; i++)
 		s->r->st[i].ran = false;	/* the client says which it runs */
-	snprintf(s->r->peer, sizeof(s->r->peer), "%s", c->peer);
-	s->r->gid_index = -1;
+	snprintf(s->r->head.peer, sizeof(s->r->head.peer), "%s", c->peer);
+	s->r->head.gid_index = -1;
 	s->fd = c->fd;
 	st_begin(s, ST_SETUP);
 	err = st_setup_device(s);
@@ -402,7 +403,7 @@ int st_server(const struct st_opts *o, struct st_report *r,
 	int lfd, ret = 0;
 
 	/* The device first: a wrong DEV or GID index fails before any client comes. */
-	st_report_init(r, o->dev, 0);
+	st_report_init(r, o->common.dev, 0);
 	st_begin(&s, ST_SETUP);
 	if (!lob || !xr) {
 		st_fail(&s, NULL, "out of memory");
@@ -410,16 +411,17 @@ int st_server(const struct st_opts *o, struct st_report *r,
 	}
 	if (st_setup_device(&s))
 		goto fail;
-	lfd = sc_listen(o->bind, o->port, err, sizeof(err));
+	lfd = sc_listen(o->bind, o->common.port, err, sizeof(err));
 	if (lfd < 0) {
 		st_fail(&s, NULL, "%s", err);
 		goto fail;
 	}
 	st_done(&s, 0);
-	snprintf(r->peer, sizeof(r->peer), "%s port %u", o->bind ? o->bind : "*", o->port);
+	snprintf(r->head.peer, sizeof(r->head.peer), "%s port %u", o->bind ? o->bind : "*",
+		 o->common.port);
 	session(arg, r);	/* listening */
 	for (;;) {
-		int i = lobby_next(lfd, lob, &nlob, o->timeout_ms);
+		int i = lobby_next(lfd, lob, &nlob, o->common.timeout_ms);
 		struct lobby_conn c;
 
 		if (i < 0) {

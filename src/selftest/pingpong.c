@@ -86,33 +86,33 @@ static int setup(struct pp_run *p)
 	p->nmsg = p->o->kind == PP_SRQ ? PP_MAX_QP : 1;
 	p->grh = qa.qp_type == IBV_QPT_UD ? VB_GRH : 0;
 	p->fill = p->o->kind == PP_SRQ ? 0 : 0x7b;
-	if (vb_device_open(&p->dev, p->o->dev, p->o->gid_index, f))
+	if (vb_device_open(&p->dev, p->o->common.dev, p->o->common.gid_index, f))
 		return -1;
 	mtu = vb_mtu_bytes(p->dev.port.active_mtu);
-	if (qa.qp_type == IBV_QPT_UD && p->o->size > mtu)
+	if (qa.qp_type == IBV_QPT_UD && p->o->common.size > mtu)
 		return st_fault(f, "use --size of at most the MTU, or raise the netdev's MTU "
 				"(ibv_ud_pingpong refuses it too: 'Requested size larger than port "
 				"MTU')", "UD payload %u exceeds the path MTU %u: a datagram is one "
-				"packet", p->o->size, mtu);
+				"packet", p->o->common.size, mtu);
 	/* Page-aligned, as the examples' buffer: rxe copies page by page. */
-	p->buf = st_page_alloc(p->o->size + p->grh);
+	p->buf = st_page_alloc(p->o->common.size + p->grh);
 	if (!p->buf)
 		return st_fault(f, NULL, "out of memory");
-	memset(p->buf, p->fill, p->o->size + p->grh);
-	if (p->o->events && vb_channel_open(&p->chan, p->dev.ctx, f))
+	memset(p->buf, p->fill, p->o->common.size + p->grh);
+	if (p->o->common.events && vb_channel_open(&p->chan, p->dev.ctx, f))
 		return -1;
 	p->pd = ibv_alloc_pd(p->dev.ctx);
 	if (!p->pd)
 		return st_fault_err(f, errno, NULL, "ibv_alloc_pd: %s", strerror(errno));
-	p->mr = vb_reg_mr(p->pd, p->buf, p->o->size + p->grh, IBV_ACCESS_LOCAL_WRITE, f);
+	p->mr = vb_reg_mr(p->pd, p->buf, p->o->common.size + p->grh, IBV_ACCESS_LOCAL_WRITE, f);
 	if (!p->mr)
 		return -1;
 	p->cq = vb_cq_create(p->dev.ctx, (int)(p->o->rx_depth + p->nqp),
-			     p->o->events ? &p->chan : NULL, f);
+			     p->o->common.events ? &p->chan : NULL, f);
 	if (!p->cq)
 		return -1;
-	p->wait = (struct vb_wait){ .cq = p->cq, .ch = p->o->events ? &p->chan : NULL,
-				    .timeout_ms = p->o->timeout_ms, .spin = true };
+	p->wait = (struct vb_wait){ .cq = p->cq, .ch = p->o->common.events ? &p->chan : NULL,
+				    .timeout_ms = p->o->common.timeout_ms, .spin = true };
 	if (p->o->kind == PP_SRQ) {
 		struct ibv_srq_init_attr sa = { .attr = { .max_wr = p->o->rx_depth, .max_sge = 1 } };
 
@@ -141,7 +141,7 @@ static int setup(struct pp_run *p)
 #define RECV_CHAIN 64
 static int post_recvs(struct pp_run *p, unsigned int n)
 {
-	struct ibv_sge sge = { (uintptr_t)p->buf, p->o->size + p->grh, p->mr->lkey };
+	struct ibv_sge sge = { (uintptr_t)p->buf, p->o->common.size + p->grh, p->mr->lkey };
 	struct ibv_recv_wr wr[RECV_CHAIN], *bad;
 
 	while (n) {
@@ -163,7 +163,7 @@ static int post_recvs(struct pp_run *p, unsigned int n)
 
 static int post_send(struct pp_run *p, unsigned int i)
 {
-	struct ibv_sge sge = { (uintptr_t)p->buf + p->grh, p->o->size, p->mr->lkey };
+	struct ibv_sge sge = { (uintptr_t)p->buf + p->grh, p->o->common.size, p->mr->lkey };
 	struct ibv_send_wr wr = { .wr_id = WR_SEND, .sg_list = &sge, .num_sge = 1,
 				  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED }, *bad;
 
@@ -199,7 +199,7 @@ static int connect_qps(struct pp_run *p)
 static int tcp_client(struct pp_run *p, uint64_t deadline)
 {
 	char err[200];
-	int fd = sc_connect(p->o->host, p->o->port, deadline, err, sizeof(err));
+	int fd = sc_connect(p->o->common.host, p->o->common.port, deadline, err, sizeof(err));
 
 	if (fd < 0)
 		return st_fault(&p->r->f, "is the server running, and is its TCP port reachable?", "%s", err);
@@ -211,13 +211,14 @@ static int tcp_server(struct pp_run *p, uint64_t deadline)
 	char err[200], peer[80];
 	int lfd, fd;
 
-	lfd = sc_listen(NULL, p->o->port, err, sizeof(err));
+	lfd = sc_listen(NULL, p->o->common.port, err, sizeof(err));
 	if (lfd < 0)
 		return st_fault(&p->r->f, NULL, "%s", err);
 	fd = sc_accept(lfd, deadline, peer, sizeof(peer));
 	close(lfd);
 	if (fd == -ETIMEDOUT)
-		return st_fault(&p->r->f, NULL, "no client connected within %u s", p->o->timeout_ms / 1000);
+		return st_fault(&p->r->f, NULL, "no client connected within %u s",
+				p->o->common.timeout_ms / 1000);
 	if (fd < 0)
 		return st_fault_err(&p->r->f, -fd, NULL, "accept: %s", strerror(-fd));
 	return fd;
@@ -261,7 +262,7 @@ static int write_msgs(struct pp_run *p, int fd, uint64_t deadline)
 /* The exchange, as the examples do it, each read bounded and checked. */
 static int exchange(struct pp_run *p)
 {
-	uint64_t deadline = mono_ms() + p->o->timeout_ms;
+	uint64_t deadline = mono_ms() + p->o->common.timeout_ms;
 	int fd, err;
 
 	fd = p->o->server ? tcp_server(p, deadline) : tcp_client(p, deadline);
@@ -299,7 +300,7 @@ static int exchange(struct pp_run *p)
 			    "ibv_%s_pingpong's 'LID:QPN:PSN:GID' (refused)", pp_kind_name(p->o->kind));
 	if (err == -ETIMEDOUT)
 		return st_fault(&p->r->f, NULL, "the peer sent nothing, or too little, within %u s",
-			    p->o->timeout_ms / 1000);
+			    p->o->common.timeout_ms / 1000);
 	if (err == -ECONNRESET)
 		return st_fault(&p->r->f, NULL, "the peer closed the connection in the middle of the exchange");
 	if (err)
@@ -319,7 +320,7 @@ static int qp_index(const struct pp_run *p, uint32_t qpn)
 /* The ping-pong: a QP sends when its last send and a receive are both done. */
 static int traffic(struct pp_run *p)
 {
-	unsigned int scnt = 0, rcnt = 0, routs = p->o->rx_depth, want = p->o->size + p->grh;
+	unsigned int scnt = 0, rcnt = 0, routs = p->o->rx_depth, want = p->o->common.size + p->grh;
 	uint64_t start;
 
 	for (unsigned int i = 0; i < p->nqp; i++) {
@@ -337,7 +338,7 @@ static int traffic(struct pp_run *p)
 
 		if (n == 0)
 			return st_fault(&p->r->f, vb_unanswered_hint, "no completion for %u s after "
-					"%u sends and %u receives", p->o->timeout_ms / 1000, scnt,
+					"%u sends and %u receives", p->o->common.timeout_ms / 1000, scnt,
 					rcnt);
 		if (n < 0)
 			return -1;
@@ -380,12 +381,12 @@ static int traffic(struct pp_run *p)
 	}
 	p->r->usec = mono_us() - start;
 	/* Sends and receives share the buffer, as in the examples: the payload must be intact. */
-	for (unsigned int i = 0; i < p->o->size; i++)
+	for (unsigned int i = 0; i < p->o->common.size; i++)
 		if ((uint8_t)p->buf[p->grh + i] != p->fill)
 			return st_fault(&p->r->f, NULL, "byte %u of the received data is 0x%02x, not 0x%02x", i,
 				    (uint8_t)p->buf[p->grh + i], p->fill);
 	p->r->iters = p->o->iters;
-	p->r->bytes = (uint64_t)p->o->size * p->o->iters * 2;
+	p->r->bytes = (uint64_t)p->o->common.size * p->o->iters * 2;
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "model/gid.h"
+#include "selftest/common.h"
 #include "selftest/fault.h"
 
 /* Which rdma-core example: ibv_rc_, ibv_uc_, ibv_ud_ or ibv_srq_pingpong. */
@@ -18,17 +19,12 @@ enum pp_kind { PP_RC, PP_UC, PP_UD, PP_SRQ };
 struct pp_opts {
 	enum pp_kind kind;
 	unsigned int num_qp;	/* srq: 16 as the example; 1 otherwise */
-	bool events;		/* -e: completions through a completion channel */
-	const char *dev;
-	int gid_index;
+	/* port: TCP, 18515 as ibv_rc_pingpong; size 4096, ud 2048; events: -e */
+	struct st_common common;
 	bool server;
-	const char *host;	/* the server, for a client */
-	unsigned int port;	/* TCP, 18515 as ibv_rc_pingpong */
-	unsigned int size;	/* 4096; ud 2048 */
 	unsigned int iters;	/* 1000 */
 	unsigned int rx_depth;	/* 500 */
 	int mtu;		/* enum ibv_mtu: IBV_MTU_1024 */
-	unsigned int timeout_ms;
 };
 
 struct pp_report {

@@ -78,7 +78,7 @@ static int ctl_send(struct cm *c, struct st_end *e, uint64_t addr, uint32_t rkey
 static int ctl_recv(struct cm *c, struct st_end *e, struct rping_info *info)
 {
 	struct st_run *s = c->s;
-	uint64_t deadline = mono_ms() + s->o->timeout_ms;
+	uint64_t deadline = mono_ms() + s->o->common.timeout_ms;
 	struct ibv_sge sge = { (uintptr_t)&c->ctl[1], sizeof(c->ctl[1]), c->ctl_mr->lkey };
 	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
 	struct rdma_cm_event *ev;
@@ -99,7 +99,7 @@ static int ctl_recv(struct cm *c, struct st_end *e, struct rping_info *info)
 		}
 		if (mono_ms() > deadline)
 			return st_fail(s, "the peer stopped: the netdev may be down (rdmactl check)",
-				       "no message from the peer within %u ms", s->o->timeout_ms);
+				       "no message from the peer within %u ms", s->o->common.timeout_ms);
 		nanosleep(&nap, NULL);
 	}
 	if (n < 0)
@@ -139,21 +139,22 @@ int st_cm_client(const struct st_opts *o, struct st_report *r)
 	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *res;
 	struct rdma_conn_param param = cm_conn_param(1);
 	char port[8];
-	uint32_t size = o->size;
+	uint32_t size = o->common.size;
 	int err, start = 65;
 	uint64_t t0;
 
 	/* The route names the device; until then, the report names the path. */
-	st_report_init(r, o->dev ? o->dev : "rdma_cm", 0);
+	st_report_init(r, o->common.dev ? o->common.dev : "rdma_cm", 0);
 	for (int i = ST_SEND; i < ST_NSTAGES; i++)
 		r->st[i].ran = false;
-	snprintf(r->peer, sizeof(r->peer), "%s port %u (rdma_cm, rping)", o->host, o->port);
+	snprintf(r->head.peer, sizeof(r->head.peer), "%s port %u (rdma_cm, rping)", o->common.host,
+		 o->common.port);
 	/* Setup: the address and route first, for they choose the device. */
 	st_begin(&s, ST_SETUP);
-	snprintf(port, sizeof(port), "%u", o->port);
-	err = getaddrinfo(o->host, port, &hints, &res);
+	snprintf(port, sizeof(port), "%u", o->common.port);
+	err = getaddrinfo(o->common.host, port, &hints, &res);
 	if (err) {
-		st_fail_err(&s, err, NULL, "%s: %s", o->host, gai_strerror(err));
+		st_fail_err(&s, err, NULL, "%s: %s", o->common.host, gai_strerror(err));
 		goto out;
 	}
 	err = cm_open(&c) || cm_resolve(&c, res->ai_addr);
@@ -211,19 +212,19 @@ static int serve_rping(struct cm *c, struct rdma_cm_id *child)
 	struct st_run *s = c->s;
 	struct st_report *r = s->r;
 	struct rdma_conn_param param = cm_conn_param(1);
-	uint32_t size = s->o->size;
+	uint32_t size = s->o->common.size;
 	unsigned int pings = 0;
 	int err, start = 65;
 	char *want = NULL;
 
 	c->child = child;
-	st_report_init(r, s->o->dev, 0);
+	st_report_init(r, s->o->common.dev, 0);
 	for (int i = ST_SEND; i < ST_NSTAGES; i++)
 		r->st[i].ran = false;
 	inet_ntop(AF_INET, &((struct sockaddr_in *)rdma_get_peer_addr(child))->sin_addr,
-		  r->remote_gid, sizeof(r->remote_gid));
-	snprintf(r->peer, sizeof(r->peer), "%s (rdma_cm, rping)", r->remote_gid);
-	r->remote_gid[0] = '\0';
+		  r->head.remote_gid, sizeof(r->head.remote_gid));
+	snprintf(r->head.peer, sizeof(r->head.peer), "%s (rdma_cm, rping)", r->head.remote_gid);
+	r->head.remote_gid[0] = '\0';
 	st_begin(s, ST_SETUP);
 	err = cm_adopt(c, child) || st_make_end(s, &s->b, size, true) ||
 	      cm_create_qp(c, child, &s->b) || ctl_setup(c, &s->b);
@@ -309,10 +310,10 @@ int st_cm_server(const struct st_opts *o, struct st_report *r,
 {
 	struct st_run s = { .o = o, .r = r, .fd = -1 };
 	struct cm c = { .s = &s };
-	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons((uint16_t)o->port) };
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons((uint16_t)o->common.port) };
 	int err, ret = 0;
 
-	st_report_init(r, o->dev, 0);
+	st_report_init(r, o->common.dev, 0);
 	st_begin(&s, ST_SETUP);
 	if (o->bind && inet_pton(AF_INET, o->bind, &sin.sin_addr) != 1) {
 		err = st_fail(&s, NULL, "--bind %s: --cm takes a numeric IPv4 address", o->bind);
@@ -324,12 +325,12 @@ int st_cm_server(const struct st_opts *o, struct st_report *r,
 		err = st_fail_err(&s, errno, errno == EADDRINUSE ? "another server? pick one with --port" :
 			      errno == EADDRNOTAVAIL ? "no netdev has that address" : NULL,
 			      "rdma_cm cannot listen on %s port %u: %s", o->bind ? o->bind : "*",
-			      o->port, strerror(errno));
+			      o->common.port, strerror(errno));
 	if (err)
 		goto out;
 	st_done(&s, 0);
-	snprintf(r->peer, sizeof(r->peer), "%s port %u (rdma_cm, rping)", o->bind ? o->bind : "*",
-		 o->port);
+	snprintf(r->head.peer, sizeof(r->head.peer), "%s port %u (rdma_cm, rping)",
+		 o->bind ? o->bind : "*", o->common.port);
 	session(arg, r);	/* listening */
 	for (;;) {
 		struct rdma_cm_id *child;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "model/gid.h"
+#include "selftest/common.h"
 #include "selftest/fault.h"
 
 enum st_stage {
@@ -49,28 +50,18 @@ struct st_stage_result {
 #define ST_BENCH_BW 0x2		/* WRITE bandwidth */
 
 struct st_opts {
-	const char *dev;
-	int gid_index;		/* -1: the RoCE v2 GID of an IPv4 address */
-	unsigned int timeout_ms;	/* every wait is bounded by this */
-	unsigned int size;	/* bytes moved per operation */
+	struct st_common common;
 	/* --bench: what to measure instead of proving (0: prove) */
 	unsigned int bench;
 	unsigned int lat_size, lat_iters, bw_size, bw_iters, depth;
 	/* two hosts */
-	const char *host;	/* the server, for --client */
 	const char *bind;	/* the server's address, NULL for all */
-	unsigned int port;
 	bool once;		/* the server ends after one client */
 	bool cm;		/* connect through librdmacm */
 };
 
 struct st_report {
-	char dev[64];
-	int gid_index;
-	char gid[GID_ADDR_LEN];
-	int mtu;		/* path MTU in bytes */
-	char peer[80];		/* two hosts: the other end */
-	char remote_gid[GID_ADDR_LEN];
+	struct st_head head;
 	struct st_stage_result st[ST_NSTAGES];
 	bool passed;
 	/* A server's session with a --transport client: its report instead of the stages. */

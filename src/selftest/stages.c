@@ -56,7 +56,7 @@ static void b_prepare(struct st_end *b, const struct wire_step *step, struct st_
 static void b_check(struct st_run *s, struct st_end *b, const struct wire_step *step,
 		    struct st_fault *res)
 {
-	struct vb_wait w = { .cq = b->rcq, .timeout_ms = s->o->timeout_ms };
+	struct vb_wait w = { .cq = b->rcq, .timeout_ms = s->o->common.timeout_ms };
 	struct st_fault wait = { 0 };
 	struct ibv_wc wc;
 
@@ -308,7 +308,7 @@ int st_loopback(const struct st_opts *o, struct st_report *r)
 	struct st_run s = { .o = o, .r = r, .peer = &st_loopback_peer, .fd = -1 };
 	int err;
 
-	st_report_init(r, o->dev, o->bench);
+	st_report_init(r, o->common.dev, o->bench);
 	st_begin(&s, ST_SETUP);
 	err = st_setup_device(&s) || st_make_end(&s, &s.a, st_buffer_len(o), false) ||
 	      st_make_end(&s, &s.b, st_buffer_len(o), false);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "model/gid.h"
+#include "selftest/common.h"
 #include "selftest/fault.h"
 
 enum xp_transport { XP_RC, XP_UC, XP_UD, XP_SRQ, XP_XRC, XP_MW, XP_NTRANSPORTS };
@@ -46,24 +47,13 @@ struct xp_row {
 #define XP_MAXASYNC 8
 
 struct xp_opts {
-	const char *dev;
-	int gid_index;		/* -1: the RoCE v2 GID of an IPv4 address */
+	struct st_common common;	/* size: RC/UC's; UD's is up to the path MTU */
 	unsigned int transports;	/* 1 << enum xp_transport */
-	bool events;		/* completions through a completion channel */
-	unsigned int size;	/* RC/UC bytes per operation; UD up to the path MTU */
-	unsigned int timeout_ms;
-	const char *host;	/* two hosts: the server, for a client */
-	unsigned int port;
 };
 
 struct xp_report {
-	char dev[64];
+	struct st_head head;
 	char kernel[65];		/* uname -r */
-	int gid_index;
-	char gid[GID_ADDR_LEN];
-	int mtu;		/* path MTU in bytes */
-	char peer[80];		/* two hosts: the other end */
-	char remote_gid[GID_ADDR_LEN];
 	bool events;
 	struct xp_row rows[XP_MAXROWS];
 	unsigned int nrows;

@@ -55,7 +55,8 @@ static int hello(struct st_run *s, const char *host, unsigned int port)
 
 static int probe(const char *host, unsigned int port, const char *dev, enum probe p)
 {
-	struct st_opts o = { .dev = dev, .gid_index = -1, .timeout_ms = 5000, .size = 4096 };
+	struct st_opts o = { .common = { .dev = dev, .gid_index = -1, .timeout_ms = 5000,
+					.size = 4096 } };
 	struct st_report r;
 	struct st_run s = { .o = &o, .r = &r, .fd = -1 };
 	struct ibv_sge sge = { .length = 64 };

@@ -152,17 +152,17 @@ void view_st_report(struct out *o, const struct st_report *r)
 	static const char *const res[] = { "pass", "FAIL", "skip" };
 
 	out_obj_open(o, NULL);
-	out_str(o, "ifname", "%s:", r->dev);
-	if (r->gid_index >= 0) {
-		out_s64(o, "gid_index", " GID %" PRId64, r->gid_index);
-		out_str(o, "gid", " %s", r->gid);
-		out_s64(o, "mtu", ", MTU %" PRId64, r->mtu);
+	out_str(o, "ifname", "%s:", r->head.dev);
+	if (r->head.gid_index >= 0) {
+		out_s64(o, "gid_index", " GID %" PRId64, r->head.gid_index);
+		out_str(o, "gid", " %s", r->head.gid);
+		out_s64(o, "mtu", ", MTU %" PRId64, r->head.mtu);
 	}
 	out_nl(o);
-	if (*r->peer) {
-		out_str(o, "peer", "  peer %s", r->peer);
-		out_str(o, "remote_gid", *r->remote_gid ? ", GID %s" : NULL,
-			*r->remote_gid ? r->remote_gid : NULL);
+	if (*r->head.peer) {
+		out_str(o, "peer", "  peer %s", r->head.peer);
+		out_str(o, "remote_gid", *r->head.remote_gid ? ", GID %s" : NULL,
+			*r->head.remote_gid ? r->head.remote_gid : NULL);
 		out_nl(o);
 	}
 	out_arr_open(o, "stages");
@@ -193,7 +193,7 @@ void view_st_report(struct out *o, const struct st_report *r)
 	}
 	out_arr_close(o);
 	out_bool(o, "passed", NULL, r->passed);
-	out_text(o, "%s: selftest %s\n", r->dev, r->passed ? "passed" : "FAILED");
+	out_text(o, "%s: selftest %s\n", r->head.dev, r->passed ? "passed" : "FAILED");
 	out_obj_close(o);
 }
 
@@ -202,19 +202,19 @@ void view_xp_report(struct out *o, const struct xp_report *r)
 	unsigned int n[4] = { 0 };
 
 	out_obj_open(o, NULL);
-	out_str(o, "ifname", "%s:", r->dev);
+	out_str(o, "ifname", "%s:", r->head.dev);
 	out_str(o, "kernel", " transports on %s", r->kernel);
-	if (r->gid_index >= 0) {
-		out_s64(o, "gid_index", ", GID %" PRId64, r->gid_index);
-		out_str(o, "gid", " %s", r->gid);
-		out_s64(o, "mtu", ", MTU %" PRId64, r->mtu);
+	if (r->head.gid_index >= 0) {
+		out_s64(o, "gid_index", ", GID %" PRId64, r->head.gid_index);
+		out_str(o, "gid", " %s", r->head.gid);
+		out_s64(o, "mtu", ", MTU %" PRId64, r->head.mtu);
 	}
 	out_bool(o, "events", NULL, r->events);
 	out_text(o, ", completions %s\n", r->events ? "through a channel" : "polled");
-	if (*r->peer) {
-		out_str(o, "peer", "  peer %s", r->peer);
-		out_str(o, "remote_gid", *r->remote_gid ? ", GID %s" : NULL,
-			*r->remote_gid ? r->remote_gid : NULL);
+	if (*r->head.peer) {
+		out_str(o, "peer", "  peer %s", r->head.peer);
+		out_str(o, "remote_gid", *r->head.remote_gid ? ", GID %s" : NULL,
+			*r->head.remote_gid ? r->head.remote_gid : NULL);
 		out_nl(o);
 	}
 	if (r->f.failed) {
@@ -264,7 +264,7 @@ void view_xp_report(struct out *o, const struct xp_report *r)
 		out_str(o, NULL, NULL, r->async[i]);
 	out_arr_close(o);
 	out_bool(o, "passed", NULL, r->passed);
-	out_text(o, "%s: transports %s (%u pass, %u fail, %u not supported, %u not run)\n", r->dev,
+	out_text(o, "%s: transports %s (%u pass, %u fail, %u not supported, %u not run)\n", r->head.dev,
 		 r->passed ? "passed" : "FAILED", n[XP_PASS], n[XP_FAIL], n[XP_UNSUPPORTED],
 		 n[XP_NOT_RUN]);
 	out_obj_close(o);

@@ -18,7 +18,8 @@
 #include "selftest/xport/internal.h"
 
 /* UD: the GRH names A's GID as the source, and the source QP is A's. */
-static int check_grh(struct xp_peer *b, const struct ibv_wc *wc, const char *buf, struct st_fault *f)
+static int check_grh(struct xp_peer *b, const struct ibv_wc *wc, const char *buf,
+		     struct st_fault *f)
 {
 	struct ibv_ah_attr ah;
 
@@ -151,7 +152,7 @@ static int b_recv(struct xp_peer *b, const struct wire_xstep *s, struct st_fault
 	struct ibv_wc wc;
 
 	if ((s->flags & XB_ANNOUNCED) &&
-	    (!b->x->ch || vb_wait_event(b->x->ch, b_cq(b), b->x->o->timeout_ms, f)))
+	    (!b->x->ch || vb_wait_event(b->x->ch, b_cq(b), b->x->o->common.timeout_ms, f)))
 		return b->x->ch ? -1 : st_fault(f, NULL, "completions are polled here: there is "
 						"no channel to announce them");
 	if (xp_wait_wc(b->x, b_cq(b), IBV_WC_RECV, &wc, f))
@@ -190,7 +191,7 @@ static int b_none(struct xp_peer *b, const struct wire_xstep *s, struct st_fault
 
 	x->wait_ms = (unsigned int)s->value;
 	got = xp_wait_wc(x, b_cq(b), IBV_WC_RECV, &wc, &g);
-	x->wait_ms = x->o->timeout_ms;
+	x->wait_ms = x->o->common.timeout_ms;
 	if (got == 0)
 		return st_fault(f, "a peer with a larger MTU could be sent datagrams it cannot "
 				"take", "a UD message over the path MTU %u was delivered (%u bytes)",
@@ -235,7 +236,7 @@ static int b_srq_limit(struct xp_peer *b, const struct wire_xstep *s, struct st_
 	for (uint64_t i = 0; i < s->value; i++)
 		if (xp_wait_wc(x, b->cq, IBV_WC_RECV, &wc, f))
 			return -1;
-	deadline = mono_us() + (uint64_t)x->o->timeout_ms * 1000;
+	deadline = mono_us() + (uint64_t)x->o->common.timeout_ms * 1000;
 	while (!x->srq_limit_seen && mono_us() < deadline) {
 		struct pollfd p = { .fd = x->dev.ctx->async_fd, .events = POLLIN };
 
@@ -247,7 +248,7 @@ static int b_srq_limit(struct xp_peer *b, const struct wire_xstep *s, struct st_
 		return st_fault(f, "the device never signalled IBV_EVENT_SRQ_LIMIT_REACHED: a "
 				"program waiting for it to repost would stall",
 				"no SRQ limit event within %u ms after %u of %u receives were used "
-				"with the limit at %u", x->o->timeout_ms, (unsigned int)s->value,
+				"with the limit at %u", x->o->common.timeout_ms, (unsigned int)s->value,
 				SRQ_SLOTS, SRQ_LIMIT);
 	snprintf(f->detail, sizeof(f->detail), "IBV_EVENT_SRQ_LIMIT_REACHED after %u of %u "
 		 "receives, limit %u", (unsigned int)s->value, SRQ_SLOTS, SRQ_LIMIT);
@@ -347,7 +348,7 @@ static int b_bounds(struct xp_peer *b, const struct wire_xstep *s, struct st_fau
 	    s->len > room)
 		return st_fault(f, NULL, "%u bytes or %llu items: more than the end holds", s->len,
 				(unsigned long long)s->value);
-	if (s->op == XB_CHECK_NONE && s->value > b->x->o->timeout_ms)
+	if (s->op == XB_CHECK_NONE && s->value > b->x->o->common.timeout_ms)
 		return st_fault(f, NULL, "a wait of %llu ms, over the timeout",
 				(unsigned long long)s->value);
 	if ((s->op == XB_SET_WORD || s->op == XB_CHECK_WORD) && room < 8)

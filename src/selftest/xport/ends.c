@@ -104,7 +104,7 @@ struct vb_path xp_path_to(const struct xp_run *x, enum ibv_qp_type type, uint32_
 {
 	struct vb_path p = { .type = type, .dest_qpn = dest, .rq_psn = dest_psn,
 			     .sq_psn = sq_psn, .dlid = x->dev.port.lid,
-			     .sgid_index = x->r->gid_index, .hop_limit = VB_HOP_LIMIT,
+			     .sgid_index = x->r->head.gid_index, .hop_limit = VB_HOP_LIMIT,
 			     .rd_atomic = 4, .mtu = x->dev.port.active_mtu };
 
 	memcpy(p.dgid, dgid, 16);
@@ -151,7 +151,7 @@ uint32_t xp_mtu_bytes(const struct xp_run *x)
 int xp_await_pattern(struct xp_run *x, unsigned int stage, const char *buf, uint32_t len,
 		     struct st_fault *f)
 {
-	uint64_t deadline = mono_us() + (uint64_t)x->o->timeout_ms * 1000;
+	uint64_t deadline = mono_us() + (uint64_t)x->o->common.timeout_ms * 1000;
 	struct st_fault g = { 0 };
 
 	while (st_check_pattern(stage, "the written data", buf, len, &g)) {
@@ -175,17 +175,17 @@ int xp_make_ah(struct xp_run *x, const uint8_t gid[16], struct st_fault *f)
 int xp_setup(struct xp_run *x)
 {
 	struct xp_report *r = x->r;
-	int err = vb_device_open(&x->dev, x->o->dev, x->o->gid_index, &r->f);
+	int err = vb_device_open(&x->dev, x->o->common.dev, x->o->common.gid_index, &r->f);
 
-	r->gid_index = x->dev.gid_index;
-	snprintf(r->gid, sizeof(r->gid), "%s", x->dev.gid_text);
+	r->head.gid_index = x->dev.gid_index;
+	snprintf(r->head.gid, sizeof(r->head.gid), "%s", x->dev.gid_text);
 	if (err)
 		return -1;
-	r->mtu = (int)xp_mtu_bytes(x);
+	r->head.mtu = (int)xp_mtu_bytes(x);
 	x->pd = ibv_alloc_pd(x->dev.ctx);
 	if (!x->pd)
 		return st_fault_err(&r->f, errno, NULL, "ibv_alloc_pd: %s", strerror(errno));
-	if (x->o->events) {
+	if (x->o->common.events) {
 		if (vb_channel_open(&x->chan, x->dev.ctx, &r->f))
 			return -1;
 		x->ch = &x->chan;

@@ -21,7 +21,7 @@
 static int net_answer(struct xp_run *x, uint8_t *buf, int want, struct st_fault *f)
 {
 	/* A step may wait a completion, then a second: twice the timeout and more. */
-	uint64_t deadline = mono_ms() + 2ull * x->o->timeout_ms + NONE_MS;
+	uint64_t deadline = mono_ms() + 2ull * x->o->common.timeout_ms + NONE_MS;
 	char words[200];
 	const char *why;
 	int kind = sc_recv_msg(x->fd, buf, deadline, &why);
@@ -60,7 +60,7 @@ static int net_result(struct xp_run *x, const uint8_t *buf, uint32_t *value, str
 static int net_send(struct xp_run *x, const uint8_t *buf, size_t n, struct st_fault *f)
 {
 	char words[200];
-	int err = sc_write(x->fd, buf, n, mono_ms() + x->o->timeout_ms);
+	int err = sc_write(x->fd, buf, n, mono_ms() + x->o->common.timeout_ms);
 
 	if (!err)
 		return 0;
@@ -99,8 +99,8 @@ int xp_b_open(struct xp_run *x, const struct wire_xopen *o, struct wire_xends *e
 		return st_fault(f, NULL, "the server made %u QPs of %u bytes, asked %u of %u",
 				e->nqp, e->len, o->nqp, o->len);
 	}
-	if (!*x->r->remote_gid)
-		inet_ntop(AF_INET6, e->gid, x->r->remote_gid, sizeof(x->r->remote_gid));
+	if (!*x->r->head.remote_gid)
+		inet_ntop(AF_INET6, e->gid, x->r->head.remote_gid, sizeof(x->r->head.remote_gid));
 	return 0;
 }
 
@@ -237,7 +237,7 @@ int xp_open_ends(struct xp_run *x, enum xp_transport t, struct xp_qp *a, unsigne
 		 uint32_t len, struct wire_xends *e, bool *b_made, struct st_fault *f)
 {
 	struct wire_xopen o = { .transport = (uint8_t)t, .nqp = (uint8_t)nqp, .len = len,
-				.flags = x->o->events ? WIRE_XF_EVENTS : 0 };
+				.flags = x->o->common.events ? WIRE_XF_EVENTS : 0 };
 	unsigned int i;
 
 	*b_made = false;

@@ -88,9 +88,9 @@ void xp_report_init(struct xp_report *r, const struct xp_opts *o)
 	struct utsname u;
 
 	memset(r, 0, sizeof(*r));
-	snprintf(r->dev, sizeof(r->dev), "%s", o->dev);
-	r->gid_index = -1;
-	r->events = o->events;
+	snprintf(r->head.dev, sizeof(r->head.dev), "%s", o->common.dev);
+	r->head.gid_index = -1;
+	r->events = o->common.events;
 	if (uname(&u) == 0)
 		snprintf(r->kernel, sizeof(r->kernel), "%s", u.release);
 }

@@ -49,7 +49,7 @@ static void over_mtu(struct xp_run *x, struct xp_qp *a, const struct wire_xends 
 /* RC, UC or UD: each operation the transport has, one row each. */
 static void run_basic(struct xp_run *x, enum xp_transport t)
 {
-	uint32_t len = t == XP_UD ? xp_mtu_bytes(x) : x->o->size, inl = 0;
+	uint32_t len = t == XP_UD ? xp_mtu_bytes(x) : x->o->common.size, inl = 0;
 	uint32_t buflen = len > xp_mtu_bytes(x) + 1 ? len : xp_mtu_bytes(x) + 1;
 	bool atomics = x->dev.attr.orig_attr.atomic_cap != IBV_ATOMIC_NONE, made;
 	struct xp_qp a = { 0 };
@@ -210,7 +210,7 @@ static void run_mw_type(struct xp_run *x, enum ibv_mw_type type)
 	struct xp_row *w = xp_row_add(x, XP_MW, op, claimed ? XP_CLAIMED : XP_NOT_CLAIMED,
 			       "max_mw %d, %s", x->dev.attr.orig_attr.max_mw,
 			       claimed ? "device_cap_flags has it" : "not in device_cap_flags");
-	uint32_t len = x->o->size, rkey = 0;
+	uint32_t len = x->o->common.size, rkey = 0;
 	struct sendspec s = { .op = IBV_WR_RDMA_WRITE, .len = len };
 	struct xp_qp a = { 0 };
 	struct wire_xends e;
@@ -273,7 +273,7 @@ static int events_proof(struct xp_run *x, struct st_fault *f)
 	if (!err) {
 		st_fill(a.buf, 64, 11);
 		err = B(x, XB_PREPARE, 0, XB_POST, 64, 0, f) || xp_post(x, &a, &s, 0, f) ||
-		      vb_wait_event(x->ch, a.cq, x->o->timeout_ms, f) ||
+		      vb_wait_event(x->ch, a.cq, x->o->common.timeout_ms, f) ||
 		      xp_wait_wc(x, a.cq, IBV_WC_SEND, &wc, f) ||
 		      B(x, XB_CHECK_RECV, 11, XB_ANNOUNCED, 64, 0, f);
 	}
@@ -301,7 +301,7 @@ static void run_all(struct xp_run *x)
 		run_mw_type(x, IBV_MW_TYPE_1);
 		run_mw_type(x, IBV_MW_TYPE_2);
 	}
-	if (o->events) {
+	if (o->common.events) {
 		unsigned int events = x->ch->events, all = x->completions;
 		int err;
 
@@ -331,7 +331,7 @@ static void run_all(struct xp_run *x)
 
 int xp_loopback(const struct xp_opts *o, struct xp_report *r)
 {
-	struct xp_run x = { .o = o, .r = r, .wait_ms = o->timeout_ms, .fd = -1 };
+	struct xp_run x = { .o = o, .r = r, .wait_ms = o->common.timeout_ms, .fd = -1 };
 	struct xp_peer b = { .x = &x };
 
 	xp_report_init(r, o);
@@ -348,14 +348,15 @@ int xp_loopback(const struct xp_opts *o, struct xp_report *r)
 
 int xp_client(const struct xp_opts *o, struct xp_report *r)
 {
-	struct xp_run x = { .o = o, .r = r, .wait_ms = o->timeout_ms, .fd = -1 };
+	struct xp_run x = { .o = o, .r = r, .wait_ms = o->common.timeout_ms, .fd = -1 };
 
 	xp_report_init(r, o);
-	snprintf(r->peer, sizeof(r->peer), "%s port %u", o->host, o->port);
+	snprintf(r->head.peer, sizeof(r->head.peer), "%s port %u", o->common.host, o->common.port);
 	if (xp_setup(&x) == 0) {
 		char err[200];
 
-		x.fd = sc_connect(o->host, o->port, mono_ms() + o->timeout_ms, err, sizeof(err));
+		x.fd = sc_connect(o->common.host, o->common.port, mono_ms() + o->common.timeout_ms,
+				  err, sizeof(err));
 		if (x.fd < 0) {
 			st_fault(&r->f, "is 'rdmactl selftest server' running there, and its TCP "
 				 "port reachable?", "%s", err);
@@ -364,7 +365,7 @@ int xp_client(const struct xp_opts *o, struct xp_report *r)
 			if (!x.broken) {	/* the server counts a session without it as failed */
 				uint8_t buf[WIRE_HDR_LEN];
 
-				sc_write(x.fd, buf, wire_bye_encode(buf), mono_ms() + o->timeout_ms);
+				sc_write(x.fd, buf, wire_bye_encode(buf), mono_ms() + o->common.timeout_ms);
 			}
 			close(x.fd);
 		}

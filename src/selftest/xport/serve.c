@@ -23,7 +23,7 @@ static int serve_refuse(struct xp_run *x, const char *what, const char *why)
 	uint8_t buf[WIRE_MSG_MAX];
 
 	st_fault(&x->r->f, NULL, "the client %s%s%s", what, *why ? ": " : "", why);
-	sc_write(x->fd, buf, wire_result_encode(&x->r->f, buf), mono_ms() + x->o->timeout_ms);
+	sc_write(x->fd, buf, wire_result_encode(&x->r->f, buf), mono_ms() + x->o->common.timeout_ms);
 	return -1;
 }
 
@@ -58,10 +58,10 @@ static int serve_open(struct xp_run *x, struct xp_peer *b, uint8_t *buf)
 		n = wire_result_encode(&res, buf);
 	} else {
 		n = wire_xends_encode(&e, buf);
-		if (!*x->r->remote_gid)
-			inet_ntop(AF_INET6, xo.gid, x->r->remote_gid, sizeof(x->r->remote_gid));
+		if (!*x->r->head.remote_gid)
+			inet_ntop(AF_INET6, xo.gid, x->r->head.remote_gid, sizeof(x->r->head.remote_gid));
 	}
-	return sc_write(x->fd, buf, n, mono_ms() + x->o->timeout_ms) ? -1 : 0;
+	return sc_write(x->fd, buf, n, mono_ms() + x->o->common.timeout_ms) ? -1 : 0;
 }
 
 /* The client's XSTEP in BUF, done and answered; its row keeps the first failure. */
@@ -99,13 +99,13 @@ static int serve_step(struct xp_run *x, struct xp_peer *b, uint8_t *buf, unsigne
 		x->r->f = res;	/* a step with no end to take it */
 	}
 	return sc_write(x->fd, buf, wire_result_encode_value(&res, value, buf),
-			mono_ms() + x->o->timeout_ms) ? -1 : 0;
+			mono_ms() + x->o->common.timeout_ms) ? -1 : 0;
 }
 
 int xp_serve(const struct xp_opts *o, int fd, const uint8_t *first, const char *peer,
 	     struct xp_report *r)
 {
-	struct xp_run x = { .o = o, .r = r, .wait_ms = o->timeout_ms, .fd = fd };
+	struct xp_run x = { .o = o, .r = r, .wait_ms = o->common.timeout_ms, .fd = fd };
 	struct xp_peer b = { .x = &x };
 	uint64_t end = mono_ms() + ST_MAX_RUN_MS;
 	uint8_t buf[WIRE_MSG_MAX];
@@ -115,10 +115,10 @@ int xp_serve(const struct xp_opts *o, int fd, const uint8_t *first, const char *
 	bool bye = false;
 
 	xp_report_init(r, o);
-	snprintf(r->peer, sizeof(r->peer), "%s", peer);
+	snprintf(r->head.peer, sizeof(r->head.peer), "%s", peer);
 	memcpy(buf, first, WIRE_HDR_LEN + WIRE_XOPEN_BODY);
 	if (xp_setup(&x)) {
-		sc_write(fd, buf, wire_result_encode(&r->f, buf), mono_ms() + o->timeout_ms);
+		sc_write(fd, buf, wire_result_encode(&r->f, buf), mono_ms() + o->common.timeout_ms);
 		goto out;
 	}
 	while (!err && !bye) {
@@ -139,7 +139,7 @@ int xp_serve(const struct xp_opts *o, int fd, const uint8_t *first, const char *
 		}
 		if (!err && !bye) {
 			/* A step of the client's may wait a completion, then a second. */
-			uint64_t until = mono_ms() + 2ull * o->timeout_ms + NONE_MS;
+			uint64_t until = mono_ms() + 2ull * o->common.timeout_ms + NONE_MS;
 
 			kind = sc_recv_msg(fd, buf, until < end ? until : end, &why);
 		}

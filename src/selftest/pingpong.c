@@ -112,7 +112,8 @@ static int setup(struct pp_run *p)
 	if (!p->cq)
 		return -1;
 	p->wait = (struct vb_wait){ .cq = p->cq, .ch = p->o->common.events ? &p->chan : NULL,
-				    .timeout_ms = p->o->common.timeout_ms, .spin = true };
+				    .timeout_ms = p->o->common.timeout_ms, .spin = true,
+				    .event_first = true };
 	if (p->o->kind == PP_SRQ) {
 		struct ibv_srq_init_attr sa = { .attr = { .max_wr = p->o->rx_depth, .max_sge = 1 } };
 

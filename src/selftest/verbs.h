@@ -110,6 +110,13 @@ struct vb_wait {
 	struct vb_channel *ch;	/* NULL: polled */
 	unsigned int timeout_ms;
 	bool spin;		/* poll without a pause (bench, ping-pong): else 20 us naps */
+	/*
+	 * Through the channel as the examples' -e does: each poll after an event
+	 * was taken (so every completion is announced first); else the CQ is
+	 * polled first and the channel waited on only when it is empty.
+	 */
+	bool event_first;
+	bool more;		/* event_first: the last poll was full, more may be there */
 };
 
 /*

@@ -54,7 +54,7 @@ const struct model *check_ctx_model(struct check_ctx *c)
 		const struct model_src src = { .root = c->o.root, .verbs = check_ctx_live(c) };
 
 		c->model_err = model_load(&src, NULL, MODEL_GIDS | MODEL_COUNTERS | MODEL_MTU |
-					  MODEL_DEV_MTU, &c->m);
+					  MODEL_DEV_MTU | MODEL_NETDEV, &c->m);
 		c->model_done = true;
 	}
 	return c->model_err ? NULL : &c->m;

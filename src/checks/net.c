@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <inttypes.h>
+#include <net/if_arp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,6 @@
 #include "kernel/netdev.h"
 #include "kernel/route.h"
 #include "kernel/sysfs.h"
-#include "kernel/verbs.h"
 
 void check_link(struct check_ctx *c)
 {
@@ -46,22 +46,23 @@ void check_link(struct check_ctx *c)
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct rdma_dev *d = devs[i];
-		struct netdev nd;
+		const struct port *p0 = d->nports ? &d->ports[0] : NULL;	/* rxe has one */
 
-		if (netdev_get(c->o.root, d->netdev, &nd) < 0) {
+		if (!p0 || !p0->netdev_exists) {
 			snprintf(fix, sizeof(fix), "rdmactl del %s && rdmactl add %s NETDEV", d->name,
 				 d->name);
 			check_report(c, V_FAIL, fix, "%s's netdev %s does not exist", d->name,
 				     *d->netdev ? d->netdev : "(none)");
 			continue;
 		}
-		if (!netdev_is_ethernet(&nd)) {
+		if (p0->netdev_type != ARPHRD_ETHER || (p0->netdev_flags & IFF_LOOPBACK)) {
 			netdev_default_route(c->o.root, dflt, sizeof(dflt));
 			snprintf(fix, sizeof(fix), "rdmactl del %s && rdmactl add %s %s", d->name, d->name,
 				 *dflt ? dflt : "NETDEV");
 			check_report(c, V_FAIL, fix, "%s runs on %s, %s: its port carries no RoCE traffic to "
-				     "other hosts", d->name, nd.name,
-				     nd.flags & IFF_LOOPBACK ? "the loopback device" : "not an Ethernet device");
+				     "other hosts", d->name, p0->netdev,
+				     p0->netdev_flags & IFF_LOOPBACK ? "the loopback device" :
+				     "not an Ethernet device");
 			continue;
 		}
 		for (size_t j = 0; j < d->nports; j++) {
@@ -69,14 +70,15 @@ void check_link(struct check_ctx *c)
 
 			if (p->state == 4) {
 				check_report(c, V_PASS, NULL, "%s port %u on %s is ACTIVE", d->name, p->num,
-					     nd.name);
+					     p->netdev);
 				continue;
 			}
-			snprintf(fix, sizeof(fix), "ip link set %s up", nd.name);
-			check_report(c, V_FAIL, nd.carrier ? NULL : fix,
+			snprintf(fix, sizeof(fix), "ip link set %s up", p->netdev);
+			check_report(c, V_FAIL, p->carrier ? NULL : fix,
 				     "%s port %u is %s (%s): %s is %s, carrier %s", d->name, p->num,
-				     ib_port_state_name(p->state), ib_phys_state_name(p->phys_state), nd.name,
-				     nd.operstate, nd.carrier ? "on" : "off");
+				     ib_port_state_name(p->state), ib_phys_state_name(p->phys_state),
+				     p->netdev, *p->operstate ? p->operstate : "unknown",
+				     p->carrier ? "on" : "off");
 		}
 	}
 }

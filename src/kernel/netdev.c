@@ -117,22 +117,29 @@ int netdev_operstate(const char *root, const char *name, char *buf, size_t len)
 	return 0;
 }
 
+int netdev_get_link(const char *root, const char *name, struct netdev *n)
+{
+	if (netdev_basic(root, name, n))
+		return -ENODEV;
+	n->flags = (unsigned int)read_ulong(root, name, "flags", 0);
+	n->carrier = read_ulong(root, name, "carrier", 0) == 1;
+	if (sysfs_read(root, n->operstate, sizeof(n->operstate), "/sys/class/net/%s/operstate",
+		       name) < 0)
+		strcpy(n->operstate, "unknown");
+	return 0;
+}
+
 int netdev_get(const char *root, const char *name, struct netdev *n)
 {
 	bool live = !*root;
 
-	if (netdev_basic(root, name, n))
+	if (netdev_get_link(root, name, n))
 		return -ENODEV;
-	n->flags = (unsigned int)read_ulong(root, name, "flags", 0);
 	n->mtu = (unsigned int)read_ulong(root, name, "mtu", 0);
-	n->carrier = read_ulong(root, name, "carrier", 0) == 1;
 	/* speed reads as -1, or fails with EINVAL, when the device does not know. */
 	n->speed = (int)(long)read_ulong(root, name, "speed", -1);
 	if (n->speed <= 0)
 		n->speed = -1;
-	if (sysfs_read(root, n->operstate, sizeof(n->operstate), "/sys/class/net/%s/operstate",
-		       name) < 0)
-		strcpy(n->operstate, "unknown");
 	if (sysfs_link_base(root, n->driver, sizeof(n->driver), "/sys/class/net/%s/device/driver",
 			    name) < 0 && live)
 		ethtool_driver(name, n->driver, sizeof(n->driver));

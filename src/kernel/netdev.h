@@ -32,6 +32,8 @@ int netdev_basic(const char *root, const char *name, struct netdev *n);
 int netdev_mtu(const char *root, const char *name, unsigned int *mtu);
 /* NAME's operstate alone ("up", "down", "lowerlayerdown"...); -ENODEV when unread. */
 int netdev_operstate(const char *root, const char *name, char *buf, size_t len);
+/* NAME, type, flags, carrier and operstate only (four files): -ENODEV when there is none. */
+int netdev_get_link(const char *root, const char *name, struct netdev *n);
 /* Every device in ROOT/sys/class/net, sorted by name. */
 int netdev_list(const char *root, struct netdev **v, size_t *n);
 bool netdev_is_ethernet(const struct netdev *n);

@@ -51,6 +51,11 @@ enum model_flags {
 	 * check holds against that derivation.
 	 */
 	MODEL_DEV_MTU = 1 << 7,
+	/*
+	 * With MODEL_MTU: each port's netdev as check looks at it: whether it
+	 * exists, its type, flags and carrier (three files more a port).
+	 */
+	MODEL_NETDEV = 1 << 8,
 };
 
 /* Where a port's RoCE MTUs came from (MODEL_MTU). */
@@ -91,6 +96,10 @@ struct port {
 	int active_mtu, max_mtu;
 	enum mtu_source mtu_source;
 	char operstate[16];
+	/* MODEL_NETDEV: the netdev exists (else the rest is 0), its ARPHRD_ type, IFF_ flags */
+	bool netdev_exists;
+	unsigned int netdev_type, netdev_flags;
+	bool carrier;
 	struct gid_slot *gids;
 	size_t ngids;
 	struct counter *counters;

@@ -46,6 +46,14 @@ static void load_port_mtu(const struct model_src *src, const struct rdma_dev *d,
 		p->netdev_mtu = (int)mtu;
 		netdev_operstate(src->root, p->netdev, p->operstate, sizeof(p->operstate));
 	}
+	if ((flags & MODEL_NETDEV) && *p->netdev) {
+		struct netdev nd;
+
+		p->netdev_exists = netdev_get_link(src->root, p->netdev, &nd) == 0;
+		p->netdev_type = nd.type;
+		p->netdev_flags = nd.flags;
+		p->carrier = nd.carrier;
+	}
 	/*
 	 * rxe's follow from its netdev's (no device to open for them, and a
 	 * fixture answers the same); any other's from libibverbs, live only.

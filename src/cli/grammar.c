@@ -344,6 +344,36 @@ const char *cli_str(const struct cli_args *a, const char *name)
 	return a->val[find(a, name)];
 }
 
+unsigned long cli_value(const struct cli_args *a, const char *name)
+{
+	const struct cli_opt *o = a->opt[find(a, name)];
+	const struct cli_default *d = o->defaults;
+
+	if (!d) {	/* a row without defaults asked for one: a bug, caught by any test */
+		fprintf(stderr, "rdmactl: internal error: --%s has no default\n", name);
+		abort();
+	}
+	for (; d->when && !(cli_takes(a, d->when) && cli_flag(a, d->when)); d++)
+		;
+	return cli_num(a, name, d->value);
+}
+
+void cli_default_text(const struct cli_opt *o, char *buf, size_t len)
+{
+	const struct cli_default *d = o->defaults, *last;
+	size_t n;
+
+	*buf = '\0';
+	if (!d)
+		return;
+	for (last = d; last->when; last++)
+		;
+	n = (size_t)snprintf(buf, len, "default %lu%s%s", last->value, o->unit ? " " : "",
+			     o->unit ? o->unit : "");
+	for (; d->when && n < len; d++)
+		n += (size_t)snprintf(buf + n, len - n, "; %lu with --%s", d->value, d->when);
+}
+
 unsigned long cli_num(const struct cli_args *a, const char *name, unsigned long dflt)
 {
 	int i = find(a, name);

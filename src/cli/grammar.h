@@ -33,6 +33,16 @@ enum cli_complete {
 	CLI_C_COMMAND,	/* the first word of each line 'rdmactl FROM' prints */
 };
 
+/*
+ * A numeric option's default: VALUE when the option WHEN was given, else the
+ * next row's; the last row (WHEN NULL) is the default otherwise. Help and
+ * the man page say them; cli_value() takes them.
+ */
+struct cli_default {
+	const char *when;
+	unsigned long value;
+};
+
 struct cli_opt {
 	const char *name;	/* the long name, without "--" */
 	char letter;		/* the short option, 0 for none */
@@ -45,6 +55,8 @@ struct cli_opt {
 	enum cli_complete complete;	/* CLI_CHOICE: CLI_C_WORDS whatever this says */
 	const char *from;	/* CLI_C_COMMAND: the command whose lines give the words */
 	bool list;		/* the value is a comma-separated list of such words */
+	const struct cli_default *defaults;	/* NULL: none in the table */
+	const char *unit;	/* what VALUE counts, for help: "s" */
 };
 
 #define CLI_MAX_OPTS 32
@@ -130,6 +142,10 @@ bool cli_takes(const struct cli_args *a, const char *name);
 bool cli_flag(const struct cli_args *a, const char *name);
 const char *cli_str(const struct cli_args *a, const char *name);
 unsigned long cli_num(const struct cli_args *a, const char *name, unsigned long dflt);
+/* The option's number when given, else its table default for the options given. */
+unsigned long cli_value(const struct cli_args *a, const char *name);
+/* "default 5 s; 30 with --pingpong" of O into BUF ("" when it has none). */
+void cli_default_text(const struct cli_opt *o, char *buf, size_t len);
 
 /* "rdmactl: PATH: WHAT; try 'rdmactl help PATH'" on stderr; returns -EUSAGE. */
 int cli_usage(const struct cli_args *a, const char *fmt, ...)

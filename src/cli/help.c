@@ -173,7 +173,14 @@ static void print_opts(FILE *f, const struct cli_opt *o, int width)
 			fputc('\n', f);
 			col = 0;
 		}
-		wrap(f, o->help, col, hcol, width);
+		col = wrap(f, o->help, col, hcol, width);
+		if (o->defaults) {
+			char text[160], paren[176];
+
+			cli_default_text(o, text, sizeof(text));
+			snprintf(paren, sizeof(paren), "(%s)", text);
+			wrap(f, paren, col, hcol, width);
+		}
 		fputc('\n', f);
 	}
 }
@@ -310,9 +317,58 @@ static void scdoc_leaf(const char *path, const struct cli_cmd *c, void *arg)
 	fputc('\n', f);
 }
 
+/* The defaults of a command's options (its verbs' for a node), each option once. */
+struct scdoc_defaults {
+	FILE *f;		/* NULL: count them only */
+	const struct cli_opt *seen[CLI_MAX_OPTS];
+	int n;
+};
+
+static void scdoc_default(const struct cli_opt *o, void *arg)
+{
+	struct scdoc_defaults *d = arg;
+	const struct cli_default *x, *last;
+
+	if (!o->defaults)
+		return;
+	for (int i = 0; i < d->n; i++)
+		if (d->seen[i] == o)
+			return;
+	if (d->n < CLI_MAX_OPTS)
+		d->seen[d->n++] = o;
+	if (!d->f)
+		return;
+	for (last = o->defaults; last->when; last++)
+		;
+	fprintf(d->f, "%s*--%s* %lu%s%s", d->n > 1 ? "; " : "\tDefaults: ", o->name, last->value,
+		o->unit ? " " : "", o->unit ? o->unit : "");
+	for (x = o->defaults; x->when; x++)
+		fprintf(d->f, "%s%lu with *--%s*%s", x == o->defaults ? " (" : ", ", x->value,
+			x->when, x + 1 == last ? ")" : "");
+}
+
+static void scdoc_defaults_leaf(const char *path, const struct cli_cmd *c, void *arg)
+{
+	(void)path;
+	cli_each_opt(c, scdoc_default, arg);
+}
+
 void cli_print_scdoc(FILE *f, const struct cli_cmd *root)
 {
 	for (const struct cli_cmd *c = root; c->name; c++)
 		if (!c->hidden)
 			each_leaf(c, "", scdoc_leaf, f);
+	/* "NAME defaults": each command whose options have defaults in the table. */
+	for (const struct cli_cmd *c = root; c->name; c++) {
+		struct scdoc_defaults count = { .f = NULL }, d = { .f = f };
+
+		if (c->hidden)
+			continue;
+		each_leaf(c, "", scdoc_defaults_leaf, &count);
+		if (!count.n)
+			continue;
+		fprintf(f, "%s defaults\t", c->name);
+		each_leaf(c, "", scdoc_defaults_leaf, &d);
+		fputs(".\n", f);
+	}
 }

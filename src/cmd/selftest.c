@@ -29,7 +29,7 @@ static int st_options(const struct cli_args *a, const char *dev, struct st_opts 
 	st_opts_init(o, dev);
 	if (cli_str(a, "gid-index"))
 		o->common.gid_index = (int)cli_num(a, "gid-index", 0);
-	o->common.timeout_ms = (unsigned int)cli_num(a, "timeout", 5) * 1000;
+	o->common.timeout_ms = (unsigned int)cli_value(a, "timeout") * 1000;
 	if (cli_str(a, "size"))
 		o->common.size = o->lat_size = o->bw_size = (unsigned int)cli_num(a, "size", 0);
 	iters = cli_num(a, "iters", 0);
@@ -38,7 +38,7 @@ static int st_options(const struct cli_args *a, const char *dev, struct st_opts 
 	o->cm = cli_flag(a, "cm");
 	if (is_bench) {
 		o->bench = bench[cli_num(a, "bench", 0)];
-		o->depth = (unsigned int)cli_num(a, "depth", 128);
+		o->depth = (unsigned int)cli_value(a, "depth");
 		if (o->cm)
 			return cli_usage(a, "--bench measures over the verbs exchange; --cm proves "
 					 "the rdma_cm path");
@@ -159,9 +159,9 @@ static int pingpong(struct cmd_ctx *ctx, const struct cli_args *a, const struct 
 	struct pp_opts o = {
 		.common = { .dev = so->common.dev, .gid_index = so->common.gid_index,
 			    .host = server ? NULL : a->argv[0],
-			    .port = (unsigned int)cli_num(a, "port", 18515),
+			    .port = (unsigned int)cli_value(a, "port"),
 			    .events = cli_flag(a, "events"),
-			    .timeout_ms = (unsigned int)cli_num(a, "timeout", 30) * 1000 },
+			    .timeout_ms = (unsigned int)cli_value(a, "timeout") * 1000 },
 		.server = server, .iters = (unsigned int)cli_num(a, "iters", 1000), .rx_depth = 500,
 		.mtu = 3 /* IBV_MTU_1024 */, .num_qp = 1,
 	};
@@ -226,7 +226,7 @@ static int two_hosts(const struct cli_args *a, struct st_opts *o)
 	if (!o->common.dev && (!o->cm || cli_flag(a, "pingpong")))
 		return cli_usage(a, "two hosts need the device: rdmactl selftest server DEV, "
 				 "rdmactl selftest client HOST DEV");
-	o->common.port = (unsigned int)cli_num(a, "port", o->cm ? 7174 : 18516);
+	o->common.port = (unsigned int)cli_value(a, "port");
 	if (o->cm) {
 		/* rping's defaults: 64-byte buffers; pings counted by --iters. */
 		o->common.size = (unsigned int)cli_num(a, "size", 64);

@@ -112,12 +112,21 @@ static const struct cli_opt check_opts[] = {
 	{ NULL },
 };
 
+/* The selftest's defaults that depend on its mode: each protocol's own. */
+static const struct cli_default timeout_defaults[] = { { "pingpong", 30 }, { NULL, 5 } };
+static const struct cli_default port_defaults[] = {
+	{ "pingpong", 18515 },	/* ibv_rc_pingpong's */
+	{ "cm", 7174 },		/* rping's */
+	{ NULL, 18516 },
+};
+static const struct cli_default depth_defaults[] = { { NULL, 128 } };
+
 /* The selftest's options, shared by its verbs. */
 static const struct cli_opt st_opts[] = {
 	{ "gid-index", 0, CLI_UINT, "N", .max = 0xffff,
 	  .help = "use GID N (default: the RoCE v2 GID of an IPv4 address)" },
-	{ "timeout", 0, CLI_UINT, "S", .min = 1, .max = 3600,
-	  .help = "bound every wait (default 5 s; 30 with --pingpong)" },
+	{ "timeout", 0, CLI_UINT, "S", .min = 1, .max = 3600, .help = "bound every wait",
+	  .defaults = timeout_defaults, .unit = "s" },
 	{ "size", 0, CLI_UINT, "BYTES", .min = 1, .max = 64 << 20,
 	  .help = "bytes per operation (default 12411; see --bench, --cm, --pingpong)" },
 	{ "iters", 0, CLI_UINT, "N", .min = 1, .max = 100000000,
@@ -137,7 +146,7 @@ static const struct cli_opt st_bench_opts[] = {
 		  "WRITE bandwidth (lat or bw: only those); --size defaults to 2 for latency, "
 		  "65536 for bandwidth" },
 	{ "depth", 0, CLI_UINT, "N", .min = 1, .max = 4096,
-	  .help = "--bench: writes in flight (default 128)" },
+	  .help = "--bench: writes in flight", .defaults = depth_defaults },
 	{ NULL },
 };
 
@@ -155,8 +164,8 @@ static const struct cli_opt st_xport_opts[] = {
 
 static const struct cli_opt st_two_opts[] = {
 	{ "port", 0, CLI_UINT, "P", .min = 1, .max = 65535,
-	  .help = "TCP port of the exchange (default 18516; rping's 7174 with --cm; "
-		  "ibv_rc_pingpong's 18515 with --pingpong)" },
+	  .help = "TCP port of the exchange: rping's with --cm, ibv_rc_pingpong's with "
+		  "--pingpong", .defaults = port_defaults },
 	{ "pingpong", 0, CLI_FLAG, .help = "speak the exchange and traffic of rdma-core's "
 	  "ibv_rc_pingpong (or, with --transport, ibv_uc_, ibv_ud_ or ibv_srq_pingpong), with "
 	  "a stock one on the other side (--size default 4096, 2048 for ud)" },

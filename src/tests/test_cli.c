@@ -29,9 +29,13 @@ static const struct cli_opt add_opts[] = {
 
 static const char *const words[] = { "all", "lat", "bw", NULL };
 
+/* 5 s; 9 with --bench (a flag given with or without its value). */
+static const struct cli_default timeouts[] = { { "bench", 9 }, { NULL, 5 } };
+
 static const struct cli_opt num_opts[] = {
 	{ "gid-index", 0, CLI_UINT, "N", .max = 65535, .help = "a GID index" },
-	{ "timeout", 0, CLI_UINT, "S", .min = 1, .max = 10, .help = "seconds" },
+	{ "timeout", 0, CLI_UINT, "S", .min = 1, .max = 10, .help = "seconds",
+	  .defaults = timeouts, .unit = "s" },
 	{ "bench", 0, CLI_CHOICE, "WHAT", .optional = true, .choices = words,
 	  .help = "a very long help text that goes on and on so that it has to be wrapped "
 		  "at least twice on a narrow terminal of forty columns" },
@@ -194,6 +198,16 @@ static void parse_values(void **state)
 	assert_int_equal(parse("status --bench", &a, &g, buf), 0);
 	assert_non_null(cli_str(&a, "bench"));
 	assert_int_equal(cli_num(&a, "bench", 0), 0);	/* no value: the default */
+	/* The table's defaults: the first whose option was given, else the last. */
+	assert_int_equal(cli_value(&a, "timeout"), 9);
+	assert_int_equal(parse("status", &a, &g, buf), 0);
+	assert_int_equal(cli_value(&a, "timeout"), 5);
+	assert_int_equal(parse("status --bench=lat --timeout 3", &a, &g, buf), 0);
+	assert_int_equal(cli_value(&a, "timeout"), 3);	/* given: never a default */
+	cli_default_text(&num_opts[1], buf, sizeof(buf));
+	assert_string_equal(buf, "default 5 s; 9 with --bench");
+	cli_default_text(&num_opts[0], buf, sizeof(buf));
+	assert_string_equal(buf, "");
 	assert_int_equal(parse("add --persist veth0", &a, &g, buf), 0);
 	assert_true(cli_flag(&a, "persist"));
 	assert_false(cli_flag(&a, "exist-ok"));

@@ -6,6 +6,22 @@ setup() {
 	load ../helpers
 }
 
+# The generated completion, sourced; complete_words WORD... completes the
+# last word (one a line) as bash would after the others.
+load_completion() {
+	rdmactl help --format bash >"$BATS_TEST_TMPDIR/c.bash"
+	# shellcheck source=/dev/null
+	source "$BATS_TEST_TMPDIR/c.bash"
+}
+
+complete_words() {
+	COMP_WORDS=("$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMPREPLY=()
+	_rdmactl || true	# compgen fails where nothing matches: no error to bash
+	printf "%s\n" "${COMPREPLY[@]}"
+}
+
 @test "help exits 0 and lists commands and options on a kernel without RDMA" {
 	run --separate-stderr rdmactl help
 	assert_success
@@ -140,14 +156,12 @@ libs_loaded() {
 }
 
 @test "bash completion, generated from the command tree, completes words, verbs and options" {
-	rdmactl help --format bash >"$BATS_TEST_TMPDIR/c.bash"
-	# shellcheck source=/dev/null
-	source "$BATS_TEST_TMPDIR/c.bash"
-	complete_words() {
+	load_completion
+	complete_words() {	# one line, as the assertions below spell them
 		COMP_WORDS=("$@")
 		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
 		COMPREPLY=()
-		_rdmactl
+		_rdmactl || true
 		echo "${COMPREPLY[*]}"
 	}
 	assert_equal "$(complete_words rdmactl st)" 'status start stop'
@@ -167,16 +181,7 @@ libs_loaded() {
 }
 
 @test "completion offers only what the parser takes: every completed word, fed back, parses" {
-	rdmactl help --format bash >"$BATS_TEST_TMPDIR/c.bash"
-	# shellcheck source=/dev/null
-	source "$BATS_TEST_TMPDIR/c.bash"
-	complete_words() {
-		COMP_WORDS=("$@")
-		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-		COMPREPLY=()
-		_rdmactl || true	# compgen fails where nothing matches: no error to bash
-		printf "%s\n" "${COMPREPLY[@]}"
-	}
+	load_completion
 	parses() {	# the words after rdmactl, then -h: a usage error exits 2
 		"$RDMACTL" "$@" -h >/dev/null 2>"$BATS_TEST_TMPDIR/err" ||
 			fail "'rdmactl $*' does not parse: $(cat "$BATS_TEST_TMPDIR/err")"

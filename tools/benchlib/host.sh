@@ -34,8 +34,7 @@ measure_boot() {
 	echo "\`tools/rxe-vm run --kernel K -- true\`, through its init, root over virtiofs,"
 	echo "network and payload to power-off. Each: median of $boot_repeat runs, the two in turn."
 	echo
-	echo "| measure | rdmactl median (min–max) | peer | peer median (min–max) | ratio | goal | met |"
-	echo "|---|---|---|---|---|---|---|"
+	table_head
 	for k in 6.1 6.1-cloud; do
 		# "ready: kernel K, root over FS, accel A, cache DIR": the bed's own choice.
 		ready=$(tools/rxe-vm prepare --kernel "$k" 2>&1 >/dev/null) || { say "cannot prepare kernel $k"; return 1; }

@@ -37,8 +37,7 @@ measure_provisioning() {
 	echo
 	echo "Milliseconds for all 32; each figure a median of $prov_repeat runs, the two in turn."
 	echo
-	echo "| measure | rdmactl median (min–max) | peer | peer median (min–max) | ratio | goal | met |"
-	echo "|---|---|---|---|---|---|---|"
+	table_head
 	a='' b='' c='' d=''
 	for ((r = 0; r < prov_repeat; r++)); do
 		in_turn "$r" prov_mine prov_peer
@@ -71,8 +70,7 @@ measure_start() {
 	echo
 	echo "Milliseconds a run, each sample the mean of 20 runs; rxe0 exists."
 	echo
-	echo "| measure | rdmactl median (min–max) | peer | peer median (min–max) | ratio | goal | met |"
-	echo "|---|---|---|---|---|---|---|"
+	table_head
 	a='' b='' c='' d='' e='' f=''
 	for ((i = 0; i < repeat; i++)); do
 		in_turn "$i" start_mine start_peer

@@ -69,3 +69,10 @@ in_turn() {
 		"${!in_turn_arg}"
 	done
 }
+
+# The head of a measures table: every row says rdmactl's figure, its peer's,
+# their ratio and the goal.
+table_head() {
+	echo "| measure | rdmactl median (min–max) | peer | peer median (min–max) | ratio | goal | met |"
+	echo "|---|---|---|---|---|---|---|"
+}

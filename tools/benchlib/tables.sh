@@ -53,8 +53,7 @@ measure_tables() {
 	echo "The shell loop: $loops run(s) in all, since one run forks two processes for each"
 	echo "of the 16 x 1024 GID slots and takes minutes under emulation."
 	echo
-	echo "| measure | rdmactl median (min–max) | peer | peer median (min–max) | ratio | goal | met |"
-	echo "|---|---|---|---|---|---|---|"
+	table_head
 	a='' b='' c='' s=''
 	for ((i = 0; i < table_repeat; i++)); do
 		in_turn "$i" gids_mine show_mine devinfo_peer

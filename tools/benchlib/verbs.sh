@@ -84,8 +84,7 @@ measure_verbs() {
 	local i a b c d size iters
 	echo "## selftest --bench against perftest and ibv_rc_pingpong (rxe0, loopback)"
 	echo
-	echo "| measure | rdmactl median (min–max) | peer | peer median (min–max) | ratio | goal | met |"
-	echo "|---|---|---|---|---|---|---|"
+	table_head
 	for size in 65536 4096; do
 		iters=$((size == 65536 ? 2000 : 5000))
 		say "RDMA WRITE bandwidth, $size bytes"

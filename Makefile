@@ -94,7 +94,7 @@ build/obj/%.o: src/%.c
 # Each unit test (src/tests/test_X.c) links the modules listed here: the one it
 # tests first, then only the pure lower-layer ones that one is built on.
 TEST_MODS_cli := cli/grammar cli/help cli/complete cli/out kernel/release kernel/sysfs selftest/xport/parse
-TEST_MODS_conf := model/conf model/names
+TEST_MODS_conf := model/conf model/names kernel/safefile
 TEST_MODS_gid := model/gid
 TEST_MODS_klog := kernel/klog
 TEST_MODS_link := model/load model/sysfs model/netlink model/model model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
@@ -154,7 +154,7 @@ FUZZ_BINS := $(FUZZ_NAMES:%=build/fuzz/%)
 FUZZ_DEPS_wire := selftest/wire selftest/fault model/gid
 FUZZ_DEPS_pingpong := selftest/wire selftest/fault model/gid
 FUZZ_DEPS_netlink := kernel/nl kernel/nldev
-FUZZ_DEPS_conf := model/conf model/names
+FUZZ_DEPS_conf := model/conf model/names kernel/safefile
 FUZZ_DEPS_sysfs := model/load model/sysfs model/model model/netlink model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
 FUZZ_TIME ?= 60
 fuzz_srcs = src/fuzz/fuzz_$*.c $(patsubst %,src/%.c,$(FUZZ_DEPS_$*))

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernel/safefile.h"
 #include "model/conf.h"
 #include "model/names.h"
 
@@ -158,31 +159,24 @@ int conf_parse(const char *buf, size_t len, const char *path, struct conf *c, ch
 	return ret;
 }
 
-int conf_load(const char *path, struct conf *c, char *err, size_t errlen)
+int conf_load(const char *path, struct conf *c, char *err, size_t errlen, struct safe_path *p)
 {
+	struct safe_path own;
 	char *buf;
 	size_t len;
-	FILE *f;
-	int ret = 0;
+	int ret;
 
 	memset(c, 0, sizeof(*c));
 	if (errlen)
 		err[0] = '\0';
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
-	errno = 0;
 	buf = malloc(CONF_MAX_SIZE + 1);
-	if (!buf) {
-		fclose(f);
+	if (!buf)
 		return -ENOMEM;
-	}
-	len = fread(buf, 1, CONF_MAX_SIZE + 1, f);
-	/* fopen opens a directory; the read then says EISDIR: keep what happened. */
-	if (ferror(f))
-		ret = errno ? -errno : -EIO;
-	fclose(f);
-	if (!ret)
+	/* A regular file only: a FIFO or a device is refused, never opened. */
+	ret = safe_read(path, buf, CONF_MAX_SIZE, &len, p ? p : &own);
+	if (ret == -ENOENT)
+		ret = 0;	/* no file: no links */
+	else if (!ret)
 		ret = conf_parse(buf, len, path, c, err, errlen);
 	free(buf);
 	return ret;
@@ -268,41 +262,6 @@ int conf_del(struct conf *c, const char *name)
 	return removed;
 }
 
-static int write_all(int fd, const char *s, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, s, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		s += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int mkdir_parents(const char *dir)
-{
-	char tmp[PATH_MAX];
-
-	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 char *conf_format(const struct conf *c, size_t *len)
 {
 	char *text;
@@ -325,53 +284,25 @@ char *conf_format(const struct conf *c, size_t *len)
 	return text;
 }
 
-int conf_save(const struct conf *c, const char *path)
+int conf_save(const struct conf *c, const char *path, bool make_dir, struct safe_path *p)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX], *text;
+	struct safe_path own;
 	size_t len;
-	const char *d;
-	struct stat st;
-	int fd, dfd, err = 0;
-	mode_t mode = 0644;
+	char *text;
+	int err;
 
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) ||
-	    snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	d = dirname(dir);
-	err = mkdir_parents(d);
-	if (err)
-		return err;
-	/* Keep the mode an administrator gave the file. */
-	if (stat(path, &st) == 0)
-		mode = st.st_mode & 07777;
+	/* The default file's own directory may be made; no other is. */
+	if (make_dir) {
+		char dir[PATH_MAX];
+
+		snprintf(dir, sizeof(dir), "%s", path);
+		if (mkdir(dirname(dir), 0755) < 0 && errno != EEXIST)
+			return -errno;
+	}
 	text = conf_format(c, &len);
 	if (!text)
 		return -ENOMEM;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		free(text);
-		return err;
-	}
-	err = write_all(fd, text, len);
+	err = safe_write(path, text, len, 0644, p ? p : &own);
 	free(text);
-	if (!err && fchmod(fd, mode) < 0)
-		err = -errno;
-	/* On disk before the rename makes it the file: a crash leaves old or new. */
-	if (!err && fsync(fd) < 0)
-		err = -errno;
-	if (close(fd) < 0 && !err)
-		err = -errno;
-	if (!err && rename(tmp, path) < 0)
-		err = -errno;
-	if (err) {
-		unlink(tmp);
-		return err;
-	}
-	dfd = open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	return 0;
+	return err;
 }

@@ -3,6 +3,7 @@
 #ifndef RDMACTL_CONF_H
 #define RDMACTL_CONF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define RDMACTL_CONF_DEFAULT "/etc/rdmactl/rxe.conf"
@@ -21,11 +22,16 @@ struct conf {
 	size_t lines_cap, e_cap;	/* allocated room */
 };
 
+struct safe_path;
+
 /*
- * Reads PATH. A missing file is an empty configuration. On a malformed line,
- * -EINVAL and ERR says "PATH:LINE: what is wrong". Other errors: negative errno.
+ * Reads PATH (a regular file, or a symlink to one: P says what it named). A
+ * missing file is an empty configuration. On a malformed line, -EINVAL and
+ * ERR says "PATH:LINE: what is wrong". Anything but a regular file: -ENOTREG
+ * (kernel/safefile.h), never opened. Other errors: negative errno. P may be NULL.
  */
-int conf_load(const char *path, struct conf *c, char *err, size_t errlen);
+int conf_load(const char *path, struct conf *c, char *err, size_t errlen,
+	      struct safe_path *p);
 /* The same from memory: LEN bytes of BUF, errors naming PATH. */
 int conf_parse(const char *buf, size_t len, const char *path, struct conf *c, char *err,
 	       size_t errlen);
@@ -41,7 +47,12 @@ int conf_del(struct conf *c, const char *name);
 
 /* C's lines as the file holds them, NUL-terminated and allocated; LEN without the NUL. */
 char *conf_format(const struct conf *c, size_t *len);
-/* Writes C to PATH through a temporary file and rename: PATH is old or new, never torn. */
-int conf_save(const struct conf *c, const char *path);
+/*
+ * Writes C to PATH as kernel/safefile.h's safe_write does: a regular file (a
+ * symlink's target) replaced atomically, owner and mode kept, never torn.
+ * MAKE_DIR: PATH's directory may be made (the default file's own); no other
+ * directory ever is. P says what PATH named; it may be NULL.
+ */
+int conf_save(const struct conf *c, const char *path, bool make_dir, struct safe_path *p);
 
 #endif

@@ -13,6 +13,7 @@
 #include "kernel/release.h"
 #include "kernel/sysfs.h"
 #include "model/model.h"
+#include "kernel/safefile.h"
 #include "ops/explain.h"
 
 static void vadd(struct op_err *e, const char *fmt, va_list ap)
@@ -229,8 +230,25 @@ int explain_kmod_index(struct op_err *e, int err)
 	return op_err_set(e, err, NULL, "cannot read the kernel module index (/lib/modules)");
 }
 
-int explain_conf_load(struct op_err *e, int err, const char *path, const char *line_msg)
+/* PATH is not a regular file (P says what it is): refused, nothing opened or written. */
+static int not_regular(struct op_err *e, const char *verb, const char *path,
+		       const struct safe_path *p)
 {
+	if (p->symlink && !p->type)
+		return op_err_set(e, -EINVAL, NULL, "will not %s %s: it is a symlink that leads "
+				  "nowhere; give the persistent-links file itself (--config FILE)",
+				  verb, path);
+	return op_err_set(e, -EINVAL, NULL, "will not %s %s: it is %s%s%s, not a regular file; "
+			  "give the persistent-links file (--config FILE)", verb, path,
+			  safe_type_name(p->type), p->symlink ? " (the symlink leads to " : "",
+			  p->symlink ? p->target : "");
+}
+
+int explain_conf_load(struct op_err *e, int err, const char *path, const char *line_msg,
+		      const struct safe_path *p)
+{
+	if (err == -ENOTREG)
+		return not_regular(e, "read", path, p);
 	if (line_msg && *line_msg)
 		return op_err_set(e, err, NULL, "%s; the file was left as it is", line_msg);
 	if (err == -EISDIR)
@@ -241,9 +259,14 @@ int explain_conf_load(struct op_err *e, int err, const char *path, const char *l
 	return op_err_set(e, err, NULL, "cannot read %s", path);
 }
 
-int explain_conf_save(struct op_err *e, int err, const char *path)
+int explain_conf_save(struct op_err *e, int err, const char *path, const struct safe_path *p)
 {
 	switch (err) {
+	case -ENOTREG:
+		return not_regular(e, "write", path, p);
+	case -ENOENT:
+		return op_err_set(e, err, NULL, "cannot write %s: its directory does not exist (it "
+				  "is not made: make it, or give another --config)", path);
 	case -ENOSPC:
 		return op_err_set(e, err, NULL, "cannot write %s: its file system is full; it was "
 				  "left as it was", path);

@@ -46,8 +46,10 @@ int explain_busy(struct op_err *e, const struct dev_use *u, size_t n);
 int explain_modprobe(struct op_err *e, int err, const char *root, const char *module);
 int explain_rmmod(struct op_err *e, int err, const char *module);
 int explain_kmod_index(struct op_err *e, int err);
-int explain_conf_load(struct op_err *e, int err, const char *path, const char *line_msg);
-int explain_conf_save(struct op_err *e, int err, const char *path);
+struct safe_path;
+int explain_conf_load(struct op_err *e, int err, const char *path, const char *line_msg,
+		      const struct safe_path *p);
+int explain_conf_save(struct op_err *e, int err, const char *path, const struct safe_path *p);
 int explain_netdev_list(struct op_err *e, int err, const char *root);
 int explain_model_load(struct op_err *e, int err, const char *root, const char *dev);
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "kernel/nl.h"
+#include "kernel/safefile.h"
 #include "model/names.h"
 #include "ops/explain.h"
 #include "ops/persist.h"
@@ -18,16 +19,31 @@
 int persist_load(const char *path, struct conf *c, struct op_err *e)
 {
 	char msg[512];
-	int err = conf_load(path, c, msg, sizeof(msg));
+	struct safe_path p;
+	int err = conf_load(path, c, msg, sizeof(msg), &p);
 
-	return err ? explain_conf_load(e, err, path, msg) : 0;
+	return err ? explain_conf_load(e, err, path, msg, &p) : 0;
 }
 
 int persist_save(const char *path, const struct conf *c, struct op_err *e)
 {
-	int err = conf_save(c, path);
+	struct safe_path p;
+	/* The default file's own directory is made when missing; no other is. */
+	int err = conf_save(c, path, !strcmp(path, RDMACTL_CONF_DEFAULT), &p);
 
-	return err ? explain_conf_save(e, err, path) : 0;
+	return err ? explain_conf_save(e, err, path, &p) : 0;
+}
+
+bool persist_is_symlink(const char *path, char *target, size_t len)
+{
+	char *real;
+	struct stat st;
+
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode) || !(real = realpath(path, NULL)))
+		return false;
+	snprintf(target, len, "%s", real);
+	free(real);
+	return true;
 }
 
 /* Adds NAME NETDEV to C: 1 when it is new, 0 when there already, -EEXIST explained. */

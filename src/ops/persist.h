@@ -13,6 +13,8 @@ struct rxe_add_req;
 
 int persist_load(const char *path, struct conf *c, struct op_err *e);
 int persist_save(const char *path, const struct conf *c, struct op_err *e);
+/* Whether PATH is a symlink (edits replace TARGET, the file it leads to). */
+bool persist_is_symlink(const char *path, char *target, size_t len);
 
 /* Records NAME on NETDEV: 0 also when it is there already; -EEXIST on another netdev. */
 int persist_add(const char *path, const char *name, const char *netdev, struct op_err *e);

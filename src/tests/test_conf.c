@@ -74,7 +74,7 @@ static void missing_file_is_empty(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(conf_load(path, &c, err, sizeof(err)), 0);
+	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
 	assert_int_equal(c.n, 0);
 	conf_free(&c);
 }
@@ -86,7 +86,7 @@ static void parse_with_comments(void **state)
 
 	(void)state;
 	write_file("# header\n\nrxe0 eth0   # the first\n\t rxe1\tveth1 \r\n#rxe9 x\n");
-	assert_int_equal(conf_load(path, &c, err, sizeof(err)), 0);
+	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
 	assert_int_equal(c.n, 2);
 	assert_string_equal(c.e[0].name, "rxe0");
 	assert_string_equal(c.e[0].netdev, "eth0");
@@ -119,7 +119,7 @@ static void malformed_lines_named(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		write_file(cases[i].text);
-		assert_int_equal(conf_load(path, &c, err, sizeof(err)), -EINVAL);
+		assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), -EINVAL);
 		assert_non_null(strstr(err, path));
 		assert_non_null(strstr(err, cases[i].err));
 		assert_int_equal(c.n, 0);	/* nothing half-loaded */
@@ -137,7 +137,7 @@ static void binary_file_refused(void **state)
 	f = fopen(path, "w");
 	fwrite("rxe0\0eth0\n", 1, 10, f);
 	fclose(f);
-	assert_int_equal(conf_load(path, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), -EINVAL);
 	assert_non_null(strstr(err, "NUL"));
 }
 
@@ -148,18 +148,18 @@ static void add_and_del_keep_comments(void **state)
 
 	(void)state;
 	write_file("# keep me\nrxe0 eth0 # and me\n\nrxe1 eth1\n# tail\n");
-	assert_int_equal(conf_load(path, &c, err, sizeof(err)), 0);
+	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
 	assert_int_equal(conf_add(&c, "rxe2", "eth2"), 0);
 	assert_int_equal(conf_add(&c, "rxe2", "eth2"), 1);	/* identical: no change */
 	assert_int_equal(conf_add(&c, "rxe2", "eth9"), -EEXIST);
 	assert_int_equal(conf_del(&c, "eth1"), 1);		/* by netdev */
 	assert_int_equal(conf_del(&c, "nosuch"), 0);
-	assert_int_equal(conf_save(&c, path), 0);
+	assert_int_equal(conf_save(&c, path, true, NULL), 0);
 	conf_free(&c);
 	assert_string_equal(read_file(), "# keep me\nrxe0 eth0 # and me\n\n# tail\nrxe2 eth2\n");
 
 	/* Line numbers follow the edits. */
-	assert_int_equal(conf_load(path, &c, err, sizeof(err)), 0);
+	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
 	assert_int_equal(conf_find(&c, "rxe2")->line, 5);
 	assert_int_equal(conf_del(&c, "rxe0"), 1);
 	assert_int_equal(conf_find(&c, "rxe2")->line, 4);
@@ -168,14 +168,20 @@ static void add_and_del_keep_comments(void **state)
 
 static void new_file_gets_header_and_dirs(void **state)
 {
+	char etc[160];
 	struct conf c;
 	char err[256];
 	struct stat st;
 
 	(void)state;
-	assert_int_equal(conf_load(path, &c, err, sizeof(err)), 0);
+	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
 	assert_int_equal(conf_add(&c, "rxe0", "ens4"), 0);
-	assert_int_equal(conf_save(&c, path), 0);	/* creates etc/rdmactl */
+	/* No directory is made but the file's own, and only when asked. */
+	assert_int_equal(conf_save(&c, path, true, NULL), -ENOENT);	/* etc/ missing */
+	snprintf(etc, sizeof(etc), "%s/etc", dir);
+	assert_int_equal(mkdir(etc, 0755), 0);
+	assert_int_equal(conf_save(&c, path, false, NULL), -ENOENT);
+	assert_int_equal(conf_save(&c, path, true, NULL), 0);	/* makes etc/rdmactl */
 	conf_free(&c);
 	assert_non_null(strstr(read_file(), "# rdmactl persistent rxe links"));
 	assert_non_null(strstr(read_file(), "\nrxe0 ens4\n"));
@@ -191,9 +197,9 @@ static void save_keeps_mode_and_leaves_no_temp(void **state)
 	(void)state;
 	write_file("rxe0 eth0\n");
 	chmod(path, 0600);
-	assert_int_equal(conf_load(path, &c, err, sizeof(err)), 0);
+	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
 	assert_int_equal(conf_add(&c, "rxe1", "eth1"), 0);
-	assert_int_equal(conf_save(&c, path), 0);
+	assert_int_equal(conf_save(&c, path, true, NULL), 0);
 	conf_free(&c);
 	struct stat st;
 	assert_int_equal(stat(path, &st), 0);
@@ -212,13 +218,13 @@ static void save_failure_leaves_old_file(void **state)
 
 	(void)state;
 	write_file("rxe0 eth0\n");
-	assert_int_equal(conf_load(path, &c, err, sizeof(err)), 0);
+	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
 	assert_int_equal(conf_add(&c, "rxe-with-a-long-name", "eth1"), 0);
 	signal(SIGXFSZ, SIG_IGN);
 	getrlimit(RLIMIT_FSIZE, &old);
 	small.rlim_max = old.rlim_max;
 	setrlimit(RLIMIT_FSIZE, &small);
-	ret = conf_save(&c, path);
+	ret = conf_save(&c, path, true, NULL);
 	setrlimit(RLIMIT_FSIZE, &old);
 	conf_free(&c);
 	assert_int_equal(ret, -EFBIG);

@@ -54,6 +54,11 @@ void view_link(struct out *o, const struct rdma_dev *d)
 
 void view_persist_edited(const char *config)
 {
+	char target[4096];
+
+	/* An edit replaces the file a symlink leads to, not the symlink: said. */
+	if (persist_is_symlink(config, target, sizeof(target)))
+		pr_note("%s is a symlink: the file it leads to, %s, was written", config, target);
 	if (persist_needs_reload(config))
 		pr_note("'systemctl daemon-reload' lets systemd make these links again when their "
 			"netdevs come back before the next boot");

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The files rdmactl reads and writes: regular files only, replaced atomically (safefile.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kernel/safefile.h"
+
+const char *safe_type_name(mode_t type)
+{
+	switch (type & S_IFMT) {
+	case S_IFDIR:
+		return "a directory";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFSOCK:
+		return "a socket";
+	case S_IFLNK:
+		return "a symlink";
+	case S_IFREG:
+		return "a regular file";
+	case 0:
+		return "nothing";
+	default:
+		return "not a regular file";
+	}
+}
+
+/*
+ * What PATH names, looked at without opening it: 0 for a regular file (or a
+ * symlink to one), -ENOENT for nothing (P->target the path a new file gets),
+ * -ENOTREG for anything else, or lstat's errno.
+ */
+static int resolve(const char *path, struct safe_path *p, struct stat *st)
+{
+	memset(p, 0, sizeof(*p));
+	if (!*path)
+		return -ENOENT;
+	if (snprintf(p->target, sizeof(p->target), "%s", path) >= (int)sizeof(p->target))
+		return -ENAMETOOLONG;
+	if (lstat(path, st) < 0)
+		return -errno;
+	if (S_ISLNK(st->st_mode)) {
+		char *real = realpath(path, NULL);
+
+		p->symlink = true;
+		if (!real)
+			return errno == ENOENT ? -ENOTREG : -errno;	/* it leads nowhere */
+		snprintf(p->target, sizeof(p->target), "%s", real);
+		free(real);
+		if (lstat(p->target, st) < 0)
+			return -errno;
+	}
+	p->type = st->st_mode & S_IFMT;
+	return S_ISREG(st->st_mode) ? 0 : -ENOTREG;
+}
+
+int safe_read(const char *path, char *buf, size_t max, size_t *len, struct safe_path *p)
+{
+	struct stat st;
+	ssize_t n;
+	int fd, err = resolve(path, p, &st);
+
+	*len = 0;
+	if (err)
+		return err;
+	/* Never blocks, should a FIFO have taken the file's place meanwhile. */
+	fd = open(p->target, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		p->type = st.st_mode & S_IFMT;
+		close(fd);
+		return -ENOTREG;
+	}
+	while (*len <= max && (n = read(fd, buf + *len, max + 1 - *len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		*len += (size_t)n;
+	}
+	close(fd);
+	return err;
+}
+
+static int write_all(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int safe_write(const char *path, const char *text, size_t len, mode_t mode,
+	       struct safe_path *p)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX + 16];
+	struct stat st;
+	bool exists;
+	int fd, dfd, err = resolve(path, p, &st);
+
+	if (err && err != -ENOENT)
+		return err;
+	exists = !err;
+	snprintf(dir, sizeof(dir), "%s", p->target);
+	snprintf(dir, sizeof(dir), "%s", dirname(dir));
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", p->target) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	/* The temporary file beside the file it replaces: the rename stays on one file system. */
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = write_all(fd, text, len);
+	if (!err && exists && fchown(fd, st.st_uid, st.st_gid) < 0 && errno != EPERM)
+		err = -errno;
+	if (!err && fchmod(fd, exists ? st.st_mode & 07777 : mode) < 0)
+		err = -errno;
+	/* On disk before the rename makes it the file: a crash leaves old or new. */
+	if (!err && fsync(fd) < 0)
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, p->target) < 0)
+		err = -errno;
+	if (err) {
+		unlink(tmp);
+		return err;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+}

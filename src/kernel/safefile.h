@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The files rdmactl reads and writes, handled as install, visudo and systemd's
+ * tmpfiles do: only a regular file is ever read or replaced (a device, FIFO,
+ * socket or directory is refused before anything is opened, so nothing
+ * blocks), a symlink is followed to the file it names, and a write goes to a
+ * temporary file beside it, with its owner, group and mode, synced and renamed
+ * over it.
+ */
+#ifndef RDMACTL_SAFEFILE_H
+#define RDMACTL_SAFEFILE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* What a path named when it was read or written. */
+struct safe_path {
+	char target[PATH_MAX];	/* the file itself: the path, or where its symlink leads */
+	bool symlink;		/* the path was a symlink, followed to TARGET */
+	mode_t type;		/* S_IFMT of what is at TARGET; 0 when nothing is */
+};
+
+/*
+ * Not an errno: the path names something other than a regular file (P->type
+ * says what), or a symlink that leads nowhere (P->type 0).
+ */
+#define ENOTREG 4098
+
+/* "a directory", "a FIFO", "a character device", ... for TYPE (S_IFMT bits). */
+const char *safe_type_name(mode_t type);
+
+/*
+ * Up to MAX bytes of PATH into BUF (*LEN of them; MAX + 1 read means longer):
+ * 0, -ENOENT when nothing is there, -ENOTREG, or the errno of the read.
+ */
+int safe_read(const char *path, char *buf, size_t max, size_t *len, struct safe_path *p);
+
+/*
+ * PATH's content made LEN bytes of TEXT, atomically: -ENOTREG, -ENOENT when
+ * its directory does not exist (none is made), or the errno that stopped it,
+ * PATH then as it was. A new file gets MODE; an existing one keeps its own,
+ * and its owner and group.
+ */
+int safe_write(const char *path, const char *text, size_t len, mode_t mode,
+	       struct safe_path *p);
+
+#endif

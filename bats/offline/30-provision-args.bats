@@ -7,19 +7,30 @@ setup() {
 	load ../helpers
 }
 
+teardown() {
+	# What a test found missing and a wrong rdmactl may have made.
+	[ -z "${remove_etc:-}" ] || rm -rf /etc/rdmactl
+}
+
 @test "add refuses bad names with exit 2 before touching the kernel" {
 	long=$(printf 'r%.0s' $(seq 64))
-	for bad in '' "$long" 'rxe%d' 'a/b' 'a b' $'a\tb'; do
+	for bad in "$long" 'rxe%d' 'a/b' 'a b' $'a\tb'; do
 		run --separate-stderr rdmactl add "$bad" eth0
 		assert_failure 2
 		# What was typed comes back with '?' for control characters, never raw.
 		[[ $stderr == "rdmactl: add: device name '${bad//$'\t'/?}': "* ]] || fail "no name error for '$bad': $stderr"
 		[[ $stderr != *RDMA\ support* ]] || fail "the kernel was asked about '$bad'"
 	done
-	for bad in '' 'abcdefghijklmnop' 'eth0:1' 'a b' 'a/b'; do
+	for bad in 'abcdefghijklmnop' 'eth0:1' 'a b' 'a/b'; do
 		run --separate-stderr rdmactl add rxe0 "$bad"
 		assert_failure 2
 		[[ $stderr == "rdmactl: add: netdev '$bad': "* ]] || fail "no netdev error for '$bad': $stderr"
+	done
+	# An empty word is refused as one, whichever it stands for.
+	for args in "'' eth0" "rxe0 ''"; do
+		eval "run --separate-stderr '$RDMACTL' add $args"
+		assert_failure 2
+		[[ $stderr == "rdmactl: add: argument "[12]" is an empty word"* ]] || fail "add $args: $stderr"
 	done
 	# start and stop take netdevs too: checked before a module or link is touched.
 	for cmd in start stop; do
@@ -127,4 +138,46 @@ setup() {
 	assert_failure 1
 	[[ $stderr == *'rxe9 is not in'*ENOENT* ]]
 	assert_equal "$(cat "$conf")" 'rxe0 eth0'
+}
+
+@test "a name the file cannot hold ('#' starts a comment) is refused by persist add and add --persist, exit 2" {
+	conf=$BATS_TEST_TMPDIR/rxe.conf
+	run --separate-stderr rdmactl --config "$conf" persist add 'rxe#0' eth0
+	assert_failure 2
+	[[ $stderr == *"device name 'rxe#0': contains '#', which starts a comment"* ]] || fail "$stderr"
+	run --separate-stderr rdmactl --config "$conf" persist add rxe1 'eth#0'
+	assert_failure 2
+	[[ $stderr == *"netdev 'eth#0': contains '#'"* ]] || fail "$stderr"
+	run rdmactl --config "$conf" add --persist 'rxe#0' eth0
+	assert_failure 2
+	[ ! -e "$conf" ] || fail "the file was written: $(cat "$conf")"
+	# Non-ASCII is named as such, not as a control character.
+	run --separate-stderr rdmactl --config "$conf" persist add 'rxé0' eth0
+	assert_failure 2
+	[[ $stderr == *"contains a non-ASCII character"* ]] || fail "$stderr"
+}
+
+@test "an empty path, name or argument is a usage error, never a default: exit 2, nothing written" {
+	mkdir "$BATS_TEST_TMPDIR/here"
+	cd "$BATS_TEST_TMPDIR/here"
+	# Were an empty --config taken for the default, the default file would be
+	# written: whatever happens here, this host's is left as it was found.
+	[ -e /etc/rdmactl ] || remove_etc=1
+	for args in "--config= persist add rxe0 eth0" "--sysfs-root= link" "persist wants ''" \
+		"selftest client '' rxe0" "module status --kernel ''" "link ''" "check --peer ''" \
+		"del --netdev ''" "persist del ''"; do
+		eval "run --separate-stderr '$RDMACTL' $args"
+		[ "$status" = 2 ] || fail "rdmactl $args: status $status, $stderr"
+		[[ $stderr == *"empty word"* ]] || fail "rdmactl $args: $stderr"
+	done
+	run --separate-stderr env RDMACTL_CONFIG= "$RDMACTL" persist add rxe0 eth0
+	assert_failure 2
+	assert_equal "$stderr" 'rdmactl: RDMACTL_CONFIG is empty: give a path, or leave it unset for the default'
+	run --separate-stderr env RDMACTL_SYSFS_ROOT= "$RDMACTL" link
+	assert_failure 2
+	assert_equal "$stderr" 'rdmactl: RDMACTL_SYSFS_ROOT is empty: give a path, or leave it unset for the default'
+	# Nothing was made anywhere: no drop-in directories, no file.
+	assert_equal "$(ls -A)" ''
+	[ ! -e /etc/rdmactl/rxe.conf ] || [ "$(stat -c %Y /etc/rdmactl/rxe.conf)" -lt "$(date +%s -d '-1 min')" ] ||
+		fail "/etc/rdmactl/rxe.conf was just written"
 }

@@ -115,6 +115,10 @@ static int set_value(struct cli_args *a, int i, const char *val)
 	a->val[i] = val ? val : "";
 	if (!val)
 		return (a->num[i] = ULONG_MAX, 0);
+	/* An empty path, name or address is never what was meant: no default stands in. */
+	if (!*val)
+		return cli_usage(a, "--%s takes %s, not an empty word", o->name,
+				 o->meta ? o->meta : "a value");
 	if (o->kind == CLI_UINT) {
 		errno = 0;
 		a->num[i] = strtoul(val, &end, 10);
@@ -305,6 +309,10 @@ int cli_parse(const struct cli_cmd *root, int argc, char **argv, struct cli_args
 		return n;
 	a->argc = argc - i + 1 - n;
 	a->argv = argv + i - 1 + n;
+	for (int k = 0; k < a->argc; k++)
+		if (!*a->argv[k])
+			return cli_usage(a, "argument %d is an empty word: expected %s", k + 1,
+					 c->args ? c->args : "none");
 	if (g->help || g->version)
 		return g->help ? CLI_HELP : CLI_VERSION;
 	if (a->argc < c->min_args)

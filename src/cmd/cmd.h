@@ -55,6 +55,8 @@ int cmd_devices(struct cmd_ctx *ctx, struct model *m);
 int cmd_device(struct cmd_ctx *ctx, const char *only, unsigned int flags, struct model *m);
 /* Says E ("rdmactl: WHAT (ENAME: text; kernel: EXT)") and returns its errno. */
 int cmd_fail(const struct op_err *e);
+/* A name for the persistent-links file: refused (said, -EUSAGE) when it cannot hold it. */
+int cmd_check_field(const struct cli_args *a, const char *what, const char *name);
 /* A name a user typed: refused (said, -EUSAGE) when the kernel would refuse it. */
 int cmd_check_name(const struct cli_args *a, const char *what, const char *name, bool rdma);
 

@@ -67,6 +67,13 @@ int cmd_fail(const struct op_err *e)
 	return e->err;
 }
 
+int cmd_check_field(const struct cli_args *a, const char *what, const char *name)
+{
+	const char *why = conf_field_invalid(name);
+
+	return why ? cli_usage(a, "%s '%s': %s", what, name, why) : 0;
+}
+
 int cmd_check_name(const struct cli_args *a, const char *what, const char *name, bool rdma)
 {
 	const char *why = rdma ? rdma_name_invalid(name) : netdev_name_invalid(name);

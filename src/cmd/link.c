@@ -40,6 +40,11 @@ int cmd_add(struct cmd_ctx *ctx, const struct cli_args *a)
 	if ((r.name && (err = cmd_check_name(a, "device name", r.name, true))) ||
 	    (err = cmd_check_name(a, "netdev", r.netdev, false)))
 		return err;
+	/* A link to be recorded: its names as the file can hold them (a made name, rxeN, can). */
+	if (cli_flag(a, "persist") &&
+	    ((r.name && (err = cmd_check_field(a, "device name", r.name))) ||
+	     (err = cmd_check_field(a, "netdev", r.netdev))))
+		return err;
 
 	err = cmd_netlink(ctx, &nl);
 	if (err)

@@ -37,7 +37,9 @@ int cmd_persist_add(struct cmd_ctx *ctx, const struct cli_args *a)
 	int err;
 
 	if ((err = cmd_check_name(a, "device name", a->argv[0], true)) ||
-	    (err = cmd_check_name(a, "netdev", a->argv[1], false)))
+	    (err = cmd_check_name(a, "netdev", a->argv[1], false)) ||
+	    (err = cmd_check_field(a, "device name", a->argv[0])) ||
+	    (err = cmd_check_field(a, "netdev", a->argv[1])))
 		return err;
 	if (persist_add(ctx->config, a->argv[0], a->argv[1], &e))
 		return cmd_fail(&e);

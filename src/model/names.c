@@ -26,6 +26,8 @@ static const char *common_invalid(const char *name, size_t max)
 			return "contains '/'";
 		if (isspace((unsigned char)*p))
 			return "contains white space";
+		if ((unsigned char)*p >= 0x80)
+			return "contains a non-ASCII character: rdmactl takes ASCII names only";
 		if (!isprint((unsigned char)*p))
 			return "contains a control character";
 	}
@@ -41,6 +43,14 @@ const char *rdma_name_invalid(const char *name)
 	/* The kernel would take '%' as a pattern (rxe%d) and refuses it in NEWLINK. */
 	if (strchr(name, '%'))
 		return "contains '%'";
+	return NULL;
+}
+
+const char *conf_field_invalid(const char *name)
+{
+	/* The file's grammar: '#' starts a comment, white space parts the fields. */
+	if (strchr(name, '#'))
+		return "contains '#', which starts a comment in the persistent-links file";
 	return NULL;
 }
 

@@ -6,6 +6,11 @@
 /* NULL when NAME is acceptable, else why not (a phrase to follow "NAME: "). */
 const char *rdma_name_invalid(const char *name);
 const char *netdev_name_invalid(const char *name);
+/*
+ * Why NAME (valid for the kernel) cannot be a field of the persistent-links
+ * file, or NULL: what persist add and add --persist refuse.
+ */
+const char *conf_field_invalid(const char *name);
 
 /*
  * NAME as systemd spells it inside a unit name (systemd-escape): letters,

@@ -68,10 +68,16 @@ int main(int argc, char **argv)
 		return exit_status(ret);
 	}
 
+	/* The environment's paths as the options': an empty one is no default. */
+	if ((g.sysfs_root && !*g.sysfs_root) || (g.config && !*g.config)) {
+		pr_err("%s is empty: give a path, or leave it unset for the default",
+		       g.sysfs_root && !*g.sysfs_root ? "RDMACTL_SYSFS_ROOT" : "RDMACTL_CONFIG");
+		return RDMACTL_EXIT_USAGE;
+	}
 	ctx.json = g.json;
 	ctx.pretty = g.pretty;
 	ctx.sysfs_root = g.sysfs_root ? g.sysfs_root : "";
-	ctx.config = g.config && *g.config ? g.config : RDMACTL_CONF_DEFAULT;
+	ctx.config = g.config ? g.config : RDMACTL_CONF_DEFAULT;
 	if (a.cmd && a.cmd->live_only && *ctx.sysfs_root) {
 		pr_err("%s works on the running system only, not on the fixture %s "
 		       "(--sysfs-root or RDMACTL_SYSFS_ROOT); leave that out", a.path,

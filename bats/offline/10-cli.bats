@@ -265,3 +265,43 @@ libs_loaded() {
 	assert_success
 	assert_line --partial 'rxe0/1 state ACTIVE'
 }
+
+@test "one rule for extra words and option values: -V extra and --help bogus are refused as 'version extra' and 'help bogus'" {
+	for args in "-V extra" "--help bogus" "version extra" "help bogus"; do
+		eval "run --separate-stderr '$RDMACTL' $args"
+		[ "$status" = 2 ] || fail "rdmactl $args: status $status"
+	done
+	run rdmactl -V
+	assert_success
+	# A flag given a value says so, naming the option (not "-?").
+	for args in "--json=1 help" "--pretty=yes help" "gids --all=1"; do
+		eval "run --separate-stderr '$RDMACTL' $args"
+		assert_failure 2
+		[[ $stderr == *"that option takes no value"* ]] || fail "rdmactl $args: $stderr"
+	done
+}
+
+@test "an output that cannot be written is named as it is: ENOSPC, EBADF" {
+	F=$TOP/bats/fixtures/two-netdevs
+	run --separate-stderr sh -c "'$RDMACTL' --sysfs-root '$F' link >/dev/full"
+	assert_failure 1
+	assert_equal "$stderr" 'rdmactl: cannot write the output (ENOSPC: No space left on device)'
+	run --separate-stderr sh -c "'$RDMACTL' --sysfs-root '$F' -j link >/dev/full"
+	assert_failure 1
+	assert_equal "$stderr" 'rdmactl: cannot write the output (ENOSPC: No space left on device)'
+	run --separate-stderr sh -c "'$RDMACTL' --sysfs-root '$F' link >&-"
+	assert_failure 1
+	assert_equal "$stderr" 'rdmactl: cannot write the output (EBADF: Bad file descriptor)'
+}
+
+@test "module --kernel takes a kernel release, selftest --bind an address: anything else is a usage error" {
+	for k in 'a b' '../../../etc' $'\e[2J' 'rxé'; do
+		run --separate-stderr rdmactl module status --kernel "$k"
+		assert_failure 2
+		[[ $stderr == "rdmactl: module status: --kernel '"* ]] || fail "--kernel '$k': $stderr"
+		[[ $stderr != *linux-headers* ]] || fail "--kernel '$k' was taken for a kernel"
+	done
+	run --separate-stderr rdmactl selftest server --cm --bind notanaddr
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: selftest server: --bind takes an IPv4 or IPv6 address, not 'notanaddr'; try 'rdmactl help selftest server'"
+}

@@ -181,3 +181,15 @@ teardown() {
 	[ ! -e /etc/rdmactl/rxe.conf ] || [ "$(stat -c %Y /etc/rdmactl/rxe.conf)" -lt "$(date +%s -d '-1 min')" ] ||
 		fail "/etc/rdmactl/rxe.conf was just written"
 }
+
+@test "persist del of one entry named twice, or by its name and its netdev, removes it" {
+	conf=$BATS_TEST_TMPDIR/d.conf
+	printf 'rxe0 eth0\nrxe1 eth1\n' >"$conf"
+	run rdmactl --config "$conf" persist del rxe0 rxe0
+	assert_success
+	assert_equal "$(cat "$conf")" 'rxe1 eth1'
+	printf 'rxe0 eth0\n' >"$conf"
+	run rdmactl --config "$conf" persist del eth0 rxe0
+	assert_success
+	assert_equal "$(cat "$conf")" ''
+}

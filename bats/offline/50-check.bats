@@ -121,3 +121,13 @@ EOF
 	run jq -r '.[0] | "\(.passed) \(.stages[0].stage) \(.stages[0].result)"' <<<"$output"
 	assert_output 'false setup fail'
 }
+
+@test "check: a GID index past the table is out of range (0-1023), not an empty slot" {
+	F=$TOP/bats/fixtures/two-netdevs
+	run rdmactl --sysfs-root "$F" check --only gid-index --gid-index 1024
+	assert_failure 1
+	assert_line --regexp '^FAIL  gid-index +GID index mismatch on rxe0: -g 1024 is out of range \(0-1023\): the GID table of rxe0 has 1024 slots'
+	run rdmactl --sysfs-root "$F" check --only gid-index --gid-index 1023
+	assert_failure 1
+	assert_line --partial 'slot 1023 of rxe0 is empty'
+}

@@ -212,7 +212,11 @@ static void gid_index_one(struct check_ctx *c, const struct rdma_dev *d)
 		gid_addr(w->raw, good, sizeof(good));
 	/* The fix is the argument to pass: -g for rdma-core's examples, -x for perftest. */
 	snprintf(fix, sizeof(fix), "-g %" PRId64 "   (perftest: -x %" PRId64 ")", want, want);
-	if (!s)
+	if (p->gid_tbl_len && c->o.gid_index >= p->gid_tbl_len)
+		snprintf(why, sizeof(why), "-g %" PRId64 " is out of range (0-%u): the GID table of "
+			 "%s has %u slots", c->o.gid_index, p->gid_tbl_len - 1, d->name,
+			 p->gid_tbl_len);
+	else if (!s)
 		snprintf(why, sizeof(why), "slot %" PRId64 " of %s is empty", c->o.gid_index, d->name);
 	else if (strcmp(s->type, "RoCE v2"))
 		snprintf(why, sizeof(why), "-g %" PRId64 " is %s, a %s GID, not RoCE v2", c->o.gid_index,

@@ -227,7 +227,9 @@ static int parse_opts(struct cli_args *a, struct cli_globals *g, int argc, char 
 			if (opt == v[k]->letter)
 				i = k;
 		if (i < 0)
-			return refuse(a, argv, optind - 1, opt, opt == '?' ? optopt : 0, v, n);
+			/* A long option's error sets optopt to its val (256 + i), no letter. */
+			return refuse(a, argv, optind - 1, opt,
+				      opt == '?' && optopt < 256 ? optopt : 0, v, n);
 		if (set_value(a, i, optarg))
 			return -EUSAGE;
 	}
@@ -257,16 +259,15 @@ int cli_parse(const struct cli_cmd *root, int argc, char **argv, struct cli_args
 	i = parse_opts(a, g, argc, argv);
 	if (i < 0)
 		return i;
-	if (g->help || g->version)
-		return g->help ? CLI_HELP : CLI_VERSION;
+	/* With words, -h and -V are about them: an unknown one is refused as always. */
 	if (i >= argc)
-		return CLI_EMPTY;
+		return g->help ? CLI_HELP : g->version ? CLI_VERSION : CLI_EMPTY;
 	for (;;) {
 		const char *w = i < argc ? argv[i] : NULL;
 		const struct cli_cmd *next = NULL, *dflt = NULL;
 
-		if (c && w && is_help(w))
-			return CLI_HELP;
+		if (c && ((w && is_help(w)) || (!w && g->help)))
+			return CLI_HELP;	/* help for the words so far, a node's included */
 		if (w && *w != '-')
 			next = cli_lookup(tab, w, &n);
 		else

@@ -217,8 +217,10 @@ int out_finish(struct out *o)
 	if (o->root)
 		json_object_put(o->root);
 	err = o->err;
+	/* What the write found: ENOSPC (a full disk), EBADF (stdout closed), EPIPE. */
+	errno = 0;
 	if (fflush(o->f) == EOF || ferror(o->f))
-		err = err ? err : -EIO;
+		err = err ? err : errno ? -errno : -EIO;
 	free(o);
 	return err;
 }

@@ -9,6 +9,7 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
+#include "model/names.h"
 #include "kernel/kbuild.h"
 #include "kernel/release.h"
 #include "kernel/spawn.h"
@@ -71,12 +72,23 @@ static void view_kbuild(struct out *o, const struct kbuild *k)
 	}
 }
 
+/* --kernel, when given, as a kernel release: '../../etc' or 'a b' is no kernel. */
+static int check_kernel_opt(const struct cli_args *a)
+{
+	const char *kver = cli_str(a, "kernel"), *why = kver ? kernel_release_invalid(kver) : NULL;
+
+	return why ? cli_usage(a, "--kernel '%s': %s", kver, why) : 0;
+}
+
 int cmd_module_status(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct kbuild k;
 	struct op_err e;
-	int err = kbuild_facts(cli_str(a, "kernel"), &k);
+	int err = check_kernel_opt(a);
 
+	if (err)
+		return err;
+	err = kbuild_facts(cli_str(a, "kernel"), &k);
 	if (err)
 		return cmd_fail((explain_kbuild_facts(&e, err, cli_str(a, "kernel")), &e));
 	out_obj_open(ctx->out, NULL);
@@ -106,9 +118,10 @@ int cmd_module_install(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct out *o = ctx->out;
 	struct nl *nl = NULL;
 	struct op_err e;
-	int err;
+	int err = check_kernel_opt(a);
 
-	err = netlink_for(ctx, r.kver, &nl);
+	if (!err)
+		err = netlink_for(ctx, r.kver, &nl);
 	if (err)
 		return err;
 	err = rxe_module_install(nl, &r, &e);
@@ -146,9 +159,10 @@ int cmd_module_remove(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct out *o = ctx->out;
 	struct nl *nl = NULL;
 	struct op_err e;
-	int err;
+	int err = check_kernel_opt(a);
 
-	err = netlink_for(ctx, r.kver, &nl);
+	if (!err)
+		err = netlink_for(ctx, r.kver, &nl);
 	if (err)
 		return err;
 	err = rxe_module_remove(nl, &r, &e);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* selftest loopback|server|client: prove rxe links end to end, and say where they break. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -301,6 +302,9 @@ int cmd_selftest_server(struct cmd_ctx *ctx, const struct cli_args *a)
 				 "--transport and --events are the client's (or go with "
 				 "--pingpong)");
 	o.bind = cli_str(a, "bind");
+	if (o.bind && inet_pton(AF_INET, o.bind, &(struct in6_addr){ 0 }) != 1 &&
+	    inet_pton(AF_INET6, o.bind, &(struct in6_addr){ 0 }) != 1)
+		return cli_usage(a, "--bind takes an IPv4 or IPv6 address, not '%s'", o.bind);
 	o.once = cli_flag(a, "once");
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -46,6 +46,20 @@ const char *rdma_name_invalid(const char *name)
 	return NULL;
 }
 
+const char *kernel_release_invalid(const char *kver)
+{
+	if (strlen(kver) > 64)
+		return "longer than a kernel release (64 characters)";
+	if (!strcmp(kver, ".") || !strcmp(kver, ".."))
+		return "'.' and '..' are not kernel releases";
+	/* What 'uname -r' and /lib/modules hold: 6.1.0-56-amd64, 6.12.107+deb13-amd64. */
+	for (const char *p = kver; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._+~-", *p))
+			return (unsigned char)*p >= 0x80 ? "contains a non-ASCII character" :
+			       *p == '/' ? "contains '/'" : "contains a character no kernel release has";
+	return NULL;
+}
+
 const char *conf_field_invalid(const char *name)
 {
 	/* The file's grammar: '#' starts a comment, white space parts the fields. */

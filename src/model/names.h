@@ -11,6 +11,8 @@ const char *netdev_name_invalid(const char *name);
  * file, or NULL: what persist add and add --persist refuse.
  */
 const char *conf_field_invalid(const char *name);
+/* Why KVER cannot be a kernel release (as uname -r prints one), or NULL. */
+const char *kernel_release_invalid(const char *kver);
 
 /*
  * NAME as systemd spells it inside a unit name (systemd-escape): letters,

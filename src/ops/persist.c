@@ -78,9 +78,17 @@ int persist_del(const char *path, char *const *words, int n, struct op_err *e)
 	struct conf c;
 	int err = persist_load(path, &c, e);
 
-	for (int i = 0; !err && i < n; i++)
-		if (conf_del(&c, words[i]) == 0)
+	/* Each word must name an entry of the file as it was: then all go at once. */
+	for (int i = 0; !err && i < n; i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < c.n && !found; k++)
+			found = !strcmp(c.e[k].name, words[i]) || !strcmp(c.e[k].netdev, words[i]);
+		if (!found)
 			err = explain_persist_absent(e, words[i], path);
+	}
+	for (int i = 0; !err && i < n; i++)
+		conf_del(&c, words[i]);
 	if (!err)
 		err = persist_save(path, &c, e);
 	conf_free(&c);

@@ -10,6 +10,7 @@
 #include "cli/out.h"
 #include "cmd/cmd.h"
 #include "kernel/nl.h"
+#include "kernel/release.h"
 #include "lazy/lazy.h"
 #include "model/conf.h"
 #include "model/model.h"
@@ -102,7 +103,7 @@ int main(int argc, char **argv)
 	nl_close(ctx.nl);
 	err = out_finish(ctx.out);
 	if (err && !ret) {
-		pr_err("cannot write the output: %s", strerror(-err));
+		pr_err_cause("cannot write the output", errname(-err), strerror(-err), NULL);
 		ret = err;
 	}
 	return exit_status(ret);

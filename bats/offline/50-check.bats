@@ -131,3 +131,36 @@ EOF
 	assert_failure 1
 	assert_line --partial 'slot 1023 of rxe0 is empty'
 }
+
+@test "check: the peer's family picks the GID index, with or without --gid-index" {
+	F=$TOP/bats/fixtures/two-netdevs
+	run rdmactl --sysfs-root "$F" check --only gid-index --dev rxe0 --peer 2001:db8:11::2
+	assert_success
+	assert_line --regexp '^PASS  gid-index +rxe0: RoCE v2 to 2001:db8:11::2: -g 3 \(2001:db8:11::1 on veth0\)$'
+	# The same index --gid-index is told to use: one answer either way.
+	run rdmactl --sysfs-root "$F" check --only gid-index --dev rxe0 --peer 2001:db8:11::2 --gid-index 1
+	assert_failure 1
+	assert_line --partial 'use -g 3 (2001:db8:11::1 on veth0)'
+	run rdmactl --sysfs-root "$F" check --only gid-index --dev rxe0 --peer 2001:db8:11::2 --gid-index 3
+	assert_success
+	run rdmactl --sysfs-root "$F" check --only gid-index --dev rxe0 --peer 10.11.11.2
+	assert_success
+	assert_line --regexp '^PASS  gid-index +rxe0: RoCE v2 to 10\.11\.11\.2: -g 1 '
+}
+
+@test "check: fixes name the device named; a fixture reads nothing live; a missing fixture is said as one" {
+	F=$TOP/bats/fixtures/two-netdevs
+	run rdmactl --sysfs-root "$F" check --only link --dev veth0
+	assert_failure 1
+	assert_line --regexp '^FAIL  link +veth0 is a netdev, not an rxe device: .*; the one on it is rxe0$'
+	assert_line '      fix: rdmactl check --dev rxe0'
+	run rdmactl --sysfs-root "$F" check --only link --dev rxe7
+	assert_failure 1
+	assert_line --regexp '^      fix: rdmactl add rxe7 '
+	run rdmactl --sysfs-root "$F" check --only memlock
+	assert_success
+	assert_line --regexp '^SKIP  memlock +the memlock limit is checked on the running system only$'
+	run --separate-stderr rdmactl --sysfs-root "$BATS_TEST_TMPDIR/none" show
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: --sysfs-root $BATS_TEST_TMPDIR/none: no such directory; give a fixture captured with tools/capture-sysfs"
+}

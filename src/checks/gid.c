@@ -268,6 +268,24 @@ void check_gid_index(struct check_ctx *c)
 			continue;
 		}
 		p = &d->ports[0];
+		/* A peer's family picks the GID: IPv4, IPv6 global or link-local. */
+		if (c->o.peer) {
+			int64_t want = right_index(c, p, d->netdev, c->o.peer);
+			const struct gid_slot *w = want >= 0 ? slot(p, want) : NULL;
+
+			if (w) {
+				gid_addr(w->raw, addr, sizeof(addr));
+				check_report(c, V_PASS, NULL, "%s: RoCE v2 to %s: -g %" PRId64 " (%s on %s)",
+					     d->name, c->o.peer, want, addr, w->netdev);
+			} else {
+				char fix[128];
+
+				snprintf(fix, sizeof(fix), "ip addr add ADDRESS/PREFIX dev %s", d->netdev);
+				check_report(c, V_FAIL, fix, "%s has no RoCE v2 GID of %s's family on %s: "
+					     "add such an address to it", d->name, c->o.peer, d->netdev);
+			}
+			continue;
+		}
 		for (size_t k = 0; k < p->ngids; k++) {
 			const struct gid_slot *g = &p->gids[k];
 

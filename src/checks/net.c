@@ -35,9 +35,25 @@ void check_link(struct check_ctx *c)
 		return;
 	}
 	if (n == 0) {
+		struct netdev nd;
+
 		netdev_default_route(c->o.root, dflt, sizeof(dflt));
-		snprintf(fix, sizeof(fix), "rdmactl add rxe0 %s", *dflt ? dflt : "NETDEV");
-		if (c->o.dev)
+		snprintf(fix, sizeof(fix), "rdmactl add %s %s", c->o.dev ? c->o.dev : "rxe0",
+			 *dflt ? dflt : "NETDEV");
+		/* --dev named a netdev: the link to make is on it, under an rxe name. */
+		if (c->o.dev && netdev_basic(c->o.root, c->o.dev, &nd) == 0) {
+			const struct model *m = check_ctx_model(c);
+			const struct rdma_dev *on = m ? model_rxe_on(m, c->o.dev) : NULL;
+
+			if (on)
+				snprintf(fix, sizeof(fix), "rdmactl check --dev %s", on->name);
+			else
+				snprintf(fix, sizeof(fix), "rdmactl add %s", c->o.dev);
+			check_report(c, V_FAIL, fix, "%s is a netdev, not an rxe device: --dev takes the "
+				     "rxe device's name ('rdmactl link' lists them)%s%s", c->o.dev,
+				     on ? "; the one on it is " : ", and it carries none",
+				     on ? on->name : "");
+		} else if (c->o.dev)
 			check_report(c, V_FAIL, fix, "there is no rxe device named %s", c->o.dev);
 		else
 			check_report(c, V_FAIL, fix, "there is no rxe link%s%s", *dflt ? "; the default route "

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/grammar.h"
 #include "cli/out.h"
@@ -32,6 +33,13 @@ static void lazy_failed(const struct lazy_lib *lib, const char *symbol, const ch
 		       "was built with: apt-get install %s", lib->soname, symbol, why, lib->package,
 		       lib->package);
 	longjmp(lazy_abandon, 1);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static int exit_status(int ret)
@@ -73,6 +81,12 @@ int main(int argc, char **argv)
 	if ((g.sysfs_root && !*g.sysfs_root) || (g.config && !*g.config)) {
 		pr_err("%s is empty: give a path, or leave it unset for the default",
 		       g.sysfs_root && !*g.sysfs_root ? "RDMACTL_SYSFS_ROOT" : "RDMACTL_CONFIG");
+		return RDMACTL_EXIT_USAGE;
+	}
+	/* A fixture that is not there is not a kernel without RDMA: said as what it is. */
+	if (g.sysfs_root && !is_dir(g.sysfs_root)) {
+		pr_err("--sysfs-root %s: no such directory; give a fixture captured with "
+		       "tools/capture-sysfs", g.sysfs_root);
 		return RDMACTL_EXIT_USAGE;
 	}
 	ctx.json = g.json;

@@ -30,3 +30,28 @@ setup() {
 	run jq -r '.[0] | .passed, .detail' <<<"$output"
 	assert_output $'false\nlibibverbs cannot open rxe0'
 }
+
+@test "json: every command prints one JSON document with -j: help, the persist edits, module status" {
+	conf=$BATS_TEST_TMPDIR/rxe.conf
+	rdmactl -j help | assert_json_contract --exact help
+	rdmactl -j help link | assert_json_contract --exact help
+	run rdmactl -j help link
+	assert_equal "$(jq -r '[.[].command] | join(",")' <<<"$output")" 'link show,link add,link del'
+	rdmactl --config "$conf" -j persist add rxe0 eth0 | assert_json_contract --exact 'persist add'
+	rdmactl --config "$conf" -j persist add rxe1 eth1 | assert_json_contract --exact 'persist add'
+	rdmactl --config "$conf" -j persist del rxe0 | assert_json_contract --exact 'persist del'
+	run rdmactl --config "$conf" -j persist del rxe1
+	assert_success
+	assert_output '[]'
+	mkdir "$BATS_TEST_TMPDIR/wants"
+	rdmactl --config "$conf" -j persist wants "$BATS_TEST_TMPDIR/wants" |
+		assert_json_contract --exact 'persist wants'
+	# Without -j the edits print nothing on stdout, as before.
+	run --separate-stderr rdmactl --config "$conf" persist add rxe2 eth2
+	assert_success
+	assert_output ''
+	rdmactl -j module status | assert_json_contract --exact 'module status'
+	# Each output above is one document: jq reads exactly one value.
+	run sh -c "'$RDMACTL' -j help | jq -s length"
+	assert_output 1
+}

@@ -151,6 +151,9 @@ void cli_default_text(const struct cli_opt *o, char *buf, size_t len);
 int cli_usage(const struct cli_args *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* FN for each leaf below C (C itself when it is one), with its path after PREFIX. */
+void cli_each_leaf(const struct cli_cmd *c, const char *prefix,
+		   void (*fn)(const char *path, const struct cli_cmd *c, void *arg), void *arg);
 /* FN for each option of C, table by table. */
 void cli_each_opt(const struct cli_cmd *c, void (*fn)(const struct cli_opt *o, void *arg),
 		  void *arg);

@@ -133,7 +133,7 @@ void cli_print_synopsis(FILE *f, const char *lead, const char *path, const struc
 }
 
 /* Calls FN for each leaf below C (C itself when it is one), with its path. */
-static void each_leaf(const struct cli_cmd *c, const char *prefix,
+void cli_each_leaf(const struct cli_cmd *c, const char *prefix,
 		      void (*fn)(const char *path, const struct cli_cmd *c, void *arg), void *arg)
 {
 	char path[64];
@@ -144,7 +144,7 @@ static void each_leaf(const struct cli_cmd *c, const char *prefix,
 		return;
 	}
 	for (const struct cli_cmd *v = c->verbs; v->name; v++)
-		each_leaf(v, path, fn, arg);
+		cli_each_leaf(v, path, fn, arg);
 }
 
 static void list_leaf(const char *path, const struct cli_cmd *c, void *arg)
@@ -199,7 +199,7 @@ void cli_print_usage(FILE *f, const struct cli_cmd *root)
 	fputc('\n', f);
 	for (const struct cli_cmd *c = root; c->name; c++)
 		if (!c->hidden)
-			each_leaf(c, "", list_leaf, f);
+			cli_each_leaf(c, "", list_leaf, f);
 	fputc('\n', f);
 	wrap(f, "Exit status: 0 success, 1 failure, 2 usage error.", 0, 0, width);
 	fputc('\n', f);
@@ -268,10 +268,10 @@ int cli_print_help(FILE *f, const struct cli_cmd *root, int n, const char *const
 		if (c->dflt)
 			fprintf(f, " Without a verb: %s.", c->dflt);
 		fputs("\n\n", f);
-		each_leaf(c, prefix, list_leaf, f);
+		cli_each_leaf(c, prefix, list_leaf, f);
 		return 0;
 	}
-	each_leaf(c, prefix, help_leaf, f);
+	cli_each_leaf(c, prefix, help_leaf, f);
 	return 0;
 }
 
@@ -357,18 +357,18 @@ void cli_print_scdoc(FILE *f, const struct cli_cmd *root)
 {
 	for (const struct cli_cmd *c = root; c->name; c++)
 		if (!c->hidden)
-			each_leaf(c, "", scdoc_leaf, f);
+			cli_each_leaf(c, "", scdoc_leaf, f);
 	/* "NAME defaults": each command whose options have defaults in the table. */
 	for (const struct cli_cmd *c = root; c->name; c++) {
 		struct scdoc_defaults count = { .f = NULL }, d = { .f = f };
 
 		if (c->hidden)
 			continue;
-		each_leaf(c, "", scdoc_defaults_leaf, &count);
+		cli_each_leaf(c, "", scdoc_defaults_leaf, &count);
 		if (!count.n)
 			continue;
 		fprintf(f, "%s defaults\t", c->name);
-		each_leaf(c, "", scdoc_defaults_leaf, &d);
+		cli_each_leaf(c, "", scdoc_defaults_leaf, &d);
 		fputs(".\n", f);
 	}
 }

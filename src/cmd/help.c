@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* help and version: they never touch the kernel. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "checks/checks.h"
 #include "cli/grammar.h"
@@ -11,8 +13,56 @@
 #define VERSION "unknown"
 #endif
 
+/* -j help: each command as a record, its synopsis and summary, never text. */
+static void help_record(const char *path, const struct cli_cmd *c, void *arg)
+{
+	struct out *o = arg;
+	char *syn = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&syn, &len);
+
+	if (f) {
+		cli_print_synopsis(f, "rdmactl ", path, c, 100000);
+		fclose(f);
+	}
+	if (syn && len && syn[len - 1] == '\n')
+		syn[len - 1] = '\0';
+	out_obj_open(o, NULL);
+	out_str(o, "command", NULL, path);
+	out_str(o, "synopsis", NULL, syn);
+	out_str(o, "summary", NULL, c->summary);
+	out_obj_close(o);
+	free(syn);
+}
+
 int cmd_help(struct cmd_ctx *ctx, const struct cli_args *a)
 {
+	if (ctx->json && cli_num(a, "format", 0) == 0) {
+		const struct cli_cmd *tab = ctx->root, *c = NULL;
+		char prefix[64] = "";
+		int n;
+
+		/* The words name a command or a node: its records alone. */
+		for (int i = 0; i < a->argc; i++) {
+			c = tab ? cli_lookup(tab, a->argv[i], &n) : NULL;
+			if (!c)
+				return cli_usage(a, "no command '%s'%s%s", a->argv[i],
+						 *prefix ? " under " : "", prefix);
+			if (i + 1 < a->argc)
+				snprintf(prefix + strlen(prefix), sizeof(prefix) - strlen(prefix),
+					 "%s%s", *prefix ? " " : "", c->name);
+			tab = c->verbs;
+		}
+		out_arr_open(ctx->out, NULL);
+		for (const struct cli_cmd *k = c ? c : ctx->root; k->name; k++) {
+			if (!k->hidden)
+				cli_each_leaf(k, prefix, help_record, ctx->out);
+			if (c)
+				break;	/* the one named */
+		}
+		out_arr_close(ctx->out);
+		return 0;
+	}
 	switch (cli_num(a, "format", 0)) {
 	case 1:
 		cli_print_bash(stdout, ctx->root, cli_global_opts);

@@ -11,24 +11,30 @@
 #include "ops/explain.h"
 #include "ops/persist.h"
 
-int cmd_persist_list(struct cmd_ctx *ctx, const struct cli_args *a)
+/* The file's links: plain text for list, JSON alone after an edit (one document always). */
+static int print_links(struct cmd_ctx *ctx, bool plain)
 {
 	struct conf c;
 	struct op_err e;
 
-	(void)a;
 	if (persist_load(ctx->config, &c, &e))
 		return cmd_fail(&e);
 	out_arr_open(ctx->out, NULL);
 	for (size_t i = 0; i < c.n; i++) {
 		out_obj_open(ctx->out, NULL);
-		out_str(ctx->out, "ifname", "%s", c.e[i].name);
-		out_str(ctx->out, "netdev", " %s\n", c.e[i].netdev);
+		out_str(ctx->out, "ifname", plain ? "%s" : NULL, c.e[i].name);
+		out_str(ctx->out, "netdev", plain ? " %s\n" : NULL, c.e[i].netdev);
 		out_obj_close(ctx->out);
 	}
 	out_arr_close(ctx->out);
 	conf_free(&c);
 	return 0;
+}
+
+int cmd_persist_list(struct cmd_ctx *ctx, const struct cli_args *a)
+{
+	(void)a;
+	return print_links(ctx, true);
 }
 
 int cmd_persist_add(struct cmd_ctx *ctx, const struct cli_args *a)
@@ -44,7 +50,7 @@ int cmd_persist_add(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (persist_add(ctx->config, a->argv[0], a->argv[1], &e))
 		return cmd_fail(&e);
 	view_persist_edited(ctx->config);
-	return 0;
+	return print_links(ctx, false);
 }
 
 int cmd_persist_del(struct cmd_ctx *ctx, const struct cli_args *a)
@@ -58,12 +64,17 @@ int cmd_persist_del(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (persist_del(ctx->config, a->argv, a->argc, &e))
 		return cmd_fail(&e);
 	view_persist_edited(ctx->config);
-	return 0;
+	return print_links(ctx, false);
 }
 
 int cmd_persist_wants(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct op_err e;
 
-	return persist_wants(ctx->config, a->argv[0], &e) ? cmd_fail(&e) : 0;
+	if (persist_wants(ctx->config, a->argv[0], &e))
+		return cmd_fail(&e);
+	out_obj_open(ctx->out, NULL);
+	out_str(ctx->out, "directory", NULL, a->argv[0]);
+	out_obj_close(ctx->out);
+	return 0;
 }

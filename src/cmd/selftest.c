@@ -195,7 +195,10 @@ static int pingpong(struct cmd_ctx *ctx, const struct cli_args *a, const struct 
 	if (!server)
 		out_str(out, "peer", " of %s", o.common.host);
 	out_u64(out, "port", " port %" PRIu64, o.common.port);
-	out_s64(out, "gid_index", ", GID %" PRId64, o.common.gid_index);
+	if (o.common.gid_index >= 0)
+		out_s64(out, "gid_index", ", GID %" PRId64, o.common.gid_index);
+	else
+		out_str(out, "gid_index", ", GID %s", NULL);	/* unknown: null */
 	out_str(out, "gid", " %s", *r.local_gid ? r.local_gid : NULL);
 	out_nl(out);
 	if (r.passed) {

@@ -144,7 +144,7 @@ int st_cm_client(const struct st_opts *o, struct st_report *r)
 	uint64_t t0;
 
 	/* The route names the device; until then, the report names the path. */
-	st_report_init(r, o->common.dev ? o->common.dev : "rdma_cm", 0);
+	st_report_init(r, o->common.dev, 0);
 	for (int i = ST_SEND; i < ST_NSTAGES; i++)
 		r->st[i].ran = false;
 	snprintf(r->head.peer, sizeof(r->head.peer), "%s port %u (rdma_cm, rping)", o->common.host,
@@ -154,7 +154,7 @@ int st_cm_client(const struct st_opts *o, struct st_report *r)
 	snprintf(port, sizeof(port), "%u", o->common.port);
 	err = getaddrinfo(o->common.host, port, &hints, &res);
 	if (err) {
-		st_fail_err(&s, err, NULL, "%s: %s", o->common.host, gai_strerror(err));
+		st_fail(&s, NULL, "%s: %s", o->common.host, gai_strerror(err));
 		goto out;
 	}
 	err = cm_open(&c) || cm_resolve(&c, res->ai_addr);

@@ -2,6 +2,7 @@
 /* How records print (plain and JSON), shared by the commands that show them. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "checks/checks.h"
 #include "cli/out.h"
@@ -155,7 +156,8 @@ void view_st_report(struct out *o, const struct st_report *r)
 	static const char *const res[] = { "pass", "FAIL", "skip" };
 
 	out_obj_open(o, NULL);
-	out_str(o, "ifname", "%s:", r->head.dev);
+	/* Unknown ("-": rdma_cm's route has not named it yet) is null. */
+	out_str(o, "ifname", "%s:", strcmp(r->head.dev, "-") ? r->head.dev : NULL);
 	if (r->head.gid_index >= 0) {
 		out_s64(o, "gid_index", " GID %" PRId64, r->head.gid_index);
 		out_str(o, "gid", " %s", r->head.gid);
@@ -205,7 +207,8 @@ void view_xp_report(struct out *o, const struct xp_report *r)
 	unsigned int n[4] = { 0 };
 
 	out_obj_open(o, NULL);
-	out_str(o, "ifname", "%s:", r->head.dev);
+	/* Unknown ("-": rdma_cm's route has not named it yet) is null. */
+	out_str(o, "ifname", "%s:", strcmp(r->head.dev, "-") ? r->head.dev : NULL);
 	out_str(o, "kernel", " transports on %s", r->kernel);
 	if (r->head.gid_index >= 0) {
 		out_s64(o, "gid_index", ", GID %" PRId64, r->head.gid_index);

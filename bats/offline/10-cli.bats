@@ -305,3 +305,20 @@ libs_loaded() {
 	assert_failure 2
 	assert_equal "$stderr" "rdmactl: selftest server: --bind takes an IPv4 or IPv6 address, not 'notanaddr'; try 'rdmactl help selftest server'"
 }
+
+@test "what came from outside is escaped alike in output and messages: no control byte reaches a terminal, distinct inputs print distinctly" {
+	run --separate-stderr rdmactl selftest client $'\e[2J' rxe0
+	[[ $output == *'peer \x1b[2J port'* ]] || fail "$output"
+	[[ $output != *$'\e'* ]] || fail "a raw ESC on stdout"
+	run --separate-stderr rdmactl add $'rx\x01e0' eth0
+	assert_equal "$stderr" "rdmactl: add: device name 'rx\\x01e0': contains a control character; try 'rdmactl help add'"
+	run --separate-stderr rdmactl add $'rx\x02e0' eth0
+	assert_equal "$stderr" "rdmactl: add: device name 'rx\\x02e0': contains a control character; try 'rdmactl help add'"
+	# A fixture's values too: a firmware version with an escape sequence in it.
+	cp -a "$TOP/bats/fixtures/two-netdevs" "$BATS_TEST_TMPDIR/f"
+	printf '1.0\e[31m\n' >"$BATS_TEST_TMPDIR/f/sys/class/infiniband/rxe0/fw_ver"
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" show rxe0
+	assert_success
+	assert_line --partial 'fw 1.0\x1b[31m driver rxe'
+	[[ $output != *$'\e'* ]] || fail "a raw ESC from sysfs on stdout"
+}

@@ -257,6 +257,21 @@ status_json() {
 	assert_line --regexp '^FAIL  modules +the kernel log says "Loading of (unsigned module|module with unavailable key) is rejected": this kernel demands signed modules'
 }
 
+@test "module: remove looks at the result: DKMS failing (no /dev/fd) is said, and nothing is claimed removed" {
+	[ -L /dev/fd ] || skip "/dev/fd is no symlink here: cannot take it away and put it back"
+	fd=$(readlink /dev/fd)
+	rm /dev/fd
+	run --separate-stderr rdmactl module remove
+	ln -s "$fd" /dev/fd
+	assert_failure 1
+	[[ $stderr == *"DKMS did not remove rdma_rxe/"* ]] || fail "$stderr"
+	[[ $output != *removed* ]] || fail "it claimed: $output"
+	# What was there still is: the module file and DKMS's entry.
+	run status_json '.rdma_rxe.origin'
+	assert_output 'dkms'
+	[ -n "$(dkms status rdma_rxe)" ] || fail "DKMS's entry went after all"
+}
+
 @test "module: remove takes away exactly what install added" {
 	run rdmactl module remove
 	assert_success

@@ -10,6 +10,8 @@
 
 #include "cli/out.h"
 
+static void put_escaped(FILE *f, const char *text, size_t len);
+
 #define OUT_DEPTH 16
 
 struct out {
@@ -138,10 +140,24 @@ void out_arr_close(struct out *o)
 
 void out_str(struct out *o, const char *key, const char *fmt, const char *val)
 {
-	if (o->json)
+	char *safe = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (o->json) {
 		add_new(o, key, val ? json_object_new_string(val) : NULL, !val);
-	else if (fmt)
-		fprintf(o->f, fmt, val ? val : "-");
+		return;
+	}
+	if (!fmt)
+		return;
+	/* What came from outside (a name, a sysfs value, a peer's words), escaped. */
+	if (val && (m = open_memstream(&safe, &len))) {
+		put_escaped(m, val, strlen(val));
+		if (fclose(m))
+			safe = NULL;
+	}
+	fprintf(o->f, fmt, safe ? safe : val ? val : "-");
+	free(safe);
 }
 
 void out_u64(struct out *o, const char *key, const char *fmt, uint64_t val)
@@ -229,10 +245,28 @@ int out_finish(struct out *o)
  * Every message: "rdmactl: " first, and nothing a user typed reaches the
  * terminal raw: control characters are shown as '?'.
  */
+/*
+ * TEXT (LEN bytes) to F with every byte that is not printable ASCII written
+ * as \xNN and a backslash as \\: no control byte reaches a terminal, and two
+ * different texts never print the same.
+ */
+static void put_escaped(FILE *f, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)text[i];
+
+		if (ch == '\\')
+			fputs("\\\\", f);
+		else if (ch < 0x20 || ch >= 0x7f)
+			fprintf(f, "\\x%02x", ch);
+		else
+			fputc(ch, f);
+	}
+}
+
 static void put_safe(const char *text, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		fputc((unsigned char)text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i], stderr);
+	put_escaped(stderr, text, len);
 }
 
 static void put_line(const char *level, const char *text, size_t len)

@@ -77,6 +77,9 @@ int explain_build_failed(struct op_err *e, int err, const char *first, const cha
 /* Why the installed rdma_rxe is not loaded (modules_load's ERR), and what then. */
 void explain_not_loaded(struct op_err *e, int err);
 int explain_not_ours(struct op_err *e, const char *version);
+/* DKMS answered but rdma_rxe/VERSION is still there (MODULE, its file, or ""); SAID its words. */
+int explain_dkms_kept(struct op_err *e, const char *version, const char *module,
+		      const char *said);
 
 enum source_problem { SRC_UNREADABLE, SRC_NO_TOP_DIR, SRC_NO_VERSION, SRC_NO_RXE };
 int explain_source(struct op_err *e, int err, enum source_problem what, const char *path);

@@ -60,6 +60,21 @@ void explain_not_loaded(struct op_err *e, int err)
 			   "remove' takes it away again");
 }
 
+int explain_dkms_kept(struct op_err *e, const char *version, const char *module,
+		      const char *said)
+{
+	size_t n = strcspn(said, "\n");
+
+	op_err_set(e, -EIO, NULL, "DKMS did not remove rdma_rxe/%s: %s%s%s", version,
+		   *module ? module : "its entry", *module ? " is still there" : " is still listed",
+		   n ? "" : "; dkms said nothing");
+	if (n)
+		op_err_add(e, "dkms said: %.*s", (int)n, said);
+	op_err_add(e, "its source in /usr/src is kept: 'dkms remove rdma_rxe/%s --all' by hand, "
+		   "then 'rdmactl module remove' again", version);
+	return e->err;
+}
+
 int explain_not_ours(struct op_err *e, const char *version)
 {
 	return op_err_set(e, -EPERM, NULL, "rdma_rxe/%s in DKMS was not made by rdmactl: remove "

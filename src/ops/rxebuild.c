@@ -113,14 +113,22 @@ static void first_error(const char *version, char *buf, size_t len, char *kept, 
 	fclose(f);
 }
 
-static void dkms_forget(const char *version)
+/* DKMS forgets rdma_rxe/VERSION; what it said is in O (a failure is the caller's to judge). */
+static void dkms_forget_said(const char *version, struct spawn_out *o)
 {
 	char mv[320];
 	const char *argv[] = { "dkms", "remove", mv, "--all", NULL };
-	struct spawn_out o;
 
 	snprintf(mv, sizeof(mv), "rdma_rxe/%s", version);
-	spawn_run(argv, NULL, NULL, &o);
+	if (spawn_run(argv, NULL, NULL, o))
+		snprintf(o->text, sizeof(o->text), "dkms could not be run");
+}
+
+static void dkms_forget(const char *version)
+{
+	struct spawn_out o;
+
+	dkms_forget_said(version, &o);
 }
 
 /*
@@ -342,7 +350,17 @@ int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct op_err *e)
 			return err;
 		r->unloaded = true;
 	}
-	dkms_forget(r->k.dkms_version);
+	{
+		struct spawn_out o;
+		struct kbuild after;
+
+		dkms_forget_said(r->k.dkms_version, &o);
+		/* Removed is what the system says afterwards, not what dkms answered. */
+		if (kbuild_facts(r->k.kver, &after) == 0 &&
+		    (*after.dkms_version || (after.origin == RXE_DKMS && *after.module_path &&
+					     access(after.module_path, F_OK) == 0)))
+			return explain_dkms_kept(e, r->k.dkms_version, after.module_path, o.text);
+	}
 	snprintf(dir, sizeof(dir), SRC_ROOT "/rdma_rxe-%s", r->k.dkms_version);
 	tool_rm_tree(dir);
 	if (!r->k.running)

@@ -86,6 +86,9 @@ rdmactl: $(OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(MAIN_LIBS)
 
+# The version (debian/changelog's) is compiled into what prints it.
+build/obj/cmd/help.o build/asan-obj/cmd/help.o: debian/changelog
+
 build/obj/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)

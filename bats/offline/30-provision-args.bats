@@ -194,3 +194,22 @@ teardown() {
 	assert_success
 	assert_equal "$(cat "$conf")" ''
 }
+
+@test "del: NAME and --all together are named as what clashes" {
+	run --separate-stderr rdmactl del --all rxe0
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: del: NAME and --all: give one of NAME..., --netdev NETDEV or --all; try 'rdmactl help del'"
+}
+
+@test "persist wants writes into a directory that exists, only: a missing one is said, none made" {
+	conf=$BATS_TEST_TMPDIR/w.conf
+	printf 'rxe0 eth0\n' >"$conf"
+	run --separate-stderr rdmactl --config "$conf" persist wants "$BATS_TEST_TMPDIR/none"
+	assert_failure 1
+	[ ! -e "$BATS_TEST_TMPDIR/none" ] || fail "the directory was made"
+	mkdir "$BATS_TEST_TMPDIR/gen"
+	run rdmactl --config "$conf" persist wants "$BATS_TEST_TMPDIR/gen"
+	assert_success
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/gen/sys-subsystem-net-devices-eth0.device.d/rdmactl.conf")" \
+		$'# Made by rdmactl\'s generator from the persistent-links file.\n[Unit]\nWants=rdmactl-link@eth0.service'
+}

@@ -84,7 +84,10 @@ int cmd_del(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct nl *nl;
 	int err, ret = 0;
 
-	if ((a->argc > 0) + !!netdev + all != 1)
+	if ((a->argc > 0) + !!netdev + all > 1)
+		return cli_usage(a, "%s and %s: give one of NAME..., --netdev NETDEV or --all",
+				 a->argc ? "NAME" : "--netdev", all ? "--all" : "--netdev");
+	if ((a->argc > 0) + !!netdev + all == 0)
 		return cli_usage(a, "give NAME..., --netdev NETDEV or --all");
 	for (int i = 0; i < a->argc; i++)
 		if ((err = cmd_check_name(a, "device name", a->argv[i], true)))

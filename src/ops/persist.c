@@ -162,8 +162,9 @@ void persist_only_netdevs(struct conf *c, char *const *netdevs, int n)
 
 static int write_wants(const char *dir, const char *netdev, struct op_err *e)
 {
-	char esc[4 * 16 + 1], sub[PATH_MAX], file[PATH_MAX + 16];
-	FILE *f;
+	char esc[4 * 16 + 1], sub[PATH_MAX], file[PATH_MAX + 16], *text;
+	struct safe_path p;
+	int err, n;
 
 	unit_name_escape(esc, sizeof(esc), netdev);
 	if (snprintf(sub, sizeof(sub), "%s/sys-subsystem-net-devices-%s.device.d", dir, esc) >=
@@ -172,14 +173,14 @@ static int write_wants(const char *dir, const char *netdev, struct op_err *e)
 	snprintf(file, sizeof(file), "%s/rdmactl.conf", sub);
 	if (mkdir(sub, 0755) && errno != EEXIST)
 		return explain_file(e, -errno, FILE_MKDIR, sub);
-	f = fopen(file, "we");
-	if (!f)
-		return explain_file(e, -errno, FILE_WRITE, file);
-	fprintf(f, "# Made by rdmactl's generator from the persistent-links file.\n"
-		   "[Unit]\nWants=rdmactl-link@%s.service\n", esc);
-	if (fclose(f))
-		return explain_file(e, -errno, FILE_WRITE, file);
-	return 0;
+	n = asprintf(&text, "# Made by rdmactl's generator from the persistent-links file.\n"
+		     "[Unit]\nWants=rdmactl-link@%s.service\n", esc);
+	if (n < 0)
+		return explain_file(e, -ENOMEM, FILE_WRITE, file);
+	/* As every file rdmactl writes: a regular file, replaced whole (safefile.h). */
+	err = safe_write(file, text, (size_t)n, 0644, &p);
+	free(text);
+	return err ? explain_file(e, err == -ENOTREG ? -EINVAL : err, FILE_WRITE, file) : 0;
 }
 
 int persist_wants(const char *path, const char *dir, struct op_err *e)

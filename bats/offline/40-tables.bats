@@ -253,3 +253,13 @@ EOF
 	assert_failure 1
 	assert_equal "$stderr" "rdmactl: cannot read the fixture's netlink capture $BATS_TEST_TMPDIR/f/netlink/rdma: it is not whole netlink messages (EBADMSG: Bad message)"
 }
+
+@test "tables: an MTU sysfs cannot give is null in status as in link, never 0" {
+	cp -a "$F" "$BATS_TEST_TMPDIR/f"
+	echo garbage >"$BATS_TEST_TMPDIR/f/sys/class/net/veth0/mtu"
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" -j status
+	assert_success
+	assert_equal "$(jq -c '.[] | select(.netdev == "veth0") | [.netdev_mtu, .active_mtu]' <<<"$output")" '[null,null]'
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" -j link
+	assert_equal "$(jq -c '.[] | select(.netdev == "veth0") | [.netdev_mtu, .active_mtu]' <<<"$output")" '[null,null]'
+}

@@ -60,7 +60,8 @@ static void print_row(struct out *o, const struct status_row *r, const int *w)
 	out_str(o, "netdev_state", NULL, r->nd.operstate);
 	col(o, "netdev_driver", *r->nd.driver ? r->nd.driver : NULL, w[C_DRIVER], false);
 	col_num(o, "netdev_speed_mbps", r->nd.speed, w[C_SPEED], false);
-	col_num(o, "netdev_mtu", r->nd.mtu, w[C_MTU], false);
+	/* 0 is no MTU: the file did not say (unknown is null, as in link). */
+	col_num(o, "netdev_mtu", r->nd.mtu ? (long)r->nd.mtu : -1, w[C_MTU], false);
 	col(o, "ipv4", *r->nd.ipv4 ? r->nd.ipv4 : NULL, w[C_IPV4], false);
 	col(o, "ifname", r->rxe ? r->rxe->name : NULL, w[C_RDEV], false);
 	col_num(o, "active_mtu", r->rmtu, w[C_RMTU], true);

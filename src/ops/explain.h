@@ -77,6 +77,8 @@ int explain_build_failed(struct op_err *e, int err, const char *first, const cha
 /* Why the installed rdma_rxe is not loaded (modules_load's ERR), and what then. */
 void explain_not_loaded(struct op_err *e, int err);
 int explain_not_ours(struct op_err *e, const char *version);
+/* The package (or, NULL, DKMS) said it installed rdma_rxe, and KVER has none. */
+int explain_not_installed(struct op_err *e, const char *kver, const char *package);
 /* DKMS answered but rdma_rxe/VERSION is still there (MODULE, its file, or ""); SAID its words. */
 int explain_dkms_kept(struct op_err *e, const char *version, const char *module,
 		      const char *said);

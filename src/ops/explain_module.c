@@ -75,6 +75,13 @@ int explain_dkms_kept(struct op_err *e, const char *version, const char *module,
 	return e->err;
 }
 
+int explain_not_installed(struct op_err *e, const char *kver, const char *package)
+{
+	return op_err_set(e, -ENOENT, NULL, "%s reported success, but kernel %s still has no "
+			  "rdma_rxe in /lib/modules/%s (modinfo rdma_rxe finds none): nothing is "
+			  "claimed installed", package ? package : "DKMS", kver, kver);
+}
+
 int explain_not_ours(struct op_err *e, const char *version)
 {
 	return op_err_set(e, -EPERM, NULL, "rdma_rxe/%s in DKMS was not made by rdmactl: remove "

@@ -257,6 +257,13 @@ int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct op_err *
 		if (err)
 			return err;
 	}
+	/* Installed is what the kernel's module tree says now, not what the tools answered. */
+	{
+		struct kbuild after;
+
+		if (kbuild_facts(r->k.kver, &after) == 0 && after.origin == RXE_NONE)
+			return explain_not_installed(e, r->k.kver, *r->package ? r->package : NULL);
+	}
 	return r->k.running ? load_and_prove(nl, r, e) : 0;
 }
 

@@ -81,3 +81,13 @@ setup() {
 	[[ $stderr == *"its directory does not exist"* ]] || fail "$stderr"
 	[ ! -e "$d/nonexistent" ] || fail "a directory was made"
 }
+
+@test "files: persist wants replaces only a regular drop-in: a directory in its place is refused, named" {
+	printf 'rxe0 eth0\n' >"$d/w.conf"
+	mkdir -p "$d/gen/sys-subsystem-net-devices-eth0.device.d/rdmactl.conf"
+	run --separate-stderr rdmactl --config "$d/w.conf" persist wants "$d/gen"
+	assert_failure 1
+	[[ $stderr == *"will not write $d/gen/sys-subsystem-net-devices-eth0.device.d/rdmactl.conf: it is a directory, not a regular file"* ]] ||
+		fail "$stderr"
+	[ -d "$d/gen/sys-subsystem-net-devices-eth0.device.d/rdmactl.conf" ]
+}

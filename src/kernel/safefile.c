@@ -40,7 +40,7 @@ const char *safe_type_name(mode_t type)
  * symlink to one), -ENOENT for nothing (P->target the path a new file gets),
  * -ENOTREG for anything else, or lstat's errno.
  */
-static int resolve(const char *path, struct safe_path *p, struct stat *st)
+static int resolve_stat(const char *path, struct safe_path *p, struct stat *st)
 {
 	memset(p, 0, sizeof(*p));
 	if (!*path)
@@ -64,11 +64,18 @@ static int resolve(const char *path, struct safe_path *p, struct stat *st)
 	return S_ISREG(st->st_mode) ? 0 : -ENOTREG;
 }
 
+int safe_resolve(const char *path, struct safe_path *p)
+{
+	struct stat st;
+
+	return resolve_stat(path, p, &st);
+}
+
 int safe_read(const char *path, char *buf, size_t max, size_t *len, struct safe_path *p)
 {
 	struct stat st;
 	ssize_t n;
-	int fd, err = resolve(path, p, &st);
+	int fd, err = resolve_stat(path, p, &st);
 
 	*len = 0;
 	if (err)
@@ -116,7 +123,7 @@ int safe_write(const char *path, const char *text, size_t len, mode_t mode,
 	char dir[PATH_MAX], tmp[PATH_MAX + 16];
 	struct stat st;
 	bool exists;
-	int fd, dfd, err = resolve(path, p, &st);
+	int fd, dfd, err = resolve_stat(path, p, &st);
 
 	if (err && err != -ENOENT)
 		return err;

@@ -32,6 +32,12 @@ struct safe_path {
 const char *safe_type_name(mode_t type);
 
 /*
+ * What PATH names, looked at without opening it: 0 for a regular file (or a
+ * symlink to one), -ENOENT for nothing, -ENOTREG for anything else.
+ */
+int safe_resolve(const char *path, struct safe_path *p);
+
+/*
  * Up to MAX bytes of PATH into BUF (*LEN of them; MAX + 1 read means longer):
  * 0, -ENOENT when nothing is there, -ENOTREG, or the errno of the read.
  */

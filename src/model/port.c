@@ -42,31 +42,34 @@ static void load_port_mtu(const struct model_src *src, const struct rdma_dev *d,
 					  "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/0",
 					  d->name, p->num) <= 0)
 		p->netdev[0] = '\0';
-	if (*p->netdev && netdev_mtu(src->root, p->netdev, &mtu) == 0) {
+	if (*p->netdev && netdev_mtu(src->root, p->netdev, &mtu) == 0)
 		p->netdev_mtu = (int)mtu;
-		netdev_operstate(src->root, p->netdev, p->operstate, sizeof(p->operstate));
-	}
 	if ((flags & MODEL_NETDEV) && *p->netdev) {
 		struct netdev nd;
 
+		/* Its operstate with the rest: each file read once. */
 		p->netdev_exists = netdev_get_link(src->root, p->netdev, &nd) == 0;
 		p->netdev_type = nd.type;
 		p->netdev_flags = nd.flags;
 		p->carrier = nd.carrier;
+		if (p->netdev_exists)
+			memcpy(p->operstate, nd.operstate, sizeof(p->operstate));
+	} else if (p->netdev_mtu > 0) {
+		netdev_operstate(src->root, p->netdev, p->operstate, sizeof(p->operstate));
 	}
 	/*
 	 * rxe's follow from its netdev's (no device to open for them, and a
 	 * fixture answers the same); any other's from libibverbs, live only.
 	 */
 	if ((!dev_is_rxe(d) || (flags & MODEL_DEV_MTU)) && src->verbs &&
-	    verbs_port_mtu(d->name, p->num, &p->active_mtu, &p->max_mtu) == 0)
+	    verbs_port_mtu(d->name, p->num, &p->active_mtu, &p->max_mtu) == 0) {
 		p->mtu_source = MTU_DEVICE;
-	else if (dev_is_rxe(d) && !(flags & MODEL_DEV_MTU) && p->netdev_mtu > 0)
+	} else if (dev_is_rxe(d) && !(flags & MODEL_DEV_MTU) && p->netdev_mtu > 0) {
 		p->mtu_source = MTU_DERIVED;
-	else
-		p->active_mtu = p->max_mtu = -1;
-	if (p->mtu_source == MTU_DERIVED)
 		rxe_port_mtu((unsigned int)p->netdev_mtu, &p->active_mtu, &p->max_mtu);
+	} else {
+		p->active_mtu = p->max_mtu = -1;	/* verbs may have written one */
+	}
 }
 
 void model_load_mtus(const struct model_src *src, struct model *m, unsigned int flags)

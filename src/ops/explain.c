@@ -230,18 +230,24 @@ int explain_kmod_index(struct op_err *e, int err)
 	return op_err_set(e, err, NULL, "cannot read the kernel module index (/lib/modules)");
 }
 
-/* PATH is not a regular file (P says what it is): refused, nothing opened or written. */
-static int not_regular(struct op_err *e, const char *verb, const char *path,
-		       const struct safe_path *p)
+int explain_not_regular(struct op_err *e, const char *verb, const char *path,
+			const struct safe_path *p, const char *fix)
 {
 	if (p->symlink && !p->type)
 		return op_err_set(e, -EINVAL, NULL, "will not %s %s: it is a symlink that leads "
-				  "nowhere; give the persistent-links file itself (--config FILE)",
-				  verb, path);
-	return op_err_set(e, -EINVAL, NULL, "will not %s %s: it is %s%s%s, not a regular file; "
-			  "give the persistent-links file (--config FILE)", verb, path,
-			  safe_type_name(p->type), p->symlink ? " (the symlink leads to " : "",
-			  p->symlink ? p->target : "");
+				  "nowhere%s%s", verb, path, fix ? "; " : "", fix ? fix : "");
+	return op_err_set(e, -EINVAL, NULL, "will not %s %s: it is %s%s%s%s, not a regular file%s%s",
+			  verb, path, safe_type_name(p->type),
+			  p->symlink ? " (the symlink leads to " : "", p->symlink ? p->target : "",
+			  p->symlink ? ")" : "", fix ? "; " : "", fix ? fix : "");
+}
+
+static int not_regular(struct op_err *e, const char *verb, const char *path,
+		       const struct safe_path *p)
+{
+	return explain_not_regular(e, verb, path, p, p->symlink && !p->type ?
+				   "give the persistent-links file itself (--config FILE)" :
+				   "give the persistent-links file (--config FILE)");
 }
 
 int explain_conf_load(struct op_err *e, int err, const char *path, const char *line_msg,

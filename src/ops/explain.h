@@ -47,6 +47,9 @@ int explain_modprobe(struct op_err *e, int err, const char *root, const char *mo
 int explain_rmmod(struct op_err *e, int err, const char *module);
 int explain_kmod_index(struct op_err *e, int err);
 struct safe_path;
+/* PATH is not a regular file (P says what it is): refused before anything was opened. */
+int explain_not_regular(struct op_err *e, const char *verb, const char *path,
+			const struct safe_path *p, const char *fix);
 int explain_conf_load(struct op_err *e, int err, const char *path, const char *line_msg,
 		      const struct safe_path *p);
 int explain_conf_save(struct op_err *e, int err, const char *path, const struct safe_path *p);

@@ -36,13 +36,12 @@ int persist_save(const char *path, const struct conf *c, struct op_err *e)
 
 bool persist_is_symlink(const char *path, char *target, size_t len)
 {
-	char *real;
-	struct stat st;
+	struct safe_path p;
 
-	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode) || !(real = realpath(path, NULL)))
+	/* As the edit resolved it (safefile.h): a symlink that led to a file. */
+	if (safe_resolve(path, &p) || !p.symlink)
 		return false;
-	snprintf(target, len, "%s", real);
-	free(real);
+	snprintf(target, len, "%s", p.target);
 	return true;
 }
 
@@ -180,7 +179,9 @@ static int write_wants(const char *dir, const char *netdev, struct op_err *e)
 	/* As every file rdmactl writes: a regular file, replaced whole (safefile.h). */
 	err = safe_write(file, text, (size_t)n, 0644, &p);
 	free(text);
-	return err ? explain_file(e, err == -ENOTREG ? -EINVAL : err, FILE_WRITE, file) : 0;
+	if (err == -ENOTREG)
+		return explain_not_regular(e, "write", file, &p, NULL);
+	return err ? explain_file(e, err, FILE_WRITE, file) : 0;
 }
 
 int persist_wants(const char *path, const char *dir, struct op_err *e)

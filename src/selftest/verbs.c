@@ -257,7 +257,8 @@ struct ibv_ah *vb_ah_create(struct ibv_pd *pd, const struct vb_path *p, struct s
 	return NULL;
 }
 
-const char *vb_wc_hint(enum ibv_wc_status status)
+/* What a failed completion's status points at, for the user to look at. */
+static const char *vb_wc_hint(enum ibv_wc_status status)
 {
 	switch (status) {
 	case IBV_WC_RETRY_EXC_ERR:
@@ -275,7 +276,8 @@ const char *vb_wc_hint(enum ibv_wc_status status)
 	}
 }
 
-const char *vb_timeout_hint(enum ibv_wc_opcode op)
+/* Why an operation of OP got no completion at all within the timeout. */
+static const char *vb_timeout_hint(enum ibv_wc_opcode op)
 {
 	bool remote = op == IBV_WC_RDMA_READ || op == IBV_WC_RDMA_WRITE ||
 		      op == IBV_WC_COMP_SWAP || op == IBV_WC_FETCH_ADD;

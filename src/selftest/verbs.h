@@ -133,13 +133,6 @@ int vb_poll(struct vb_wait *w, struct ibv_wc *wc, int n, struct st_fault *f);
 int vb_wait_wc(struct vb_wait *w, enum ibv_wc_opcode op, struct ibv_wc *wc, struct st_fault *f);
 /* WC succeeded: 0; else -1 with F said (its status, the vendor error, the hint). */
 int vb_wc_check(const struct ibv_wc *wc, struct st_fault *f);
-/* What a failed completion's status points at, for the user to look at. */
-const char *vb_wc_hint(enum ibv_wc_status status);
-/*
- * Why an operation of OP got no completion at all within the timeout (the
- * peer, the netdev, a kernel that never answers an access outside a region).
- */
-const char *vb_timeout_hint(enum ibv_wc_opcode op);
 /* The one wording of "the peer stopped answering": the firewall, the route, the MTU. */
 extern const char vb_unanswered_hint[];
 

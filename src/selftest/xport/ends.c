@@ -99,8 +99,9 @@ enum ibv_qp_type xp_qp_type(enum xp_transport t)
 	return t == XP_UC ? IBV_QPT_UC : t == XP_UD ? IBV_QPT_UD : IBV_QPT_RC;
 }
 
-struct vb_path xp_path_to(const struct xp_run *x, enum ibv_qp_type type, uint32_t dest,
-			  uint32_t dest_psn, uint32_t sq_psn, const uint8_t dgid[16])
+/* The path from this device towards QP number DEST at DGID. */
+static struct vb_path xp_path_to(const struct xp_run *x, enum ibv_qp_type type, uint32_t dest,
+					 uint32_t dest_psn, uint32_t sq_psn, const uint8_t dgid[16])
 {
 	struct vb_path p = { .type = type, .dest_qpn = dest, .rq_psn = dest_psn,
 			     .sq_psn = sq_psn, .dlid = x->dev.port.lid,

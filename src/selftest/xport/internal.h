@@ -156,9 +156,6 @@ int xq_make(struct xp_run *x, struct xp_qp *q, enum ibv_qp_type type, struct ibv
 	    struct st_fault *f);
 /* The QP type of transport T. */
 enum ibv_qp_type xp_qp_type(enum xp_transport t);
-/* The path from this device towards QP number DEST at DGID. */
-struct vb_path xp_path_to(const struct xp_run *x, enum ibv_qp_type type, uint32_t dest,
-			  uint32_t dest_psn, uint32_t sq_psn, const uint8_t dgid[16]);
 /* RESET -> INIT -> RTR -> RTS, Q towards QP number DEST at DGID. */
 int xq_connect(struct xp_run *x, struct xp_qp *q, enum ibv_qp_type type, uint32_t dest,
 	       uint32_t dest_psn, const uint8_t dgid[16], struct st_fault *f);
@@ -183,9 +180,6 @@ int xb_open(struct xp_peer *b, const struct wire_xopen *o, struct wire_xends *e,
 	    struct st_fault *f);
 /* One step of B: 0 with F's detail saying what was seen, or -1 with F said. */
 int xb_step(struct xp_peer *b, const struct wire_xstep *s, uint32_t *value, struct st_fault *f);
-/* B's end of O's transport: E, or -1 with F said. */
-int xp_b_open(struct xp_run *x, const struct wire_xopen *o, struct wire_xends *e,
-	      struct st_fault *f);
 /* B's part of an operation: 0, or -1 with F said; *VALUE what it answered. */
 int xp_b_do(struct xp_run *x, enum xb_op op, unsigned int stage, unsigned int flags,
 	    uint32_t len, uint64_t value, uint32_t *answer, struct st_fault *f);

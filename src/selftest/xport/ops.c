@@ -68,8 +68,9 @@ static int net_send(struct xp_run *x, const uint8_t *buf, size_t n, struct st_fa
 	return st_fault(f, NULL, "the server %s", sc_recv_error(err, "", words, sizeof(words)));
 }
 
-int xp_b_open(struct xp_run *x, const struct wire_xopen *o, struct wire_xends *e,
-	      struct st_fault *f)
+/* B's end of O's transport: E, or -1 with F said. */
+static int xp_b_open(struct xp_run *x, const struct wire_xopen *o, struct wire_xends *e,
+		     struct st_fault *f)
 {
 	uint8_t buf[WIRE_MSG_MAX];
 	const char *why = "";

@@ -313,7 +313,7 @@ teardown() {
 	run rdmactl selftest --bench --iters 1000000 --timeout 3 rxe0
 	wait
 	assert_failure 1
-	assert_line --regexp '^  lat_send +FAIL +[0-9]+ us  (work completion Work Request Flushed Error \(status 5\)|no receive within 3000 ms)$'
+	assert_line --regexp '^  lat_send +FAIL +[0-9]+ us  (work completion Work Request Flushed Error \(status 5, vendor error 0x[0-9a-f]+\)|no receive within 3000 ms)$'
 	assert_line --regexp 'hint: .*the netdev (may be|went) down'
 	[ $((SECONDS - start)) -lt 30 ]
 }

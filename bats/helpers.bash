@@ -193,43 +193,54 @@ pingpong_server_fed() {
 
 # --- The JSON contract (docs/json.md) ---
 
-# The member paths of the JSON documents on stdin: "[]" for each array element.
+# The members of the JSON documents on stdin, one "PATH TYPE" line each: "[]"
+# for each array element, TYPE as jq names it (string, number, boolean, null).
 json_paths() {
-	jq -r 'paths(type != "object" and type != "array")
-		| map(if type == "number" then "[]" else . end) | join(".")' |
+	jq -r 'paths(type != "object" and type != "array") as $p
+		| ($p | map(if type == "number" then "[]" else . end) | join("."))
+		+ " " + (getpath($p) | type)' |
 		sed 's/\.\[\]/[]/g' | sort -u
 }
 
-# The paths docs/json.md lists for CMD (its "json-paths CMD" block).
+# The "PATH TYPES" lines docs/json.md lists for CMD (its "json-paths CMD"
+# block); TYPES is one type or several joined by "|".
 doc_paths() {
 	awk -v c="$1" '$0 == "```json-paths " c { on = 1; next } on && /^```/ { on = 0 } on' \
 		"$TOP/docs/json.md" | sort -u
 }
 
-# Fails unless every path of the JSON on stdin is one docs/json.md lists for
-# the blocks named (a NAME there matches any member); with --exact, every
-# listed path must be there too.
+# Fails unless every member of the JSON on stdin is one docs/json.md lists for
+# the blocks named (a NAME there matches any member), of a type listed there;
+# with --exact, every listed member must be there too. RDMACTL_JSON_RECORD=FILE
+# appends the members seen to FILE, for typing a new member in docs/json.md.
 assert_json_contract() {
-	local exact=false doc got p d ok re
+	local exact=false doc got p t d dt ok re
 	[ "$1" = --exact ] && { exact=true; shift; }
 	got=$(json_paths)
 	doc=$(for b in "$@"; do doc_paths "$b"; done | sort -u)
-	[ -n "$doc" ] || fail "docs/json.md has no block for: $*"
-	[ -n "$got" ] || fail "no JSON members for: $*"
-	while IFS= read -r p; do
+	[ -n "$doc" ] || fail "docs/json.md has no block for: $*" || return
+	[ -n "$got" ] || fail "no JSON members for: $*" || return
+	[ -z "${RDMACTL_JSON_RECORD:-}" ] || printf '%s\n' "$got" | sed "s|^|$*\t|" >>"$RDMACTL_JSON_RECORD"
+	while read -r p t; do
 		ok=false
-		while IFS= read -r d; do
-			[[ $p == "$d" ]] && { ok=true; break; }
-			[[ $d == *NAME* ]] || continue
-			re=$(sed 's/[].[]/\\&/g; s/NAME/[^.]+/g' <<<"$d")
-			[[ $p =~ ^$re$ ]] && { ok=true; break; }
+		while read -r d dt; do
+			if [[ $p != "$d" ]]; then
+				[[ $d == *NAME* ]] || continue
+				re=$(sed 's/[].[]/\\&/g; s/NAME/[^.]+/g' <<<"$d")
+				[[ $p =~ ^$re$ ]] || continue
+			fi
+			[[ "|$dt|" == *"|$t|"* ]] ||
+				fail "$*: member '$p' is a $t, docs/json.md says ${dt:-nothing of its type}" || return
+			ok=true
+			break
 		done <<<"$doc"
-		$ok || fail "$*: member '$p' is not in docs/json.md"
+		$ok || fail "$*: member '$p' is not in docs/json.md" || return
 	done <<<"$got"
 	if $exact; then
-		while IFS= read -r d; do
+		while read -r d dt; do
 			[[ $d == *NAME* ]] && continue
-			grep -qxF -- "$d" <<<"$got" || fail "$*: docs/json.md lists '$d', the output lacks it"
+			grep -q -- "^$(sed 's/[].[]/\\&/g' <<<"$d") " <<<"$got" ||
+				fail "$*: docs/json.md lists '$d', the output lacks it" || return
 		done <<<"$doc"
 	fi
 }

@@ -55,3 +55,22 @@ setup() {
 	run sh -c "'$RDMACTL' -j help | jq -s length"
 	assert_output 1
 }
+
+@test "json: docs/json.md gives every member its types, and a value of another type fails the contract" {
+	run awk '/^```json-paths /{on=1; next} on && /^```/{on=0} on' "$TOP/docs/json.md"
+	assert_success
+	[ "${#lines[@]}" -gt 150 ]
+	for l in "${lines[@]}"; do
+		[[ $l =~ ^[^\ ]+\ (string|number|boolean|null)(\|(string|number|boolean|null))*$ ]] ||
+			fail "docs/json.md: no type for '$l'"
+	done
+	run assert_json_contract version <<<'{"version":1}'
+	assert_failure
+	assert_output --partial "member 'version' is a number, docs/json.md says string"
+	run assert_json_contract version <<<'{"version":"1","extra":null}'
+	assert_failure
+	assert_output --partial "member 'extra' is not in docs/json.md"
+	run assert_json_contract --exact 'persist wants' <<<'{"directory":null}'
+	assert_failure
+	assert_output --partial "member 'directory' is a null"
+}

@@ -77,6 +77,7 @@ status_json() {
 	fi
 	run status_json '[.kernel, .running, .rdma_rxe.origin, .rdma_rxe.loaded, (.headers != null), (.source != null)]'
 	assert_output "[\"$KVER\",true,\"none\",false,true,true]"
+	rdmactl -j module status | assert_json_contract --exact 'module status'
 	run rdmactl module status
 	assert_success
 	assert_line --regexp "^kernel $KRE \\(Debian [^)]+\\), running$"
@@ -153,6 +154,7 @@ status_json() {
 
 @test "module: install again changes nothing, exit 0" {
 	run -0 rdmactl -j module install
+	assert_json_contract 'module install' <<<"$output"
 	run jq -c '[.result, .detail]' <<<"$output"
 	assert_output '["unchanged","rdma_rxe is installed already, by DKMS"]'
 }

@@ -281,7 +281,7 @@ libs_loaded() {
 	done
 }
 
-@test "an output that cannot be written is named as it is: ENOSPC, EBADF" {
+@test "an output that cannot be written is named as it is: ENOSPC, EBADF, EPIPE" {
 	F=$TOP/bats/fixtures/two-netdevs
 	run --separate-stderr sh -c "'$RDMACTL' --sysfs-root '$F' link >/dev/full"
 	assert_failure 1
@@ -292,6 +292,13 @@ libs_loaded() {
 	run --separate-stderr sh -c "'$RDMACTL' --sysfs-root '$F' link >&-"
 	assert_failure 1
 	assert_equal "$stderr" 'rdmactl: cannot write the output (EBADF: Bad file descriptor)'
+	# A reader that has gone, with SIGPIPE ignored (as a Python parent leaves
+	# it): the write's EPIPE, in plain text and in JSON.
+	for j in '' -j; do
+		run --separate-stderr bash -c "trap '' PIPE; '$RDMACTL' --sysfs-root '$F' $j gids --all | true; exit \${PIPESTATUS[0]}"
+		assert_failure 1
+		assert_equal "$stderr" 'rdmactl: cannot write the output (EPIPE: Broken pipe)'
+	done
 }
 
 @test "module --kernel takes a kernel release, selftest --bind an address: anything else is a usage error" {
@@ -321,4 +328,12 @@ libs_loaded() {
 	assert_success
 	assert_line --partial 'fw 1.0\x1b[31m driver rxe'
 	[[ $output != *$'\e'* ]] || fail "a raw ESC from sysfs on stdout"
+	# And what a table prints as text: a counter whose name is an escape sequence.
+	c=$BATS_TEST_TMPDIR/f/sys/class/infiniband/rxe0/ports/1/hw_counters
+	[ -d "$c" ] || fail "the fixture has no hw_counters for rxe0"
+	echo 7 >"$c/"$'\e[2Jx'
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" show -s rxe0
+	assert_success
+	assert_output --partial '\x1b[2Jx 7'
+	[[ $output != *$'\e'* ]] || fail "a raw ESC from a counter's name on stdout"
 }

@@ -10,7 +10,7 @@
 
 #include "cli/out.h"
 
-static void put_escaped(FILE *f, const char *text, size_t len);
+static void put_escaped(FILE *f, const char *text, size_t len, bool lines);
 
 #define OUT_DEPTH 16
 
@@ -138,6 +138,17 @@ void out_arr_close(struct out *o)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
+/*
+ * After a write to the output: the first error is kept with its errno as the
+ * write that met it set it (EPIPE, ENOSPC, EBADF), which a later flush that
+ * finds only the stream's error flag could no longer tell.
+ */
+static void wrote(struct out *o)
+{
+	if (!o->err && ferror(o->f))
+		o->err = errno ? -errno : -EIO;
+}
+
 void out_str(struct out *o, const char *key, const char *fmt, const char *val)
 {
 	char *safe = NULL;
@@ -152,11 +163,13 @@ void out_str(struct out *o, const char *key, const char *fmt, const char *val)
 		return;
 	/* What came from outside (a name, a sysfs value, a peer's words), escaped. */
 	if (val && (m = open_memstream(&safe, &len))) {
-		put_escaped(m, val, strlen(val));
+		put_escaped(m, val, strlen(val), false);
 		if (fclose(m))
 			safe = NULL;
 	}
+	errno = 0;
 	fprintf(o->f, fmt, safe ? safe : val ? val : "-");
+	wrote(o);
 	free(safe);
 }
 
@@ -164,16 +177,22 @@ void out_u64(struct out *o, const char *key, const char *fmt, uint64_t val)
 {
 	if (o->json)
 		add_new(o, key, json_object_new_uint64(val), false);
-	else if (fmt)
+	else if (fmt) {
+		errno = 0;
 		fprintf(o->f, fmt, val);
+		wrote(o);
+	}
 }
 
 void out_s64(struct out *o, const char *key, const char *fmt, int64_t val)
 {
 	if (o->json)
 		add_new(o, key, json_object_new_int64(val), false);
-	else if (fmt)
+	else if (fmt) {
+		errno = 0;
 		fprintf(o->f, fmt, val);
+		wrote(o);
+	}
 }
 
 void out_dbl(struct out *o, const char *key, const char *fmt, double val)
@@ -185,7 +204,9 @@ void out_dbl(struct out *o, const char *key, const char *fmt, double val)
 		snprintf(text, sizeof(text), "%.3f", val);
 		add_new(o, key, json_object_new_double_s(val, text), false);
 	} else if (fmt) {
+		errno = 0;
 		fprintf(o->f, fmt, val);
+		wrote(o);
 	}
 }
 
@@ -193,27 +214,44 @@ void out_bool(struct out *o, const char *key, const char *fmt, bool val)
 {
 	if (o->json)
 		add_new(o, key, json_object_new_boolean(val), false);
-	else if (fmt)
+	else if (fmt) {
+		errno = 0;
 		fprintf(o->f, fmt, val ? "yes" : "no");
+		wrote(o);
+	}
 }
 
 #pragma GCC diagnostic pop
 
 void out_text(struct out *o, const char *fmt, ...)
 {
+	char *text;
 	va_list ap;
+	int n;
 
 	if (o->json)
 		return;
 	va_start(ap, fmt);
-	vfprintf(o->f, fmt, ap);
+	n = vasprintf(&text, fmt, ap);
 	va_end(ap);
+	if (n < 0) {
+		o->err = o->err ? o->err : -ENOMEM;
+		return;
+	}
+	/* The values in it came from outside as often as not: escaped as out_str's. */
+	errno = 0;
+	put_escaped(o->f, text, (size_t)n, true);
+	wrote(o);
+	free(text);
 }
 
 void out_nl(struct out *o)
 {
-	if (!o->json)
+	if (!o->json) {
+		errno = 0;
 		fputc('\n', o->f);
+		wrote(o);
+	}
 }
 
 int out_finish(struct out *o)
@@ -227,35 +265,36 @@ int out_finish(struct out *o)
 			    (o->pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED :
 					 JSON_C_TO_STRING_PLAIN);
 
+		errno = 0;
 		fprintf(o->f, "%s\n", json_object_to_json_string_ext(o->root, flags));
+		wrote(o);
 	}
 	/* Plain output made no JSON: json-c is not even loaded then (src/lazy). */
 	if (o->root)
 		json_object_put(o->root);
-	err = o->err;
-	/* What the write found: ENOSPC (a full disk), EBADF (stdout closed), EPIPE. */
+	/* What the writes found: ENOSPC (a full disk), EBADF (stdout closed), EPIPE. */
 	errno = 0;
-	if (fflush(o->f) == EOF || ferror(o->f))
-		err = err ? err : errno ? -errno : -EIO;
+	if (fflush(o->f) == EOF)
+		wrote(o);
+	err = o->err ? o->err : ferror(o->f) ? -EIO : 0;
 	free(o);
 	return err;
 }
 
 /*
- * Every message: "rdmactl: " first, and nothing a user typed reaches the
- * terminal raw: control characters are shown as '?'.
- */
-/*
  * TEXT (LEN bytes) to F with every byte that is not printable ASCII written
  * as \xNN and a backslash as \\: no control byte reaches a terminal, and two
- * different texts never print the same.
+ * different texts never print the same. With LINES, the newlines and tabs of
+ * a table's layout are kept.
  */
-static void put_escaped(FILE *f, const char *text, size_t len)
+static void put_escaped(FILE *f, const char *text, size_t len, bool lines)
 {
 	for (size_t i = 0; i < len; i++) {
 		unsigned char ch = (unsigned char)text[i];
 
-		if (ch == '\\')
+		if (lines && (ch == '\n' || ch == '\t'))
+			fputc(ch, f);
+		else if (ch == '\\')
 			fputs("\\\\", f);
 		else if (ch < 0x20 || ch >= 0x7f)
 			fprintf(f, "\\x%02x", ch);
@@ -266,7 +305,7 @@ static void put_escaped(FILE *f, const char *text, size_t len)
 
 static void put_safe(const char *text, size_t len)
 {
-	put_escaped(stderr, text, len);
+	put_escaped(stderr, text, len, false);
 }
 
 static void put_line(const char *level, const char *text, size_t len)

@@ -106,9 +106,9 @@ setup() {
 	assert_failure 2
 	run "$RXE_VM_TOOL" run --kernel-deb /nonexistent.deb -- true
 	assert_failure 2
-	run "$RXE_VM_TOOL" run --kernel 7.0 -- true
+	run "$RXE_VM_TOOL" run --kernel 4.19 -- true
 	assert_failure 2
-	assert_line "rxe-vm: --kernel takes one of: 6.1 6.1-cloud 5.10 6.12 6.12-cloud or a linux-image-* package name"
+	assert_line "rxe-vm: --kernel takes one of: 6.1 6.1-cloud 5.10 6.12 6.12-cloud 7.3 7.3-cloud or a linux-image-* package name"
 	run "$RXE_VM_TOOL" run --root-fs ext4 -- true
 	assert_failure 2
 	assert_output --partial '--root-fs takes virtiofs, 9p or auto'
@@ -143,12 +143,14 @@ kernel_pkg() {
 	assert_line --regexp '^5\.10 +bullseye +linux-image-5\.10\.[0-9]+-[0-9]+-amd64 +(no|yes|yes, unpacked)$'
 	assert_line --regexp '^6\.12 +trixie +linux-image-6\.12\.[0-9]+\+deb13-amd64 +(no|yes|yes, unpacked)$'
 	assert_line --regexp '^6\.12-cloud +bookworm-backports +linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64 +(no|yes|yes, unpacked)$'
-	[ "${#lines[@]}" -eq 6 ] || fail "expected 5 kernels: $output"
+	assert_line --regexp '^7\.3 +trixie-backports +linux-image-7\.3\.[0-9]+\+deb13-amd64 +(no|yes|yes, unpacked)$'
+	assert_line --regexp '^7\.3-cloud +trixie-backports +linux-image-7\.3\.[0-9]+\+deb13-cloud-amd64 +(no|yes|yes, unpacked)$'
+	[ "${#lines[@]}" -eq 8 ] || fail "expected 7 kernels: $output"
 }
 
 @test "rxe-vm: every kernel name boots: its release, CMD's status, and no write reaches the host" {
 	probe=/rxe-vm-kernel-probe.$$
-	for k in 6.1 5.10 6.12 6.1-cloud 6.12-cloud; do
+	for k in 6.1 5.10 6.12 6.1-cloud 6.12-cloud 7.3 7.3-cloud; do
 		pkg=$(kernel_pkg "$k")
 		[ -n "$pkg" ] || fail "kernels does not list $k"
 		run --separate-stderr "$RXE_VM_TOOL" run --kernel "$k" -- sh -c "uname -r; touch $probe; exit 7"
@@ -160,6 +162,24 @@ kernel_pkg() {
 		cached=$("$RXE_VM_TOOL" kernels 2>/dev/null | awk -v k="$k" '$1 == k { print $4, $5 }')
 		assert_equal "$cached" 'yes, unpacked'
 	done
+}
+
+@test "rxe-vm: a split kernel package (7.x) is booted from its parts: the modules' own tree, depmod run" {
+	pkg=$(kernel_pkg 7.3)
+	kver=${pkg#linux-image-}
+	run -0 "$RXE_VM_TOOL" module-file --kernel 7.3 rdma_rxe
+	[[ $output == */lib/modules/$kver/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko.xz ]] || fail "$output"
+	[ -s "${output%/kernel/*}/modules.dep" ] || fail "no modules.dep beside $output"
+	# The guest sees the tree as an installed kernel would have it.
+	run -0 "$RXE_VM_TOOL" run --kernel 7.3 -- sh -c 'modinfo -F depends rdma_rxe; test -f "/boot/config-$(uname -r)" && echo config'
+	assert_line --regexp '(^|,)ib_core(,|$)'
+	assert_line config
+	# The meta package alone, given by --kernel-deb without its parts: refused, naming them.
+	deb=$(ls "${RXE_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdmactl/vm}/debs/$pkg"_*.deb)
+	cp "$deb" "$BATS_TEST_TMPDIR/"
+	run --separate-stderr "$RXE_VM_TOOL" run --kernel-deb "$BATS_TEST_TMPDIR/$(basename "$deb")" -- true
+	assert_failure 125
+	[[ $stderr == *"is split: put the linux-base-$kver .deb beside it"* ]] || fail "$stderr"
 }
 
 @test "rxe-vm: a guest that mounts the host's share again read-write still cannot write to it" {

@@ -49,7 +49,7 @@ module_closure() {
 
 # Build (once per kernel, file system and script version) the initramfs; sets initrd.
 prepare_initrd() {
-	local sum stage lv rel name moddir=$kdir/lib/modules/$kver list roots net='' all i
+	local sum stage lv rel name moddir=$kdir/lib/modules/$kver list roots net='' all i cfg
 	local -a lines lines2
 	case "$use_fs" in
 	virtiofs) roots="virtio_pci virtio_console virtiofs overlay" ;;
@@ -89,7 +89,8 @@ prepare_initrd() {
 		die "cannot build the bed's init from $here/vm/init.c: it needs gcc and libc6-dev (static libc)"
 	install -m 0755 "$here/vm/stage2" "$stage/stage2"
 	# The kernel's configuration, for the guest's /boot.
-	[ ! -f "$kdir/boot/config-$kver" ] || cp "$kdir/boot/config-$kver" "$stage/config"
+	cfg=$(kernel_file "$kdir" "$kver" config)
+	[ -z "$cfg" ] || cp "$cfg" "$stage/config"
 	# order: what every guest loads; order.2: what two guests load after it.
 	# A line of each for each level: stage 1 loads a line's modules at once.
 	while read -r lv rel; do

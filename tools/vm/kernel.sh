@@ -11,7 +11,12 @@ kernel_names=(
 	"5.10 bullseye linux-image-amd64"
 	"6.12 trixie linux-image-amd64"
 	"6.12-cloud bookworm-backports linux-image-cloud-amd64"
+	"7.3 trixie-backports linux-image-amd64"
+	"7.3-cloud trixie-backports linux-image-cloud-amd64"
 )
+
+# The suites a linux-image-* package name is looked for in, in this order.
+kernel_suites=(bookworm bookworm-backports trixie trixie-backports bullseye forky sid)
 
 known_kernel() {
 	local k
@@ -93,12 +98,12 @@ resolve_kernel() {
 	done
 	if [ -z "${pkg-}" ]; then
 		# A package name: the first suite whose index has it.
-		for suite in bookworm bookworm-backports trixie bullseye; do
+		for suite in "${kernel_suites[@]}"; do
 			apt_setup "$suite" "$upd"
 			apt-cache "${aptopts[@]}" show --no-all-versions "$name" >/dev/null 2>&1 &&
 				{ pkg=$name; break; }
 		done
-		[ -n "${pkg-}" ] || die "no package $name in bookworm, bookworm-backports, trixie or bullseye"
+		[ -n "${pkg-}" ] || die "no package $name in ${kernel_suites[*]}"
 	fi
 	mkdir -p "$cache/kernels"
 	echo "$suite $pkg" >"$f.tmp" && mv "$f.tmp" "$f"
@@ -110,11 +115,31 @@ cached_deb() {
 	ls -1t "$cache/debs/$1"_*.deb 2>/dev/null | head -n 1
 }
 
-# The .deb for kernel NAME, downloaded once.
+# The parts of a split kernel package (Debian's from 7.x on): the packages
+# the linux-image .deb $1 depends on for its kernel (linux-binary-KVER), its
+# modules (linux-modules-KVER) and their config and lists (linux-base-KVER).
+# None for a package that holds them itself.
+kernel_parts() {
+	dpkg-deb -f "$1" Depends | tr ',' '\n' | sed 's/[(|].*//; s/ //g' |
+		grep -E '^linux-(base|binary|modules)-[0-9]'
+}
+
+# The .debs for kernel NAME, downloaded once, one a line: the linux-image
+# package first, then its parts if it is split.
 kernel_deb_of() {
-	local suite pkg deb
+	local suite pkg deb p
 	read -r suite pkg < <(resolve_kernel "$1") || exit $EX_BED
 	[ -n "$pkg" ] || exit $EX_BED
+	deb=$(download_deb "$suite" "$pkg") || exit $EX_BED
+	echo "$deb"
+	for p in $(kernel_parts "$deb"); do
+		download_deb "$suite" "$p" || exit $EX_BED
+	done
+}
+
+# The cached .deb of PACKAGE from SUITE, downloaded first if need be.
+download_deb() {
+	local suite=$1 pkg=$2 deb
 	deb=$(cached_deb "$pkg")
 	if [ -z "$deb" ]; then
 		apt_setup "$suite"
@@ -126,6 +151,17 @@ kernel_deb_of() {
 		[ -n "$deb" ] || die "apt-get download $pkg left no .deb in $cache/debs"
 	fi
 	echo "$deb"
+}
+
+# The parts of the split linux-image FILE given by --kernel-deb, from FILE's
+# own directory.
+kernel_deb_parts_beside() {
+	local deb=$1 p f
+	for p in $(kernel_parts "$deb"); do
+		f=$(ls -1t "$(dirname "$deb")/${p}"_*.deb 2>/dev/null | head -n 1)
+		[ -n "$f" ] || die "$(basename "$deb") is split: put the $p .deb beside it"
+		echo "$f"
+	done
 }
 
 # The uncompressed ELF kernel inside bzImage $1, written to $2: booted directly
@@ -146,25 +182,37 @@ extract_vmlinux() {
 	return 1
 }
 
+# The kernel's FILE (vmlinuz, config) in the unpacked tree DIR: in boot/ as
+# FILE-KVER, or in lib/modules/KVER/ as split packages keep it; empty if neither.
+kernel_file() {
+	local f
+	for f in "$1/boot/$3-$2" "$1/lib/modules/$2/$3"; do
+		[ -f "$f" ] && { echo "$f"; return; }
+	done
+}
+
 # Download (once) and unpack the kernel package; sets kver, kdir, vmlinuz and
 # vmlinux (empty when the kernel cannot boot through PVH).
 prepare_kernel() {
-	local deb mods
+	local deb debs mods d cfg img
 	mkdir -p "$cache" || die "cannot create the cache $cache"
 	exec 9>"$cache/.lock"
 	flock 9
 	if [ -n "$kernel_deb" ]; then
-		deb=$kernel_deb
+		debs=$(echo "$kernel_deb"; kernel_deb_parts_beside "$kernel_deb") || exit $EX_BED
 	else
 		known_kernel "$kernel" || usage_die "RXE_VM_KERNEL=$kernel: not one of $(kernel_names_list)nor a linux-image-* package name"
-		deb=$(kernel_deb_of "$kernel") || exit $EX_BED
+		debs=$(kernel_deb_of "$kernel") || exit $EX_BED
 	fi
+	deb=$(head -n 1 <<<"$debs")
 	kdir=$cache/$(basename "$deb" .deb)
 	[[ $kdir != *[[:space:]]* ]] || die "the cache path must not contain white space: $cache"
 	if [ ! -f "$kdir/.done" ]; then
 		say "unpacking $(basename "$deb")"
 		rm -rf "$kdir" "$kdir.tmp"
-		dpkg-deb -x "$deb" "$kdir.tmp" || die "cannot unpack $deb"
+		for d in $debs; do
+			dpkg-deb -x "$d" "$kdir.tmp" || die "cannot unpack $d"
+		done
 		# Newer packages keep the modules in usr/lib/modules: one path for all.
 		if [ ! -d "$kdir.tmp/lib/modules" ] && [ -d "$kdir.tmp/usr/lib/modules" ]; then
 			mkdir -p "$kdir.tmp/lib" && ln -s ../usr/lib/modules "$kdir.tmp/lib/modules"
@@ -173,16 +221,20 @@ prepare_kernel() {
 		[ -n "$kver" ] || die "$deb has no lib/modules or usr/lib/modules: not a kernel image package"
 		depmod -b "$kdir.tmp" "$kver" || die "depmod failed for $kver"
 		mods=$kdir.tmp/lib/modules/$kver
-		if grep -q '^CONFIG_PVH=y' "$kdir.tmp/boot/config-$kver" 2>/dev/null; then
-			extract_vmlinux "$kdir.tmp/boot/vmlinuz-$kver" "$kdir.tmp/vmlinux" ||
-				say "cannot unpack vmlinux from vmlinuz-$kver: booting the compressed kernel"
+		# Split packages keep the kernel and its config beside the modules.
+		img=$(kernel_file "$kdir.tmp" "$kver" vmlinuz)
+		cfg=$(kernel_file "$kdir.tmp" "$kver" config)
+		[ -n "$img" ] || die "$(basename "$deb") has no boot/vmlinuz-$kver nor lib/modules/$kver/vmlinuz"
+		if grep -q '^CONFIG_PVH=y' "$cfg" 2>/dev/null; then
+			extract_vmlinux "$img" "$kdir.tmp/vmlinux" ||
+				say "cannot unpack vmlinux from $(basename "$img"): booting the compressed kernel"
 		fi
 		[ -f "$mods/modules.dep" ] || die "depmod wrote no modules.dep for $kver"
 		mv "$kdir.tmp" "$kdir" && touch "$kdir/.done"
 	fi
 	kver=$(ls -1 "$kdir/lib/modules/" | head -n 1)
-	vmlinuz=$kdir/boot/vmlinuz-$kver
-	[ -f "$vmlinuz" ] || die "$deb has no boot/vmlinuz-$kver"
+	vmlinuz=$(kernel_file "$kdir" "$kver" vmlinuz)
+	[ -n "$vmlinuz" ] || die "$deb has no boot/vmlinuz-$kver"
 	vmlinux=
 	[ -f "$kdir/vmlinux" ] && [ -z "${RXE_VM_NO_PVH-}" ] && vmlinux=$kdir/vmlinux
 	flock -u 9

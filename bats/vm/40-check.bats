@@ -36,6 +36,24 @@ fix_of() {
 }
 
 # bats test_tags=kernels
+@test "check: a crc32 algorithm is asked for only where rdma_rxe allocates one (up to 6.14), as its imports say" {
+	rdma_links_clear
+	for m in crc32_pclmul crc32_generic; do rmmod "$m" 2>/dev/null || true; done
+	! grep -qx 'name *: crc32' /proc/crypto || skip "a crc32 algorithm stays registered (built in, or held)"
+	# kmod's own reading of the module, as the oracle: 6.14 and older allocate one.
+	if modprobe --dump-modversions "$(modinfo -n rdma_rxe)" | grep -qw crypto_alloc_shash; then
+		run rdmactl check --only modules
+		assert_failure 1
+		assert_line --regexp '^FAIL  modules +no crc32 algorithm is registered: rdma_rxe cannot compute the ICRC$'
+		assert_line '      fix: modprobe crc32_generic'
+		modprobe crc32_generic
+	fi
+	run rdmactl check --only modules
+	assert_success
+	assert_line --regexp '^PASS  modules '
+}
+
+# bats test_tags=kernels
 @test "check: -g 0 on the bed's layout is a GID index mismatch naming index 1" {
 	run rdmactl check --gid-index 0
 	assert_failure 1

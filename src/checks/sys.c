@@ -132,6 +132,14 @@ static void module_file(struct check_ctx *c, struct kmods *km)
 	}
 }
 
+/* Whether the loaded rdma_rxe asks the crypto API for a crc32 algorithm. */
+static bool rxe_wants_crc32_alg(const struct check_ctx *c, struct kmods *km)
+{
+	int r = kmods_imports(km, "rdma_rxe", "crypto_alloc_shash");
+
+	return r >= 0 ? r == 1 : kernel_before(c->o.root, 6, 15);
+}
+
 void check_modules(struct check_ctx *c)
 {
 	const char *const *mods = rxe_modules;
@@ -194,8 +202,13 @@ void check_modules(struct check_ctx *c)
 			all_ok = false;
 		}
 	}
-	/* rdma_rxe on 6.1 computes its ICRC with the crypto API's crc32. */
-	if (kmods_state(km, "rdma_rxe") == KMOD_LOADED) {
+	/*
+	 * rdma_rxe up to 6.14 computes its ICRC with the crypto API's crc32,
+	 * which it allocates (crypto_alloc_shash) at link add; from 6.15 with
+	 * the kernel's crc32 library, which needs no algorithm. The module's
+	 * own imports say which; where they cannot, its version does.
+	 */
+	if (kmods_state(km, "rdma_rxe") == KMOD_LOADED && rxe_wants_crc32_alg(c, km)) {
 		char crypto[1 << 15];
 
 		if (sysfs_read(c->o.root, crypto, sizeof(crypto), "/proc/crypto") > 0 &&

@@ -193,6 +193,33 @@ int kmods_provider(struct kmods *km, const char *symbol, char *buf, size_t len)
 	return 0;
 }
 
+int kmods_imports(struct kmods *km, const char *name, const char *symbol)
+{
+	struct kmod_module *mod = lookup(km, name);
+	struct kmod_list *syms = NULL;
+	int ret;
+
+	if (!mod)
+		return -ENOENT;
+	if (!kmod_module_get_path(mod)) {
+		kmod_module_unref(mod);
+		return -ENOENT;
+	}
+	ret = kmod_module_get_dependency_symbols(mod, &syms);
+	if (ret >= 0) {
+		ret = syms ? 0 : -ENODATA;
+		for (struct kmod_list *l = syms; l; l = kmod_list_next(syms, l))
+			if (!strcmp(kmod_module_dependency_symbol_get_symbol(l), symbol)) {
+				ret = 1;
+				break;
+			}
+	}
+	if (syms)
+		kmod_module_dependency_symbols_free_list(syms);
+	kmod_module_unref(mod);
+	return ret;
+}
+
 int kmods_path(struct kmods *km, const char *name, char *buf, size_t len)
 {
 	struct kmod_module *mod = lookup(km, name);

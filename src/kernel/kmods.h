@@ -34,6 +34,12 @@ int kmods_info(struct kmods *km, const char *name, bool is_path, char *vermagic,
 
 /* The module of the running kernel that exports SYMBOL, into BUF; -ENOENT when none. */
 int kmods_provider(struct kmods *km, const char *symbol, char *buf, size_t len);
+/*
+ * Whether module NAME's file calls SYMBOL of another (its modversions list):
+ * 1 or 0; negative when that cannot be told (built in, no such module, a
+ * kernel built without CONFIG_MODVERSIONS).
+ */
+int kmods_imports(struct kmods *km, const char *name, const char *symbol);
 /* NAME's file, into BUF; -ENOENT when it is not installed (or built in). */
 int kmods_path(struct kmods *km, const char *name, char *buf, size_t len);
 /*

@@ -31,6 +31,11 @@ LAZY(lazy_kmod, int, kmod_module_get_info, (const struct kmod_module *m, struct 
 LAZY_VOID(lazy_kmod, kmod_module_info_free_list, (struct kmod_list *l), (l))
 LAZY(lazy_kmod, const char *, kmod_module_info_get_key, (const struct kmod_list *e), (e))
 LAZY(lazy_kmod, const char *, kmod_module_info_get_value, (const struct kmod_list *e), (e))
+LAZY(lazy_kmod, int, kmod_module_get_dependency_symbols,
+     (const struct kmod_module *m, struct kmod_list **l), (m, l))
+LAZY_VOID(lazy_kmod, kmod_module_dependency_symbols_free_list, (struct kmod_list *l), (l))
+LAZY(lazy_kmod, const char *, kmod_module_dependency_symbol_get_symbol, (const struct kmod_list *e),
+     (e))
 LAZY(lazy_kmod, int, kmod_module_remove_module, (struct kmod_module *m, unsigned int flags),
      (m, flags))
 LAZY(lazy_kmod, int, kmod_module_probe_insert_module,

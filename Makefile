@@ -189,9 +189,10 @@ build/rdmactl.8.scd: docs/rdmactl.8.scd.in rdmactl
 		END { for (k in syn) if (!(k in used)) { print "undocumented: " k > "/dev/stderr"; exit 1 } }' \
 		$@.syn $< >$@.tmp && mv $@.tmp $@
 
+# The first line tells man to run tbl: the page has tables (lintian checks).
 docs/rdmactl.8: build/rdmactl.8.scd
 	$(call msg,SCDOC,$@)
-	$(Q)scdoc <$< >$@.tmp && mv $@.tmp $@
+	$(Q){ printf '%s\n' "'\\\" t"; scdoc <$<; } >$@.tmp && mv $@.tmp $@
 
 deps:
 	tools/install-deps all

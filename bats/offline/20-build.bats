@@ -120,11 +120,16 @@ setup() {
 	run dpkg-deb -f "$deb" Version
 	assert_output "$("$TOP/rdmactl" --version | sed 's/^rdmactl //')"
 	run dpkg-deb -c "$deb"
-	for f in ./usr/sbin/rdmactl ./usr/share/man/man8/rdmactl.8.gz ./lib/systemd/system/rdmactl.service \
-		./lib/systemd/system/rdmactl-link@.service ./lib/systemd/system-generators/rdmactl-generator \
-		./lib/modules-load.d/rdmactl.conf ./etc/modprobe.d/rdmactl.conf ./etc/rdmactl/rxe.conf \
+	# Units, generator and modules-load.d where this release's systemd.pc says
+	# (/lib on Debian 12, /usr/lib from 13).
+	units=.$(pkg-config --variable=systemdsystemunitdir systemd)
+	gens=.$(pkg-config --variable=systemdsystemgeneratordir systemd)
+	mload=.$(pkg-config --variable=modulesloaddir systemd)
+	for f in ./usr/sbin/rdmactl ./usr/share/man/man8/rdmactl.8.gz "$units/rdmactl.service" \
+		"$units/rdmactl-link@.service" "$gens/rdmactl-generator" \
+		"$mload/rdmactl.conf" ./etc/modprobe.d/rdmactl.conf ./etc/rdmactl/rxe.conf \
 		./usr/share/bash-completion/completions/rdmactl; do
-		assert_line --regexp " $f\$"
+		assert_line --regexp " ${f//./\\.}\$"
 	done
 	run bash -c "dpkg-deb --ctrl-tarfile '$deb' | tar -xO ./conffiles"
 	assert_line /etc/rdmactl/rxe.conf

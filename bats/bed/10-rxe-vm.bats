@@ -182,6 +182,22 @@ kernel_pkg() {
 	[[ $stderr == *"is split: put the linux-base-$kver .deb beside it"* ]] || fail "$stderr"
 }
 
+@test "rxe-vm: --userland trixie boots a Debian 13 root with the checkout in it; nothing reaches the host" {
+	probe=$BATS_TEST_TMPDIR/probe
+	run --separate-stderr "$RXE_VM_TOOL" run --kernel 7.3 --userland trixie --share "$BATS_TEST_TMPDIR" -- \
+		sh -c '. /etc/os-release; echo "$VERSION_CODENAME"; gcc -dumpversion; test -f tools/rxe-vm && echo checkout
+			touch "$1" tools/rxe-vm-probe && echo written; test -d "$2" && echo shared; exit 5' sh /host-probe "$BATS_TEST_TMPDIR"
+	assert_equal "$status" 5
+	assert_output "$(printf '%s\n' trixie 14 checkout written shared)"
+	[ ! -e /host-probe ] && [ ! -e "$TOP/tools/rxe-vm-probe" ] || fail "a write in the guest reached the host"
+	run "$RXE_VM_TOOL" run --userland buster -- true
+	assert_failure 2
+	assert_line "rxe-vm: --userland takes host or one of: bookworm trixie forky sid"
+	run "$RXE_VM_TOOL" run --userland trixie --share relative/path -- true
+	assert_failure 2
+	assert_line "rxe-vm: --share takes an absolute path that exists"
+}
+
 @test "rxe-vm: a guest that mounts the host's share again read-write still cannot write to it" {
 	# virtiofs: the share mounts again and remounts read-write, and virtiofsd,
 	# serving a read-only view, refuses the write.

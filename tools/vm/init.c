@@ -91,6 +91,25 @@ static void find_ports(char out[64], char err[64], char ctl[64])
  * found, 126 when it cannot run), with its streams on the host's ports. Its
  * status, or 128 and the signal that ended it.
  */
+/*
+ * A userland of its own (--userland): the host's / is under /.rxevm-host of
+ * the share, and each of the comma-separated host paths LIST (the checkout,
+ * the bed's cache and run directory, --share's) is bound at the same path in
+ * the new root, over the overlay: what the guest writes there stays in RAM.
+ */
+static void share_host_paths(char *list)
+{
+	char src[4096], dst[4096];
+
+	for (char *save = NULL, *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		snprintf(src, sizeof(src), NEWROOT "/.rxevm-host%s", p);
+		snprintf(dst, sizeof(dst), NEWROOT "%s", p);
+		mkdirs(dst);
+		if (mount(src, dst, NULL, MS_BIND | MS_REC, NULL))
+			fail("cannot share the host's %s with the guest: %s", p, strerror(errno));
+	}
+}
+
 static int run_payload(const char *run, const char *out, const char *err)
 {
 	char path[4096], *buf, **f, **argv;
@@ -147,6 +166,7 @@ int main(void)
 {
 	char cmdline[4096] = "", path[4096], dst[4096];
 	const char *kver, *moddir, *fs, *hosts, *host, *run, *mode, *init;
+	char *share;
 	char out[64] = "", err[64] = "", ctl[64] = "";
 	ssize_t n;
 	int fd;
@@ -186,6 +206,7 @@ int main(void)
 	run = arg(cmdline, "rxevm.run");
 	mode = arg(cmdline, "rxevm.mode");
 	init = arg(cmdline, "rxevm.init");
+	share = (char *)arg(cmdline, "rxevm.share");	/* its own copy */
 	if (!kver || !moddir || !run)
 		fail("rxevm.kver, rxevm.moddir or rxevm.run missing from the kernel command line");
 
@@ -209,6 +230,8 @@ int main(void)
 	mkdirs(NEWROOT);
 	do_mount("overlay", NEWROOT, "overlay", 0,
 		 "lowerdir=/mnt/host,upperdir=/mnt/rw/upper,workdir=/mnt/rw/work");
+	if (share)
+		share_host_paths(share);
 
 	/*
 	 * /run is a tmpfs of its own: stage 2 and its busybox live there, in RAM,

@@ -262,9 +262,9 @@ build_debs() {
 			"linux-headers-$srcver-common=$ver" "linux-kbuild-$srcver=$ver" \
 			"linux-source-$series=$ver" linux-base >"$d/.log" 2>&1) ||
 			die "apt-get download failed: $(grep -m 2 -E '^(E|W):' "$d/.log" | tr '\n' ' ')"
-		# pahole, which linux-kbuild needs, where the host's own suite has it.
+		# pahole, which linux-kbuild needs, from the kernel's own release.
 		if ! dpkg-query -W pahole >/dev/null 2>&1; then
-			apt_setup bookworm
+			apt_setup "${suite%-backports}"
 			(cd "$d" && apt-get "${aptopts[@]}" download -q pahole >"$d/.log" 2>&1) ||
 				die "apt-get download pahole failed: $(grep -m 2 -E '^(E|W):' "$d/.log" | tr '\n' ' ')"
 		fi

@@ -64,7 +64,7 @@ qemu_rootfs() {
 start_virtiofsd() {
 	local h=$1 dir=$2
 	mkdir -p "$dir/root"
-	"$vfs_view" "$dir/root" "$virtiofsd" --socket-path="$dir/vfs.sock" -o source="$dir/root" \
+	"$vfs_view" ${userland_root:+--root "$userland_root"} "$dir/root" "$virtiofsd" --socket-path="$dir/vfs.sock" -o source="$dir/root" \
 		-o sandbox=chroot -o cache=always -o log_level=err </dev/null >"$dir/virtiofsd.log" 2>&1 &
 	vpid[$h]=$!
 	# It is up in 5-9 ms here: look every 5.
@@ -132,7 +132,7 @@ vport() {
 
 # Start guest $1 of $hosts in the background; sets qpid[$1].
 start_guest() {
-	local h=$1 mode=$2
+	local h=$1 mode=$2 share
 	local dir=$rundir/$h
 	mkdir -p "$dir"
 	write_payload "$dir"
@@ -148,6 +148,10 @@ start_guest() {
 	# kernel.randomize_va_space back to 2; under KVM it stays on.
 	[ "$use_accel" != tcg ] || append+=" norandmaps"
 	append+=" rxevm.run=$dir rxevm.host=$h rxevm.hosts=$hosts rxevm.mode=$mode rxevm.init=$init$extra_append"
+	if [ -n "$userland_root" ]; then
+		share=$(userland_shares) || exit $EX_BED
+		append+=" rxevm.share=$share"
+	fi
 	# Only the console is a UART: ISA serial ports share IRQs in pairs, which
 	# loses interrupts. CMD's streams and the status use virtio-serial ports.
 	qargs+=(-device virtio-serial-pci,id=vs)

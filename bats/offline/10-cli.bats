@@ -337,3 +337,23 @@ libs_loaded() {
 	assert_output --partial '\x1b[2Jx 7'
 	[[ $output != *$'\e'* ]] || fail "a raw ESC from a counter's name on stdout"
 }
+
+@test "-n NETNS: a malformed or missing namespace, or one with a fixture, is a usage error before anything is done" {
+	run --separate-stderr rdmactl -n '' link
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: --netns takes NETNS, not an empty word; try 'rdmactl help'"
+	for ns in a/b .. ../x; do
+		run --separate-stderr rdmactl -n "$ns" link
+		assert_failure 2
+		assert_equal "$stderr" "rdmactl: -n '$ns': give a network namespace's name ('ip netns list' lists them) or the PID of a process in it"
+	done
+	run --separate-stderr rdmactl -n rdmactl-no-such-ns link
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: -n rdmactl-no-such-ns: no network namespace has that name ('ip netns list' lists them) (/run/netns/rdmactl-no-such-ns does not exist)"
+	run --separate-stderr rdmactl -n 2147483647 link
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: -n 2147483647: no process has that PID (/proc/2147483647/ns/net does not exist)"
+	run --separate-stderr rdmactl --netns 1 --sysfs-root "$TOP/bats/fixtures/two-netdevs" link
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: -n 1: a fixture (--sysfs-root or RDMACTL_SYSFS_ROOT) has no network namespaces; leave one of them out"
+}

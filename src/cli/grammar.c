@@ -18,6 +18,9 @@ const struct cli_opt cli_global_opts[] = {
 		  "(also RDMACTL_SYSFS_ROOT)", .complete = CLI_C_FILE },
 	{ "config", 0, CLI_STR, "FILE",
 	  .help = "the persistent-links file (also RDMACTL_CONFIG)", .complete = CLI_C_FILE },
+	{ "netns", 'n', CLI_STR, "NETNS",
+	  .help = "work in network namespace NETNS, as 'ip -n' does: a name 'ip netns' "
+		  "lists, or the PID of a process in it (a container's)" },
 	{ "help", 'h', CLI_FLAG, .help = "this help, or the command's" },
 	{ "version", 'V', CLI_FLAG, .help = "print the version" },
 	{ NULL },
@@ -241,6 +244,8 @@ static int parse_opts(struct cli_args *a, struct cli_globals *g, int argc, char 
 		g->sysfs_root = cli_str(a, "sysfs-root");
 	if (cli_str(a, "config"))
 		g->config = cli_str(a, "config");
+	if (cli_str(a, "netns"))
+		g->netns = cli_str(a, "netns");
 	return optind;
 }
 

@@ -107,7 +107,7 @@ struct cli_args {
 /* The options every command takes, before or after its words. */
 struct cli_globals {
 	bool json, pretty, help, version;
-	const char *sysfs_root, *config;
+	const char *sysfs_root, *config, *netns;
 };
 
 extern const struct cli_opt cli_global_opts[];

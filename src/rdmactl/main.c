@@ -10,6 +10,7 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
+#include "kernel/netns.h"
 #include "kernel/nl.h"
 #include "kernel/release.h"
 #include "lazy/lazy.h"
@@ -40,6 +41,45 @@ static bool is_dir(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * -n NETNS: into the namespace before anything opens a socket or reads sysfs.
+ * What cannot be entered is said as what it is; nothing has been done yet.
+ */
+static int enter_netns(const char *spec, const char *sysfs_root)
+{
+	const char *what;
+	char path[4096];
+	int err;
+
+	if (sysfs_root) {
+		pr_err("-n %s: a fixture (--sysfs-root or RDMACTL_SYSFS_ROOT) has no network "
+		       "namespaces; leave one of them out", spec);
+		return -EUSAGE;
+	}
+	err = netns_enter(spec, &what);
+	if (!err)
+		return 0;
+	if (!strcmp(what, "name")) {
+		pr_err("-n '%s': give a network namespace's name ('ip netns list' lists them) or "
+		       "the PID of a process in it", spec);
+	} else if (!strcmp(what, "open") && err == -ENOENT) {
+		netns_path(spec, path, sizeof(path));
+		pr_err("-n %s: %s (%s does not exist)", spec,
+		       !strncmp(path, "/proc/", 6) ? "no process has that PID" :
+		       "no network namespace has that name ('ip netns list' lists them)", path);
+	} else if (err == -EPERM || err == -EACCES) {
+		pr_err("-n %s: not allowed: entering a network namespace takes CAP_SYS_ADMIN over it "
+		       "(run as root, on the host rather than in a container) (%s: %s)", spec, errname(err),
+		       strerror(-err));
+	} else {
+		pr_err("-n %s: cannot %s (%s: %s)", spec,
+		       !strcmp(what, "open") ? "open the namespace" :
+		       !strcmp(what, "setns") ? "enter the namespace (is it a network namespace?)" :
+		       "mount the namespace's sysfs", errname(err), strerror(-err));
+	}
+	return -EUSAGE;
 }
 
 static int exit_status(int ret)
@@ -83,12 +123,15 @@ int main(int argc, char **argv)
 		       g.sysfs_root && !*g.sysfs_root ? "RDMACTL_SYSFS_ROOT" : "RDMACTL_CONFIG");
 		return RDMACTL_EXIT_USAGE;
 	}
+
 	/* A fixture that is not there is not a kernel without RDMA: said as what it is. */
 	if (g.sysfs_root && !is_dir(g.sysfs_root)) {
 		pr_err("--sysfs-root %s: no such directory; give a fixture captured with "
 		       "tools/capture-sysfs", g.sysfs_root);
 		return RDMACTL_EXIT_USAGE;
 	}
+	if (g.netns && enter_netns(g.netns, g.sysfs_root))
+		return RDMACTL_EXIT_USAGE;
 	ctx.json = g.json;
 	ctx.pretty = g.pretty;
 	ctx.sysfs_root = g.sysfs_root ? g.sysfs_root : "";

@@ -54,18 +54,31 @@ static int read_small(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/* The file named by the first "include FILE" line of makefile text T, or NULL. */
+static const char *include_line(const char *t)
+{
+	for (const char *l = t; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, "include ", 8))
+			return l + 8;
+	return NULL;
+}
+
 int kbuild_makefile_version(const char *dir, char *buf, size_t len)
 {
 	char path[PATH_MAX], t[4096], v[16], p[16], s[16];
+	const char *inc;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/Makefile", dir);
 	err = read_small(path, t, sizeof(t));
 	if (err)
 		return err;
-	/* Debian's per-flavour headers include the common tree's Makefile. */
-	if (!mk_var(t, "VERSION", v, sizeof(v)) && !strncmp(t, "include ", 8)) {
-		snprintf(path, sizeof(path), "%.*s", (int)strcspn(t + 8, "\n"), t + 8);
+	/*
+	 * Debian's per-flavour headers include the common tree's Makefile: on
+	 * the first line up to 6.x, after a KBUILD_OUTPUT= line from 7.x.
+	 */
+	if (!mk_var(t, "VERSION", v, sizeof(v)) && (inc = include_line(t))) {
+		snprintf(path, sizeof(path), "%.*s", (int)strcspn(inc, "\n"), inc);
 		err = read_small(path, t, sizeof(t));
 		if (err)
 			return err;

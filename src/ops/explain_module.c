@@ -109,9 +109,13 @@ int explain_source(struct op_err *e, int err, enum source_problem what, const ch
 int explain_source_version(struct op_err *e, const char *have, const char *kver,
 			   const char *want)
 {
+	if (!*want)
+		return op_err_set(e, -EINVAL, NULL, "the source is version %s but the version of "
+				  "kernel %s cannot be read (neither its headers' Makefile nor its "
+				  "package says it): --force builds anyway, unsupported", have, kver);
 	return op_err_set(e, -EINVAL, NULL, "the source is version %s but kernel %s is %s: build "
 			  "from the kernel's own version (--force builds anyway, unsupported)", have,
-			  kver, *want ? want : "unknown");
+			  kver, want);
 }
 
 int explain_file(struct op_err *e, int err, enum file_step step, const char *path)

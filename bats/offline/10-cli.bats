@@ -177,7 +177,7 @@ libs_loaded() {
 	assert_equal "$(complete_words rdmactl selftest --transport rc,s)" 'rc,srq'
 	assert_equal "$(complete_words rdmactl selftest client --transport u)" 'uc ud'
 	assert_equal "$(complete_words rdmactl --sysfs-root /x show -)" \
-		'--stats -s --json -j --pretty -p --sysfs-root --config --help -h --version -V'
+		'--stats -s --json -j --pretty -p --sysfs-root --config --netns -n --help -h --version -V'
 }
 
 @test "completion offers only what the parser takes: every completed word, fed back, parses" {
@@ -208,7 +208,7 @@ libs_loaded() {
 		while read -r o; do
 			[ -n "$o" ] || continue
 			_rdmactl_node "$path"
-			if [[ " $valued --sysfs-root --config " == *" $o "* ]]; then
+			if [[ " $valued --sysfs-root --config --netns -n " == *" $o "* ]]; then
 				v=$(complete_words rdmactl "$@" "$o" '' | head -n 1)
 				parses "$@" "$o" "${v:-1}"
 			else

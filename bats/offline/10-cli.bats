@@ -224,7 +224,7 @@ libs_loaded() {
 	assert_equal "$(complete_words rdmactl link '' | tr '\n' ' ')" 'show list add del remove delete '
 	assert_equal "$(complete_words rdmactl link re)" 'remove'
 	assert_equal "$(complete_words rdmactl persistent '' | tr '\n' ' ')" 'list show add del remove delete wants '
-	assert_equal "$(complete_words rdmactl link remove --n)" '--netdev'
+	assert_equal "$(complete_words rdmactl link remove --netd)" '--netdev'
 	# An optional value is never offered as a word of its own: --bench=lat, not --bench lat.
 	assert_equal "$(complete_words rdmactl selftest --bench '' | tr '\n' ' ')" \
 		'loopback server client '

@@ -73,6 +73,17 @@ in_ns() {
 	assert_equal "$(jq -r '.[] | "\(.ifname) \(.netdev)"' <<<"$output")" 'rxa va'
 }
 
+@test "netns: bash completes -n with the namespaces 'ip netns list' gives" {
+	rdmactl help --format bash >"$BATS_TEST_TMPDIR/c.bash"
+	# shellcheck source=/dev/null
+	source "$BATS_TEST_TMPDIR/c.bash"
+	COMP_WORDS=(rdmactl -n rdmactl-)
+	COMP_CWORD=2
+	COMPREPLY=()
+	_rdmactl
+	assert_equal "${COMPREPLY[*]}" 'rdmactl-a'
+}
+
 @test "netns: a namespace that is not there, or no namespace at all, is said as such; nothing is done" {
 	run --separate-stderr rdmactl -n nosuch add rxa va
 	assert_failure 2

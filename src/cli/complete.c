@@ -150,6 +150,9 @@ static void bash_value(const struct cli_opt *o, void *arg)
 	case CLI_C_NETDEV:
 		fputs("_rdmactl_args netdev", v->f);
 		break;
+	case CLI_C_NETNS:
+		fputs("_rdmactl_words \"$(ip netns list 2>/dev/null | awk '{ print $1 }')\" 0", v->f);
+		break;
 	case CLI_C_WORDS:
 		fputs("_rdmactl_words '", v->f);
 		for (size_t i = 0; o->choices && o->choices[i]; i++)

@@ -20,7 +20,7 @@ const struct cli_opt cli_global_opts[] = {
 	  .help = "the persistent-links file (also RDMACTL_CONFIG)", .complete = CLI_C_FILE },
 	{ "netns", 'n', CLI_STR, "NETNS",
 	  .help = "work in network namespace NETNS, as 'ip -n' does: a name 'ip netns' "
-		  "lists, or the PID of a process in it (a container's)" },
+		  "lists, or the PID of a process in it (a container's)", .complete = CLI_C_NETNS },
 	{ "help", 'h', CLI_FLAG, .help = "this help, or the command's" },
 	{ "version", 'V', CLI_FLAG, .help = "print the version" },
 	{ NULL },

@@ -29,6 +29,7 @@ enum cli_complete {
 	CLI_C_FILE,	/* a path */
 	CLI_C_RDMA,	/* an RDMA device's name */
 	CLI_C_NETDEV,	/* a network device's name */
+	CLI_C_NETNS,	/* a network namespace's name, as 'ip netns list' gives them */
 	CLI_C_WORDS,	/* one of CHOICES (CLI_CHOICE's own, or the words a CLI_STR takes) */
 	CLI_C_COMMAND,	/* the first word of each line 'rdmactl FROM' prints */
 };

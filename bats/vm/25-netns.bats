@@ -114,3 +114,16 @@ in_ns() {
 		[ $((SECONDS - start)) -lt 30 ] || fail "took $((SECONDS - start)) s"
 	fi
 }
+
+# bats test_tags=kernels
+@test "system: the namespace mode and copy-on-fork, as 'rdma system show' says them" {
+	# rdma prints no JSON for this (iproute2 6.1): its words are the oracle.
+	run -0 rdma system show
+	read -r w1 mode w3 cof _ <<<"$output"
+	assert_equal "$w1 $w3" 'netns copy-on-fork'
+	run -0 rdmactl system
+	assert_equal "$(awk '{ print $1, $2, $3, $4 }' <<<"$output")" "netns $mode copy-on-fork $cof"
+	run -0 rdmactl -j system
+	assert_json_contract --exact system <<<"$output"
+	assert_equal "$(jq -c '[.netns, .copy_on_fork]' <<<"$output")" "[\"$mode\",$([ "$cof" = on ] && echo true || echo false)]"
+}

@@ -81,6 +81,7 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_selftest_server(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_selftest_client(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_up(struct cmd_ctx *ctx, const struct cli_args *a);
+int cmd_system(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_module_status(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_module_install(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_module_remove(struct cmd_ctx *ctx, const struct cli_args *a);

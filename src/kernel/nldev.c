@@ -22,6 +22,8 @@ static const enum mnl_attr_data_type policy[TB_SIZE] = {
 	[RDMA_NLDEV_ATTR_NDEV_INDEX] = MNL_TYPE_U32,
 	[RDMA_NLDEV_ATTR_NDEV_NAME] = MNL_TYPE_NUL_STRING,
 	[RDMA_NLDEV_ATTR_RES_SUMMARY] = MNL_TYPE_NESTED,
+	[RDMA_NLDEV_SYS_ATTR_NETNS_MODE] = MNL_TYPE_U8,
+	[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK] = MNL_TYPE_U8,
 };
 
 static int attr_cb(const struct nlattr *attr, void *data)
@@ -76,6 +78,20 @@ int nldev_parse_dev(const struct nlmsghdr *nlh, struct nldev_dev *d)
 	/* For a device, PORT_INDEX carries the number of ports. */
 	if (tb[RDMA_NLDEV_ATTR_PORT_INDEX])
 		d->nports = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	return 0;
+}
+
+int nldev_parse_sys(const struct nlmsghdr *nlh, struct nldev_sys *s)
+{
+	const struct nlattr *tb[TB_SIZE];
+	int err = parse(nlh, tb);
+
+	if (err)
+		return err;
+	s->netns_mode = tb[RDMA_NLDEV_SYS_ATTR_NETNS_MODE] ?
+			mnl_attr_get_u8(tb[RDMA_NLDEV_SYS_ATTR_NETNS_MODE]) : -1;
+	s->copy_on_fork = tb[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK] ?
+			  mnl_attr_get_u8(tb[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK]) : -1;
 	return 0;
 }
 

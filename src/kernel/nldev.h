@@ -37,6 +37,12 @@ struct nldev_res {
 	uint64_t ctx, cm_id;
 };
 
+/* What SYS_GET says of the RDMA subsystem; -1 where it says nothing. */
+struct nldev_sys {
+	int netns_mode;		/* 1 shared: every device in every namespace; 0 exclusive */
+	int copy_on_fork;	/* 1: registered memory is copied into a fork's child */
+};
+
 /* Appends NEWLINK's attributes. False when they do not fit in BUFLEN. */
 bool nldev_put_newlink(struct nlmsghdr *nlh, size_t buflen, const char *name,
 		       const char *type, const char *netdev);
@@ -46,5 +52,6 @@ bool nldev_put_dev_index(struct nlmsghdr *nlh, size_t buflen, uint32_t index);
 int nldev_parse_dev(const struct nlmsghdr *nlh, struct nldev_dev *d);
 int nldev_parse_port(const struct nlmsghdr *nlh, struct nldev_port *p);
 int nldev_parse_res(const struct nlmsghdr *nlh, struct nldev_res *r);
+int nldev_parse_sys(const struct nlmsghdr *nlh, struct nldev_sys *s);
 
 #endif

@@ -293,6 +293,13 @@ const struct cli_cmd rdmactl_commands[] = {
 		  "(JSON: recommended)." },
 	{ "netdevs", .fn = cmd_netdevs, .args = "[DEV]", .max_args = 1,
 	  .summary = "The ibdev2netdev view, rxe included: 'rxe0 port 1 ==> ens4 (Up)'." },
+	{ "system", .fn = cmd_system, .live_only = true,
+	  .summary = "The RDMA subsystem's settings, as 'rdma system show': the network "
+		     "namespace mode and copy-on-fork.",
+	  .help = "netns shared: every RDMA device is seen from every network namespace; "
+		  "exclusive: a device belongs to one namespace. copy-on-fork on: registered "
+		  "memory is copied into a forked child, off before Linux 5.13 (JSON: netns, "
+		  "null when the kernel does not say; copy_on_fork)." },
 	{ "check", .fn = cmd_check, .opts = { check_opts },
 	  .summary = "Find out why Soft-RoCE does not work, and say how to fix it.",
 	  .help = "Each check has a stable id (--list) and gives pass, warn, fail or skip with "

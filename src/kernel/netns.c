@@ -36,21 +36,19 @@ int netns_path(const char *spec, char *path, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-int netns_enter(const char *spec, const char **what)
+int netns_enter(const char *spec, enum netns_step *step, char *path, size_t len)
 {
-	char path[4096];
 	int fd, err;
 
-	err = netns_path(spec, path, sizeof(path));
-	if (err) {
-		*what = "name";
+	*step = NETNS_NAME;
+	err = netns_path(spec, path, len);
+	if (err)
 		return err;
-	}
-	*what = "open";
+	*step = NETNS_OPEN;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	*what = "setns";
+	*step = NETNS_SETNS;
 	err = setns(fd, CLONE_NEWNET) ? -errno : 0;
 	close(fd);
 	if (err)
@@ -60,7 +58,7 @@ int netns_enter(const char *spec, const char **what)
 	 * fresh mount of it in a mount namespace of this process's own, the
 	 * rest of the tree kept (and kept from propagating back).
 	 */
-	*what = "sysfs";
+	*step = NETNS_SYSFS;
 	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL))
 		return -errno;
 	if (umount2("/sys", MNT_DETACH) && errno != EINVAL)

@@ -12,13 +12,16 @@
  */
 int netns_path(const char *spec, char *path, size_t len);
 
+/* The step of netns_enter that failed. */
+enum netns_step { NETNS_NAME, NETNS_OPEN, NETNS_SETNS, NETNS_SYSFS };
+
 /*
  * Moves this process into the network namespace SPEC, and gives it a mount
  * namespace of its own in which /sys is mounted again, so that sysfs shows
  * that namespace's devices, as 'ip netns exec' does. Sockets opened before
- * stay where they were: call it first. 0, or a negative errno with WHAT set
- * to what failed ("open", "setns", "sysfs").
+ * stay where they were: call it first. 0, or a negative errno with *STEP the
+ * step that failed and PATH (LEN bytes) the file SPEC names.
  */
-int netns_enter(const char *spec, const char **what);
+int netns_enter(const char *spec, enum netns_step *step, char *path, size_t len);
 
 #endif

@@ -49,7 +49,7 @@ static bool is_dir(const char *path)
  */
 static int enter_netns(const char *spec, const char *sysfs_root)
 {
-	const char *what;
+	enum netns_step step;
 	char path[4096];
 	int err;
 
@@ -58,27 +58,25 @@ static int enter_netns(const char *spec, const char *sysfs_root)
 		       "namespaces; leave one of them out", spec);
 		return -EUSAGE;
 	}
-	err = netns_enter(spec, &what);
+	err = netns_enter(spec, &step, path, sizeof(path));
 	if (!err)
 		return 0;
-	if (!strcmp(what, "name")) {
+	if (step == NETNS_NAME)
 		pr_err("-n '%s': give a network namespace's name ('ip netns list' lists them) or "
 		       "the PID of a process in it", spec);
-	} else if (!strcmp(what, "open") && err == -ENOENT) {
-		netns_path(spec, path, sizeof(path));
+	else if (step == NETNS_OPEN && err == -ENOENT)
 		pr_err("-n %s: %s (%s does not exist)", spec,
 		       !strncmp(path, "/proc/", 6) ? "no process has that PID" :
 		       "no network namespace has that name ('ip netns list' lists them)", path);
-	} else if (err == -EPERM || err == -EACCES) {
+	else if (err == -EPERM || err == -EACCES)
 		pr_err("-n %s: not allowed: entering a network namespace takes CAP_SYS_ADMIN over it "
 		       "(run as root, on the host rather than in a container) (%s: %s)", spec, errname(err),
 		       strerror(-err));
-	} else {
+	else
 		pr_err("-n %s: cannot %s (%s: %s)", spec,
-		       !strcmp(what, "open") ? "open the namespace" :
-		       !strcmp(what, "setns") ? "enter the namespace (is it a network namespace?)" :
+		       step == NETNS_OPEN ? "open the namespace" :
+		       step == NETNS_SETNS ? "enter the namespace (is it a network namespace?)" :
 		       "mount the namespace's sysfs", errname(err), strerror(-err));
-	}
 	return -EUSAGE;
 }
 

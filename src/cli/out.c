@@ -139,9 +139,10 @@ void out_arr_close(struct out *o)
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
 /*
- * After a write to the output: the first error is kept with its errno as the
- * write that met it set it (EPIPE, ENOSPC, EBADF), which a later flush that
- * finds only the stream's error flag could no longer tell.
+ * After each write to the output: the first error is kept with the errno the
+ * failed write set (EPIPE, ENOSPC, EBADF), which a later flush that finds only
+ * the stream's error flag could no longer tell. The flag is set by a failed
+ * write alone, so errno is that write's.
  */
 static void wrote(struct out *o)
 {
@@ -167,7 +168,6 @@ void out_str(struct out *o, const char *key, const char *fmt, const char *val)
 		if (fclose(m))
 			safe = NULL;
 	}
-	errno = 0;
 	fprintf(o->f, fmt, safe ? safe : val ? val : "-");
 	wrote(o);
 	free(safe);
@@ -178,7 +178,6 @@ void out_u64(struct out *o, const char *key, const char *fmt, uint64_t val)
 	if (o->json)
 		add_new(o, key, json_object_new_uint64(val), false);
 	else if (fmt) {
-		errno = 0;
 		fprintf(o->f, fmt, val);
 		wrote(o);
 	}
@@ -189,7 +188,6 @@ void out_s64(struct out *o, const char *key, const char *fmt, int64_t val)
 	if (o->json)
 		add_new(o, key, json_object_new_int64(val), false);
 	else if (fmt) {
-		errno = 0;
 		fprintf(o->f, fmt, val);
 		wrote(o);
 	}
@@ -204,7 +202,6 @@ void out_dbl(struct out *o, const char *key, const char *fmt, double val)
 		snprintf(text, sizeof(text), "%.3f", val);
 		add_new(o, key, json_object_new_double_s(val, text), false);
 	} else if (fmt) {
-		errno = 0;
 		fprintf(o->f, fmt, val);
 		wrote(o);
 	}
@@ -215,7 +212,6 @@ void out_bool(struct out *o, const char *key, const char *fmt, bool val)
 	if (o->json)
 		add_new(o, key, json_object_new_boolean(val), false);
 	else if (fmt) {
-		errno = 0;
 		fprintf(o->f, fmt, val ? "yes" : "no");
 		wrote(o);
 	}
@@ -239,7 +235,6 @@ void out_text(struct out *o, const char *fmt, ...)
 		return;
 	}
 	/* The values in it came from outside as often as not: escaped as out_str's. */
-	errno = 0;
 	put_escaped(o->f, text, (size_t)n, true);
 	wrote(o);
 	free(text);
@@ -248,7 +243,6 @@ void out_text(struct out *o, const char *fmt, ...)
 void out_nl(struct out *o)
 {
 	if (!o->json) {
-		errno = 0;
 		fputc('\n', o->f);
 		wrote(o);
 	}
@@ -265,7 +259,6 @@ int out_finish(struct out *o)
 			    (o->pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED :
 					 JSON_C_TO_STRING_PLAIN);
 
-		errno = 0;
 		fprintf(o->f, "%s\n", json_object_to_json_string_ext(o->root, flags));
 		wrote(o);
 	}
@@ -273,7 +266,6 @@ int out_finish(struct out *o)
 	if (o->root)
 		json_object_put(o->root);
 	/* What the writes found: ENOSPC (a full disk), EBADF (stdout closed), EPIPE. */
-	errno = 0;
 	if (fflush(o->f) == EOF)
 		wrote(o);
 	err = o->err ? o->err : ferror(o->f) ? -EIO : 0;

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The RDMA subsystem's settings and devices' namespaces. They never print. */
+#ifndef RDMACTL_OPS_SYSTEM_H
+#define RDMACTL_OPS_SYSTEM_H
+
+#include "kernel/nldev.h"
+
+struct nl;
+struct op_err;
+
+/* What RDMA_NLDEV_CMD_SYS_GET says, into S (-1 where it says nothing). */
+int sys_get(struct nl *nl, struct nldev_sys *s, struct op_err *e);
+
+/* "shared" or "exclusive" for a mode; NULL for -1 (the kernel did not say). */
+const char *sys_netns_mode_name(int mode);
+
+#endif

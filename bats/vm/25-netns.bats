@@ -28,7 +28,28 @@ teardown() {
 	pkill -f 'sleep 4242' 2>/dev/null || true
 	rdma_links_clear
 	ip netns del rdmactl-a 2>/dev/null || true
+	ip netns del rdmactl-b 2>/dev/null || true
 	ip link del vb 2>/dev/null || true
+}
+
+# Whether rxe's UDP 4791 socket (12B7) is in NETNS's own table: the kernel's
+# answer to "does rxe carry traffic there" (7.1 on), which tests branch on.
+rxe_socket_in() {
+	ip netns exec "$1" awk 'NR > 1 && $2 ~ /:12B7$/ { f = 1 } END { exit !f }' /proc/net/udp
+}
+
+# The check's results for ID as "RESULT DETAIL | FIX" lines.
+check_lines() {
+	jq -r --arg id "$1" '.[] | select(.id == $id) | "\(.result) \(.detail) | \(.fix // "")"'
+}
+
+# vb moved into a second namespace: two namespaces, neither the initial one.
+second_namespace() {
+	ip netns add rdmactl-b
+	ip link set vb netns rdmactl-b
+	ip -n rdmactl-b addr add 10.77.0.2/24 dev vb
+	ip -n rdmactl-b link set lo up
+	ip -n rdmactl-b link set vb up
 }
 
 # rdmactl run inside the namespace by the oracle: what -n must match.
@@ -112,7 +133,67 @@ in_ns() {
 		assert_failure 1
 		assert_line 'rxa: selftest FAILED'
 		[ $((SECONDS - start)) -lt 30 ] || fail "took $((SECONDS - start)) s"
+		# The cause named, not the firewall.
+		assert_output --partial 'hint: rxe carries no traffic from this network namespace on this kernel'
+		refute_output --partial firewall
 	fi
+}
+
+# bats test_tags=kernels
+@test "netns: check in a namespace: the trap explained where rxe has no socket there, netns passed where it has" {
+	run -0 rdmactl -n rdmactl-a add rxa va
+	run -0 rdmactl add rxb vb
+	run rdmactl -n rdmactl-a -j check --only netns,link,gid-index
+	checks=$output
+	run check_lines netns <<<"$checks"
+	if rxe_socket_in rdmactl-a; then
+		assert_output "pass a network namespace; RDMA namespace mode shared; rdma_rxe's UDP 4791 socket is here; shown from other namespaces (shared mode), their names taken here too: rxb | "
+	else
+		assert_output --regexp '^fail rxe carries no traffic from this namespace on this kernel: .* rxa connects, then no packet moves \| run in the initial network namespace \(no -n.*--network host \(Docker, Podman\) or hostNetwork: true \(Kubernetes\); or boot Linux 7.1 or later'
+		# -n is 'ip netns exec': the same verdict.
+		assert_equal "$(ip netns exec rdmactl-a "$RDMACTL" -j check --only netns | check_lines netns)" "$output"
+	fi
+	# The initial namespace's rxb, shown here by the shared mode, is not blamed.
+	run check_lines link <<<"$checks"
+	assert_output 'pass rxa port 1 on va is ACTIVE | '
+	run check_lines gid-index <<<"$checks"
+	refute_output --partial rxb
+	# From the initial namespace, rxa is the other namespace's.
+	run -1 rdmactl -j check --only netns,link --dev rxa
+	run check_lines netns <<<"$output"
+	assert_output "fail rxa is on a netdev of another network namespace: the RDMA subsystem shows it here (shared mode), but programs here reach no peer through it | rdmactl -n NETNS check --dev rxa (in the namespace whose netdev it is: 'ip netns list'; a container's PID)"
+}
+
+# bats test_tags=kernels
+@test "netns: between two namespaces over a veth pair: every transport, and the stock examples, where rxe has a socket in each" {
+	second_namespace
+	run -0 rdmactl -n rdmactl-a add rxa va
+	run -0 rdmactl -n rdmactl-b add rxb vb
+	rxe_socket_in rdmactl-a || skip "rdma_rxe of $(uname -r) has no socket in a namespace (before 7.1): the trap tests cover it"
+	rdmactl -n rdmactl-a -j selftest server --once --port 18760 rxa >"$BATS_TEST_TMPDIR/srv" 2>&1 &
+	srv=$!
+	ip netns exec rdmactl-a bash -c "source '$BATS_TEST_DIRNAME/../listen.bash'; wait_listen 18760"
+	run rdmactl -n rdmactl-b -j selftest client 10.77.0.1 rxb --port 18760 --transport all
+	wait "$srv" || fail "server: $(cat "$BATS_TEST_TMPDIR/srv")"
+	assert_success
+	assert_equal "$(jq -c '[.[0].passed, [.[0].matrix[] | select(.result == "fail")]]' <<<"$output")" '[true,[]]'
+	# Each transport rxe has, proven: rc, uc, ud, srq (and xrc, mw where it has them).
+	run jq -r '[.[0].matrix[] | select(.result == "pass") | .transport] | unique | join(" ")' <<<"$output"
+	assert_output --regexp '(^| )rc .*srq.* uc ud'
+	# The stock examples across the namespaces: rdmactl's client against
+	# ibv_rc_pingpong, and rping both ends stock.
+	ip netns exec rdmactl-a timeout 60 ibv_rc_pingpong -d rxa -g 1 -p 18761 >"$BATS_TEST_TMPDIR/pp" 2>&1 &
+	pp=$!
+	sleep 1
+	run rdmactl -n rdmactl-b selftest client 10.77.0.1 rxb --pingpong --port 18761
+	assert_success
+	wait "$pp" || fail "ibv_rc_pingpong: $(cat "$BATS_TEST_TMPDIR/pp")"
+	ip netns exec rdmactl-a timeout 60 rping -s -a 10.77.0.1 -C 5 -v >"$BATS_TEST_TMPDIR/rs" 2>&1 &
+	rs=$!
+	sleep 1
+	run ip netns exec rdmactl-b timeout 60 rping -c -a 10.77.0.1 -C 5 -v
+	assert_success
+	wait "$rs" || fail "rping server: $(cat "$BATS_TEST_TMPDIR/rs")"
 }
 
 # bats test_tags=kernels

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "checks/checks.h"
+#include "kernel/nl.h"
 #include "kernel/sysfs.h"
 
 const char *check_verdict_name(enum verdict v)
@@ -46,6 +47,8 @@ void check_ctx_free(struct check_ctx *c)
 		model_free(&c->m);
 	if (c->ifa)
 		freeifaddrs(c->ifa);
+	if (c->nlm_done && !c->nlm_err)
+		model_free(&c->nlm);
 }
 
 const struct model *check_ctx_model(struct check_ctx *c)
@@ -66,7 +69,7 @@ size_t check_ctx_rxe_devs(struct check_ctx *c, const struct rdma_dev **out, size
 	size_t n = 0;
 
 	for (size_t i = 0; m && i < m->n && n < max; i++)
-		if (!strcmp(m->devs[i].driver, "rxe") &&
+		if (!strcmp(m->devs[i].driver, "rxe") && check_dev_here(c, &m->devs[i]) &&
 		    (!c->o.dev || !strcmp(m->devs[i].name, c->o.dev)))
 			out[n++] = &m->devs[i];
 	return n;
@@ -84,6 +87,29 @@ size_t check_ctx_rxe_devs_or_skip(struct check_ctx *c, const struct rdma_dev **o
 bool check_ctx_live(const struct check_ctx *c)
 {
 	return !*c->o.root;
+}
+
+bool check_dev_here(struct check_ctx *c, const struct rdma_dev *d)
+{
+	if (!check_ctx_live(c))
+		return true;
+	if (!c->nlm_done) {
+		struct nl *nl = NULL;
+		struct model_src src = { .root = c->o.root };
+
+		c->nlm_err = nl_open(&nl);
+		src.nl = nl;
+		if (!c->nlm_err)
+			c->nlm_err = model_load(&src, NULL, MODEL_NETLINK, &c->nlm);
+		nl_close(nl);
+		c->nlm_done = true;
+	}
+	if (c->nlm_err)
+		return d->nports && d->ports[0].netdev_exists;
+	for (size_t i = 0; i < c->nlm.n; i++)
+		if (!strcmp(c->nlm.devs[i].name, d->name))
+			return c->nlm.devs[i].nports && *c->nlm.devs[i].ports[0].netdev;
+	return false;	/* gone meanwhile */
 }
 
 struct ifaddrs *check_ctx_addrs(struct check_ctx *c)

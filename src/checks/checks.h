@@ -45,6 +45,10 @@ struct check_ctx {
 	bool model_done;
 	struct ifaddrs *ifa;
 	bool ifa_done;
+	/* The devices as the RDMA netlink gives them, for check_dev_here. */
+	struct model nlm;
+	int nlm_err;
+	bool nlm_done;
 	/* The kernel check found no rdma_rxe for this kernel: the checks that
 	 * need it skip, so a user sees one cause and one fix. */
 	bool no_rxe;
@@ -73,13 +77,22 @@ void check_ctx_free(struct check_ctx *c);
 
 /* The model (GIDs and counters), NULL when it cannot be read (model_err says why). */
 const struct model *check_ctx_model(struct check_ctx *c);
-/* The rxe devices of the model that --dev selects. */
+/* The rxe devices of the model that --dev selects, of this namespace (check_dev_here). */
 size_t check_ctx_rxe_devs(struct check_ctx *c, const struct rdma_dev **out, size_t max);
 /* The same; when there are none, the running check is reported skipped. */
 size_t check_ctx_rxe_devs_or_skip(struct check_ctx *c, const struct rdma_dev **out, size_t max);
 /* getifaddrs() once; NULL on failure or when reading a fixture tree. */
 struct ifaddrs *check_ctx_addrs(struct check_ctx *c);
 bool check_ctx_live(const struct check_ctx *c);
+/*
+ * Whether D's netdev is in the network namespace checked: the RDMA netlink
+ * names a port's netdev only to a caller in the netdev's namespace (sysfs
+ * names it to all, and a name may be taken in each namespace). A device whose
+ * netdev is elsewhere is another namespace's, shown here by the shared
+ * namespace mode: the checks of links leave those to the netns check. A
+ * fixture has one namespace: always true.
+ */
+bool check_dev_here(struct check_ctx *c, const struct rdma_dev *d);
 /* Whether IFNAME is NETDEV or one of its VLAN (upper) devices. */
 bool check_ctx_on_netdev(const struct check_ctx *c, const char *ifname, const char *netdev);
 
@@ -89,6 +102,7 @@ bool check_ctx_on_netdev(const struct check_ctx *c, const char *ifname, const ch
 /* The checks, by file. */
 void check_kernel(struct check_ctx *c);
 void check_modules(struct check_ctx *c);
+void check_netns(struct check_ctx *c);
 struct kmods;
 /* The kernel log's module-load failures that still hold, reported; how many. */
 int check_modules_log(struct check_ctx *c, struct kmods *km);

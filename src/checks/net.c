@@ -20,6 +20,7 @@ void check_link(struct check_ctx *c)
 	const struct rdma_dev *devs[CHECK_MAX_DEVS];
 	size_t n = check_ctx_rxe_devs(c, devs, CHECK_MAX_DEVS);
 	char fix[256], dflt[IF_NAMESIZE + 1];
+	const struct rdma_dev *named;
 
 	if (!sysfs_exists(c->o.root, "/sys/class/infiniband")) {
 		check_report(c, V_SKIP, NULL, "no RDMA in this kernel to make a link with (see the kernel "
@@ -32,6 +33,12 @@ void check_link(struct check_ctx *c)
 	}
 	if (n == 0 && c->no_rxe) {
 		check_report(c, V_SKIP, NULL, "no rxe link can be made without rdma_rxe (see the kernel check)");
+		return;
+	}
+	named = c->o.dev ? model_find(check_ctx_model(c), c->o.dev) : NULL;
+	if (n == 0 && named && !strcmp(named->driver, "rxe") && !check_dev_here(c, named)) {
+		check_report(c, V_SKIP, NULL, "%s is another network namespace's (see the netns check)",
+			     c->o.dev);
 		return;
 	}
 	if (n == 0) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Checks of the host: kernel, modules, device nodes, libibverbs, memlock. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "checks/checks.h"
 #include "model/roce.h"
+#include "kernel/container.h"
 #include "kernel/kconfig.h"
 #include "kernel/kmods.h"
 #include "kernel/release.h"
@@ -227,13 +229,36 @@ void check_modules(struct check_ctx *c)
 	kmods_close(km);
 }
 
+/* FIX for a user of no container, or the flag or field of the runtime the check runs in. */
+static const char *in_container(const char *fix, const char *docker, const char *k8s, char *buf,
+				size_t len)
+{
+	enum container_kind k = container_detect("");
+
+	if (k == CONTAINER_NONE)
+		return fix;
+	if (k == CONTAINER_KUBERNETES)
+		snprintf(buf, len, "in the pod's spec (this is a Kubernetes pod): %s", k8s);
+	else if (k == CONTAINER_DOCKER || k == CONTAINER_PODMAN)
+		snprintf(buf, len, "start the container with %s (this is %s: %s run)", docker,
+			 container_name(k), k == CONTAINER_DOCKER ? "docker" : "podman");
+	else
+		snprintf(buf, len, "from the host (this is a container): %s; or with Docker or Podman "
+			 "%s", fix, docker);
+	return buf;
+}
+
+#define K8S_DEVICE "the RDMA device plugin's resource in the container's resources.limits " \
+	"(or securityContext.privileged: true)"
+
 void check_uverbs(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[64];
 	size_t n = check_ctx_rxe_devs_or_skip(c, devs, 64);
-	char path[64], want[32], fix[160];
+	char path[64], want[32], fix[160], flag[128], buf[384];
 	struct stat st;
 	bool ok = true;
+	int fd;
 
 	if (n == 0)
 		return;
@@ -254,11 +279,14 @@ void check_uverbs(struct check_ctx *c)
 			continue;
 		snprintf(fix, sizeof(fix), "mkdir -p /dev/infiniband && mknod -m 666 %s c %u %u",
 			 path, maj, min);
+		snprintf(flag, sizeof(flag), "--device %s", path);
 		if (!check_ctx_live(c))
 			continue;
 		if (stat(path, &st) < 0) {
-			check_report(c, V_FAIL, fix, "%s (%s's uverbs node) does not exist: no devtmpfs or udev "
-				     "made it", path, d->name);
+			check_report(c, V_FAIL, in_container(fix, flag, K8S_DEVICE, buf, sizeof(buf)),
+				     "%s (%s's uverbs node) does not exist: %s", path, d->name,
+				     container_detect("") ? "the container was not given it" :
+				     "no devtmpfs or udev made it");
 			ok = false;
 		} else if (!S_ISCHR(st.st_mode) || major(st.st_rdev) != maj ||
 			   minor(st.st_rdev) != min) {
@@ -271,10 +299,21 @@ void check_uverbs(struct check_ctx *c)
 				     "for good, a udev rule giving your group access to /dev/infiniband", path,
 				     getuid());
 			ok = false;
+		} else if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0 && errno == EPERM) {
+			/* The node is there and its mode allows: the device cgroup refuses it. */
+			snprintf(fix, sizeof(fix), "allow character device %u:%u in this cgroup's device "
+				 "list (rw)", maj, min);
+			check_report(c, V_FAIL, in_container(fix, flag, K8S_DEVICE, buf, sizeof(buf)),
+				     "%s cannot be opened (EPERM): the device cgroup does not allow "
+				     "character device %u:%u, though the node is there", path, maj, min);
+			ok = false;
+		} else if (fd >= 0) {
+			close(fd);
 		}
 	}
 	if (check_ctx_live(c) && stat("/dev/infiniband/rdma_cm", &st) < 0) {
-		check_report(c, V_WARN, "modprobe rdma_ucm",
+		check_report(c, V_WARN, in_container("modprobe rdma_ucm", "--device "
+			     "/dev/infiniband/rdma_cm", K8S_DEVICE, buf, sizeof(buf)),
 			     "/dev/infiniband/rdma_cm does not exist: rdma_cm programs (rping, most MPIs) fail");
 		ok = false;
 	}
@@ -316,6 +355,7 @@ void check_provider(struct check_ctx *c)
 void check_memlock(struct check_ctx *c)
 {
 	struct rlimit rl;
+	char fix[256];
 
 	/* A limit of this process: a fixture captured elsewhere says nothing of it. */
 	if (!check_ctx_live(c)) {
@@ -326,18 +366,24 @@ void check_memlock(struct check_ctx *c)
 		check_report(c, V_SKIP, NULL, "RLIMIT_MEMLOCK cannot be read");
 		return;
 	}
-	if (geteuid() == 0) {
-		check_report(c, V_PASS, NULL, "root: the memlock limit does not bind memory registration");
+	/* ib_umem_get lets CAP_IPC_LOCK (of the initial user namespace) pin past the limit. */
+	if (container_can_lock_memory("")) {
+		check_report(c, V_PASS, NULL, "%s CAP_IPC_LOCK: the memlock limit does not bind memory "
+			     "registration", geteuid() == 0 ? "root with" : "this process has");
 		return;
 	}
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur <= 64 * 1024) {
 		char msg[64];
 
 		snprintf(msg, sizeof(msg), "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
-		check_report(c, V_WARN, "ulimit -l unlimited",
-			     "RLIMIT_MEMLOCK is %s: ibv_reg_mr of more than that fails with ENOMEM for this "
-			     "user; for good, '* - memlock unlimited' in /etc/security/limits.d/rdma.conf, "
-			     "and LimitMEMLOCK=infinity for services", msg);
+		check_report(c, V_WARN, in_container("ulimit -l unlimited", "--ulimit memlock=-1 (or "
+			     "--cap-add IPC_LOCK)", "securityContext.capabilities.add: [\"IPC_LOCK\"]",
+			     fix, sizeof(fix)),
+			     "RLIMIT_MEMLOCK is %s%s: ibv_reg_mr of more than that fails with ENOMEM for this "
+			     "%s; for good, '* - memlock unlimited' in /etc/security/limits.d/rdma.conf, "
+			     "and LimitMEMLOCK=infinity for services", msg,
+			     geteuid() == 0 ? " and this root has no CAP_IPC_LOCK" : "",
+			     geteuid() == 0 ? "process" : "user");
 		return;
 	}
 	if (rl.rlim_cur == RLIM_INFINITY)

@@ -67,3 +67,46 @@ int netns_enter(const char *spec, enum netns_step *step, char *path, size_t len)
 		return -errno;
 	return 0;
 }
+
+int netns_initial(const char *root)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/proc/sys/net/core", root);
+	if (access(path, F_OK) < 0)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/proc/sys/net/core/netdev_max_backlog", root);
+	if (access(path, F_OK) == 0)
+		return 1;
+	return errno == ENOENT ? 0 : -errno;
+}
+
+/* 1 when the table ROOT/proc/net/FILE has a socket on local PORT. */
+static int udp_table_has(const char *root, const char *file, unsigned int port)
+{
+	char path[4096], line[512];
+	unsigned int p;
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/net/%s", root, file);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	/* "  361: 00000000:12B7 00000000:0000 07 ...", after a header line */
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, " %*u: %*[0-9A-Fa-f]:%x", &p) == 1 && p == port;
+	fclose(f);
+	return found;
+}
+
+int netns_udp_bound(const char *root, unsigned int port)
+{
+	int v4 = udp_table_has(root, "udp", port), v6;
+
+	if (v4 == 1)
+		return 1;
+	v6 = udp_table_has(root, "udp6", port);
+	/* No udp6 table: IPv6 is off; the IPv4 one answers. */
+	return v6 == 1 ? 1 : v4 < 0 ? v4 : 0;
+}

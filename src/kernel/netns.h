@@ -24,4 +24,20 @@ enum netns_step { NETNS_NAME, NETNS_OPEN, NETNS_SETNS, NETNS_SYSFS };
  */
 int netns_enter(const char *spec, enum netns_step *step, char *path, size_t len);
 
+/*
+ * 1 when this process is in the initial network namespace, 0 when in another,
+ * a negative errno when ROOT/proc cannot say. The kernel registers some
+ * net.core sysctls (netdev_max_backlog) in the initial namespace only, and
+ * /proc/sys/net shows the namespace of the process reading it: no PID 1 or
+ * inode number to compare, so it holds in a container too.
+ */
+int netns_initial(const char *root);
+
+/*
+ * 1 when a UDP socket of this process's network namespace (IPv4 or IPv6) is
+ * bound to local PORT, 0 when none is, a negative errno when ROOT/proc/net/udp
+ * cannot be read.
+ */
+int netns_udp_bound(const char *root, unsigned int port);
+
 #endif

@@ -26,4 +26,9 @@ static const char *const rxe_modules[RXE_NMODULES] = {
 /* Why a RoCE peer stops answering, in the one wording every message uses. */
 #define ROCE_UNANSWERED_CAUSES "a firewall on UDP 4791, the route, or the MTU"
 
+/* Why no RoCE packet moves from a network namespace on a kernel before 7.1. */
+#define ROCE_NETNS_TRAP "rxe carries no traffic from this network namespace on this kernel " \
+	"(before Linux 7.1 its UDP 4791 socket is in the initial namespace only): use the " \
+	"host's namespace (--network host) or Linux 7.1+ (rdmactl check)"
+
 #endif

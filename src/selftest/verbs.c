@@ -296,7 +296,7 @@ int vb_wc_check(const struct ibv_wc *wc, struct st_fault *f)
 {
 	if (wc->status == IBV_WC_SUCCESS)
 		return 0;
-	return st_fault(f, vb_wc_hint(wc->status), "work completion %s (status %d, vendor error "
+	return st_fault(f, st_traffic_hint(vb_wc_hint(wc->status)), "work completion %s (status %d, vendor error "
 			"0x%x)", ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
 }
 
@@ -407,7 +407,7 @@ int vb_wait_wc(struct vb_wait *w, enum ibv_wc_opcode op, struct ibv_wc *wc, stru
 	if (got == 0)
 		return st_fault(f, w->ch ? "the completion event never came: the CQ was armed "
 				"(ibv_req_notify_cq) and nothing arrived on its channel" :
-				vb_timeout_hint(op), "no completion within %u ms", w->timeout_ms);
+				st_traffic_hint(vb_timeout_hint(op)), "no completion within %u ms", w->timeout_ms);
 	if (vb_wc_check(wc, f))
 		return -1;
 	if (wc->opcode != op)

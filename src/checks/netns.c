@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The network namespace rdmactl runs in, against what rxe can do there: its
+ * UDP 4791 socket (in the initial namespace only before Linux 7.1, in each
+ * from 7.1), and the RDMA subsystem's namespace mode (shared: every device
+ * seen everywhere; exclusive: a device in one namespace).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/checks.h"
+#include "kernel/container.h"
+#include "kernel/netns.h"
+#include "kernel/nl.h"
+#include "kernel/release.h"
+#include "model/roce.h"
+#include "ops/explain.h"
+#include "ops/system.h"
+
+/* How a user gets back into the host's network namespace, in their runtime's words. */
+static const char *host_network(enum container_kind k)
+{
+	switch (k) {
+	case CONTAINER_DOCKER:
+		return "run the container with --network host";
+	case CONTAINER_PODMAN:
+		return "run the container with --network host (podman run)";
+	case CONTAINER_KUBERNETES:
+		return "give the pod hostNetwork: true";
+	case CONTAINER_NONE:
+		return "run in the initial network namespace (no -n, no 'ip netns exec'); for a "
+		       "container, --network host (Docker, Podman) or hostNetwork: true (Kubernetes)";
+	default:
+		return "run in the host's network namespace";
+	}
+}
+
+/* The namespace mode, -1 when the kernel does not say (or cannot be asked). */
+static int netns_mode(void)
+{
+	struct nldev_sys s = { -1, -1 };
+	struct op_err e;
+	struct nl *nl;
+
+	if (nl_open(&nl))
+		return -1;
+	if (sys_get(nl, &s, &e))
+		s.netns_mode = -1;
+	nl_close(nl);
+	return s.netns_mode;
+}
+
+/* Appends NAME to the list LIST (LEN bytes), comma separated. */
+static void list_add(char *list, size_t len, const char *name)
+{
+	size_t n = strlen(list);
+
+	snprintf(list + n, len - n, "%s%s", n ? ", " : "", name);
+}
+
+void check_netns(struct check_ctx *c)
+{
+	const struct model *m;
+	char here[256] = "", other[256] = "", fix[512];
+	size_t nhere = 0, nother = 0;
+	enum container_kind box;
+	int initial, sock, mode;
+	const char *mode_name;
+
+	if (!check_ctx_live(c)) {
+		check_report(c, V_SKIP, NULL, "namespaces are checked on the running system only");
+		return;
+	}
+	if (c->no_rxe) {
+		check_report(c, V_SKIP, NULL, "no rdma_rxe on this kernel (see the kernel check)");
+		return;
+	}
+	m = check_ctx_model(c);
+	if (!m) {
+		check_report(c, V_SKIP, NULL, "the RDMA devices cannot be read (see the link check)");
+		return;
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		const struct rdma_dev *d = &m->devs[i];
+
+		if (strcmp(d->driver, "rxe") || (c->o.dev && strcmp(d->name, c->o.dev)))
+			continue;
+		if (check_dev_here(c, d))
+			list_add(here, sizeof(here), d->name), nhere++;
+		else
+			list_add(other, sizeof(other), d->name), nother++;
+	}
+	initial = netns_initial("");
+	sock = netns_udp_bound("", ROCE_V2_UDP_PORT);
+	mode = netns_mode();
+	mode_name = sys_netns_mode_name(mode);
+	box = container_detect("");
+
+	if (initial == 0 && nhere && sock == 0) {
+		snprintf(fix, sizeof(fix), "%s; or boot Linux 7.1 or later, whose rdma_rxe opens "
+			 "its socket in each namespace", host_network(box));
+		check_report(c, V_FAIL, fix, "rxe carries no traffic from this namespace on this kernel: "
+			     "this network namespace%s%s%s is not the initial one, and rdma_rxe has no "
+			     "UDP %d socket in it (before Linux 7.1 it has one, in the initial "
+			     "namespace only; this is %s): %s connect%s, then no packet moves", box ? " (" : "",
+			     box ? container_name(box) : "", box ? "'s)" : "", ROCE_V2_UDP_PORT,
+			     kernel_release(""), here, nhere > 1 ? "" : "s");
+		return;
+	}
+	if (nhere && sock == 0) {
+		check_report(c, V_WARN, NULL, "no UDP %d socket is open in this network namespace, yet "
+			     "%s %s here: rdma_rxe receives nothing (is rdma_rxe's port taken? "
+			     "ss -uanp sport = :%d)", ROCE_V2_UDP_PORT, here, nhere > 1 ? "are" : "is",
+			     ROCE_V2_UDP_PORT);
+		return;
+	}
+	if (c->o.dev && nother) {
+		snprintf(fix, sizeof(fix), "rdmactl -n NETNS check --dev %s (in the namespace whose "
+			 "netdev it is: 'ip netns list'; a container's PID)", c->o.dev);
+		check_report(c, V_FAIL, fix, "%s is on a netdev of another network namespace: %s shows it "
+			     "here (%s mode), but programs here reach no peer through it", c->o.dev,
+			     "the RDMA subsystem", mode_name ? mode_name : "shared");
+		return;
+	}
+	if (initial == 0 && !nhere && mode == 0) {
+		check_report(c, V_FAIL, "from the initial namespace: rdmactl move DEV NETNS (rdma dev "
+			     "set DEV netns NS)", "no RDMA device is in this network namespace, and the "
+			     "RDMA subsystem is in exclusive mode: a link made here is created in the "
+			     "initial namespace and must be moved here");
+		return;
+	}
+	if (initial == 0 && !nhere && nother) {
+		check_report(c, V_WARN, "rdmactl add rxe0 NETDEV (a name no namespace has taken)",
+			     "no rxe device is on a netdev of this network namespace: %s %s another "
+			     "namespace's, shown here because the RDMA subsystem is in shared mode",
+			     other, nother > 1 ? "are" : "is");
+		return;
+	}
+	check_report(c, V_PASS, NULL, "%s network namespace%s%s%s; RDMA namespace mode %s%s%s%s%s",
+		     initial == 1 ? "the initial" : initial == 0 ? "a" : "this",
+		     box ? " (in " : "", box ? container_name(box) : "", box ? ")" : "",
+		     mode_name ? mode_name : "unknown",
+		     nhere ? "; rdma_rxe's UDP 4791 socket is here" : "",
+		     nother ? "; shown from other namespaces (shared mode), their names taken here "
+		     "too: " : "", other, "");
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Whether this process runs in a container, and whose. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel/container.h"
+#include "kernel/sysfs.h"
+
+#define CAP_IPC_LOCK_BIT 14
+
+/* PID 1's environment has container=VALUE (systemd's interface for runtimes). */
+static bool init_says_container(const char *root, char *value, size_t len)
+{
+	char env[8192];
+	int n = sysfs_read(root, env, sizeof(env), "/proc/1/environ");
+
+	for (int i = 0; i < n; i += (int)strlen(env + i) + 1)
+		if (!strncmp(env + i, "container=", 10)) {
+			snprintf(value, len, "%s", env + i + 10);
+			return true;
+		}
+	return false;
+}
+
+enum container_kind container_detect(const char *root)
+{
+	char what[64] = "", comm[32];
+
+	/*
+	 * A container has a PID namespace of its own, without the kernel's
+	 * threads: where kthreadd is PID 2, the files below are the host's
+	 * (a VM booted on a container's root has /.dockerenv too).
+	 */
+	if (sysfs_read(root, comm, sizeof(comm), "/proc/2/comm") > 0 && !strcmp(comm, "kthreadd"))
+		return CONTAINER_NONE;
+	if (sysfs_exists(root, "/run/secrets/kubernetes.io/serviceaccount") ||
+	    (!*root && getenv("KUBERNETES_SERVICE_HOST")))
+		return CONTAINER_KUBERNETES;
+	if (sysfs_exists(root, "/run/.containerenv"))
+		return CONTAINER_PODMAN;
+	if (sysfs_exists(root, "/.dockerenv"))
+		return CONTAINER_DOCKER;
+	if (init_says_container(root, what, sizeof(what)))
+		return !strcmp(what, "podman") ? CONTAINER_PODMAN :
+		       !strcmp(what, "docker") ? CONTAINER_DOCKER : CONTAINER_OTHER;
+	return CONTAINER_NONE;
+}
+
+const char *container_name(enum container_kind k)
+{
+	static const char *const names[] = { NULL, "Docker", "Podman", "Kubernetes", "a container" };
+
+	return names[k];
+}
+
+bool container_can_lock_memory(const char *root)
+{
+	char status[8192], map[256];
+	const char *cap;
+	unsigned long long eff, inside, outside, count;
+
+	if (sysfs_read(root, status, sizeof(status), "/proc/self/status") <= 0)
+		return false;
+	cap = strstr(status, "\nCapEff:");
+	if (!cap || sscanf(cap, "\nCapEff: %llx", &eff) != 1 || !(eff >> CAP_IPC_LOCK_BIT & 1))
+		return false;
+	/* The initial user namespace maps every id to itself: "0 0 4294967295". */
+	if (sysfs_read(root, map, sizeof(map), "/proc/self/uid_map") <= 0)
+		return true;
+	return sscanf(map, "%llu %llu %llu", &inside, &outside, &count) == 3 && inside == 0 &&
+	       outside == 0 && count == 4294967295ULL;
+}

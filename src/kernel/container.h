@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Whether this process runs in a container, and whose: for fixes in its words. */
+#ifndef RDMACTL_CONTAINER_H
+#define RDMACTL_CONTAINER_H
+
+#include <stdbool.h>
+
+enum container_kind {
+	CONTAINER_NONE,
+	CONTAINER_DOCKER,
+	CONTAINER_PODMAN,
+	CONTAINER_KUBERNETES,
+	CONTAINER_OTHER,	/* systemd-nspawn, LXC, ...: PID 1's container= says */
+};
+
+/*
+ * What the runtimes leave for their containers to see: /.dockerenv (Docker),
+ * /run/.containerenv (Podman), the service account or KUBERNETES_SERVICE_HOST
+ * (Kubernetes, whichever runtime runs the pod), PID 1's container= (the rest),
+ * in a PID namespace without the kernel's threads (kthreadd, PID 2): a
+ * container sharing the host's PIDs is taken for the host.
+ */
+enum container_kind container_detect(const char *root);
+/* "Docker", "Podman", "Kubernetes", "a container"; NULL for none. */
+const char *container_name(enum container_kind k);
+
+/*
+ * Whether this process holds CAP_IPC_LOCK where memory registration asks for
+ * it: in its effective set, and not in a user namespace of its own (the
+ * kernel asks of the initial one; a rootless container's root has it only in
+ * its own).
+ */
+bool container_can_lock_memory(const char *root);
+
+#endif

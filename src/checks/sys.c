@@ -355,7 +355,6 @@ void check_provider(struct check_ctx *c)
 void check_memlock(struct check_ctx *c)
 {
 	struct rlimit rl;
-	char fix[256];
 
 	/* A limit of this process: a fixture captured elsewhere says nothing of it. */
 	if (!check_ctx_live(c)) {
@@ -373,7 +372,7 @@ void check_memlock(struct check_ctx *c)
 		return;
 	}
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur <= 64 * 1024) {
-		char msg[64];
+		char msg[64], fix[256];
 
 		snprintf(msg, sizeof(msg), "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
 		check_report(c, V_WARN, in_container("ulimit -l unlimited", "--ulimit memlock=-1 (or "

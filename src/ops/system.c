@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The RDMA subsystem's settings and devices' namespaces (RDMA netlink). */
+#include <dirent.h>
 #include <errno.h>
+#include <string.h>
 
 #include <libmnl/libmnl.h>
 #include <rdma/rdma_netlink.h>
 
 #include "kernel/nl.h"
+#include "model/model.h"
 #include "ops/explain.h"
 #include "ops/system.h"
 
@@ -40,4 +43,72 @@ int sys_get(struct nl *nl, struct nldev_sys *s, struct op_err *e)
 const char *sys_netns_mode_name(int mode)
 {
 	return mode < 0 ? NULL : mode ? "shared" : "exclusive";
+}
+
+/* The network namespaces besides the initial one that 'ip netns' names. */
+static int named_netns(void)
+{
+	DIR *d = opendir("/run/netns");
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+int sys_set_netns_mode(struct nl *nl, int mode, struct op_err *e)
+{
+	struct nlmsghdr *nlh = nl_request(nl, RDMA_NLDEV_CMD_SYS_SET, 0);
+	int err;
+
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, (uint8_t)mode);
+	err = nl_talk(nl, nlh, NULL, NULL);
+	if (err == -EBUSY)
+		return op_err_set(e, err, nl_ext_msg(nl), "the RDMA namespace mode can be changed only "
+				  "while no network namespace but the initial one exists (%d named "
+				  "ones: 'ip netns list'; containers have theirs too): set it at boot "
+				  "instead with 'rdmactl system set netns %s --persist' and reboot",
+				  named_netns(), sys_netns_mode_name(mode));
+	if (err == -EPERM || err == -EACCES)
+		return op_err_set(e, err, nl_ext_msg(nl), "setting the RDMA namespace mode needs "
+				  "CAP_NET_ADMIN in the initial namespace: run it as root on the host");
+	if (err)
+		return op_err_set(e, err, nl_ext_msg(nl), "cannot set the RDMA namespace mode to %s "
+				  "(RDMA_NLDEV_CMD_SYS_SET)", sys_netns_mode_name(mode));
+	return 0;
+}
+
+int sys_dev_move(struct nl *nl, const char *name, int nsfd, const char *spec, struct op_err *e)
+{
+	const struct model_src src = { .root = "", .nl = nl };
+	struct model m = { 0 };
+	const struct rdma_dev *d;
+	struct nlmsghdr *nlh;
+	int err = model_load(&src, NULL, MODEL_NETLINK | MODEL_NO_PORTS, &m);
+
+	if (err)
+		return explain_dump(e, err, nl_ext_msg(nl));
+	d = model_find(&m, name);
+	if (!d) {
+		model_free(&m);
+		return op_err_set(e, -ENODEV, NULL, "there is no RDMA device named %s in this network "
+				  "namespace ('rdmactl link' lists them)", name);
+	}
+	nlh = nl_request(nl, RDMA_NLDEV_CMD_SET, 0);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_NET_NS_FD, (uint32_t)nsfd);
+	model_free(&m);
+	err = nl_talk(nl, nlh, NULL, NULL);
+	if (err == -EOPNOTSUPP)
+		return op_err_set(e, err, nl_ext_msg(nl), "a device moves between network namespaces "
+				  "only in the exclusive namespace mode; this is shared, where every "
+				  "namespace sees %s already ('rdmactl system set netns exclusive')", name);
+	if (err)
+		return op_err_set(e, err, nl_ext_msg(nl), "cannot move %s into network namespace %s",
+				  name, spec);
+	return 0;
 }

@@ -14,4 +14,18 @@ int sys_get(struct nl *nl, struct nldev_sys *s, struct op_err *e);
 /* "shared" or "exclusive" for a mode; NULL for -1 (the kernel did not say). */
 const char *sys_netns_mode_name(int mode);
 
+/*
+ * Sets the namespace mode (1 shared, 0 exclusive). -EBUSY, explained, while a
+ * network namespace other than the initial one exists: the kernel changes
+ * it only then.
+ */
+int sys_set_netns_mode(struct nl *nl, int mode, struct op_err *e);
+
+/*
+ * Moves RDMA device NAME into the network namespace NSFD is open on (SPEC as
+ * the user named it, for messages): exclusive mode only (-EOPNOTSUPP,
+ * explained, in shared mode).
+ */
+int sys_dev_move(struct nl *nl, const char *name, int nsfd, const char *spec, struct op_err *e);
+
 #endif

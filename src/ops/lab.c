@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A lab of N RDMA nodes on one machine (lab.h). The route netlink work of
+ * the initial namespace is done here; each node's own (its addresses, its rxe
+ * link, its selftest) in a child that entered the node's namespace as '-n'
+ * does, so that sysfs and the sockets it opens are the node's.
+ */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kernel/netdev.h"
+#include "kernel/netns.h"
+#include "kernel/nl.h"
+#include "kernel/release.h"
+#include "kernel/rtnl.h"
+#include "model/roce.h"
+#include "ops/explain.h"
+#include "ops/lab.h"
+#include "ops/rxe.h"
+#include "ops/system.h"
+#include "selftest/selftest.h"
+
+#define LAB_PORT 18515		/* the selftest exchange's port in every node */
+
+static bool lab_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > LAB_NAME_MAX || name[0] < 'a' || name[0] > 'z')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || name[i] == '-' || name[i] == '_'))
+			return false;	/* no digits: NAME then digits is a node */
+	return true;
+}
+
+static void node_names(struct lab *l, size_t i, unsigned int num)
+{
+	struct in_addr a = { htonl(l->net + num) };
+
+	snprintf(l->node[i].netns, sizeof(l->node[i].netns), "%s%u", l->name, num);
+	inet_ntop(AF_INET, &a, l->node[i].addr, sizeof(l->node[i].addr));
+}
+
+int lab_plan(struct lab *l, const char *name, unsigned long n, const char *subnet,
+	     struct op_err *e)
+{
+	char addr[INET_ADDRSTRLEN];
+	unsigned int prefix;
+	struct in_addr a;
+	uint32_t mask;
+	int len;
+
+	memset(l, 0, sizeof(*l));
+	if (!lab_name_ok(name))
+		return op_err_set(e, -EINVAL, NULL, "'%s' is no lab name: 1 to %d lower-case letters, "
+				  "'-' or '_' (the nodes are NAME1, NAME2, ...)", name, LAB_NAME_MAX);
+	if (n < 1 || n > LAB_MAX_NODES)
+		return op_err_set(e, -EINVAL, NULL, "a lab has 1 to %d nodes, not %lu", LAB_MAX_NODES, n);
+	if (sscanf(subnet, "%15[0-9.]/%u%n", addr, &prefix, &len) != 2 || subnet[len] ||
+	    inet_pton(AF_INET, addr, &a) != 1 || prefix < 8 || prefix > 30)
+		return op_err_set(e, -EINVAL, NULL, "--subnet takes an IPv4 subnet A.B.C.D/P with P "
+				  "from 8 to 30, not '%s'", subnet);
+	mask = ~0u << (32 - prefix);
+	if (n > (~mask) - 1)
+		return op_err_set(e, -EINVAL, NULL, "%s has room for %u nodes, not %lu", subnet,
+				  (~mask) - 1, n);
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	l->net = ntohl(a.s_addr) & mask;
+	l->prefix = prefix;
+	l->n = n;
+	for (size_t i = 0; i < n; i++)
+		node_names(l, i, (unsigned int)i + 1);
+	return 0;
+}
+
+/* The host end of node NETNS's veth pair. */
+static void host_end(char *buf, size_t len, const char *netns)
+{
+	snprintf(buf, len, "%s-h", netns);
+}
+
+/*
+ * Runs FN(ARG, OUT, E) in a child that entered the network namespace SPEC;
+ * E and OUT (OUTLEN bytes) come back through a pipe.
+ */
+static int in_netns(const char *spec, int (*fn)(void *arg, void *out, struct op_err *e),
+		    void *arg, void *out, size_t outlen, struct op_err *e)
+{
+	int p[2], status;
+	pid_t pid;
+	ssize_t got;
+
+	if (pipe2(p, O_CLOEXEC))
+		return op_err_set(e, -errno, NULL, "cannot make a pipe");
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return op_err_set(e, -errno, NULL, "cannot fork");
+	}
+	if (pid == 0) {
+		struct op_err ce = { 0 };
+		enum netns_step step;
+		char path[PATH_MAX];
+		int err;
+
+		close(p[0]);
+		err = netns_enter(spec, &step, path, sizeof(path));
+		if (err)
+			op_err_set(&ce, err, NULL, "cannot enter network namespace %s (%s)", spec, path);
+		else
+			fn(arg, out, &ce);
+		/* Both in one write: a pipe takes that much at once. */
+		if (write(p[1], &ce, sizeof(ce)) != (ssize_t)sizeof(ce) ||
+		    (outlen && write(p[1], out, outlen) != (ssize_t)outlen))
+			_exit(2);
+		_exit(ce.err ? 1 : 0);
+	}
+	close(p[1]);
+	got = read(p[0], e, sizeof(*e));
+	if (got == (ssize_t)sizeof(*e) && outlen && read(p[0], out, outlen) != (ssize_t)outlen)
+		got = -1;
+	close(p[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got != (ssize_t)sizeof(*e))
+		return op_err_set(e, -EIO, NULL, "the work in network namespace %s ended without a "
+				  "word", spec);
+	return e->err;
+}
+
+struct node_arg {
+	const struct lab *l;
+	size_t i;
+	bool probe;		/* refuse when rxe opens no socket here */
+};
+
+static int node_setup(void *arg, void *out, struct op_err *e)
+{
+	const struct node_arg *a = arg;
+	const struct lab_node *nd = &a->l->node[a->i];
+	struct rxe_add_req req = { .name = nd->netns, .netdev = LAB_NETDEV };
+	struct in_addr addr;
+	struct rtnl *r;
+	struct nl *nl;
+	int err;
+
+	(void)out;
+	inet_pton(AF_INET, nd->addr, &addr);
+	err = rtnl_open(&r);
+	if (err)
+		return op_err_set(e, err, NULL, "cannot open a route netlink socket in %s", nd->netns);
+	err = rtnl_link_up(r, "lo");
+	if (!err)
+		err = rtnl_addr4_add(r, LAB_NETDEV, addr.s_addr, a->l->prefix);
+	if (!err)
+		err = rtnl_link_up(r, LAB_NETDEV);
+	rtnl_close(r);
+	if (err)
+		return op_err_set(e, err, NULL, "cannot set %s up with %s/%u in %s", LAB_NETDEV,
+				  nd->addr, a->l->prefix, nd->netns);
+	err = nl_open(&nl);
+	if (err)
+		return explain_netlink_open(e, err, "");
+	err = rxe_add(nl, &req, e);
+	nl_close(nl);
+	if (err)
+		return err;
+	if (a->probe && netns_udp_bound("", ROCE_V2_UDP_PORT) == 0)
+		return op_err_set(e, -EOPNOTSUPP, NULL, "rdma_rxe of this kernel (%s) carries no "
+				  "traffic from a network namespace but the initial one: it opened no "
+				  "UDP %d socket in %s (before Linux 7.1 it has one, in the initial "
+				  "namespace only). A lab of namespaces needs Linux 7.1 or later "
+				  "(Debian's 7.3 is in trixie-backports)", kernel_release(""),
+				  ROCE_V2_UDP_PORT, nd->netns);
+	return 0;
+}
+
+/* Deletes the rxe link named as the node, seen from inside it. */
+static int node_unlink(void *arg, void *out, struct op_err *e)
+{
+	const char *name = arg;
+	struct nl *nl;
+	int err;
+
+	(void)out;
+	err = nl_open(&nl);
+	if (err)
+		return explain_netlink_open(e, err, "");
+	err = rxe_del_name(nl, name, e);
+	nl_close(nl);
+	return err;
+}
+
+/*
+ * Removes node NETNS, whatever of it is there: its rxe link (from inside,
+ * and from here, where exclusive mode left it unmoved), veth and namespace.
+ * 0 when nothing of it was there either; 1 when something was removed.
+ */
+static int node_remove(struct rtnl *r, const char *netns, struct op_err *e)
+{
+	char path[64], h[IF_NAMESIZE + 8];
+	struct op_err ie = { 0 };
+	struct nl *nl;
+	int err, found = 0;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", netns);
+	if (access(path, F_OK) == 0) {
+		found = 1;
+		if (in_netns(netns, node_unlink, (void *)netns, NULL, 0, &ie) && ie.err != -ENOENT)
+			return (*e = ie).err;
+	}
+	if (nl_open(&nl) == 0) {
+		err = rxe_del_name(nl, netns, e);
+		nl_close(nl);
+		if (err)
+			return err;
+	}
+	host_end(h, sizeof(h), netns);
+	err = rtnl_link_del(r, h);
+	if (err && err != -ENODEV)
+		return op_err_set(e, err, NULL, "cannot delete %s", h);
+	found |= !err;
+	if (found && access(path, F_OK) == 0) {
+		err = netns_del(netns);
+		if (err)
+			return op_err_set(e, err, NULL, "cannot delete network namespace %s", netns);
+	}
+	return found;
+}
+
+/* Removes nodes 0..N-1 of L, then its bridge when BRIDGE. */
+static void undo(struct rtnl *r, const struct lab *l, size_t n, bool bridge)
+{
+	struct op_err ignore;
+
+	for (size_t i = 0; i < n; i++)
+		node_remove(r, l->node[i].netns, &ignore);
+	if (bridge)
+		rtnl_link_del(r, l->name);
+}
+
+static int node_add(struct rtnl *r, const struct lab *l, size_t i, int mode, struct op_err *e)
+{
+	const char *ns = l->node[i].netns;
+	struct node_arg a = { .l = l, .i = i, .probe = i == 0 };
+	char h[IF_NAMESIZE + 8], path[64];
+	struct nl *nl;
+	int err, fd;
+
+	err = netns_add(ns);
+	if (err)
+		return op_err_set(e, err, NULL, err == -EEXIST ? "network namespace %s exists already "
+				  "('ip netns list'): is a lab named %s there? ('rdmactl lab del %s')" :
+				  "cannot make network namespace %s", ns, l->name, l->name);
+	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return op_err_set(e, -errno, NULL, "cannot open %s", path);
+	host_end(h, sizeof(h), ns);
+	err = rtnl_veth_add(r, h, l->name, LAB_NETDEV, fd);
+	if (err) {
+		/* Only the namespace is this node's so far: a device named H is not. */
+		close(fd);
+		netns_del(ns);
+		return op_err_set(e, err, NULL, err == -EEXIST ? "a network device named %s exists "
+				  "already" : "cannot make the veth pair %s", h);
+	}
+	err = rtnl_link_up(r, h);
+	if (err)
+		op_err_set(e, err, NULL, "cannot set %s up", h);
+	else
+		err = in_netns(ns, node_setup, &a, NULL, 0, e);
+	/* Exclusive mode made the device here, in the initial namespace: it moves in. */
+	if (!err && mode == 0 && (err = nl_open(&nl)) == 0) {
+		err = sys_dev_move(nl, ns, fd, ns, e);
+		nl_close(nl);
+	} else if (!err && mode == 0) {
+		explain_netlink_open(e, err, "");
+	}
+	close(fd);
+	if (err) {
+		struct op_err ignore;
+
+		node_remove(r, ns, &ignore);
+	}
+	return err;
+}
+
+int lab_add(const struct lab *l, struct op_err *e)
+{
+	struct nldev_sys sys = { -1, -1 };
+	struct rtnl *r;
+	struct nl *nl;
+	size_t i;
+	int err;
+
+	err = nl_open(&nl);
+	if (err)
+		return explain_netlink_open(e, err, "");
+	err = sys_get(nl, &sys, e);
+	nl_close(nl);
+	if (err)
+		return err;
+	err = rtnl_open(&r);
+	if (err)
+		return op_err_set(e, err, NULL, "cannot open a route netlink socket");
+	err = rtnl_bridge_add(r, l->name);
+	if (err) {
+		rtnl_close(r);
+		return op_err_set(e, err, NULL, err == -EEXIST ? "a network device named %s exists "
+				  "already: is a lab named so there? ('rdmactl lab del %s')" :
+				  "cannot make the bridge %s", l->name, l->name);
+	}
+	err = rtnl_link_up(r, l->name);
+	if (err)
+		op_err_set(e, err, NULL, "cannot set the bridge %s up", l->name);
+	/* A node that fails removes what it made of itself; the others go here. */
+	for (i = 0; !err && i < l->n; i++) {
+		err = node_add(r, l, i, sys.netns_mode, e);
+		if (err)
+			break;
+	}
+	if (err)
+		undo(r, l, i, true);
+	rtnl_close(r);
+	return err;
+}
+
+/* NAME followed by digits only: node NAMEi's number, or 0. */
+static unsigned int node_number(const char *entry, const char *name)
+{
+	size_t n = strlen(name);
+	char *end;
+	unsigned long v;
+
+	if (strncmp(entry, name, n) || entry[n] < '1' || entry[n] > '9')
+		return 0;
+	v = strtoul(entry + n, &end, 10);
+	return *end || v > LAB_MAX_NODES ? 0 : (unsigned int)v;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct lab_node *x = a, *y = b;
+	size_t lx = strlen(x->netns), ly = strlen(y->netns);
+
+	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x->netns, y->netns);
+}
+
+/* Node NETNS's address: eth0's IPv4 as the node sees it. */
+static int node_addr(void *arg, void *out, struct op_err *e)
+{
+	struct netdev nd;
+	int err = netdev_get("", LAB_NETDEV, &nd);
+
+	(void)arg;
+	if (err)
+		return op_err_set(e, err, NULL, "the node has no %s", LAB_NETDEV);
+	snprintf(out, INET_ADDRSTRLEN, "%s", nd.ipv4);
+	return *nd.ipv4 ? 0 : op_err_set(e, -EADDRNOTAVAIL, NULL, "%s has no IPv4 address",
+					  LAB_NETDEV);
+}
+
+int lab_find(const char *name, struct lab *l, struct op_err *e)
+{
+	DIR *d;
+	struct dirent *de;
+
+	memset(l, 0, sizeof(*l));
+	if (!lab_name_ok(name))
+		return op_err_set(e, -EINVAL, NULL, "'%s' is no lab name", name);
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	d = opendir("/run/netns");
+	while (d && (de = readdir(d)) && l->n < LAB_MAX_NODES)
+		if (node_number(de->d_name, name))
+			snprintf(l->node[l->n++].netns, sizeof(l->node[0].netns), "%.15s", de->d_name);
+	if (d)
+		closedir(d);
+	if (!l->n)
+		return op_err_set(e, -ENOENT, NULL, "there is no lab named %s ('rdmactl lab add N' "
+				  "makes one)", name);
+	qsort(l->node, l->n, sizeof(l->node[0]), cmp_node);
+	for (size_t i = 0; i < l->n; i++) {
+		int err = in_netns(l->node[i].netns, node_addr, NULL, l->node[i].addr,
+				   sizeof(l->node[i].addr), e);
+
+		if (err)
+			return op_err_add(e, "node %s of lab %s", l->node[i].netns, name), err;
+	}
+	return 0;
+}
+
+int lab_del(const char *name, size_t *nodes, struct op_err *e)
+{
+	struct lab l = { 0 };
+	struct rtnl *r;
+	DIR *d;
+	struct dirent *de;
+	int err = 0, found = 0;
+
+	*nodes = 0;
+	if (!lab_name_ok(name))
+		return op_err_set(e, -EINVAL, NULL, "'%s' is no lab name", name);
+	err = rtnl_open(&r);
+	if (err)
+		return op_err_set(e, err, NULL, "cannot open a route netlink socket");
+	/* The nodes: by their namespaces, and by their veths where a namespace is gone. */
+	d = opendir("/run/netns");
+	while (d && (de = readdir(d)) && l.n < LAB_MAX_NODES)
+		if (node_number(de->d_name, name))
+			snprintf(l.node[l.n++].netns, sizeof(l.node[0].netns), "%.15s", de->d_name);
+	if (d)
+		closedir(d);
+	for (unsigned int i = 1; i <= LAB_MAX_NODES && l.n < LAB_MAX_NODES; i++) {
+		char ns[16], h[IF_NAMESIZE + 8];
+		bool listed = false;
+
+		snprintf(ns, sizeof(ns), "%s%u", name, i);
+		host_end(h, sizeof(h), ns);
+		for (size_t k = 0; k < l.n; k++)
+			listed |= !strcmp(l.node[k].netns, ns);
+		if (!listed && if_nametoindex(h))
+			snprintf(l.node[l.n++].netns, sizeof(l.node[0].netns), "%s", ns);
+	}
+	for (size_t i = 0; !err && i < l.n; i++) {
+		int got = node_remove(r, l.node[i].netns, e);
+
+		if (got < 0)
+			err = got;
+		else
+			*nodes += (size_t)got;
+	}
+	if (!err) {
+		int b = rtnl_link_del(r, name);
+
+		if (b && b != -ENODEV)
+			err = op_err_set(e, b, NULL, "cannot delete the bridge %s", name);
+		found = !b;
+	}
+	rtnl_close(r);
+	if (!err && !found && !*nodes)
+		return op_err_set(e, -ENOENT, NULL, "there is no lab named %s (no namespace %s1..., "
+				  "no bridge %s)", name, name, name);
+	return err;
+}
+
+/* A server in its node: says it listens (a byte on FD), then serves until killed. */
+struct server_arg {
+	const char *dev;
+	unsigned int timeout_ms;
+	int fd;
+};
+
+static void server_session(void *arg, const struct st_report *r)
+{
+	struct server_arg *a = arg;
+
+	(void)r;
+	if (a->fd >= 0) {
+		if (write(a->fd, "L", 1) != 1)
+			_exit(2);
+		close(a->fd);
+		a->fd = -1;
+	}
+}
+
+static int serve(void *arg, void *out, struct op_err *e)
+{
+	struct server_arg *a = arg;
+	struct st_report r;
+	struct st_opts o;
+
+	(void)out;
+	st_opts_init(&o, a->dev);
+	o.common.port = LAB_PORT;
+	o.common.timeout_ms = a->timeout_ms;
+	st_server(&o, &r, server_session, a);
+	return op_err_set(e, -EIO, NULL, "the selftest server in %s did not start: %s", a->dev,
+			  r.st[ST_SETUP].f.detail);
+}
+
+/* Node I's client against every other node, a lab_pair each on FD. */
+struct client_arg {
+	const struct lab *l;
+	size_t i;
+	unsigned int timeout_ms;
+	int fd;
+};
+
+static int clients(void *arg, void *out, struct op_err *e)
+{
+	struct client_arg *a = arg;
+
+	(void)out;
+	(void)e;
+	for (size_t j = 0; j < a->l->n; j++) {
+		struct lab_pair p = { .from = (unsigned int)a->i, .to = (unsigned int)j };
+		struct st_report r;
+		struct st_opts o;
+
+		if (j == a->i)
+			continue;
+		st_opts_init(&o, a->l->node[a->i].netns);
+		o.common.host = a->l->node[j].addr;
+		o.common.port = LAB_PORT;
+		o.common.timeout_ms = a->timeout_ms;
+		st_client(&o, &r);
+		p.passed = r.passed;
+		for (int s = 0; s < ST_NSTAGES; s++) {
+			p.usec += r.st[s].ran ? r.st[s].usec : 0;
+			if (!p.f.failed && r.st[s].result == ST_FAIL)
+				p.f = r.st[s].f;
+		}
+		if (write(a->fd, &p, sizeof(p)) != (ssize_t)sizeof(p))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Forks FN in node SPEC without waiting: its pid, or -1. The child itself
+ * enters the namespace and runs FN, so that killing the pid ends the work.
+ */
+static pid_t spawn_in(const char *spec, int (*fn)(void *, void *, struct op_err *), void *arg)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		struct op_err e = { 0 };
+		enum netns_step step;
+		char path[PATH_MAX];
+
+		if (netns_enter(spec, &step, path, sizeof(path)))
+			_exit(1);
+		_exit(fn(arg, NULL, &e) ? 1 : 0);
+	}
+	return pid;
+}
+
+static void stop(pid_t *pids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGTERM);
+	for (size_t i = 0; i < n; i++)
+		if (pids[i] > 0)
+			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
+				;
+}
+
+int lab_test(const struct lab *l, unsigned int timeout_ms, struct lab_pair **pairs,
+	     size_t *npairs, struct op_err *e)
+{
+	pid_t servers[LAB_MAX_NODES] = { 0 };
+	size_t want = l->n * (l->n - 1), got = 0;
+	struct lab_pair *v = calloc(want ? want : 1, sizeof(*v));
+	int err = 0, failed = 0;
+
+	*pairs = NULL;
+	*npairs = 0;
+	if (!v)
+		return op_err_set(e, -ENOMEM, NULL, "out of memory");
+	for (size_t j = 0; !err && j < l->n; j++) {
+		struct server_arg sa = { .dev = l->node[j].netns, .timeout_ms = timeout_ms };
+		struct pollfd pfd;
+		int p[2];
+		char c;
+
+		if (pipe2(p, O_CLOEXEC)) {
+			err = op_err_set(e, -errno, NULL, "cannot make a pipe");
+			break;
+		}
+		sa.fd = p[1];
+		servers[j] = spawn_in(l->node[j].netns, serve, &sa);
+		close(p[1]);
+		pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
+		if (servers[j] < 0 || poll(&pfd, 1, (int)timeout_ms) != 1 || read(p[0], &c, 1) != 1)
+			err = op_err_set(e, -EIO, NULL, "the selftest server in %s did not start listening "
+					 "('rdmactl -n %s selftest server %s' says why)", l->node[j].netns,
+					 l->node[j].netns, l->node[j].netns);
+		close(p[0]);
+	}
+	for (size_t i = 0; !err && i < l->n; i++) {
+		struct client_arg ca = { .l = l, .i = i, .timeout_ms = timeout_ms };
+		int p[2];
+		pid_t pid;
+
+		if (pipe2(p, O_CLOEXEC)) {
+			err = op_err_set(e, -errno, NULL, "cannot make a pipe");
+			break;
+		}
+		ca.fd = p[1];
+		pid = spawn_in(l->node[i].netns, clients, &ca);
+		close(p[1]);
+		while (got < want && read(p[0], &v[got], sizeof(v[got])) == (ssize_t)sizeof(v[got]))
+			failed |= !v[got++].passed;
+		close(p[0]);
+		if (pid > 0)
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		if (got != (i + 1) * (l->n - 1))
+			err = op_err_set(e, -EIO, NULL, "the clients of %s ended early", l->node[i].netns);
+	}
+	stop(servers, l->n);
+	if (err) {
+		free(v);
+		return err;
+	}
+	*pairs = v;
+	*npairs = got;
+	return failed;
+}

@@ -221,7 +221,7 @@ libs_loaded() {
 	# Enough was tried to mean something: every command and its options.
 	[ "$checked" -gt 300 ] || fail "only $checked words checked"
 	# The aliases are offered, and a word after one completes as after its verb.
-	assert_equal "$(complete_words rdmactl link '' | tr '\n' ' ')" 'show list add del remove delete '
+	assert_equal "$(complete_words rdmactl link '' | tr '\n' ' ')" 'show list add del remove delete move '
 	assert_equal "$(complete_words rdmactl link re)" 'remove'
 	assert_equal "$(complete_words rdmactl persistent '' | tr '\n' ' ')" 'list show add del remove delete wants '
 	assert_equal "$(complete_words rdmactl link remove --netd)" '--netdev'

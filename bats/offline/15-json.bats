@@ -36,7 +36,7 @@ setup() {
 	rdmactl -j help | assert_json_contract --exact help
 	rdmactl -j help link | assert_json_contract --exact help
 	run rdmactl -j help link
-	assert_equal "$(jq -r '[.[].command] | join(",")' <<<"$output")" 'link show,link add,link del'
+	assert_equal "$(jq -r '[.[].command] | join(",")' <<<"$output")" 'link show,link add,link del,link move'
 	rdmactl --config "$conf" -j persist add rxe0 eth0 | assert_json_contract --exact 'persist add'
 	rdmactl --config "$conf" -j persist add rxe1 eth1 | assert_json_contract --exact 'persist add'
 	rdmactl --config "$conf" -j persist del rxe0 | assert_json_contract --exact 'persist del'

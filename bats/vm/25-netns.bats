@@ -30,6 +30,8 @@ teardown() {
 	ip netns del rdmactl-a 2>/dev/null || true
 	ip netns del rdmactl-b 2>/dev/null || true
 	ip link del vb 2>/dev/null || true
+	# The kernel's default mode back, now that no namespace is left.
+	[ "$(rdma system show | awk '{ print $2 }')" = shared ] || rdma system set netns shared
 }
 
 # Whether rxe's UDP 4791 socket (12B7) is in NETNS's own table: the kernel's
@@ -214,4 +216,62 @@ in_ns() {
 # The word after KEY in TEXT.
 word_after() {
 	awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' <<<"$2"
+}
+
+# bats test_tags=kernels
+@test "system set: refused while a namespace exists (EBUSY explained); --persist is modprobe's option; exclusive mode moves a link into its namespace" {
+	export RDMACTL_MODPROBE_D=$BATS_TEST_TMPDIR/modprobe.d
+	mkdir "$RDMACTL_MODPROBE_D"
+	run --separate-stderr rdmactl system set netns exclusive
+	assert_failure 1
+	[[ $stderr == *"can be changed only while no network namespace but the initial one exists (1 named ones"*"(EBUSY: "* ]] || fail "$stderr"
+	assert_equal "$(rdma system show | awk '{ print $2 }')" shared
+	# --persist: from the next boot, as modprobe reads it; now unchanged.
+	run --separate-stderr rdmactl system set netns exclusive --persist
+	assert_success
+	assert_output --regexp '^netns shared copy-on-fork (on|off)$'
+	[[ $stderr == *"exclusive from the next boot ($RDMACTL_MODPROBE_D/rdmactl-netns.conf)"* ]] || fail "$stderr"
+	[ -f "$RDMACTL_MODPROBE_D/rdmactl-netns.conf" ] && [ ! -L "$RDMACTL_MODPROBE_D/rdmactl-netns.conf" ]
+	run -0 modprobe -c -C "$RDMACTL_MODPROBE_D"
+	assert_line 'options ib_core netns_mode=0'
+	run -0 rdmactl system set netns shared --persist
+	[ ! -e "$RDMACTL_MODPROBE_D/rdmactl-netns.conf" ] || fail "the file is left"
+	# In shared mode a device does not move: every namespace sees it already.
+	run -0 rdmactl add rxb vb
+	run --separate-stderr rdmactl link move rxb rdmactl-a
+	assert_failure 1
+	[[ $stderr == *'moves between network namespaces only in the exclusive namespace mode'* ]] || fail "$stderr"
+	run -0 rdmactl del rxb
+	# No namespace left: exclusive now. A link made inside a namespace is then
+	# the initial one's until moved there.
+	ip netns del rdmactl-a
+	run -0 rdmactl -j system set netns exclusive
+	assert_equal "$(jq -r .netns <<<"$output")" exclusive
+	assert_equal "$(rdma system show | awk '{ print $2 }')" exclusive
+	ip netns add rdmactl-a
+	ip link add va type veth peer name vb2
+	ip link set va netns rdmactl-a
+	ip -n rdmactl-a link set va up
+	ip netns exec rdmactl-a rdma link add rxa type rxe netdev va
+	run ip netns exec rdmactl-a rdma dev
+	refute_output --partial rxa
+	run --separate-stderr rdmactl -j link move rxa rdmactl-a
+	if [ "$status" = 0 ]; then
+		assert_json_contract --exact 'link move' <<<"$output"
+		run ip netns exec rdmactl-a rdma dev
+		assert_output --partial rxa
+		run rdma dev
+		refute_output --partial rxa
+		ip netns exec rdmactl-a rdma link del rxa
+	else
+		# The driver cannot be moved on this kernel: rdma's own move agrees.
+		[[ $stderr == *'rxa cannot be moved: the kernel moves only a device whose driver can detach'*'(EOPNOTSUPP: '* ]] || fail "$stderr"
+		run rdma dev set rxa netns rdmactl-a
+		assert_failure
+		rdma link del rxa
+	fi
+	ip netns del rdmactl-a
+	ip link del vb2 2>/dev/null || true
+	run -0 rdmactl system set netns shared
+	assert_output --regexp '^netns shared '
 }

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* system: the RDMA subsystem's settings, as 'rdma system show' gives them. */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include <libmnl/libmnl.h>
@@ -10,11 +14,12 @@
 #include "cli/out.h"
 #include "cmd/cmd.h"
 #include "kernel/nl.h"
+#include "kernel/netns.h"
 #include "kernel/nldev.h"
 #include "ops/explain.h"
 #include "ops/system.h"
 
-int cmd_system(struct cmd_ctx *ctx, const struct cli_args *a)
+int cmd_system_show(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct nldev_sys s;
 	struct out *o = ctx->out;
@@ -39,5 +44,79 @@ int cmd_system(struct cmd_ctx *ctx, const struct cli_args *a)
 	out_text(o, " copy-on-fork %s", s.copy_on_fork > 0 ? "on" : "off");
 	out_nl(o);
 	out_obj_close(o);
+	return 0;
+}
+
+/* Where --persist writes: /etc/modprobe.d, or RDMACTL_MODPROBE_D (tests). */
+static const char *modprobe_dir(void)
+{
+	const char *d = getenv("RDMACTL_MODPROBE_D");
+
+	return d && *d ? d : "/etc/modprobe.d";
+}
+
+int cmd_system_set(struct cmd_ctx *ctx, const struct cli_args *a)
+{
+	bool persist = cli_flag(a, "persist");
+	char had[4096] = "";
+	struct op_err e;
+	struct nl *nl;
+	int mode, err;
+
+	if (strcmp(a->argv[0], "netns"))
+		return cli_usage(a, "'%s' is not a setting: 'netns shared' or 'netns exclusive'",
+				 a->argv[0]);
+	if (a->argc < 2 || (strcmp(a->argv[1], "shared") && strcmp(a->argv[1], "exclusive")))
+		return cli_usage(a, "netns takes shared or exclusive%s%s", a->argc < 2 ? "" : ", not ",
+				 a->argc < 2 ? "" : a->argv[1]);
+	mode = !strcmp(a->argv[1], "shared");
+	err = cmd_netlink(ctx, &nl);
+	if (err)
+		return err;
+	if (persist && sys_persist_netns_mode(modprobe_dir(), mode, had, sizeof(had), &e))
+		return cmd_fail(&e);
+	err = sys_set_netns_mode(nl, mode, &e);
+	if (err == -EBUSY && persist) {
+		pr_note("the running kernel keeps its mode while other network namespaces exist: "
+			"%s from the next boot (%s/%s)", a->argv[1], modprobe_dir(), SYS_MODPROBE_FILE);
+	} else if (err) {
+		if (persist)
+			sys_persist_restore(modprobe_dir(), had);
+		return cmd_fail(&e);
+	} else if (persist) {
+		pr_note("%s from boot too: %s/%s", a->argv[1], modprobe_dir(), SYS_MODPROBE_FILE);
+	}
+	return cmd_system_show(ctx, a);
+}
+
+int cmd_link_move(struct cmd_ctx *ctx, const struct cli_args *a)
+{
+	const char *dev = a->argv[0], *spec = a->argv[1];
+	char path[PATH_MAX];
+	struct op_err e;
+	struct nl *nl;
+	int err, fd;
+
+	if (cmd_check_name(a, "device name", dev, true))
+		return -EUSAGE;
+	if (netns_path(spec, path, sizeof(path)))
+		return cli_usage(a, "'%s' names no network namespace: a name 'ip netns list' "
+				 "lists, or a PID", spec);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		op_err_set(&e, -errno, NULL, "cannot open network namespace %s (%s)", spec, path);
+		return cmd_fail(&e);
+	}
+	err = cmd_netlink(ctx, &nl);
+	if (!err && sys_dev_move(nl, dev, fd, spec, &e))
+		err = cmd_fail(&e);
+	close(fd);
+	if (err)
+		return err;
+	out_obj_open(ctx->out, NULL);
+	out_str(ctx->out, "ifname", "%s moved to network namespace", dev);
+	out_str(ctx->out, "netns", " %s", spec);
+	out_nl(ctx->out);
+	out_obj_close(ctx->out);
 	return 0;
 }

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The RDMA subsystem's settings and devices' namespaces (RDMA netlink). */
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libmnl/libmnl.h>
 #include <rdma/rdma_netlink.h>
 
 #include "kernel/nl.h"
+#include "kernel/safefile.h"
 #include "model/model.h"
 #include "ops/explain.h"
 #include "ops/system.h"
@@ -103,12 +107,66 @@ int sys_dev_move(struct nl *nl, const char *name, int nsfd, const char *spec, st
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_NET_NS_FD, (uint32_t)nsfd);
 	model_free(&m);
 	err = nl_talk(nl, nlh, NULL, NULL);
-	if (err == -EOPNOTSUPP)
-		return op_err_set(e, err, nl_ext_msg(nl), "a device moves between network namespaces "
-				  "only in the exclusive namespace mode; this is shared, where every "
-				  "namespace sees %s already ('rdmactl system set netns exclusive')", name);
+	if (err == -EOPNOTSUPP) {
+		struct nldev_sys sys;
+		struct op_err ignore;
+		char ext[sizeof(e->ext)];
+
+		snprintf(ext, sizeof(ext), "%s", nl_ext_msg(nl));
+		if (sys_get(nl, &sys, &ignore) == 0 && sys.netns_mode == 0)
+			return op_err_set(e, err, ext, "%s cannot be moved: the kernel moves only a "
+					  "device whose driver can detach programs' contexts from it, "
+					  "and this kernel's cannot (rdma_rxe can on 7.3, not on 6.1); "
+					  "on this kernel, use the shared namespace mode", name);
+		return op_err_set(e, err, ext, "a device moves between network namespaces only in "
+				  "the exclusive namespace mode; this is shared, where every namespace "
+				  "sees %s already ('rdmactl system set netns exclusive')", name);
+	}
 	if (err)
 		return op_err_set(e, err, nl_ext_msg(nl), "cannot move %s into network namespace %s",
 				  name, spec);
 	return 0;
+}
+
+int sys_persist_netns_mode(const char *dir, int mode, char *had, size_t hadlen,
+			   struct op_err *e)
+{
+	static const char text[] = "# Written by 'rdmactl system set netns exclusive --persist';\n"
+				    "# 'rdmactl system set netns shared --persist' removes it.\n"
+				    "# The RDMA subsystem's namespace mode from boot: each RDMA device\n"
+				    "# belongs to one network namespace (ib_core's default is shared).\n"
+				    "options ib_core netns_mode=0\n";
+	char path[PATH_MAX];
+	struct safe_path p;
+	size_t len = 0;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, SYS_MODPROBE_FILE);
+	err = safe_read(path, had, hadlen - 1, &len, &p);
+	if (err == -ENOENT)
+		len = 0;
+	else if (err)
+		return explain_conf_save(e, err, path, &p);
+	had[len] = '\0';
+	if (mode == 0) {
+		err = safe_write(path, text, sizeof(text) - 1, 0644, &p);
+		return err ? explain_conf_save(e, err, path, &p) : 0;
+	}
+	if (!len && err == -ENOENT)
+		return 0;
+	if (unlink(p.target) < 0)
+		return explain_conf_save(e, -errno, path, &p);
+	return 0;
+}
+
+void sys_persist_restore(const char *dir, const char *had)
+{
+	char path[PATH_MAX];
+	struct safe_path p;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, SYS_MODPROBE_FILE);
+	if (*had)
+		safe_write(path, had, strlen(had), 0644, &p);
+	else if (safe_resolve(path, &p) == 0)
+		unlink(p.target);
 }

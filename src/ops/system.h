@@ -28,4 +28,19 @@ int sys_set_netns_mode(struct nl *nl, int mode, struct op_err *e);
  */
 int sys_dev_move(struct nl *nl, const char *name, int nsfd, const char *spec, struct op_err *e);
 
+/* Where the namespace mode is kept for boot: ib_core's netns_mode, a modprobe.d option. */
+#define SYS_MODPROBE_FILE "rdmactl-netns.conf"
+
+/*
+ * Makes the mode MODE the one ib_core starts with, in DIR/SYS_MODPROBE_FILE
+ * (DIR: /etc/modprobe.d): exclusive writes "options ib_core netns_mode=0",
+ * shared (the kernel's default) removes the file. Into *HAD what the file
+ * held before (for sys_persist_restore), "" for none. Only a regular file is
+ * written or removed.
+ */
+int sys_persist_netns_mode(const char *dir, int mode, char *had, size_t hadlen,
+			   struct op_err *e);
+/* Puts back what sys_persist_netns_mode found (HAD, "" for no file). */
+void sys_persist_restore(const char *dir, const char *had);
+
 #endif

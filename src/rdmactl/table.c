@@ -56,6 +56,10 @@ static const struct cli_cmd link_verbs[] = {
 	  .help = "The MTU is read through libibverbs and needs ib_uverbs loaded." },
 	ADD_ROW("add"),
 	DEL_ROW("del"),
+	{ "move", .fn = cmd_link_move, .args = "DEV NETNS", .min_args = 2, .max_args = 2,
+	  .live_only = true,
+	  .summary = "Move RDMA device DEV into network namespace NETNS (a name or a PID), as "
+		     "'rdma dev set DEV netns NS': in the exclusive namespace mode only." },
 	{ NULL },
 };
 
@@ -292,6 +296,30 @@ static const struct cli_cmd lab_verbs[] = {
 	{ NULL },
 };
 
+static const struct cli_opt system_set_opts[] = {
+	{ "persist", 0, CLI_FLAG, .help = "also from boot: ib_core's netns_mode in "
+	  "/etc/modprobe.d/rdmactl-netns.conf (exclusive writes it, shared removes it)" },
+	{ NULL },
+};
+
+static const struct cli_cmd system_verbs[] = {
+	{ "show", .fn = cmd_system_show, .live_only = true,
+	  .summary = "The RDMA subsystem's settings, as 'rdma system show': the network "
+		     "namespace mode and copy-on-fork.",
+	  .help = "netns shared: every RDMA device is seen from every network namespace; "
+		  "exclusive: a device belongs to one namespace. copy-on-fork on: registered "
+		  "memory is copied into a forked child, off before Linux 5.13 (JSON: netns, "
+		  "null when the kernel does not say; copy_on_fork)." },
+	{ "set", .fn = cmd_system_set, .opts = { system_set_opts }, .args = "netns MODE",
+	  .min_args = 2, .max_args = 2, .live_only = true,
+	  .summary = "Set the network namespace mode (shared or exclusive), as 'rdma system "
+		     "set netns MODE'; then show the settings.",
+	  .help = "The kernel changes it only while no network namespace but the initial one "
+		  "exists (containers have theirs): else it is refused, or with --persist taken "
+		  "from the next boot." },
+	{ NULL },
+};
+
 static const char *const help_formats[] = { "text", "bash", "scdoc", NULL };
 
 static const struct cli_opt help_opts[] = {
@@ -337,13 +365,9 @@ const struct cli_cmd rdmactl_commands[] = {
 		  "(JSON: recommended)." },
 	{ "netdevs", .fn = cmd_netdevs, .args = "[DEV]", .max_args = 1,
 	  .summary = "The ibdev2netdev view, rxe included: 'rxe0 port 1 ==> ens4 (Up)'." },
-	{ "system", .fn = cmd_system, .live_only = true,
-	  .summary = "The RDMA subsystem's settings, as 'rdma system show': the network "
-		     "namespace mode and copy-on-fork.",
-	  .help = "netns shared: every RDMA device is seen from every network namespace; "
-		  "exclusive: a device belongs to one namespace. copy-on-fork on: registered "
-		  "memory is copied into a forked child, off before Linux 5.13 (JSON: netns, "
-		  "null when the kernel does not say; copy_on_fork)." },
+	{ "system", .verbs = system_verbs, .dflt = "show",
+	  .summary = "The RDMA subsystem's settings, as 'rdma system': the network namespace mode "
+		     "and copy-on-fork; set the mode, now and from boot." },
 	{ "check", .fn = cmd_check, .opts = { check_opts },
 	  .summary = "Find out why Soft-RoCE does not work, and say how to fix it.",
 	  .help = "Each check has a stable id (--list) and gives pass, warn, fail or skip with "

@@ -32,7 +32,7 @@ fix_of() {
 	run rdmactl check
 	assert_success
 	refute_line --regexp '^(FAIL|WARN) '
-	assert_line --regexp '^check: 1[23] pass, 0 warn, 0 fail, [01] skip$'
+	assert_line --regexp '^check: 1[34] pass, 0 warn, 0 fail, [01] skip$'
 }
 
 # bats test_tags=kernels

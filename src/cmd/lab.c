@@ -38,6 +38,15 @@ static void nodes_view(struct out *o, const struct lab *l)
 	out_arr_close(o);
 }
 
+/* After add or show: L's nodes, or E when ERR; L freed either way. */
+static int nodes_done(struct cmd_ctx *ctx, struct lab *l, int err, const struct op_err *e)
+{
+	if (!err)
+		nodes_view(ctx->out, l);
+	free(l);
+	return err ? cmd_fail(e) : 0;
+}
+
 int cmd_lab_add(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct lab *l = malloc(sizeof(*l));
@@ -59,32 +68,17 @@ int cmd_lab_add(struct cmd_ctx *ctx, const struct cli_args *a)
 		cmd_fail(&e);
 		return -EUSAGE;
 	}
-	err = lab_add(l, &e);
-	if (err) {
-		free(l);
-		return cmd_fail(&e);
-	}
-	nodes_view(ctx->out, l);
-	free(l);
-	return 0;
+	return nodes_done(ctx, l, lab_add(l, &e), &e);
 }
 
 int cmd_lab_show(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct lab *l = malloc(sizeof(*l));
 	struct op_err e;
-	int err;
 
 	if (!l)
 		return -ENOMEM;
-	err = lab_find(lab_name(a), l, &e);
-	if (err) {
-		free(l);
-		return cmd_fail(&e);
-	}
-	nodes_view(ctx->out, l);
-	free(l);
-	return 0;
+	return nodes_done(ctx, l, lab_find(lab_name(a), l, &e), &e);
 }
 
 int cmd_lab_del(struct cmd_ctx *ctx, const struct cli_args *a)

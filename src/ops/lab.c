@@ -552,6 +552,25 @@ static pid_t spawn_in(const char *spec, int (*fn)(void *, void *, struct op_err 
 	return pid;
 }
 
+/*
+ * Forks FN in node SPEC (spawn_in) with *WFD the write end of a pipe, into
+ * *PID: the read end, or -1 with E set.
+ */
+static int spawn_piped(const char *spec, int (*fn)(void *, void *, struct op_err *), void *arg,
+		       int *wfd, pid_t *pid, struct op_err *e)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC)) {
+		op_err_set(e, -errno, NULL, "cannot make a pipe");
+		return -1;
+	}
+	*wfd = p[1];
+	*pid = spawn_in(spec, fn, arg);
+	close(p[1]);
+	return p[0];
+}
+
 static void stop(pid_t *pids, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -577,39 +596,32 @@ int lab_test(const struct lab *l, unsigned int timeout_ms, struct lab_pair **pai
 		return op_err_set(e, -ENOMEM, NULL, "out of memory");
 	for (size_t j = 0; !err && j < l->n; j++) {
 		struct server_arg sa = { .dev = l->node[j].netns, .timeout_ms = timeout_ms };
-		struct pollfd pfd;
-		int p[2];
+		struct pollfd pfd = { .fd = spawn_piped(l->node[j].netns, serve, &sa, &sa.fd,
+							&servers[j], e), .events = POLLIN };
 		char c;
 
-		if (pipe2(p, O_CLOEXEC)) {
-			err = op_err_set(e, -errno, NULL, "cannot make a pipe");
+		if (pfd.fd < 0) {
+			err = e->err;
 			break;
 		}
-		sa.fd = p[1];
-		servers[j] = spawn_in(l->node[j].netns, serve, &sa);
-		close(p[1]);
-		pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
-		if (servers[j] < 0 || poll(&pfd, 1, (int)timeout_ms) != 1 || read(p[0], &c, 1) != 1)
+		if (servers[j] < 0 || poll(&pfd, 1, (int)timeout_ms) != 1 || read(pfd.fd, &c, 1) != 1)
 			err = op_err_set(e, -EIO, NULL, "the selftest server in %s did not start listening "
 					 "('rdmactl -n %s selftest server %s' says why)", l->node[j].netns,
 					 l->node[j].netns, l->node[j].netns);
-		close(p[0]);
+		close(pfd.fd);
 	}
 	for (size_t i = 0; !err && i < l->n; i++) {
 		struct client_arg ca = { .l = l, .i = i, .timeout_ms = timeout_ms };
-		int p[2];
 		pid_t pid;
+		int rd = spawn_piped(l->node[i].netns, clients, &ca, &ca.fd, &pid, e);
 
-		if (pipe2(p, O_CLOEXEC)) {
-			err = op_err_set(e, -errno, NULL, "cannot make a pipe");
+		if (rd < 0) {
+			err = e->err;
 			break;
 		}
-		ca.fd = p[1];
-		pid = spawn_in(l->node[i].netns, clients, &ca);
-		close(p[1]);
-		while (got < want && read(p[0], &v[got], sizeof(v[got])) == (ssize_t)sizeof(v[got]))
+		while (got < want && read(rd, &v[got], sizeof(v[got])) == (ssize_t)sizeof(v[got]))
 			failed |= !v[got++].passed;
-		close(p[0]);
+		close(rd);
 		if (pid > 0)
 			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 				;

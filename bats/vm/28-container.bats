@@ -105,3 +105,13 @@ socket_in_ctr() {
 	assert_line "fail /dev/infiniband/uverbs0 (rxc's uverbs node) does not exist: the container was not given it | start the container with --device /dev/infiniband/uverbs0 (this is Podman: podman run)"
 	assert_line "warn /dev/infiniband/rdma_cm does not exist: rdma_cm programs (rping, most MPIs) fail | start the container with --device /dev/infiniband/rdma_cm (this is Podman: podman run)"
 }
+
+@test "container: /dev/infiniband bind-mounted without --device: the device cgroup's refusal is told apart from a missing node" {
+	run -0 rdmactl -n rdmactl-ctr add rxc vc
+	dev=$(cat /sys/class/infiniband_verbs/uverbs0/dev)
+	# The nodes are there (a volume), but the device cgroup allows only what --device passes.
+	run in_container -v /dev/infiniband:/dev/infiniband -- "$RDMACTL" -j check --only uverbs
+	assert_failure 1
+	run jq -r '.[] | select(.result == "fail") | "\(.detail) | \(.fix)"' <<<"$output"
+	assert_output "/dev/infiniband/uverbs0 cannot be opened (EPERM): the device cgroup does not allow character device $dev, though the node is there | start the container with --device /dev/infiniband/uverbs0 (this is Podman: podman run)"
+}

@@ -258,13 +258,13 @@ void check_uverbs(struct check_ctx *c)
 	char path[64], want[32], fix[160], flag[128], buf[384];
 	struct stat st;
 	bool ok = true;
-	int fd;
 
 	if (n == 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const struct rdma_dev *d = devs[i];
 		unsigned int maj, min;
+		int fd = -1;
 
 		if (!*d->uverbs) {
 			check_report(c, V_FAIL, "modprobe ib_uverbs",
@@ -293,23 +293,27 @@ void check_uverbs(struct check_ctx *c)
 			check_report(c, V_FAIL, fix, "%s is not character device %u:%u, which %s is", path, maj,
 				     min, d->name);
 			ok = false;
-		} else if (access(path, R_OK | W_OK) < 0) {
-			snprintf(fix, sizeof(fix), "chmod 666 %s", path);
-			check_report(c, V_FAIL, fix, "%s is not readable and writable by this user (uid %u); "
-				     "for good, a udev rule giving your group access to /dev/infiniband", path,
-				     getuid());
-			ok = false;
-		} else if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0 && errno == EPERM) {
-			/* The node is there and its mode allows: the device cgroup refuses it. */
+		} else if ((access(path, R_OK | W_OK) < 0 && errno == EPERM) ||
+			   ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0 && errno == EPERM)) {
+			/*
+			 * The node is there: the device cgroup refuses it (EPERM
+			 * from access() or open(); a mode refuses with EACCES).
+			 */
 			snprintf(fix, sizeof(fix), "allow character device %u:%u in this cgroup's device "
 				 "list (rw)", maj, min);
 			check_report(c, V_FAIL, in_container(fix, flag, K8S_DEVICE, buf, sizeof(buf)),
 				     "%s cannot be opened (EPERM): the device cgroup does not allow "
 				     "character device %u:%u, though the node is there", path, maj, min);
 			ok = false;
-		} else if (fd >= 0) {
-			close(fd);
+		} else if (fd < 0 && access(path, R_OK | W_OK) < 0) {
+			snprintf(fix, sizeof(fix), "chmod 666 %s", path);
+			check_report(c, V_FAIL, fix, "%s is not readable and writable by this user (uid %u); "
+				     "for good, a udev rule giving your group access to /dev/infiniband", path,
+				     getuid());
+			ok = false;
 		}
+		if (fd >= 0)
+			close(fd);
 	}
 	if (check_ctx_live(c) && stat("/dev/infiniband/rdma_cm", &st) < 0) {
 		check_report(c, V_WARN, in_container("modprobe rdma_ucm", "--device "

@@ -275,3 +275,17 @@ word_after() {
 	run -0 rdmactl system set netns shared
 	assert_output --regexp '^netns shared '
 }
+
+# bats test_tags=kernels
+@test "netns: -n NS up passes where rxe has its socket in the namespace; stops at check with the trap where not" {
+	run --separate-stderr rdmactl -n rdmactl-a up va
+	if rxe_socket_in rdmactl-a; then
+		assert_success
+		assert_line 'up: va: rxe0 is up and proven: modules loaded, link ACTIVE, every check passed, selftest passed'
+	else
+		assert_failure 1
+		assert_line --regexp '^FAIL  netns +rxe carries no traffic from this namespace on this kernel'
+		assert_line 'up: va: rxe0: stopped at check: see above'
+		refute_output --partial 'selftest passed'
+	fi
+}

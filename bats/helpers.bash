@@ -251,3 +251,17 @@ wire_frame() {
 	printf 'RCST\0\1\0%b\0\0\0%b\0\0\0\0' "\\0$(printf %o "$1")" "\\0$(printf %o "$2")"
 	head -c "$2"
 }
+
+# Network namespace NS holding NSDEV with NSADDR/24, joined by a veth pair to
+# HOSTDEV with HOSTADDR/24 in the initial one; everything up.
+# Usage: netns_veth NS NSDEV NSADDR HOSTDEV HOSTADDR
+netns_veth() {
+	ip netns add "$1"
+	ip link add "$2" type veth peer name "$4"
+	ip link set "$2" netns "$1"
+	ip -n "$1" addr add "$3/24" dev "$2"
+	ip -n "$1" link set lo up
+	ip -n "$1" link set "$2" up
+	ip addr add "$5/24" dev "$4"
+	ip link set "$4" up
+}

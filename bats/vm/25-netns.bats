@@ -13,14 +13,7 @@ setup() {
 	load ../helpers
 	[ "${RXE_VM:-}" = 1 ] || skip "not inside tools/rxe-vm"
 	rdma_links_clear
-	ip netns add rdmactl-a
-	ip link add va type veth peer name vb
-	ip link set va netns rdmactl-a
-	ip -n rdmactl-a addr add 10.77.0.1/24 dev va
-	ip -n rdmactl-a link set lo up
-	ip -n rdmactl-a link set va up
-	ip addr add 10.77.0.2/24 dev vb
-	ip link set vb up
+	netns_veth rdmactl-a va 10.77.0.1 vb 10.77.0.2
 }
 
 teardown() {

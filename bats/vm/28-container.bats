@@ -17,14 +17,7 @@ setup() {
 	rdma_links_clear
 	# The bed's init mounts no cgroup file system: podman's runtime needs one.
 	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
-	ip netns add rdmactl-ctr
-	ip link add vc type veth peer name vh
-	ip link set vc netns rdmactl-ctr
-	ip -n rdmactl-ctr addr add 10.79.0.2/24 dev vc
-	ip -n rdmactl-ctr link set lo up
-	ip -n rdmactl-ctr link set vc up
-	ip addr add 10.79.0.1/24 dev vh
-	ip link set vh up
+	netns_veth rdmactl-ctr vc 10.79.0.2 vh 10.79.0.1
 	root=$BATS_TEST_TMPDIR/rootfs
 	mkdir -p "$root"/{usr,etc,proc,sys,dev,tmp,run,var/tmp} "$root$TOP"
 	for d in bin sbin lib lib64; do ln -s "usr/$d" "$root/$d"; done

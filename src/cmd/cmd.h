@@ -84,6 +84,7 @@ int cmd_up(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_system_show(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_system_set(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_link_move(struct cmd_ctx *ctx, const struct cli_args *a);
+int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_lab_add(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_lab_show(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_lab_test(struct cmd_ctx *ctx, const struct cli_args *a);

@@ -103,16 +103,23 @@ void model_free(struct model *m)
 	m->n = 0;
 }
 
-int64_t port_ipv4_gid_index(const struct port *p, const char *netdev)
+int64_t port_roce_gid_index(const struct port *p, const char *netdev, bool ipv6)
 {
 	for (size_t i = 0; i < p->ngids; i++) {
 		const struct gid_slot *g = &p->gids[i];
+		bool family = ipv6 ? !gid_is_v4mapped(g->raw) && !gid_is_link_local(g->raw) :
+				     gid_is_v4mapped(g->raw);
 
-		if (!g->empty && gid_is_v4mapped(g->raw) && !strcmp(g->type, "RoCE v2") &&
+		if (!g->empty && family && !strcmp(g->type, "RoCE v2") &&
 		    (!netdev || !strcmp(g->netdev, netdev)))
 			return g->index;
 	}
 	return -1;
+}
+
+int64_t port_ipv4_gid_index(const struct port *p, const char *netdev)
+{
+	return port_roce_gid_index(p, netdev, false);
 }
 
 

@@ -320,6 +320,18 @@ static const struct cli_cmd system_verbs[] = {
 	{ NULL },
 };
 
+static const char *const env_families[] = { "ipv4", "ipv6", NULL };
+static const char *const env_formats[] = { "sh", "github", NULL };
+
+static const struct cli_opt env_opts[] = {
+	{ "family", 0, CLI_CHOICE, "FAMILY", .choices = env_families,
+	  .help = "the address family whose GID index to give (default ipv4)" },
+	{ "format", 0, CLI_CHOICE, "FORMAT", .choices = env_formats,
+	  .help = "sh: export lines for eval (default); github: NAME=VALUE lines for "
+		  "$GITHUB_ENV; -j: JSON" },
+	{ NULL },
+};
+
 static const char *const help_formats[] = { "text", "bash", "scdoc", NULL };
 
 static const struct cli_opt help_opts[] = {
@@ -376,6 +388,13 @@ const struct cli_cmd rdmactl_commands[] = {
 	{ "selftest", .verbs = selftest_verbs, .dflt = "loopback",
 	  .summary = "Prove rxe links end to end with libibverbs: in loopback, or between two "
 		     "hosts." },
+	{ "env", .fn = cmd_env, .opts = { env_opts }, .args = "[DEV]", .max_args = 1,
+	  .summary = "What each RDMA stack needs to use an rxe link: device, port, netdev, "
+		     "address and GID index, and the settings of UCX, NCCL, libfabric, Open MPI, "
+		     "perftest and the verbs examples.",
+	  .help = "Without DEV, the one rxe device with an ACTIVE port and a RoCE v2 GID of "
+		  "the family's address (several: name one). eval \"$(rdmactl env)\" sets them "
+		  "in a shell; rdmactl env --format github >>\"$GITHUB_ENV\" in a CI job." },
 	{ "lab", .verbs = lab_verbs, .dflt = "show",
 	  .summary = "N RDMA nodes on one machine, for multi-node tests without N machines: "
 		     "network namespaces on a bridge, each with an rxe link (Linux 7.1 or later)." },

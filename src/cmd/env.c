@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * env: what each RDMA stack needs to find an rxe link and its GID index, from
+ * the link as it is: shell assignments, a CI environment file, or JSON.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/grammar.h"
+#include "cli/out.h"
+#include "cmd/cmd.h"
+#include "model/gid.h"
+#include "model/model.h"
+#include "ops/explain.h"
+
+/* The link env describes. */
+struct env_link {
+	const struct rdma_dev *dev;
+	const struct port *port;
+	int64_t gid_index;
+	const struct gid_slot *gid;
+};
+
+/* Port P's slot with index I. */
+static const struct gid_slot *slot(const struct port *p, int64_t i)
+{
+	for (size_t k = 0; k < p->ngids; k++)
+		if (p->gids[k].index == (uint64_t)i)
+			return &p->gids[k];
+	return NULL;
+}
+
+/* D's first ACTIVE port with a RoCE v2 GID of the family, into L; false when none. */
+static bool usable(const struct rdma_dev *d, bool ipv6, struct env_link *l)
+{
+	for (size_t j = 0; j < d->nports; j++) {
+		const struct port *p = &d->ports[j];
+		int64_t i = port_roce_gid_index(p, *d->netdev ? d->netdev : NULL, ipv6);
+
+		if (p->state != 4 || i < 0)
+			continue;
+		*l = (struct env_link){ d, p, i, slot(p, i) };
+		return l->gid != NULL;
+	}
+	return false;
+}
+
+/* The link: DEV's, or the one rxe device that has one. */
+static int pick(const struct model *m, const char *dev, bool ipv6, struct env_link *l,
+		struct op_err *e)
+{
+	const char *family = ipv6 ? "IPv6" : "IPv4";
+	char names[256] = "";
+	size_t n = 0;
+
+	if (dev) {
+		const struct rdma_dev *d = model_find(m, dev);
+
+		if (!d)
+			return op_err_set(e, -ENODEV, NULL, "there is no RDMA device named %s "
+					  "('rdmactl link' lists them)", dev);
+		if (!usable(d, ipv6, l))
+			return op_err_set(e, -EADDRNOTAVAIL, NULL, "%s has no ACTIVE port with a RoCE v2 "
+					  "GID of an %s address: give its netdev an address and set it up "
+					  "('rdmactl check --dev %s' says what is wrong)", dev, family, dev);
+		return 0;
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		struct env_link x;
+
+		if (!dev_is_rxe(&m->devs[i]) || !usable(&m->devs[i], ipv6, &x))
+			continue;
+		if (n++ == 0)
+			*l = x;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 n > 1 ? ", " : "", m->devs[i].name);
+	}
+	if (n == 0)
+		return op_err_set(e, -ENODEV, NULL, "no rxe device has an ACTIVE port with a RoCE v2 GID "
+				  "of an %s address ('rdmactl up NETDEV' makes one)", family);
+	if (n > 1)
+		return op_err_set(e, -EINVAL, NULL, "%zu rxe devices could serve (%s): name one, as "
+				  "'rdmactl env DEV'", n, names);
+	return 0;
+}
+
+/* One variable: NAME=VALUE as the format wants it (JSON: a member of "env"). */
+static void var(struct out *o, const char *format, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void var(struct out *o, const char *format, const char *name, const char *fmt, ...)
+{
+	char value[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	if (out_is_json(o)) {
+		out_str(o, name, NULL, value);
+		return;
+	}
+	/* No value here holds a quote: each is a device, netdev, address or number. */
+	if (!strcmp(format, "github"))
+		out_text(o, "%s=%s\n", name, value);
+	else
+		out_text(o, "export %s='%s'\n", name, value);
+}
+
+int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
+{
+	const char *dev = a->argc ? a->argv[0] : NULL;
+	const char *format = cli_str(a, "format") ? cli_str(a, "format") : "sh";
+	bool ipv6 = cli_str(a, "family") && !strcmp(cli_str(a, "family"), "ipv6");
+	const struct model_src src = cmd_model_src(ctx);
+	char gid[GID_STR_LEN], addr[GID_ADDR_LEN];
+	struct out *o = ctx->out;
+	struct env_link l;
+	struct model m;
+	struct op_err e;
+	int err;
+
+	if (dev && cmd_check_name(a, "device name", dev, true))
+		return -EUSAGE;
+	err = model_load(&src, NULL, MODEL_GIDS, &m);
+	if (err)
+		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
+	err = pick(&m, dev, ipv6, &l, &e);
+	if (err) {
+		model_free(&m);
+		return cmd_fail(&e);
+	}
+	gid_to_sysfs(l.gid->raw, gid);
+	gid_addr(l.gid->raw, addr, sizeof(addr));
+	out_obj_open(o, NULL);
+	if (out_is_json(o)) {
+		out_str(o, "ifname", NULL, l.dev->name);
+		out_u64(o, "port", NULL, l.port->num);
+		out_str(o, "netdev", NULL, l.gid->netdev);
+		out_str(o, "family", NULL, ipv6 ? "ipv6" : "ipv4");
+		out_str(o, "address", NULL, addr);
+		out_u64(o, "gid_index", NULL, (uint64_t)l.gid_index);
+		out_str(o, "gid", NULL, gid);
+		out_obj_open(o, "env");
+	} else if (strcmp(format, "github")) {
+		out_text(o, "# rdmactl env: %s port %u on %s, %s, GID index %" PRId64 "\n", l.dev->name,
+			 l.port->num, l.gid->netdev, addr, l.gid_index);
+	}
+	var(o, format, "RDMA_DEVICE", "%s", l.dev->name);
+	var(o, format, "RDMA_PORT", "%u", l.port->num);
+	var(o, format, "RDMA_NETDEV", "%s", l.gid->netdev);
+	var(o, format, "RDMA_ADDRESS", "%s", addr);
+	var(o, format, "RDMA_GID_INDEX", "%" PRId64, l.gid_index);
+	var(o, format, "RDMA_GID", "%s", gid);
+	/* The verbs examples (ibv_*_pingpong) and perftest, as arguments. */
+	var(o, format, "RDMA_EXAMPLE_ARGS", "-d %s -i %u -g %" PRId64, l.dev->name, l.port->num,
+	    l.gid_index);
+	var(o, format, "RDMA_PERFTEST_ARGS", "-d %s -i %u -x %" PRId64, l.dev->name, l.port->num,
+	    l.gid_index);
+	var(o, format, "UCX_NET_DEVICES", "%s:%u", l.dev->name, l.port->num);
+	var(o, format, "UCX_IB_GID_INDEX", "%" PRId64, l.gid_index);
+	/* NCCL: '=' asks for this name exactly, not every name it begins. */
+	var(o, format, "NCCL_IB_HCA", "=%s:%u", l.dev->name, l.port->num);
+	var(o, format, "NCCL_IB_GID_INDEX", "%" PRId64, l.gid_index);
+	var(o, format, "NCCL_SOCKET_IFNAME", "=%s", l.gid->netdev);
+	var(o, format, "FI_VERBS_DEVICE_NAME", "%s", l.dev->name);
+	var(o, format, "FI_VERBS_IFACE", "%s", l.gid->netdev);
+	var(o, format, "FI_VERBS_GID_IDX", "%" PRId64, l.gid_index);
+	var(o, format, "OMPI_MCA_pml", "ucx");
+	if (out_is_json(o))
+		out_obj_close(o);
+	out_obj_close(o);
+	model_free(&m);
+	return 0;
+}

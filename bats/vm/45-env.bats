@@ -1,0 +1,55 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rdmactl env's values pasted into each stack's own command line or
+# environment: the stack is the oracle that they are right.
+
+setup_file() {
+	[ "${RXE_VM:-}" = 1 ] || return 0
+	"$BATS_TEST_DIRNAME/../../rdmactl" start >/dev/null
+}
+
+setup() {
+	load ../helpers
+	vm_rxe0_setup
+}
+
+teardown() {
+	vm_restore
+}
+
+@test "env: the stock ibv_rc_pingpong and perftest's ib_write_bw run with env's arguments" {
+	eval "$(rdmactl env)"
+	assert_equal "$RDMA_DEVICE $RDMA_NETDEV" "rxe0 $N"
+	# shellcheck disable=SC2086
+	timeout 60 ibv_rc_pingpong $RDMA_EXAMPLE_ARGS -p 18780 >"$BATS_TEST_TMPDIR/pp" 2>&1 &
+	pp=$!
+	wait_listen 18780
+	# shellcheck disable=SC2086
+	run timeout 60 ibv_rc_pingpong $RDMA_EXAMPLE_ARGS -p 18780 "$RDMA_ADDRESS"
+	assert_success
+	assert_output --partial 'bytes in'
+	wait "$pp" || fail "server: $(cat "$BATS_TEST_TMPDIR/pp")"
+	# shellcheck disable=SC2086
+	timeout 60 ib_write_bw $RDMA_PERFTEST_ARGS -p 18781 -n 100 >"$BATS_TEST_TMPDIR/bw" 2>&1 &
+	bw=$!
+	wait_listen 18781
+	# shellcheck disable=SC2086
+	run timeout 60 ib_write_bw $RDMA_PERFTEST_ARGS -p 18781 -n 100 "$RDMA_ADDRESS"
+	assert_success
+	assert_output --regexp "GID index[^0-9]*$RDMA_GID_INDEX"
+	wait "$bw" || fail "server: $(cat "$BATS_TEST_TMPDIR/bw")"
+}
+
+@test "env: UCX and libfabric take env's variables under the names they know" {
+	command -v ucx_info >/dev/null && command -v fi_info >/dev/null ||
+		skip "ucx-utils or libfabric-bin is not in this userland"
+	eval "$(rdmactl env)"
+	run -0 ucx_info -cf
+	assert_line "UCX_NET_DEVICES=rxe0:1"
+	assert_line "UCX_IB_GID_INDEX=$RDMA_GID_INDEX"
+	# libfabric lists its verbs provider's variables: each name env sets is one.
+	run -0 fi_info -e
+	for v in FI_VERBS_DEVICE_NAME FI_VERBS_IFACE FI_VERBS_GID_IDX; do
+		assert_line --regexp "^# $v: "
+	done
+}

@@ -4,9 +4,11 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kernel/netns.h"
@@ -109,4 +111,72 @@ int netns_udp_bound(const char *root, unsigned int port)
 	v6 = udp_table_has(root, "udp6", port);
 	/* No udp6 table: IPv6 is off; the IPv4 one answers. */
 	return v6 == 1 ? 1 : v4 < 0 ? v4 : 0;
+}
+
+/* NAME's file under /run/netns: netns_path's, refused when it names a PID. */
+static int run_path(const char *name, char *path, size_t len)
+{
+	return all_digits(name) ? -EINVAL : netns_path(name, path, len);
+}
+
+/* /run/netns as 'ip netns' keeps it: a mount point of its own, shared, so
+ * that the namespaces bound there are seen from every mount namespace. */
+static int run_dir(void)
+{
+	if (mkdir(NETNS_RUN_DIR, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	if (mount("", NETNS_RUN_DIR, "none", MS_SHARED | MS_REC, NULL) == 0)
+		return 0;
+	if (errno != EINVAL)
+		return -errno;
+	if (mount(NETNS_RUN_DIR, NETNS_RUN_DIR, "none", MS_BIND | MS_REC, NULL) < 0 ||
+	    mount("", NETNS_RUN_DIR, "none", MS_SHARED | MS_REC, NULL) < 0)
+		return -errno;
+	return 0;
+}
+
+int netns_add(const char *name)
+{
+	char path[PATH_MAX];
+	int fd, self, err = run_path(name, path, sizeof(path));
+
+	if (!err)
+		err = run_dir();
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (self < 0) {
+		err = -errno;
+		unlink(path);
+		return err;
+	}
+	/* A new namespace for this process, bound to the name, then back. */
+	if (unshare(CLONE_NEWNET) < 0)
+		err = -errno;
+	else if (mount("/proc/self/ns/net", path, "none", MS_BIND, NULL) < 0)
+		err = -errno;
+	if (setns(self, CLONE_NEWNET) < 0 && !err)
+		err = -errno;
+	close(self);
+	if (err) {
+		umount2(path, MNT_DETACH);
+		unlink(path);
+	}
+	return err;
+}
+
+int netns_del(const char *name)
+{
+	char path[PATH_MAX];
+	int err = run_path(name, path, sizeof(path));
+
+	if (err)
+		return err;
+	if (umount2(path, MNT_DETACH) < 0 && errno != EINVAL)
+		return -errno;
+	return unlink(path) < 0 ? -errno : 0;
 }

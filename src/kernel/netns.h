@@ -40,4 +40,14 @@ int netns_initial(const char *root);
  */
 int netns_udp_bound(const char *root, unsigned int port);
 
+/*
+ * A network namespace named NAME (/run/netns/NAME, which 'ip netns' lists),
+ * made as 'ip netns add' makes it; -EEXIST when the name is taken, -EINVAL
+ * for a name netns_path does not take as one (a PID). This process stays in
+ * its own.
+ */
+int netns_add(const char *name);
+/* Removes the name; the namespace ends when nothing is left in it. -ENOENT when none. */
+int netns_del(const char *name);
+
 #endif

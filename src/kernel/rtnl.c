@@ -1,16 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Route netlink requests over libmnl, and named network namespaces. */
 #include <errno.h>
-#include <limits.h>
-#include <fcntl.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <net/if.h>
 
@@ -22,8 +16,6 @@
 #include <sys/socket.h>
 
 #include "kernel/rtnl.h"
-
-#define NETNS_RUN_DIR "/run/netns"
 
 struct rtnl {
 	struct mnl_socket *sock;
@@ -178,68 +170,4 @@ int rtnl_addr4_add(struct rtnl *r, const char *name, uint32_t addr_be, unsigned 
 	mnl_attr_put_u32(nlh, IFA_LOCAL, addr_be);
 	mnl_attr_put_u32(nlh, IFA_ADDRESS, addr_be);
 	return talk(r, nlh);
-}
-
-/* /run/netns as 'ip netns' keeps it: a mount point of its own, shared, so
- * that the namespaces bound there are seen from every mount namespace. */
-static int run_dir(void)
-{
-	if (mkdir(NETNS_RUN_DIR, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	if (mount("", NETNS_RUN_DIR, "none", MS_SHARED | MS_REC, NULL) == 0)
-		return 0;
-	if (errno != EINVAL)
-		return -errno;
-	if (mount(NETNS_RUN_DIR, NETNS_RUN_DIR, "none", MS_BIND | MS_REC, NULL) < 0 ||
-	    mount("", NETNS_RUN_DIR, "none", MS_SHARED | MS_REC, NULL) < 0)
-		return -errno;
-	return 0;
-}
-
-int netns_add(const char *name)
-{
-	char path[sizeof(NETNS_RUN_DIR) + NAME_MAX + 1];
-	int fd, self, err;
-
-	if (!*name || strchr(name, '/') || (size_t)snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s",
-							    name) >= sizeof(path))
-		return -EINVAL;
-	err = run_dir();
-	if (err)
-		return err;
-	fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (self < 0) {
-		err = -errno;
-		unlink(path);
-		return err;
-	}
-	/* A new namespace for this process, bound to the name, then back. */
-	if (unshare(CLONE_NEWNET) < 0)
-		err = -errno;
-	else if (mount("/proc/self/ns/net", path, "none", MS_BIND, NULL) < 0)
-		err = -errno;
-	if (setns(self, CLONE_NEWNET) < 0 && !err)
-		err = -errno;
-	close(self);
-	if (err) {
-		umount2(path, MNT_DETACH);
-		unlink(path);
-	}
-	return err;
-}
-
-int netns_del(const char *name)
-{
-	char path[sizeof(NETNS_RUN_DIR) + NAME_MAX + 1];
-
-	if (!*name || strchr(name, '/') || (size_t)snprintf(path, sizeof(path), NETNS_RUN_DIR "/%s",
-							    name) >= sizeof(path))
-		return -EINVAL;
-	if (umount2(path, MNT_DETACH) < 0 && errno != EINVAL)
-		return -errno;
-	return unlink(path) < 0 ? -errno : 0;
 }

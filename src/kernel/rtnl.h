@@ -2,8 +2,7 @@
 /*
  * The few route netlink requests a lab of namespaces needs (libmnl): a
  * bridge, veth pairs with one end in a namespace, addresses, links up and
- * deleted; and named network namespaces as 'ip netns add|del' make them.
- * A socket works in the namespace it was opened in.
+ * deleted. A socket works in the namespace it was opened in.
  */
 #ifndef RDMACTL_RTNL_H
 #define RDMACTL_RTNL_H
@@ -26,14 +25,5 @@ int rtnl_link_up(struct rtnl *r, const char *name);
 int rtnl_link_del(struct rtnl *r, const char *name);
 /* The IPv4 address ADDR/PREFIX on NAME. */
 int rtnl_addr4_add(struct rtnl *r, const char *name, uint32_t addr_be, unsigned int prefix);
-
-/*
- * A network namespace named NAME (/run/netns/NAME, which 'ip netns' lists),
- * made as 'ip netns add' makes it; -EEXIST when the name is taken. This
- * process stays in its own.
- */
-int netns_add(const char *name);
-/* Removes the name; the namespace ends when nothing is left in it. -ENOENT when none. */
-int netns_del(const char *name);
 
 #endif

@@ -318,7 +318,7 @@ int explain_persist_absent(struct op_err *e, const char *word, const char *path)
 
 void explain_persist_undo(struct op_err *e, const char *name, int undo_err, const char *undo)
 {
-	if (!undo_err)
+	if (undo_err >= 0)
 		op_err_add(e, "%s was not kept", name);
 	else
 		op_err_add(e, "%s was made but could not be deleted again: %s", name, undo);

@@ -6,7 +6,6 @@
  * does, so that sysfs and the sockets it opens are the node's.
  */
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,6 +22,7 @@
 #include "kernel/nl.h"
 #include "kernel/release.h"
 #include "kernel/rtnl.h"
+#include "kernel/sysfs.h"
 #include "model/roce.h"
 #include "ops/explain.h"
 #include "ops/lab.h"
@@ -90,50 +90,59 @@ static void host_end(char *buf, size_t len, const char *netns)
 	snprintf(buf, len, "%s-h", netns);
 }
 
+/* What runs in a node: ARG in, OUT back (may be NULL), E set on failure. */
+typedef int (*node_fn)(void *arg, void *out, struct op_err *e);
+
 /*
- * Runs FN(ARG, OUT, E) in a child that entered the network namespace SPEC;
- * E and OUT (OUTLEN bytes) come back through a pipe.
+ * Forks a child that enters the network namespace SPEC, as '-n' does, and
+ * runs FN(ARG, OUT, E) there. With FD >= 0 the child writes E, then OUTLEN
+ * bytes of OUT, to FD. The child's pid, or -1.
  */
-static int in_netns(const char *spec, int (*fn)(void *arg, void *out, struct op_err *e),
-		    void *arg, void *out, size_t outlen, struct op_err *e)
+static pid_t child_in(const char *spec, node_fn fn, void *arg, void *out, size_t outlen, int fd)
 {
-	int p[2], status;
+	struct op_err ce = { 0 };
+	enum netns_step step;
+	char path[PATH_MAX];
+	pid_t pid;
+	int err;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid != 0)
+		return pid;
+	err = netns_enter(spec, &step, path, sizeof(path));
+	if (err)
+		op_err_set(&ce, err, NULL, "cannot enter network namespace %s (%s)", spec, path);
+	else
+		fn(arg, out, &ce);
+	/* Both in one go: a pipe takes that much at once. */
+	if (fd >= 0 && (write(fd, &ce, sizeof(ce)) != (ssize_t)sizeof(ce) ||
+			(outlen && write(fd, out, outlen) != (ssize_t)outlen)))
+		_exit(2);
+	_exit(ce.err ? 1 : 0);
+}
+
+/* FN run in node SPEC and waited for; E and OUT come back through a pipe. */
+static int in_netns(const char *spec, node_fn fn, void *arg, void *out, size_t outlen,
+		    struct op_err *e)
+{
+	int p[2];
 	pid_t pid;
 	ssize_t got;
 
 	if (pipe2(p, O_CLOEXEC))
 		return op_err_set(e, -errno, NULL, "cannot make a pipe");
-	fflush(NULL);
-	pid = fork();
+	pid = child_in(spec, fn, arg, out, outlen, p[1]);
+	close(p[1]);
 	if (pid < 0) {
 		close(p[0]);
-		close(p[1]);
 		return op_err_set(e, -errno, NULL, "cannot fork");
 	}
-	if (pid == 0) {
-		struct op_err ce = { 0 };
-		enum netns_step step;
-		char path[PATH_MAX];
-		int err;
-
-		close(p[0]);
-		err = netns_enter(spec, &step, path, sizeof(path));
-		if (err)
-			op_err_set(&ce, err, NULL, "cannot enter network namespace %s (%s)", spec, path);
-		else
-			fn(arg, out, &ce);
-		/* Both in one write: a pipe takes that much at once. */
-		if (write(p[1], &ce, sizeof(ce)) != (ssize_t)sizeof(ce) ||
-		    (outlen && write(p[1], out, outlen) != (ssize_t)outlen))
-			_exit(2);
-		_exit(ce.err ? 1 : 0);
-	}
-	close(p[1]);
 	got = read(p[0], e, sizeof(*e));
 	if (got == (ssize_t)sizeof(*e) && outlen && read(p[0], out, outlen) != (ssize_t)outlen)
 		got = -1;
 	close(p[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	if (got != (ssize_t)sizeof(*e))
 		return op_err_set(e, -EIO, NULL, "the work in network namespace %s ended without a "
@@ -188,52 +197,49 @@ static int node_setup(void *arg, void *out, struct op_err *e)
 	return 0;
 }
 
-/* Deletes the rxe link named as the node, seen from inside it. */
+/* Deletes the rxe link named as the node, seen from inside it; *OUT: there was one. */
 static int node_unlink(void *arg, void *out, struct op_err *e)
 {
-	const char *name = arg;
 	struct nl *nl;
-	int err;
+	int err = nl_open(&nl);
 
-	(void)out;
-	err = nl_open(&nl);
 	if (err)
 		return explain_netlink_open(e, err, "");
-	err = rxe_del_name(nl, name, e);
+	err = rxe_del_name(nl, arg, e);
 	nl_close(nl);
-	return err;
+	*(bool *)out = err == 1;
+	return err < 0 ? err : 0;
 }
 
 /*
- * Removes node NETNS, whatever of it is there: its rxe link (from inside,
- * and from here, where exclusive mode left it unmoved), veth and namespace.
- * 0 when nothing of it was there either; 1 when something was removed.
+ * Removes node NETNS, whatever of it is there: its rxe link (from inside; from
+ * here when it is not there, as exclusive mode leaves one unmoved), veth and
+ * namespace. 0 when nothing of it was there; 1 when something was removed.
  */
 static int node_remove(struct rtnl *r, const char *netns, struct op_err *e)
 {
-	char path[64], h[IF_NAMESIZE + 8];
+	char path[PATH_MAX], h[IF_NAMESIZE + 8];
+	bool ns = netns_path(netns, path, sizeof(path)) == 0 && access(path, F_OK) == 0;
+	bool inside = false;
 	struct op_err ie = { 0 };
 	struct nl *nl;
-	int err, found = 0;
+	int err, found = ns;
 
-	snprintf(path, sizeof(path), "/run/netns/%s", netns);
-	if (access(path, F_OK) == 0) {
-		found = 1;
-		if (in_netns(netns, node_unlink, (void *)netns, NULL, 0, &ie) && ie.err != -ENOENT)
-			return (*e = ie).err;
-	}
-	if (nl_open(&nl) == 0) {
+	if (ns && in_netns(netns, node_unlink, (void *)netns, &inside, sizeof(inside), &ie))
+		return (*e = ie).err;
+	if (!inside && nl_open(&nl) == 0) {
 		err = rxe_del_name(nl, netns, e);
 		nl_close(nl);
-		if (err)
+		if (err < 0)
 			return err;
+		found |= err;
 	}
 	host_end(h, sizeof(h), netns);
 	err = rtnl_link_del(r, h);
 	if (err && err != -ENODEV)
 		return op_err_set(e, err, NULL, "cannot delete %s", h);
 	found |= !err;
-	if (found && access(path, F_OK) == 0) {
+	if (ns) {
 		err = netns_del(netns);
 		if (err)
 			return op_err_set(e, err, NULL, "cannot delete network namespace %s", netns);
@@ -256,7 +262,7 @@ static int node_add(struct rtnl *r, const struct lab *l, size_t i, int mode, str
 {
 	const char *ns = l->node[i].netns;
 	struct node_arg a = { .l = l, .i = i, .probe = i == 0 };
-	char h[IF_NAMESIZE + 8], path[64];
+	char h[IF_NAMESIZE + 8], path[PATH_MAX];
 	struct nl *nl;
 	int err, fd;
 
@@ -265,7 +271,7 @@ static int node_add(struct rtnl *r, const struct lab *l, size_t i, int mode, str
 		return op_err_set(e, err, NULL, err == -EEXIST ? "network namespace %s exists already "
 				  "('ip netns list'): is a lab named %s there? ('rdmactl lab del %s')" :
 				  "cannot make network namespace %s", ns, l->name, l->name);
-	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	netns_path(ns, path, sizeof(path));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return op_err_set(e, -errno, NULL, "cannot open %s", path);
@@ -284,11 +290,14 @@ static int node_add(struct rtnl *r, const struct lab *l, size_t i, int mode, str
 	else
 		err = in_netns(ns, node_setup, &a, NULL, 0, e);
 	/* Exclusive mode made the device here, in the initial namespace: it moves in. */
-	if (!err && mode == 0 && (err = nl_open(&nl)) == 0) {
-		err = sys_dev_move(nl, ns, fd, ns, e);
-		nl_close(nl);
-	} else if (!err && mode == 0) {
-		explain_netlink_open(e, err, "");
+	if (!err && mode == 0) {
+		err = nl_open(&nl);
+		if (err) {
+			explain_netlink_open(e, err, "");
+		} else {
+			err = sys_dev_move(nl, ns, fd, ns, e);
+			nl_close(nl);
+		}
 	}
 	close(fd);
 	if (err) {
@@ -374,21 +383,23 @@ static int node_addr(void *arg, void *out, struct op_err *e)
 					  LAB_NETDEV);
 }
 
+/* sysfs_list's EACH: an entry of /run/netns that is one of the lab's nodes. */
+static int collect_node(void *arg, const char *entry)
+{
+	struct lab *l = arg;
+
+	if (l->n < LAB_MAX_NODES && node_number(entry, l->name))
+		snprintf(l->node[l->n++].netns, sizeof(l->node[0].netns), "%.15s", entry);
+	return 0;
+}
+
 int lab_find(const char *name, struct lab *l, struct op_err *e)
 {
-	DIR *d;
-	struct dirent *de;
-
 	memset(l, 0, sizeof(*l));
 	if (!lab_name_ok(name))
 		return op_err_set(e, -EINVAL, NULL, "'%s' is no lab name", name);
 	snprintf(l->name, sizeof(l->name), "%s", name);
-	d = opendir("/run/netns");
-	while (d && (de = readdir(d)) && l->n < LAB_MAX_NODES)
-		if (node_number(de->d_name, name))
-			snprintf(l->node[l->n++].netns, sizeof(l->node[0].netns), "%.15s", de->d_name);
-	if (d)
-		closedir(d);
+	sysfs_list("", "/run/netns", collect_node, l);
 	if (!l->n)
 		return op_err_set(e, -ENOENT, NULL, "there is no lab named %s ('rdmactl lab add N' "
 				  "makes one)", name);
@@ -407,8 +418,6 @@ int lab_del(const char *name, size_t *nodes, struct op_err *e)
 {
 	struct lab l = { 0 };
 	struct rtnl *r;
-	DIR *d;
-	struct dirent *de;
 	int err = 0, found = 0;
 
 	*nodes = 0;
@@ -418,12 +427,8 @@ int lab_del(const char *name, size_t *nodes, struct op_err *e)
 	if (err)
 		return op_err_set(e, err, NULL, "cannot open a route netlink socket");
 	/* The nodes: by their namespaces, and by their veths where a namespace is gone. */
-	d = opendir("/run/netns");
-	while (d && (de = readdir(d)) && l.n < LAB_MAX_NODES)
-		if (node_number(de->d_name, name))
-			snprintf(l.node[l.n++].netns, sizeof(l.node[0].netns), "%.15s", de->d_name);
-	if (d)
-		closedir(d);
+	snprintf(l.name, sizeof(l.name), "%s", name);
+	sysfs_list("", "/run/netns", collect_node, &l);
 	for (unsigned int i = 1; i <= LAB_MAX_NODES && l.n < LAB_MAX_NODES; i++) {
 		char ns[16], h[IF_NAMESIZE + 8];
 		bool listed = false;
@@ -531,33 +536,11 @@ static int clients(void *arg, void *out, struct op_err *e)
 }
 
 /*
- * Forks FN in node SPEC without waiting: its pid, or -1. The child itself
- * enters the namespace and runs FN, so that killing the pid ends the work.
+ * Forks FN in node SPEC without waiting, into *PID, with *WFD the write end
+ * of a pipe FN writes to: the read end, or -1 with E set.
  */
-static pid_t spawn_in(const char *spec, int (*fn)(void *, void *, struct op_err *), void *arg)
-{
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		struct op_err e = { 0 };
-		enum netns_step step;
-		char path[PATH_MAX];
-
-		if (netns_enter(spec, &step, path, sizeof(path)))
-			_exit(1);
-		_exit(fn(arg, NULL, &e) ? 1 : 0);
-	}
-	return pid;
-}
-
-/*
- * Forks FN in node SPEC (spawn_in) with *WFD the write end of a pipe, into
- * *PID: the read end, or -1 with E set.
- */
-static int spawn_piped(const char *spec, int (*fn)(void *, void *, struct op_err *), void *arg,
-		       int *wfd, pid_t *pid, struct op_err *e)
+static int spawn_piped(const char *spec, node_fn fn, void *arg, int *wfd, pid_t *pid,
+		       struct op_err *e)
 {
 	int p[2];
 
@@ -566,7 +549,7 @@ static int spawn_piped(const char *spec, int (*fn)(void *, void *, struct op_err
 		return -1;
 	}
 	*wfd = p[1];
-	*pid = spawn_in(spec, fn, arg);
+	*pid = child_in(spec, fn, arg, NULL, 0, -1);
 	close(p[1]);
 	return p[0];
 }

@@ -147,14 +147,17 @@ int rxe_del(struct nl *nl, const struct rdma_dev *d, struct op_err *e)
 
 int rxe_del_name(struct nl *nl, const char *name, struct op_err *e)
 {
+	const struct model_src src = { .root = live, .nl = nl };
 	struct model m = { 0 };
 	const struct rdma_dev *d;
-	int err = devices(nl, &m);
+	int err = model_load(&src, NULL, MODEL_NETLINK | MODEL_NO_PORTS, &m);
 
 	if (err)
 		return explain_dump(e, err, nl_ext_msg(nl));
 	d = model_find(&m, name);
 	err = d && dev_is_rxe(d) ? rxe_del(nl, d, e) : 0;
+	if (!err && d && dev_is_rxe(d))
+		err = 1;
 	model_free(&m);
 	return err;
 }

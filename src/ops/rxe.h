@@ -30,7 +30,10 @@ struct rxe_add_req {
 int rxe_add(struct nl *nl, struct rxe_add_req *r, struct op_err *e);
 /* Deletes rxe device D; one that is gone meanwhile is what was asked: 0. */
 int rxe_del(struct nl *nl, const struct rdma_dev *d, struct op_err *e);
-/* Deletes the rxe link named NAME when there is one (undoing an add). */
+/*
+ * Deletes the rxe link named NAME when there is one (undoing an add): 1 when
+ * it deleted one, 0 when there was none, or a negative errno.
+ */
 int rxe_del_name(struct nl *nl, const char *name, struct op_err *e);
 
 /*

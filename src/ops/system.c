@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The RDMA subsystem's settings and devices' namespaces (RDMA netlink). */
-#include <dirent.h>
 #include <limits.h>
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 
 #include "kernel/nl.h"
 #include "kernel/safefile.h"
+#include "kernel/sysfs.h"
 #include "model/model.h"
 #include "ops/explain.h"
 #include "ops/system.h"
@@ -49,34 +49,30 @@ const char *sys_netns_mode_name(int mode)
 	return mode < 0 ? NULL : mode ? "shared" : "exclusive";
 }
 
-/* The network namespaces besides the initial one that 'ip netns' names. */
-static int named_netns(void)
+/* sysfs_list's EACH: counts the names 'ip netns' lists. */
+static int count(void *arg, const char *name)
 {
-	DIR *d = opendir("/run/netns");
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d)))
-		n += de->d_name[0] != '.';
-	closedir(d);
-	return n;
+	(void)name;
+	++*(int *)arg;
+	return 0;
 }
 
 int sys_set_netns_mode(struct nl *nl, int mode, struct op_err *e)
 {
 	struct nlmsghdr *nlh = nl_request(nl, RDMA_NLDEV_CMD_SYS_SET, 0);
-	int err;
+	int err, named = 0;
 
 	mnl_attr_put_u8(nlh, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, (uint8_t)mode);
 	err = nl_talk(nl, nlh, NULL, NULL);
-	if (err == -EBUSY)
+	if (err == -EBUSY) {
+		/* No /run/netns: none named, containers' only. */
+		sysfs_list("", "/run/netns", count, &named);
 		return op_err_set(e, err, nl_ext_msg(nl), "the RDMA namespace mode can be changed only "
 				  "while no network namespace but the initial one exists (%d named "
 				  "ones: 'ip netns list'; containers have theirs too): set it at boot "
 				  "instead with 'rdmactl system set netns %s --persist' and reboot",
-				  named_netns(), sys_netns_mode_name(mode));
+				  named, sys_netns_mode_name(mode));
+	}
 	if (err == -EPERM || err == -EACCES)
 		return op_err_set(e, err, nl_ext_msg(nl), "setting the RDMA namespace mode needs "
 				  "CAP_NET_ADMIN in the initial namespace: run it as root on the host");

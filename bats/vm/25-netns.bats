@@ -248,6 +248,11 @@ word_after() {
 	ip netns exec rdmactl-a rdma link add rxa type rxe netdev va
 	run ip netns exec rdmactl-a rdma dev
 	refute_output --partial rxa
+	# check in the namespace says where the link went, and the command that moves it.
+	run rdmactl -n rdmactl-a -j check --only netns
+	assert_failure 1
+	run check_lines netns <<<"$output"
+	assert_output 'fail no RDMA device is in this network namespace, and the RDMA subsystem is in exclusive mode: a link made here is created in the initial namespace and must be moved here | from the initial namespace: rdmactl link move DEV NETNS'
 	run --separate-stderr rdmactl -j link move rxa rdmactl-a
 	if [ "$status" = 0 ]; then
 		assert_json_contract --exact 'link move' <<<"$output"
@@ -256,12 +261,14 @@ word_after() {
 		run rdma dev
 		refute_output --partial rxa
 		ip netns exec rdmactl-a rdma link del rxa
+		echo "# link move: rxa moved into rdmactl-a on $(uname -r)" >&3
 	else
 		# The driver cannot be moved on this kernel: rdma's own move agrees.
 		[[ $stderr == *'rxa cannot be moved: the kernel moves only a device whose driver can detach'*'(EOPNOTSUPP: '* ]] || fail "$stderr"
 		run rdma dev set rxa netns rdmactl-a
 		assert_failure
 		rdma link del rxa
+		echo "# link move: rdma_rxe of $(uname -r) cannot be moved, as rdma dev set agrees" >&3
 	fi
 	ip netns del rdmactl-a
 	ip link del vb2 2>/dev/null || true

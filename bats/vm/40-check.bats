@@ -285,6 +285,20 @@ fix_of() {
 	assert_success
 }
 
+@test "check: a uverbs node its user may not open fails uverbs with the chmod that fixes it" {
+	node=$(rdmactl -j show rxe0 | jq -r '.[0].uverbs')
+	chmod 600 "$node"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- \
+		"$RDMACTL" check --only uverbs
+	assert_failure 1
+	assert_line --regexp "^FAIL  uverbs +$node is not readable and writable by this user \\(uid 65534\\)"
+	assert_line "      fix: chmod 666 $node"
+	chmod 666 "$node"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- \
+		"$RDMACTL" check --only uverbs
+	assert_success
+}
+
 @test "check: libibverbs without its rxe provider config fails provider" {
 	mv /etc/libibverbs.d/rxe.driver "$BATS_TEST_TMPDIR/"
 	run rdmactl check --only provider

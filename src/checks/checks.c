@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "checks/checks.h"
+#include "kernel/container.h"
 #include "kernel/nl.h"
 #include "kernel/sysfs.h"
 
@@ -87,6 +88,15 @@ size_t check_ctx_rxe_devs_or_skip(struct check_ctx *c, const struct rdma_dev **o
 bool check_ctx_live(const struct check_ctx *c)
 {
 	return !*c->o.root;
+}
+
+int check_ctx_container(struct check_ctx *c)
+{
+	if (!c->box_done) {
+		c->box = check_ctx_live(c) ? (int)container_detect("") : CONTAINER_NONE;
+		c->box_done = true;
+	}
+	return c->box;
 }
 
 bool check_dev_here(struct check_ctx *c, const struct rdma_dev *d)

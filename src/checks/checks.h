@@ -49,6 +49,9 @@ struct check_ctx {
 	struct model nlm;
 	int nlm_err;
 	bool nlm_done;
+	/* The container this runs in (check_ctx_container), read once. */
+	int box;
+	bool box_done;
 	/* The kernel check found no rdma_rxe for this kernel: the checks that
 	 * need it skip, so a user sees one cause and one fix. */
 	bool no_rxe;
@@ -84,6 +87,8 @@ size_t check_ctx_rxe_devs_or_skip(struct check_ctx *c, const struct rdma_dev **o
 /* getifaddrs() once; NULL on failure or when reading a fixture tree. */
 struct ifaddrs *check_ctx_addrs(struct check_ctx *c);
 bool check_ctx_live(const struct check_ctx *c);
+/* The container the check runs in (kernel/container.h), CONTAINER_NONE on a fixture. */
+int check_ctx_container(struct check_ctx *c);
 /*
  * Whether D's netdev is in the network namespace checked: the RDMA netlink
  * names a port's netdev only to a caller in the netdev's namespace (sysfs

@@ -94,7 +94,7 @@ void check_netns(struct check_ctx *c)
 	sock = netns_udp_bound("", ROCE_V2_UDP_PORT);
 	mode = netns_mode();
 	mode_name = sys_netns_mode_name(mode);
-	box = container_detect("");
+	box = check_ctx_container(c);
 
 	if (initial == 0 && nhere && sock == 0) {
 		snprintf(fix, sizeof(fix), "%s; or boot Linux 7.1 or later, whose rdma_rxe opens "
@@ -117,14 +117,13 @@ void check_netns(struct check_ctx *c)
 	if (c->o.dev && nother) {
 		snprintf(fix, sizeof(fix), "rdmactl -n NETNS check --dev %s (in the namespace whose "
 			 "netdev it is: 'ip netns list'; a container's PID)", c->o.dev);
-		check_report(c, V_FAIL, fix, "%s is on a netdev of another network namespace: %s shows it "
-			     "here (%s mode), but programs here reach no peer through it", c->o.dev,
-			     "the RDMA subsystem", mode_name ? mode_name : "shared");
+		check_report(c, V_FAIL, fix, "%s is on a netdev of another network namespace: the RDMA "
+			     "subsystem shows it here (%s mode), but programs here reach no peer "
+			     "through it", c->o.dev, mode_name ? mode_name : "shared");
 		return;
 	}
 	if (initial == 0 && !nhere && mode == 0) {
-		check_report(c, V_FAIL, "from the initial namespace: rdmactl move DEV NETNS (rdma dev "
-			     "set DEV netns NS)", "no RDMA device is in this network namespace, and the "
+		check_report(c, V_FAIL, "from the initial namespace: rdmactl link move DEV NETNS", "no RDMA device is in this network namespace, and the "
 			     "RDMA subsystem is in exclusive mode: a link made here is created in the "
 			     "initial namespace and must be moved here");
 		return;
@@ -136,11 +135,11 @@ void check_netns(struct check_ctx *c)
 			     other, nother > 1 ? "are" : "is");
 		return;
 	}
-	check_report(c, V_PASS, NULL, "%s network namespace%s%s%s; RDMA namespace mode %s%s%s%s%s",
+	check_report(c, V_PASS, NULL, "%s network namespace%s%s%s; RDMA namespace mode %s%s%s%s",
 		     initial == 1 ? "the initial" : initial == 0 ? "a" : "this",
 		     box ? " (in " : "", box ? container_name(box) : "", box ? ")" : "",
 		     mode_name ? mode_name : "unknown",
 		     nhere ? "; rdma_rxe's UDP 4791 socket is here" : "",
 		     nother ? "; shown from other namespaces (shared mode), their names taken here "
-		     "too: " : "", other, "");
+		     "too: " : "", other);
 }

@@ -230,10 +230,10 @@ void check_modules(struct check_ctx *c)
 }
 
 /* FIX for a user of no container, or the flag or field of the runtime the check runs in. */
-static const char *in_container(const char *fix, const char *docker, const char *k8s, char *buf,
-				size_t len)
+static const char *in_container(struct check_ctx *c, const char *fix, const char *docker,
+				const char *k8s, char *buf, size_t len)
 {
-	enum container_kind k = container_detect("");
+	enum container_kind k = (enum container_kind)check_ctx_container(c);
 
 	if (k == CONTAINER_NONE)
 		return fix;
@@ -283,9 +283,9 @@ void check_uverbs(struct check_ctx *c)
 		if (!check_ctx_live(c))
 			continue;
 		if (stat(path, &st) < 0) {
-			check_report(c, V_FAIL, in_container(fix, flag, K8S_DEVICE, buf, sizeof(buf)),
+			check_report(c, V_FAIL, in_container(c, fix, flag, K8S_DEVICE, buf, sizeof(buf)),
 				     "%s (%s's uverbs node) does not exist: %s", path, d->name,
-				     container_detect("") ? "the container was not given it" :
+				     check_ctx_container(c) ? "the container was not given it" :
 				     "no devtmpfs or udev made it");
 			ok = false;
 		} else if (!S_ISCHR(st.st_mode) || major(st.st_rdev) != maj ||
@@ -293,19 +293,15 @@ void check_uverbs(struct check_ctx *c)
 			check_report(c, V_FAIL, fix, "%s is not character device %u:%u, which %s is", path, maj,
 				     min, d->name);
 			ok = false;
-		} else if ((access(path, R_OK | W_OK) < 0 && errno == EPERM) ||
-			   ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0 && errno == EPERM)) {
-			/*
-			 * The node is there: the device cgroup refuses it (EPERM
-			 * from access() or open(); a mode refuses with EACCES).
-			 */
+		} else if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0 && errno == EPERM) {
+			/* The node is there: the device cgroup refuses it (a mode gives EACCES). */
 			snprintf(fix, sizeof(fix), "allow character device %u:%u in this cgroup's device "
 				 "list (rw)", maj, min);
-			check_report(c, V_FAIL, in_container(fix, flag, K8S_DEVICE, buf, sizeof(buf)),
+			check_report(c, V_FAIL, in_container(c, fix, flag, K8S_DEVICE, buf, sizeof(buf)),
 				     "%s cannot be opened (EPERM): the device cgroup does not allow "
 				     "character device %u:%u, though the node is there", path, maj, min);
 			ok = false;
-		} else if (fd < 0 && access(path, R_OK | W_OK) < 0) {
+		} else if (fd < 0 && errno == EACCES) {
 			snprintf(fix, sizeof(fix), "chmod 666 %s", path);
 			check_report(c, V_FAIL, fix, "%s is not readable and writable by this user (uid %u); "
 				     "for good, a udev rule giving your group access to /dev/infiniband", path,
@@ -316,7 +312,7 @@ void check_uverbs(struct check_ctx *c)
 			close(fd);
 	}
 	if (check_ctx_live(c) && stat("/dev/infiniband/rdma_cm", &st) < 0) {
-		check_report(c, V_WARN, in_container("modprobe rdma_ucm", "--device "
+		check_report(c, V_WARN, in_container(c, "modprobe rdma_ucm", "--device "
 			     "/dev/infiniband/rdma_cm", K8S_DEVICE, buf, sizeof(buf)),
 			     "/dev/infiniband/rdma_cm does not exist: rdma_cm programs (rping, most MPIs) fail");
 		ok = false;
@@ -379,7 +375,7 @@ void check_memlock(struct check_ctx *c)
 		char msg[64], fix[256];
 
 		snprintf(msg, sizeof(msg), "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
-		check_report(c, V_WARN, in_container("ulimit -l unlimited", "--ulimit memlock=-1 (or "
+		check_report(c, V_WARN, in_container(c, "ulimit -l unlimited", "--ulimit memlock=-1 (or "
 			     "--cap-add IPC_LOCK)", "securityContext.capabilities.add: [\"IPC_LOCK\"]",
 			     fix, sizeof(fix)),
 			     "RLIMIT_MEMLOCK is %s%s: ibv_reg_mr of more than that fails with ENOMEM for this "

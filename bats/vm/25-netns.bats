@@ -219,6 +219,15 @@ word_after() {
 	assert_failure 1
 	[[ $stderr == *"can be changed only while no network namespace but the initial one exists (1 named ones"*"(EBUSY: "* ]] || fail "$stderr"
 	assert_equal "$(rdma system show | awk '{ print $2 }')" shared
+	# A file longer than rdmactl writes is not its own: refused, left as it was.
+	conf=$RDMACTL_MODPROBE_D/rdmactl-netns.conf
+	head -c 5000 /dev/zero | tr '\0' '#' >"$conf"
+	sum=$(md5sum <"$conf")
+	run --separate-stderr rdmactl system set netns exclusive --persist
+	assert_failure 1
+	[[ $stderr == *"$conf is longer than rdmactl writes it: it is not rdmactl's, and is left as it is"*'(EFBIG: '* ]] || fail "$stderr"
+	assert_equal "$(md5sum <"$conf")" "$sum"
+	rm "$conf"
 	# --persist: from the next boot, as modprobe reads it; now unchanged.
 	run --separate-stderr rdmactl system set netns exclusive --persist
 	assert_success
@@ -231,6 +240,9 @@ word_after() {
 	[ ! -e "$RDMACTL_MODPROBE_D/rdmactl-netns.conf" ] || fail "the file is left"
 	# In shared mode a device does not move: every namespace sees it already.
 	run -0 rdmactl add rxb vb
+	run --separate-stderr rdmactl link move rxb rdmactl-nosuch
+	assert_failure 1
+	[[ $stderr == "rdmactl: there is no network namespace rdmactl-nosuch: /run/netns/rdmactl-nosuch does not exist"*'(ENOENT: '* ]] || fail "$stderr"
 	run --separate-stderr rdmactl link move rxb rdmactl-a
 	assert_failure 1
 	[[ $stderr == *'moves between network namespaces only in the exclusive namespace mode'* ]] || fail "$stderr"

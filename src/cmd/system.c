@@ -66,9 +66,8 @@ int cmd_system_set(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (strcmp(a->argv[0], "netns"))
 		return cli_usage(a, "'%s' is not a setting: 'netns shared' or 'netns exclusive'",
 				 a->argv[0]);
-	if (a->argc < 2 || (strcmp(a->argv[1], "shared") && strcmp(a->argv[1], "exclusive")))
-		return cli_usage(a, "netns takes shared or exclusive%s%s", a->argc < 2 ? "" : ", not ",
-				 a->argc < 2 ? "" : a->argv[1]);
+	if (strcmp(a->argv[1], "shared") && strcmp(a->argv[1], "exclusive"))
+		return cli_usage(a, "netns takes shared or exclusive, not '%s'", a->argv[1]);
 	mode = !strcmp(a->argv[1], "shared");
 	err = cmd_netlink(ctx, &nl);
 	if (err)
@@ -81,7 +80,7 @@ int cmd_system_set(struct cmd_ctx *ctx, const struct cli_args *a)
 			"%s from the next boot (%s/%s)", a->argv[1], modprobe_dir(), SYS_MODPROBE_FILE);
 	} else if (err) {
 		if (persist)
-			sys_persist_restore(modprobe_dir(), had);
+			sys_persist_restore(modprobe_dir(), had, &e);
 		return cmd_fail(&e);
 	} else if (persist) {
 		pr_note("%s from boot too: %s/%s", a->argv[1], modprobe_dir(), SYS_MODPROBE_FILE);
@@ -104,7 +103,9 @@ int cmd_link_move(struct cmd_ctx *ctx, const struct cli_args *a)
 				 "lists, or a PID", spec);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		op_err_set(&e, -errno, NULL, "cannot open network namespace %s (%s)", spec, path);
+		op_err_set(&e, -errno, NULL, errno == ENOENT ? "there is no network namespace %s: %s "
+			   "does not exist ('ip netns list' lists the names; a PID must be a running "
+			   "process's)" : "cannot open network namespace %s (%s)", spec, path);
 		return cmd_fail(&e);
 	}
 	err = cmd_netlink(ctx, &nl);

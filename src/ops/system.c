@@ -138,11 +138,15 @@ int sys_persist_netns_mode(const char *dir, int mode, char *had, size_t hadlen,
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, SYS_MODPROBE_FILE);
-	err = safe_read(path, had, hadlen - 1, &len, &p);
+	/* safe_read reads one byte past MAX to tell a longer file: MAX + 1 and a NUL fit. */
+	err = safe_read(path, had, hadlen - 2, &len, &p);
 	if (err == -ENOENT)
 		len = 0;
 	else if (err)
 		return explain_conf_save(e, err, path, &p);
+	if (len > hadlen - 2)
+		return op_err_set(e, -EFBIG, NULL, "%s is longer than rdmactl writes it: it is not "
+				  "rdmactl's, and is left as it is (remove it, or edit it by hand)", path);
 	had[len] = '\0';
 	if (mode == 0) {
 		err = safe_write(path, text, sizeof(text) - 1, 0644, &p);
@@ -155,14 +159,19 @@ int sys_persist_netns_mode(const char *dir, int mode, char *had, size_t hadlen,
 	return 0;
 }
 
-void sys_persist_restore(const char *dir, const char *had)
+int sys_persist_restore(const char *dir, const char *had, struct op_err *e)
 {
 	char path[PATH_MAX];
 	struct safe_path p;
+	int err = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, SYS_MODPROBE_FILE);
 	if (*had)
-		safe_write(path, had, strlen(had), 0644, &p);
-	else if (safe_resolve(path, &p) == 0)
-		unlink(p.target);
+		err = safe_write(path, had, strlen(had), 0644, &p);
+	else if (safe_resolve(path, &p) == 0 && unlink(p.target) < 0)
+		err = -errno;
+	if (err)
+		op_err_add(e, "and %s could not be put back as it was (%s): check it by hand", path,
+			   strerror(-err));
+	return err;
 }

@@ -34,13 +34,14 @@ int sys_dev_move(struct nl *nl, const char *name, int nsfd, const char *spec, st
 /*
  * Makes the mode MODE the one ib_core starts with, in DIR/SYS_MODPROBE_FILE
  * (DIR: /etc/modprobe.d): exclusive writes "options ib_core netns_mode=0",
- * shared (the kernel's default) removes the file. Into *HAD what the file
- * held before (for sys_persist_restore), "" for none. Only a regular file is
- * written or removed.
+ * shared (the kernel's default) removes the file. Into *HAD (HADLEN bytes)
+ * what the file held before (for sys_persist_restore), "" for none; a file
+ * longer than fits is not rdmactl's (-EFBIG). Only a regular file is written
+ * or removed.
  */
 int sys_persist_netns_mode(const char *dir, int mode, char *had, size_t hadlen,
 			   struct op_err *e);
-/* Puts back what sys_persist_netns_mode found (HAD, "" for no file). */
-void sys_persist_restore(const char *dir, const char *had);
+/* Puts back what sys_persist_netns_mode found (HAD, "" for no file); a failure is added to E. */
+int sys_persist_restore(const char *dir, const char *had, struct op_err *e);
 
 #endif

@@ -53,3 +53,17 @@ teardown() {
 		assert_line --regexp "^# $v: "
 	done
 }
+
+@test "env: a netdev whose name holds a quote comes back whole through eval, and nothing else runs" {
+	ip link add "v'q;id>x" type veth peer name vq2 || skip "this kernel refuses the name"
+	ip link set vq2 up
+	ip link set "v'q;id>x" up
+	ip addr add 10.88.0.1/24 dev "v'q;id>x"
+	run -0 rdmactl add rxq "v'q;id>x"
+	cd "$BATS_TEST_TMPDIR"
+	run -0 rdmactl env rxq
+	eval "$output"
+	ip link del vq2
+	assert_equal "$RDMA_NETDEV|$NCCL_SOCKET_IFNAME|$FI_VERBS_IFACE" "v'q;id>x|=v'q;id>x|v'q;id>x"
+	[ ! -e x ] || fail "eval ran a command from the name"
+}

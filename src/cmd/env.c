@@ -20,30 +20,20 @@
 struct env_link {
 	const struct rdma_dev *dev;
 	const struct port *port;
-	int64_t gid_index;
 	const struct gid_slot *gid;
 };
-
-/* Port P's slot with index I. */
-static const struct gid_slot *slot(const struct port *p, int64_t i)
-{
-	for (size_t k = 0; k < p->ngids; k++)
-		if (p->gids[k].index == (uint64_t)i)
-			return &p->gids[k];
-	return NULL;
-}
 
 /* D's first ACTIVE port with a RoCE v2 GID of the family, into L; false when none. */
 static bool usable(const struct rdma_dev *d, bool ipv6, struct env_link *l)
 {
 	for (size_t j = 0; j < d->nports; j++) {
 		const struct port *p = &d->ports[j];
-		int64_t i = port_roce_gid_index(p, *d->netdev ? d->netdev : NULL, ipv6);
+		const struct gid_slot *g = port_roce_gid(p, *d->netdev ? d->netdev : NULL, ipv6);
 
-		if (p->state != 4 || i < 0)
-			continue;
-		*l = (struct env_link){ d, p, i, slot(p, i) };
-		return l->gid != NULL;
+		if (p->state == 4 && g) {
+			*l = (struct env_link){ d, p, g };
+			return true;
+		}
 	}
 	return false;
 }
@@ -103,11 +93,27 @@ static void var(struct out *o, const char *format, const char *name, const char 
 		out_str(o, name, NULL, value);
 		return;
 	}
-	/* No value here holds a quote: each is a device, netdev, address or number. */
-	if (!strcmp(format, "github"))
+	/* A netdev's name may hold any byte but '/', ':' and spaces: a quote too. */
+	if (!strcmp(format, "github")) {
 		out_text(o, "%s=%s\n", name, value);
-	else
-		out_text(o, "export %s='%s'\n", name, value);
+		return;
+	}
+	/*
+	 * In single quotes, each quote closed, given in double quotes and
+	 * opened again ('"'"'): no backslash, which out_text would escape.
+	 */
+	out_text(o, "export %s='", name);
+	for (const char *v = value; *v;) {
+		size_t n = strcspn(v, "'");
+
+		out_text(o, "%.*s", (int)n, v);
+		v += n;
+		if (*v == '\'') {
+			out_text(o, "'\"'\"'");
+			v++;
+		}
+	}
+	out_text(o, "'\n");
 }
 
 int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
@@ -142,33 +148,33 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 		out_str(o, "netdev", NULL, l.gid->netdev);
 		out_str(o, "family", NULL, ipv6 ? "ipv6" : "ipv4");
 		out_str(o, "address", NULL, addr);
-		out_u64(o, "gid_index", NULL, (uint64_t)l.gid_index);
+		out_u64(o, "gid_index", NULL, l.gid->index);
 		out_str(o, "gid", NULL, gid);
 		out_obj_open(o, "env");
 	} else if (strcmp(format, "github")) {
-		out_text(o, "# rdmactl env: %s port %u on %s, %s, GID index %" PRId64 "\n", l.dev->name,
-			 l.port->num, l.gid->netdev, addr, l.gid_index);
+		out_text(o, "# rdmactl env: %s port %u on %s, %s, GID index %u\n", l.dev->name,
+			 l.port->num, l.gid->netdev, addr, l.gid->index);
 	}
 	var(o, format, "RDMA_DEVICE", "%s", l.dev->name);
 	var(o, format, "RDMA_PORT", "%u", l.port->num);
 	var(o, format, "RDMA_NETDEV", "%s", l.gid->netdev);
 	var(o, format, "RDMA_ADDRESS", "%s", addr);
-	var(o, format, "RDMA_GID_INDEX", "%" PRId64, l.gid_index);
+	var(o, format, "RDMA_GID_INDEX", "%u", l.gid->index);
 	var(o, format, "RDMA_GID", "%s", gid);
 	/* The verbs examples (ibv_*_pingpong) and perftest, as arguments. */
-	var(o, format, "RDMA_EXAMPLE_ARGS", "-d %s -i %u -g %" PRId64, l.dev->name, l.port->num,
-	    l.gid_index);
-	var(o, format, "RDMA_PERFTEST_ARGS", "-d %s -i %u -x %" PRId64, l.dev->name, l.port->num,
-	    l.gid_index);
+	var(o, format, "RDMA_EXAMPLE_ARGS", "-d %s -i %u -g %u", l.dev->name, l.port->num,
+	    l.gid->index);
+	var(o, format, "RDMA_PERFTEST_ARGS", "-d %s -i %u -x %u", l.dev->name, l.port->num,
+	    l.gid->index);
 	var(o, format, "UCX_NET_DEVICES", "%s:%u", l.dev->name, l.port->num);
-	var(o, format, "UCX_IB_GID_INDEX", "%" PRId64, l.gid_index);
+	var(o, format, "UCX_IB_GID_INDEX", "%u", l.gid->index);
 	/* NCCL: '=' asks for this name exactly, not every name it begins. */
 	var(o, format, "NCCL_IB_HCA", "=%s:%u", l.dev->name, l.port->num);
-	var(o, format, "NCCL_IB_GID_INDEX", "%" PRId64, l.gid_index);
+	var(o, format, "NCCL_IB_GID_INDEX", "%u", l.gid->index);
 	var(o, format, "NCCL_SOCKET_IFNAME", "=%s", l.gid->netdev);
 	var(o, format, "FI_VERBS_DEVICE_NAME", "%s", l.dev->name);
 	var(o, format, "FI_VERBS_IFACE", "%s", l.gid->netdev);
-	var(o, format, "FI_VERBS_GID_IDX", "%" PRId64, l.gid_index);
+	var(o, format, "FI_VERBS_GID_IDX", "%u", l.gid->index);
 	var(o, format, "OMPI_MCA_pml", "ucx");
 	if (out_is_json(o))
 		out_obj_close(o);

@@ -103,7 +103,7 @@ void model_free(struct model *m)
 	m->n = 0;
 }
 
-int64_t port_roce_gid_index(const struct port *p, const char *netdev, bool ipv6)
+const struct gid_slot *port_roce_gid(const struct port *p, const char *netdev, bool ipv6)
 {
 	for (size_t i = 0; i < p->ngids; i++) {
 		const struct gid_slot *g = &p->gids[i];
@@ -112,14 +112,16 @@ int64_t port_roce_gid_index(const struct port *p, const char *netdev, bool ipv6)
 
 		if (!g->empty && family && !strcmp(g->type, "RoCE v2") &&
 		    (!netdev || !strcmp(g->netdev, netdev)))
-			return g->index;
+			return g;
 	}
-	return -1;
+	return NULL;
 }
 
 int64_t port_ipv4_gid_index(const struct port *p, const char *netdev)
 {
-	return port_roce_gid_index(p, netdev, false);
+	const struct gid_slot *g = port_roce_gid(p, netdev, false);
+
+	return g ? (int64_t)g->index : -1;
 }
 
 

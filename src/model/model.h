@@ -213,7 +213,7 @@ int model_load_verbs_gids(const char *dev, struct port *p);
 
 /* The lowest RoCE v2 IPv4 GID on NETDEV of port P: what -g needs; -1 when none. */
 int64_t port_ipv4_gid_index(const struct port *p, const char *netdev);
-/* The same for IPV6: the lowest RoCE v2 GID of a global IPv6 address (not fe80::). */
-int64_t port_roce_gid_index(const struct port *p, const char *netdev, bool ipv6);
+/* That GID's slot, or with IPV6 the lowest RoCE v2 GID of a global IPv6 address (not fe80::). */
+const struct gid_slot *port_roce_gid(const struct port *p, const char *netdev, bool ipv6);
 
 #endif

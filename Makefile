@@ -107,7 +107,7 @@ TEST_MODS_nl := kernel/nl
 TEST_MODS_nldev := kernel/nldev
 TEST_MODS_out := cli/out kernel/release kernel/sysfs
 TEST_MODS_sysfs := kernel/sysfs
-TEST_MODS_wire := selftest/wire selftest/fault model/gid kernel/netns
+TEST_MODS_wire := selftest/wire selftest/fault model/gid
 .SECONDEXPANSION:
 test_srcs = src/tests/test_$*.c $(patsubst %,src/%.c,$(TEST_MODS_$*))
 
@@ -154,8 +154,8 @@ build/asan/rdmactl: $(ASAN_OBJS)
 FUZZ_CC ?= clang
 FUZZ_NAMES := $(patsubst src/fuzz/%.c,%,$(wildcard src/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_NAMES:%=build/fuzz/%)
-FUZZ_DEPS_wire := selftest/wire selftest/fault model/gid kernel/netns
-FUZZ_DEPS_pingpong := selftest/wire selftest/fault model/gid kernel/netns
+FUZZ_DEPS_wire := selftest/wire selftest/fault model/gid
+FUZZ_DEPS_pingpong := selftest/wire selftest/fault model/gid
 FUZZ_DEPS_netlink := kernel/nl kernel/nldev
 FUZZ_DEPS_conf := model/conf model/names kernel/safefile
 FUZZ_DEPS_sysfs := model/load model/sysfs model/model model/netlink model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid

@@ -123,7 +123,8 @@ void check_netns(struct check_ctx *c)
 		return;
 	}
 	if (initial == 0 && !nhere && mode == 0) {
-		check_report(c, V_FAIL, "from the initial namespace: rdmactl link move DEV NETNS", "no RDMA device is in this network namespace, and the "
+		check_report(c, V_FAIL, "from the initial namespace: rdmactl link move DEV NETNS",
+			     "no RDMA device is in this network namespace, and the "
 			     "RDMA subsystem is in exclusive mode: a link made here is created in the "
 			     "initial namespace and must be moved here");
 		return;

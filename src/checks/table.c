@@ -10,7 +10,8 @@
 const struct check_def check_defs[] = {
 	{ "kernel", check_kernel, "the running kernel can do Soft-RoCE at all" },
 	{ "modules", check_modules, "ib_core, ib_uverbs, rdma_ucm, rdma_rxe installed, matching, loaded" },
-	{ "netns", check_netns, "rxe can carry traffic from this network namespace; the RDMA namespace mode" },
+	{ "netns", check_netns, "rxe can carry traffic from this network namespace; the RDMA "
+	  "namespace mode" },
 	{ "uverbs", check_uverbs, "/dev/infiniband nodes exist and are usable" },
 	{ "provider", check_provider, "libibverbs has an rxe provider and lists every rxe device" },
 	{ "link", check_link, "an rxe link exists and its port is ACTIVE" },

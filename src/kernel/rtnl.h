@@ -16,7 +16,7 @@ void rtnl_close(struct rtnl *r);
 
 /* A bridge NAME (down). -EEXIST when the name is taken. */
 int rtnl_bridge_add(struct rtnl *r, const char *name);
-/* A veth pair NAME (here, enslaved to MASTER when not NULL) and PEER, moved to the namespace NSFD. */
+/* A veth pair: NAME here (enslaved to MASTER when not NULL), PEER in the namespace NSFD. */
 int rtnl_veth_add(struct rtnl *r, const char *name, const char *master, const char *peer,
 		  int nsfd);
 /* NAME up. */

@@ -2,8 +2,6 @@
 /* The selftest's one failure helper. */
 #include <stdio.h>
 
-#include "kernel/netns.h"
-#include "model/roce.h"
 #include "selftest/fault.h"
 
 int st_vfault(struct st_fault *f, const char *hint, const char *fmt, va_list ap)
@@ -37,11 +35,4 @@ int st_fault(struct st_fault *f, const char *hint, const char *fmt, ...)
 	st_vfault(f, hint, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-const char *st_traffic_hint(const char *hint)
-{
-	if (netns_initial("") == 0 && netns_udp_bound("", ROCE_V2_UDP_PORT) == 0)
-		return ROCE_NETNS_TRAP;
-	return hint;
 }

@@ -32,12 +32,4 @@ int st_vfault(struct st_fault *f, const char *hint, const char *fmt, va_list ap)
 int st_fault_err(struct st_fault *f, int err, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/*
- * HINT for a failure of traffic (no answer, no completion, a QP error), or,
- * where rxe can carry no traffic from this network namespace at all (no UDP
- * 4791 socket in it, which is not the initial one: rdma_rxe before Linux 7.1),
- * that cause: it is the one to fix first, and a firewall hint would mislead.
- */
-const char *st_traffic_hint(const char *hint);
-
 #endif

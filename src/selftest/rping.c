@@ -24,6 +24,7 @@
 #include "kernel/release.h"
 #include "selftest/cm.h"
 #include "selftest/internal.h"
+#include "selftest/verbs.h"
 
 #define RPING_FMT "rdma-ping-%d: "
 

@@ -136,4 +136,12 @@ int vb_wc_check(const struct ibv_wc *wc, struct st_fault *f);
 /* The one wording of "the peer stopped answering": the firewall, the route, the MTU. */
 extern const char vb_unanswered_hint[];
 
+/*
+ * HINT for a failure of traffic (no answer, no completion, a QP error), or,
+ * where rxe can carry no traffic from this network namespace at all (no UDP
+ * 4791 socket in it, which is not the initial one: rdma_rxe before Linux 7.1),
+ * that cause: it is the one to fix first, and a firewall hint would mislead.
+ */
+const char *st_traffic_hint(const char *hint);
+
 #endif

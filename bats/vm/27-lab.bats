@@ -89,12 +89,21 @@ assert_no_lab() {
 }
 
 @test "lab: bad input is refused with exit 2 before anything is made" {
-	for args in "0" "65" "x" "2 --subnet 10.1.2.3" "2 --subnet 10.1.2.0/31" "300 --subnet 10.1.2.0/24" "2 --name A1" "2 --name toolongname"; do
+	while IFS='|' read -r args want; do
 		# shellcheck disable=SC2086
 		run --separate-stderr rdmactl lab add $args
 		assert_failure 2
-		[[ $stderr == rdmactl:* ]] || fail "lab add $args: $stderr"
-	done
+		[[ $stderr == *"$want"* ]] || fail "lab add $args: $stderr"
+	done <<-'EOF'
+	0|a lab has 1 to 64 nodes, not 0
+	65|a lab has 1 to 64 nodes, not 65
+	x|N is a number of nodes, not 'x'
+	2 --subnet 10.1.2.3|--subnet takes an IPv4 subnet A.B.C.D/P with P from 8 to 30, not '10.1.2.3'
+	2 --subnet 10.1.2.0/31|--subnet takes an IPv4 subnet A.B.C.D/P with P from 8 to 30, not '10.1.2.0/31'
+	8 --subnet 10.1.2.0/30|10.1.2.0/30 has room for 2 nodes, not 8
+	2 --name A1|'A1' is no lab name
+	2 --name toolongname|'toolongname' is no lab name
+	EOF
 	assert_no_lab
 	run --separate-stderr rdmactl lab del
 	assert_failure 1

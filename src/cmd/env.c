@@ -59,7 +59,7 @@ static int pick(const struct model *m, const char *dev, bool ipv6, struct env_li
 		return 0;
 	}
 	for (size_t i = 0; i < m->n; i++) {
-		struct env_link x;
+		struct env_link x = { 0 };
 
 		if (!dev_is_rxe(&m->devs[i]) || !usable(&m->devs[i], ipv6, &x))
 			continue;
@@ -124,7 +124,7 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 	const struct model_src src = cmd_model_src(ctx);
 	char gid[GID_STR_LEN], addr[GID_ADDR_LEN];
 	struct out *o = ctx->out;
-	struct env_link l;
+	struct env_link l = { 0 };
 	struct model m;
 	struct op_err e;
 	int err;

@@ -150,7 +150,7 @@ status_json() {
 	run --separate-stderr rdmactl module install
 	# The time from nothing to a loaded, proven module, into the TAP (docs/kernels.md).
 	echo "# module install on $KVER: $((SECONDS - start)) s, $(grep -o 'with DKMS in [0-9.]* s' <<<"$output")" >&3
-	assert_success
+	[ "$status" -eq 0 ] || fail "exit $status; stdout: $output; stderr: $stderr"
 	assert_line --regexp "^rdma_rxe [0-9][^ ]* built for $KRE and installed with DKMS in [0-9.]+ s$"
 	assert_line 'rdma_rxe loaded; a link on lo was made and deleted'
 	run rdma_links

@@ -71,7 +71,10 @@ prepare_initrd() {
 	[ -f "$initrd" ] && [ -x "$vfs_view" ] && { touch "$initrd" "$vfs_view"; return; }
 	find "$cache" -maxdepth 1 \( -name 'initrd-*.cpio' -o -name 'vfs-view-*' \) -mmin +1440 \
 		-delete 2>/dev/null
-	cc -O2 -Wall -Wextra -o "$vfs_view.tmp" "$here/vm/vfs-view.c" && mv "$vfs_view.tmp" "$vfs_view" ||
+	# Each boot's own temporary name: two boots may start at once (two
+	# kernels' tiers side by side), and one's mv must not take the other's file.
+	cc -O2 -Wall -Wextra -o "$vfs_view.$$.tmp" "$here/vm/vfs-view.c" &&
+		mv "$vfs_view.$$.tmp" "$vfs_view" ||
 		die "cannot build $here/vm/vfs-view.c: it needs gcc and libc6-dev"
 	list=$(module_closure "$moddir" $roots) ||
 		die "kernel $kver cannot mount its root over $use_fs: no module or built-in for${list##*missing:}"
@@ -112,7 +115,7 @@ prepare_initrd() {
 	for i in "${!lines[@]}"; do echo "${lines[i]}"; done >"$stage/modules/order"
 	for i in "${!lines2[@]}"; do echo "${lines2[i]}"; done >"$stage/modules/order.2"
 	# Uncompressed: unpacking gzip under TCG costs more than reading the bytes.
-	(cd "$stage" && find . | cpio -o -H newc --quiet >"$initrd.tmp") &&
-		mv "$initrd.tmp" "$initrd" || die "cannot build the initramfs"
+	(cd "$stage" && find . | cpio -o -H newc --quiet >"$initrd.$$.tmp") &&
+		mv "$initrd.$$.tmp" "$initrd" || die "cannot build the initramfs"
 	rm -rf "$stage"
 }

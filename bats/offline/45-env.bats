@@ -17,6 +17,8 @@ setup() {
 	# shellcheck disable=SC2030,SC2031
 	got=$(eval "$output"; echo "$RDMA_DEVICE $RDMA_PORT $RDMA_NETDEV $RDMA_ADDRESS $RDMA_GID_INDEX $UCX_NET_DEVICES $UCX_IB_GID_INDEX $NCCL_IB_HCA $NCCL_IB_GID_INDEX $NCCL_SOCKET_IFNAME $FI_VERBS_DEVICE_NAME $FI_VERBS_IFACE $FI_VERBS_GID_IDX $OMPI_MCA_pml")
 	assert_equal "$got" "rxe0 1 veth0 10.11.11.251 $want rxe0:1 $want =rxe0:1 $want =veth0 rxe0 veth0 $want ucx"
+	got=$(eval "$output"; echo "$UCX_TLS $UCX_UD_ETH_DGID_CHECK $FI_UNIVERSE_SIZE")
+	assert_equal "$got" "self,rc_verbs,ud_verbs n 127"
 	got=$(eval "$output"; echo "$RDMA_EXAMPLE_ARGS|$RDMA_PERFTEST_ARGS|$RDMA_GID")
 	assert_equal "$got" "-d rxe0 -i 1 -g $want|-d rxe0 -i 1 -x $want|0000:0000:0000:0000:0000:ffff:0a0b:0bfb"
 	# The address is one the netdev had when the fixture was captured.

@@ -47,9 +47,16 @@ teardown() {
 	run -0 ucx_info -cf
 	assert_line "UCX_NET_DEVICES=rxe0:1"
 	assert_line "UCX_IB_GID_INDEX=$RDMA_GID_INDEX"
+	assert_line "UCX_TLS=self,rc_verbs,ud_verbs"
+	# The UD transport of verbs inherits the setting for UD of any kind.
+	assert_line "UCX_UD_VERBS_ETH_DGID_CHECK=n"
+	# ofi_rxm's CQ: (128 + 128) per peer, within the device's max_cqe.
+	max_cqe=$(ibv_devinfo -v -d "$RDMA_DEVICE" | awk '$1 == "max_cqe:" { print $2 }')
+	[ $((FI_UNIVERSE_SIZE * 256)) -le "$max_cqe" ] || fail "FI_UNIVERSE_SIZE $FI_UNIVERSE_SIZE: over max_cqe $max_cqe"
+	[ $(((FI_UNIVERSE_SIZE + 1) * 256)) -gt "$max_cqe" ] || fail "FI_UNIVERSE_SIZE $FI_UNIVERSE_SIZE: could be larger"
 	# libfabric lists its verbs provider's variables: each name env sets is one.
 	run -0 fi_info -e
-	for v in FI_VERBS_DEVICE_NAME FI_VERBS_IFACE FI_VERBS_GID_IDX; do
+	for v in FI_VERBS_DEVICE_NAME FI_VERBS_IFACE FI_VERBS_GID_IDX FI_UNIVERSE_SIZE; do
 		assert_line --regexp "^# $v: "
 	done
 }

@@ -16,6 +16,9 @@
 #include "model/model.h"
 #include "ops/explain.h"
 
+/* A CQ's most entries on rxe (rxe_param.h; ibv_devinfo -v's max_cqe), the same on every kernel. */
+#define RXE_MAX_CQE 32767
+
 /* The link env describes. */
 struct env_link {
 	const struct rdma_dev *dev;
@@ -168,6 +171,19 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 	    l.gid->index);
 	var(o, format, "UCX_NET_DEVICES", "%s:%u", l.dev->name, l.port->num);
 	var(o, format, "UCX_IB_GID_INDEX", "%u", l.gid->index);
+	/*
+	 * The verbs transports (self: a process to itself). Left to choose, UCX
+	 * joins processes of one host by shared memory, and rxe carries nothing.
+	 */
+	var(o, format, "UCX_TLS", "self,rc_verbs,ud_verbs");
+	/*
+	 * UCX's UD transport (and RC's connection set-up, which goes over UD)
+	 * drops every packet whose receive header's destination GID is not one
+	 * of its own, and it reads rxe's RoCE v2 packets as not: without this,
+	 * ucp_ep_create fails "Destination is unreachable" or the ends wait
+	 * forever (docs/stacks.md, every kernel of the bed).
+	 */
+	var(o, format, "UCX_UD_ETH_DGID_CHECK", "n");
 	/* NCCL: '=' asks for this name exactly, not every name it begins. */
 	var(o, format, "NCCL_IB_HCA", "=%s:%u", l.dev->name, l.port->num);
 	var(o, format, "NCCL_IB_GID_INDEX", "%u", l.gid->index);
@@ -175,6 +191,13 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 	var(o, format, "FI_VERBS_DEVICE_NAME", "%s", l.dev->name);
 	var(o, format, "FI_VERBS_IFACE", "%s", l.gid->netdev);
 	var(o, format, "FI_VERBS_GID_IDX", "%u", l.gid->index);
+	/*
+	 * ofi_rxm sizes its verbs CQ as (128 + 128) entries per peer of the
+	 * universe, 256 peers unless told: 65536, and rxe's CQs hold 32767
+	 * (max_cqe on every kernel), so fi_enable fails EINVAL. The most
+	 * peers that fit.
+	 */
+	var(o, format, "FI_UNIVERSE_SIZE", "%u", RXE_MAX_CQE / 256);
 	var(o, format, "OMPI_MCA_pml", "ucx");
 	if (out_is_json(o))
 		out_obj_close(o);

@@ -51,10 +51,10 @@ OBJS := $(SRCS:src/%.c=build/obj/%.o)
 UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
-SCRIPTS := tools/rxe-vm tools/vm/stage2 tools/install-deps \
+SCRIPTS := tools/rxe-vm tools/vm/stage2 tools/install-deps tools/stacks-report \
 	tools/run-tests tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm/build-inside bats/listen.bash bats/boot/story
 
-.PHONY: all bench check check-cloud check-boot deb demo fuzz fuzzers lint install uninstall clean unit-tests deps help pc-check
+.PHONY: all bench check check-cloud check-boot check-stacks deb demo fuzz fuzzers lint install uninstall clean unit-tests deps help pc-check
 
 all: pc-check rdmactl docs/rdmactl.8 build/rdmactl.bash
 
@@ -69,6 +69,7 @@ help:
 	@echo 'make check      install what the tests need, run every test tier'
 	@echo 'make check-cloud  the module tests on 6.1-cloud and 6.12-cloud, the VM tests on 6.12 (CI runs it)'
 	@echo 'make check-boot   the package booted under systemd in the bed (CI runs it)'
+	@echo 'make check-stacks rdma-core tests, UCX, libfabric, NVMe-oF, NFS, MPI over a link (CI runs it)'
 	@echo 'make deb        the Debian package in build/deb, checked by lintian'
 	@echo 'make demo       install what it needs, show Soft-RoCE working (in the VM bed'
 	@echo '                when this kernel has no rdma_rxe)'
@@ -216,6 +217,14 @@ check-boot:
 	$(MAKE) all
 	tools/run-tests boot
 
+# The stacks over a link (rdma-core's tests, UCX, libfabric, NVMe-oF, NFS,
+# Open MPI) on 6.1, 6.12 and 7.3 (about 10 minutes), their results written
+# into docs/stacks.md: outside check, CI runs it.
+check-stacks:
+	tools/install-deps test stacks
+	$(MAKE) all
+	tools/run-tests stacks
+
 # The Debian package, from a clean tree, into build/deb; lintian must pass it.
 deb:
 	tools/install-deps deb
@@ -240,7 +249,7 @@ lint:
 	tools/install-deps lint
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--std=c11 --inline-suppr --suppress=missingIncludeSystem -Isrc src
-	shellcheck -x -S warning $(SCRIPTS) bats/helpers.bash
+	shellcheck -x -S warning $(SCRIPTS) bats/helpers.bash bats/stacks/stacks.bash bats/fixtures/outside-project/test.sh
 
 SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@CONFIG@|$(SYSCONFDIR)/rdmactl/rxe.conf|g'
 

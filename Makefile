@@ -15,6 +15,10 @@ MODULESLOADDIR ?= $(PREFIX)/lib/modules-load.d
 SYSTEMDGENERATORDIR ?= $(PREFIX)/lib/systemd/system-generators
 MODPROBEDIR ?= $(SYSCONFDIR)/modprobe.d
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+BINDIR ?= $(PREFIX)/bin
+# The test bed (install-bed): its scripts and the C sources it builds at run time.
+BEDDIR ?= $(PREFIX)/lib/rdmactl-testbed
+DOCDIR ?= $(PREFIX)/share/doc
 DESTDIR ?=
 
 CC ?= cc
@@ -54,9 +58,9 @@ UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/stage2 tools/install-deps tools/stacks-report \
 	tools/run-tests tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm/build-inside bats/listen.bash bats/boot/story
 
-.PHONY: all bench check check-cloud check-boot check-stacks deb demo fuzz fuzzers lint install uninstall clean unit-tests deps help pc-check
+.PHONY: all bench check check-cloud check-boot check-stacks deb demo fuzz fuzzers lint install install-bed uninstall uninstall-bed clean unit-tests deps help pc-check
 
-all: pc-check rdmactl docs/rdmactl.8 build/rdmactl.bash
+all: pc-check rdmactl docs/rdmactl.8 docs/rxe-vm.1 build/rdmactl.bash
 
 # Bash completion, generated from the command tables so it cannot drift.
 build/rdmactl.bash: rdmactl
@@ -195,6 +199,10 @@ docs/rdmactl.8: build/rdmactl.8.scd
 	$(call msg,SCDOC,$@)
 	$(Q){ printf '%s\n' "'\\\" t"; scdoc <$<; } >$@.tmp && mv $@.tmp $@
 
+docs/rxe-vm.1: docs/rxe-vm.1.scd
+	$(call msg,SCDOC,$@)
+	$(Q)scdoc <$< >$@.tmp && mv $@.tmp $@
+
 deps:
 	tools/install-deps all
 
@@ -269,6 +277,23 @@ install: all
 	[ -e $(DESTDIR)$(SYSCONFDIR)/rdmactl/rxe.conf ] || \
 		install -D -m 0644 modules/rxe.conf $(DESTDIR)$(SYSCONFDIR)/rdmactl/rxe.conf
 
+# The test bed, on PATH as rxe-vm: runs any project's tests in the bed.
+BED_VM := $(wildcard tools/vm/*.sh tools/vm/*.c tools/vm/*.h) tools/vm/stage2
+install-bed: docs/rxe-vm.1
+	install -d $(DESTDIR)$(BEDDIR)/vm $(DESTDIR)$(BINDIR)
+	install -m 0755 tools/rxe-vm tools/install-deps $(DESTDIR)$(BEDDIR)/
+	install -m 0644 $(filter-out tools/vm/stage2,$(BED_VM)) $(DESTDIR)$(BEDDIR)/vm/
+	@# Stage 2 runs in the guest, under the busybox the initramfs puts in /run/rxe-vm.
+	install -m 0755 tools/vm/stage2 $(DESTDIR)$(BEDDIR)/vm/stage2
+	ln -sf $(shell realpath -m --relative-to=$(BINDIR) $(BEDDIR))/rxe-vm $(DESTDIR)$(BINDIR)/rxe-vm
+	install -D -m 0644 docs/rxe-vm.1 $(DESTDIR)$(MANDIR)/man1/rxe-vm.1
+	install -D -m 0644 docs/ci.md $(DESTDIR)$(DOCDIR)/rdmactl-testbed/ci.md
+
+uninstall-bed:
+	rm -rf $(DESTDIR)$(BEDDIR)
+	rm -f $(DESTDIR)$(BINDIR)/rxe-vm $(DESTDIR)$(MANDIR)/man1/rxe-vm.1
+	rm -rf $(DESTDIR)$(DOCDIR)/rdmactl-testbed
+
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/rdmactl $(DESTDIR)$(MANDIR)/man8/rdmactl.8 \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl.service \
@@ -278,6 +303,6 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/rdmactl
 
 clean:
-	rm -rf build rdmactl docs/*.8
+	rm -rf build rdmactl docs/*.8 docs/*.1
 
 -include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d)

@@ -5,15 +5,7 @@
 # and GID index from 'rdmactl env'. Every failure must be one docs/stacks.md
 # foretells for this kernel (its "Limits" table); any other fails the test.
 
-setup_file() {
-	load stacks
-	stacks_link
-}
-
-setup() {
-	load stacks
-	stacks_setup
-}
+load stacks
 
 @test "stacks: rdma-core's tests pass over the link, but for what docs/stacks.md foretells for this kernel" {
 	needs python3

@@ -6,13 +6,9 @@
 # ud_verbs. And what happens without env's UCX_UD_ETH_DGID_CHECK: the failure
 # docs/stacks.md foretells, still there.
 
-setup_file() {
-	load stacks
-	stacks_link
-}
+load stacks
 
 setup() {
-	load stacks
 	stacks_setup
 	needs ucx_perftest
 }

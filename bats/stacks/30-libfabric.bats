@@ -5,13 +5,9 @@
 # ofi_rxm and as MSG endpoints, with 'rdmactl env's variables; and ofi_rxm
 # without env's FI_UNIVERSE_SIZE: the failure docs/stacks.md foretells.
 
-setup_file() {
-	load stacks
-	stacks_link
-}
+load stacks
 
 setup() {
-	load stacks
 	stacks_setup
 	needs fi_pingpong
 }

@@ -9,13 +9,9 @@
 NQN=nqn.2026-11.org.rdmactl:stacks
 CFG=/sys/kernel/config/nvmet
 
-setup_file() {
-	load stacks
-	stacks_link
-}
+load stacks
 
 setup() {
-	load stacks
 	stacks_setup
 	needs nvme
 	modprobe -a nvmet nvmet-rdma nvme-rdma || skip "this kernel has no nvmet-rdma or nvme-rdma"

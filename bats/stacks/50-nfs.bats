@@ -5,13 +5,9 @@
 # 20049 beside TCP, the client mounts env's RDMA_ADDRESS with proto=rdma, a
 # file written there reads back, and the server's copy is the same.
 
-setup_file() {
-	load stacks
-	stacks_link
-}
+load stacks
 
 setup() {
-	load stacks
 	stacks_setup
 	needs rpc.nfsd exportfs rpc.mountd rpcbind mount.nfs
 	modprobe -a nfsd rpcrdma nfs || skip "this kernel has no nfsd, rpcrdma or nfs"

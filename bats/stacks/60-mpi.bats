@@ -5,13 +5,9 @@
 # OMPI_MCA_pml=ucx and UCX_TLS keep them off shared memory and TCP), by a
 # small program built here with mpicc.
 
-setup_file() {
-	load stacks
-	stacks_link
-}
+load stacks
 
 setup() {
-	load stacks
 	stacks_setup
 	needs mpicc mpirun
 }

@@ -17,6 +17,15 @@ stacks_setup() {
 	eval "$(rdmactl env)"
 }
 
+# Each file's, unless it has its own (which calls stacks_setup first).
+setup_file() {
+	stacks_link
+}
+
+setup() {
+	stacks_setup
+}
+
 # needs CMD...: skips naming the first command this userland lacks.
 needs() {
 	local c

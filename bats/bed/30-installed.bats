@@ -40,7 +40,7 @@ setup() {
 	assert_line --regexp '^Usage: rxe-vm run \[OPTIONS\] -- CMD'
 	run -0 man -l "$ROOT/usr/share/man/man1/rxe-vm.1.gz"
 	assert_output --partial 'rxe-vm run --kernel 6.12 -- make check'
-	[ -r "$ROOT/usr/share/doc/rdmactl-testbed/ci.md" ]
+	[ -r "$ROOT/usr/share/doc/rdmactl-testbed/ci.md.gz" ]
 	# Nothing of the checkout: the package is what runs.
 	run -0 dpkg-deb -c "$DEBS"/rdmactl-testbed_*_all.deb
 	refute_output --partial "$TOP"

@@ -115,8 +115,8 @@ setup() {
 	assert_success
 	assert_output ''
 	run git -C "$TOP" ls-files debian
-	assert_output "$(printf '%s\n' debian/changelog debian/control debian/copyright debian/rules \
-		debian/source/format)"
+	assert_output "$(printf '%s\n' debian/changelog debian/control debian/copyright \
+		debian/rdmactl-testbed.lintian-overrides debian/rules debian/source/format)"
 	run dpkg-deb -f "$deb" Version
 	assert_output "$("$TOP/rdmactl" --version | sed 's/^rdmactl //')"
 	run dpkg-deb -c "$deb"
@@ -137,4 +137,12 @@ setup() {
 	run bash -c "dpkg-deb --ctrl-tarfile '$deb' | tar -xO ./postinst"
 	assert_line --partial "deb-systemd-helper enable 'rdmactl.service'"
 	refute_line --partial 'deb-systemd-invoke start'
+	# The test bed's package beside it: rxe-vm on PATH, its files, its man page.
+	run dpkg-deb -c "$(dirname "$deb")"/rdmactl-testbed_*_all.deb
+	assert_line --regexp ' \./usr/bin/rxe-vm -> \.\./lib/rdmactl-testbed/rxe-vm$'
+	for f in ./usr/lib/rdmactl-testbed/rxe-vm ./usr/lib/rdmactl-testbed/vm/stage2 \
+		./usr/lib/rdmactl-testbed/vm/init.c ./usr/share/man/man1/rxe-vm.1.gz \
+		./usr/share/doc/rdmactl-testbed/ci.md.gz; do
+		assert_line --regexp " ${f//./\\.}\$"
+	done
 }

@@ -55,6 +55,10 @@ static int pick(const struct model *m, const char *dev, bool ipv6, struct env_li
 		if (!d)
 			return op_err_set(e, -ENODEV, NULL, "there is no RDMA device named %s "
 					  "('rdmactl link' lists them)", dev);
+		/* The settings below are rxe's (its CQ size, UCX's UD check): not another driver's. */
+		if (!dev_is_rxe(d))
+			return op_err_set(e, -EINVAL, NULL, "%s is not an rxe device: rdmactl env gives "
+					  "the settings rxe needs; for another driver, its own", dev);
 		if (!usable(d, ipv6, l))
 			return op_err_set(e, -EADDRNOTAVAIL, NULL, "%s has no ACTIVE port with a RoCE v2 "
 					  "GID of an %s address: give its netdev an address and set it up "

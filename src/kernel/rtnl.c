@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Route netlink requests over libmnl, and named network namespaces. */
+/* Route netlink requests over libmnl (kernel/netns.c names namespaces). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -155,9 +155,11 @@ int rxe_del_name(struct nl *nl, const char *name, struct op_err *e)
 	if (err)
 		return explain_dump(e, err, nl_ext_msg(nl));
 	d = model_find(&m, name);
-	err = d && dev_is_rxe(d) ? rxe_del(nl, d, e) : 0;
-	if (!err && d && dev_is_rxe(d))
-		err = 1;
+	if (d && dev_is_rxe(d)) {
+		err = rxe_del(nl, d, e);
+		if (!err)
+			err = 1;
+	}
 	model_free(&m);
 	return err;
 }

@@ -3,19 +3,7 @@
 # rdmactl check against broken states made for real: the verdict, the message
 # and the fix; then the fix applied and the check passing.
 
-setup_file() {
-	[ "${RXE_VM:-}" = 1 ] || return 0
-	"$BATS_TEST_DIRNAME/../../rdmactl" start >/dev/null
-}
-
-setup() {
-	load ../helpers
-	vm_rxe0_setup
-}
-
-teardown() {
-	vm_restore
-}
+load rxe0
 
 # The check's line for ID: "VERDICT message" (the first, when there are several).
 verdict() {

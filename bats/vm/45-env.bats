@@ -3,19 +3,7 @@
 # rdmactl env's values pasted into each stack's own command line or
 # environment: the stack is the oracle that they are right.
 
-setup_file() {
-	[ "${RXE_VM:-}" = 1 ] || return 0
-	"$BATS_TEST_DIRNAME/../../rdmactl" start >/dev/null
-}
-
-setup() {
-	load ../helpers
-	vm_rxe0_setup
-}
-
-teardown() {
-	vm_restore
-}
+load rxe0
 
 @test "env: the stock ibv_rc_pingpong and perftest's ib_write_bw run with env's arguments" {
 	eval "$(rdmactl env)"

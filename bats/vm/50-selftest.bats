@@ -2,19 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # rdmactl selftest in loopback on real rxe devices.
 
-setup_file() {
-	[ "${RXE_VM:-}" = 1 ] || return 0
-	"$BATS_TEST_DIRNAME/../../rdmactl" start >/dev/null
-}
-
-setup() {
-	load ../helpers
-	vm_rxe0_setup
-}
-
-teardown() {
-	vm_restore
-}
+load rxe0
 
 # bats test_tags=kernels
 @test "selftest: loopback on a fresh rxe device passes every stage, every byte checked" {

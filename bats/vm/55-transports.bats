@@ -3,19 +3,7 @@
 # selftest --transport: every transport the verbs examples use, in loopback on
 # real rxe, beside what the device claims.
 
-setup_file() {
-	[ "${RXE_VM:-}" = 1 ] || return 0
-	"$BATS_TEST_DIRNAME/../../rdmactl" start >/dev/null
-}
-
-setup() {
-	load ../helpers
-	vm_rxe0_setup
-}
-
-teardown() {
-	vm_restore
-}
+load rxe0
 
 # Each row of the matrix on stdin (JSON) as "transport op claimed result".
 matrix_rows() {

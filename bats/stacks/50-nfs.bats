@@ -51,5 +51,5 @@ teardown() {
 	assert_carried "$before" 5000
 	umount "$MNT"
 	vers=$(sed -n 's/.*vers=\([0-9.]*\).*/\1/p' <<<"$output")
-	stack_result "NFS over RDMA (NFSv$vers, proto=rdma)" "16 MiB written at $(rate 16777216 "$t0" "$t1"); the server's copy and the client's, read back in $(rate 16777216 "$t1" "$t2" | sed 's/.*(\(.*\))/\1/'), the same bytes"
+	stack_result "NFS over RDMA (NFSv$vers, proto=rdma)" "16 MiB written at $(rate 16777216 "$t0" "$t1"); the server's copy and the client's, read back in $(seconds "$t1" "$t2"), the same bytes"
 }

@@ -47,9 +47,15 @@ assert_carried() {
 	[ $((now - $1)) -ge "$2" ] || fail "rxe sent $((now - $1)) packets, fewer than $2: the stack went around it"
 }
 
+# seconds NS0 NS1: "T.T s" between two date +%s%N.
+seconds() {
+	awk -v t="$(($2 - $1))" 'BEGIN { printf "%.1f s", t / 1e9 }'
+}
+
 # rate BYTES NS0 NS1: "N.N MB/s (T.T s)" for BYTES moved between two date +%s%N.
 rate() {
-	awk -v b="$1" -v t="$(($3 - $2))" 'BEGIN { printf "%.1f MB/s (%.1f s)", b / t * 1000, t / 1e9 }'
+	awk -v b="$1" -v t="$(($3 - $2))" 'BEGIN { printf "%.1f MB/s", b / t * 1000 }'
+	echo " ($(seconds "$2" "$3"))"
 }
 
 # stack_result STACK TEXT: a line of docs/stacks.md (tools/stacks-report).

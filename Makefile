@@ -56,7 +56,7 @@ UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/stage2 tools/install-deps tools/stacks-report \
-	tools/run-tests tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm/build-inside bats/listen.bash bats/boot/story
+	tools/run-tests tools/boot-soak tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm/build-inside bats/listen.bash bats/boot/story
 
 .PHONY: all bench check check-cloud check-boot check-stacks deb demo fuzz fuzzers lint install install-bed uninstall uninstall-bed clean unit-tests deps help pc-check
 
@@ -278,13 +278,13 @@ install: all
 		install -D -m 0644 modules/rxe.conf $(DESTDIR)$(SYSCONFDIR)/rdmactl/rxe.conf
 
 # The test bed, on PATH as rxe-vm: runs any project's tests in the bed.
-BED_VM := $(wildcard tools/vm/*.sh tools/vm/*.c tools/vm/*.h) tools/vm/stage2
+BED_VM := $(wildcard tools/vm/*.sh tools/vm/*.c tools/vm/*.h) tools/vm/stage2 tools/vm/chroot-run
 install-bed: docs/rxe-vm.1
 	install -d $(DESTDIR)$(BEDDIR)/vm $(DESTDIR)$(BINDIR)
 	install -m 0755 tools/rxe-vm tools/install-deps $(DESTDIR)$(BEDDIR)/
-	install -m 0644 $(filter-out tools/vm/stage2,$(BED_VM)) $(DESTDIR)$(BEDDIR)/vm/
+	install -m 0644 $(filter-out tools/vm/stage2 tools/vm/chroot-run,$(BED_VM)) $(DESTDIR)$(BEDDIR)/vm/
 	@# Stage 2 runs in the guest, under the busybox the initramfs puts in /run/rxe-vm.
-	install -m 0755 tools/vm/stage2 $(DESTDIR)$(BEDDIR)/vm/stage2
+	install -m 0755 tools/vm/stage2 tools/vm/chroot-run $(DESTDIR)$(BEDDIR)/vm/
 	ln -sf $(shell realpath -m --relative-to=$(BINDIR) $(BEDDIR))/rxe-vm $(DESTDIR)$(BINDIR)/rxe-vm
 	install -D -m 0644 docs/rxe-vm.1 $(DESTDIR)$(MANDIR)/man1/rxe-vm.1
 	install -D -m 0644 docs/ci.md $(DESTDIR)$(DOCDIR)/rdmactl-testbed/ci.md

@@ -63,6 +63,37 @@ setup() {
 	[ "$(grep -c 'booting it once more' <<<"$stderr")" = 1 ] || fail "$stderr"
 	[ "$(grep -c 'the guest did not reach CMD' <<<"$stderr")" = 2 ] || fail "$stderr"
 	[[ $stderr == *'the guest kernel said: '*'Kernel panic'* ]] || fail "$stderr"
+	[[ $stderr == *'rxe-vm: cause: the kernel found no init to start'* ]] || fail "$stderr"
+}
+
+@test "rxe-vm: a guest that has not reached CMD in time: the hang, the last step it reached, what to do; booted once more" {
+	run --separate-stderr "$RXE_VM_TOOL" run --timeout 2 -- echo reached
+	assert_failure 125
+	assert_output ''
+	[[ $stderr == *'the guest did not reach CMD within 2 s'* ]] || fail "$stderr"
+	[[ $stderr == *'rxe-vm: cause: the guest hung, with no crash on its console'* ]] || fail "$stderr"
+	[[ $stderr == *'rxe-vm: the last step of the boot it reached: '* ]] || fail "$stderr"
+	[[ $stderr == *'rxe-vm: what to do: a busy host boots slower: give it more time'* ]] || fail "$stderr"
+	# The bed's own watch on the boot, shorter than CMD's time-out: stopped, booted once more, said.
+	RXE_VM_BOOT_TIMEOUT=1 run --separate-stderr "$RXE_VM_TOOL" run -- echo reached
+	assert_failure 125
+	assert_output ''
+	[ "$(grep -c 'the guest did not reach CMD within 1 s of its start' <<<"$stderr")" = 2 ] || fail "$stderr"
+	[ "$(grep -c 'the guest hung before CMD started: booting it once more' <<<"$stderr")" = 1 ] || fail "$stderr"
+}
+
+@test "rxe-vm: a crash the emulator caused is named: QEMU 7.2's stale int3 (a console captured from a failed 7.3 boot)" {
+	dir=$BATS_TEST_TMPDIR/guest
+	mkdir "$dir"
+	cp "$TOP/bats/fixtures/bed/console-oops-int3" "$dir/console"
+	: >"$dir/ctl"
+	run bash -c 'prog=rxe-vm; say() { printf "%s: %s\n" "$prog" "$*" >&2; }
+		. "$1/tools/vm/guest.sh"; console_tail "$2" 2>&1' _ "$TOP" "$dir"
+	assert_success
+	assert_line --index 0 --regexp '^rxe-vm: the guest kernel said: \[ *[0-9.]+\] Oops: int3: '
+	assert_line --index 1 --partial 'rxe-vm: cause: a breakpoint the kernel had already patched away ran again: the emulator ran a stale translation'
+	assert_line --index 2 --partial 'rxe-vm: what to do: '
+	assert_line --index 3 'rxe-vm: last lines of the guest console:'
 }
 
 @test "rxe-vm: --hosts 2 runs CMD on both guests and each reaches the other, on 6.1 and 6.1-cloud" {

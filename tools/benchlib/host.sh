@@ -14,7 +14,8 @@ boot_mine() {
 boot_peer() {
 	local t0
 	t0=$(ns)
-	timeout 60 qemu-system-x86_64 -accel "${accel:-tcg}" -cpu max -m 1536 -smp 2 -nographic \
+	# The bed's own emulator and its firmware, so that both sides run on one.
+	timeout 60 "$qemu" ${firmware:+-L "$firmware"} -accel "$accel" -cpu max -m 1536 -smp 2 -nographic \
 		-no-reboot -kernel "$vmlinuz" -append 'console=ttyS0 quiet panic=-1' \
 		</dev/null >/dev/null 2>&1 || true
 	theirs+="$(awk -v t=$(($(ns) - t0)) 'BEGIN { printf "%.2f", t / 1e9 }')"$'\n'
@@ -24,11 +25,12 @@ boot_peer() {
 # 'qemu -kernel vmlinuz' boot to its "unable to mount root" panic, the same
 # kernel and accelerator, the two taken in turn.
 measure_boot() {
-	local k pkg vmlinuz accel cache mine theirs i ready
+	local k pkg vmlinuz accel qemu firmware cache mine theirs i ready
 	cache=${RXE_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/rdmactl/vm}
 	echo "## The bed's boot against a bare qemu boot"
 	echo
 	echo "Seconds from start to exit. Bare: \`qemu-system-x86_64 -accel ACCEL -cpu max -m 1536"
+	echo "(the bed's own qemu, the same binary and TCG threading: tools/rxe-vm prepare says which)"
 	echo "-smp 2 -nographic -no-reboot -kernel vmlinuz -append 'console=ttyS0 quiet panic=-1'\`,"
 	echo "which stops at the kernel's panic for want of a root file system. The bed:"
 	echo "\`tools/rxe-vm run --kernel K -- true\`, through its init, root over virtiofs,"
@@ -38,7 +40,13 @@ measure_boot() {
 	for k in 6.1 6.1-cloud; do
 		# "ready: kernel K, root over FS, accel A, cache DIR": the bed's own choice.
 		ready=$(tools/rxe-vm prepare --kernel "$k" 2>&1 >/dev/null) || { say "cannot prepare kernel $k"; return 1; }
-		accel=$(sed -n 's/.*, accel \([a-z]*\),.*/\1/p' <<<"$ready")
+		# "ready: ..., accel tcg (thread=multi) with QEMU-PATH (QEMU 10.0.2), cache DIR".
+		accel=$(sed -n 's/.*, accel \([a-z]*\)\( (\([^)]*\))\)\{0,1\} with .*/\1,\3/p' <<<"$ready")
+		accel=${accel%,}
+		qemu=$(sed -n 's/.* with \(.*\) (QEMU [^)]*), cache .*/\1/p' <<<"$ready")
+		firmware=${qemu%/bin/*}/share/qemu
+		[ "$qemu" != "${qemu%/bin/*}" ] && [ -d "$firmware" ] || firmware=''
+		export QEMU_MODULE_DIR=${qemu%/bin/*}/lib/x86_64-linux-gnu/qemu
 		pkg=$(tools/rxe-vm kernels 2>/dev/null | awk -v k="$k" '$1 == k { print $3 }')
 		vmlinuz=$(ls "$cache/${pkg}"_*/boot/vmlinuz-* | head -n 1)
 		mine='' theirs=''

@@ -25,15 +25,49 @@ payload_head() {
 	done
 }
 
+# What a guest's console shows when it died, and what to do: a regex, the
+# cause, the fix, apart by " ;; ". The first that matches names the cause;
+# the last matches any crash.
+boot_causes=(
+	"Oops: int3 ;; a breakpoint the kernel had already patched away ran again: the emulator ran a stale translation of code the kernel had just rewritten (QEMU before 8.1 with multi-threaded TCG) ;; boot again; the bed runs a qemu of 8.1 or later by default, or TCG single-threaded on an older one: an older RXE_VM_QEMU, or RXE_VM_TCG=multi with one, brings the bug back (docs/kernels.md)"
+	"rxe-vm: stage 1: ;; the bed's own start in the guest failed, as the line above says ;; check the option or path it names"
+	"Attempted to kill init ;; the guest's PID 1 died ;; look for SIGBUS or an error above: a root file system that went away (9p) does this; --root-fs virtiofs"
+	"Out of memory|oom-kill ;; the guest ran out of memory ;; give it more with --mem"
+	"Unable to mount root|No working init found ;; the kernel found no init to start ;; the initramfs was not loaded: see qemu's lines below"
+	"Kernel panic|BUG:|Oops|general protection fault ;; the guest kernel crashed, by no cause the bed knows ;; boot again; if it repeats, report the console below"
+)
+
+# Says what the console of guest directory $1 shows and the known cause it
+# matches, with what to do, then the console's tail. $2: hang when qemu was
+# stopped by the time-out.
 console_tail() {
-	local dir=$1 why
+	local dir=$1 how=${2-} c re why last
 	# A panic's own line comes before its call trace: show it apart.
 	why=$(tr -d '\r' <"$dir/console" |
-		grep -m 1 -E 'Kernel panic|BUG:|Oops|Attempted to kill init|rxe-vm: stage')
-	[ -n "$why" ] && say "the guest kernel said: $why"
+		grep -m 1 -E 'Kernel panic|BUG:|Oops|general protection fault|Attempted to kill init|rxe-vm: stage|Out of memory')
+	if [ -n "$why" ]; then
+		say "the guest kernel said: $why"
+		for c in "${boot_causes[@]}"; do
+			re=${c%% ;; *} c=${c#* ;; }
+			grep -qE "$re" "$dir/console" || continue
+			say "cause: ${c%% ;; *}"
+			say "what to do: ${c#* ;; }"
+			break
+		done
+	elif [ "$how" = hang ]; then
+		# Stage 1 names each step of the boot it reached (the kernel is quiet).
+		last=$(tr -d '\r' <"$dir/console" | sed '/^[[:space:]]*$/d' | tail -n 1)
+		reached=$(tr -d '\r' <"$dir/console" | sed -n 's/^rxe-vm: step: //p' | tail -n 1)
+		say "cause: the guest hung, with no crash on its console${last:+; its last line: $last}"
+		say "the last step of the boot it reached: ${reached:-none, the kernel had not started stage 1}"
+		say "what to do: a busy host boots slower: give it more time (--timeout, RXE_VM_BOOT_TIMEOUT); under --accel kvm try --accel tcg; a hang at the same step each time is a fault to report with this console"
+	elif [ ! -s "$dir/console" ]; then
+		say "cause: the guest printed nothing: qemu or the kernel image failed before the console started"
+		say "what to do: see qemu's lines below; tools/rxe-vm prepare --refresh fetches the kernel again"
+	fi
 	say "last lines of the guest console:"
 	tr -d '\r' <"$dir/console" | tail -n 30 | sed 's/^/  | /' >&2
-	[ -s "$dir/qemu.err" ] && sed 's/^/  qemu: /' "$dir/qemu.err" >&2
+	if [ -s "$dir/qemu.err" ]; then sed 's/^/  qemu: /' "$dir/qemu.err" >&2; fi
 }
 
 # Whether guest directory $1's kernel crashed before CMD started (and not in
@@ -46,6 +80,30 @@ crashed_booting() {
 		! grep -q 'rxe-vm: stage' "$1/console"
 }
 
+# Watches guest $1 (directory $2) boot: a guest that has not reached CMD
+# within $boot_limit seconds (a boot takes 2 to 10 here) is stopped and
+# marked, so that a boot that hangs costs minutes, not CMD's whole --timeout.
+# Builtins only while it waits, but for sleep.
+boot_watch() {
+	local h=$1 dir=$2 first i
+	for ((i = 0; i < boot_limit * 4; i++)); do
+		first=
+		read -r first <"$dir/ctl" 2>/dev/null
+		[ "$first" = started ] && return
+		kill -0 "${qpid[$h]}" 2>/dev/null || return
+		sleep 0.25
+	done
+	echo hang >"$dir/boot-hang"
+	kill "${qpid[$h]}" 2>/dev/null
+}
+
+# Whether guest directory $1's boot hung, or its kernel crashed, before CMD
+# started (and not in the bed's own stages, whose failures would only
+# repeat): booting again is safe then, CMD never ran.
+failed_booting() {
+	[ -f "$1/boot-hang" ] || crashed_booting "$1"
+}
+
 # The status of guest $1 after qemu ended with $2.
 guest_status() {
 	local h=$1 qrc=$2 tag='' st
@@ -54,13 +112,18 @@ guest_status() {
 	st=$(sed -n 's/^exit \([0-9]*\).*/\1/p' "$dir/ctl" | tail -n 1)
 	if [ -n "$st" ]; then
 		echo "$st"
+	elif [ -f "$dir/boot-hang" ]; then
+		say "${tag}the guest did not reach CMD within $boot_limit s of its start (RXE_VM_BOOT_TIMEOUT)"
+		[ "$mode" = shell ] || console_tail "$dir" hang
+		echo $EX_BED
 	elif ! grep -q '^started' "$dir/ctl"; then
 		if [ "$qrc" -eq 124 ]; then
 			say "${tag}the guest did not reach CMD within $timeout s"
+			[ "$mode" = shell ] || console_tail "$dir" hang
 		else
 			say "${tag}the guest did not reach CMD (qemu status $qrc)"
+			[ "$mode" = shell ] || console_tail "$dir"
 		fi
-		[ "$mode" = shell ] || console_tail "$dir"
 		echo $EX_BED
 	elif [ "$qrc" -eq 124 ]; then
 		say "${tag}timed out after $timeout s"
@@ -74,7 +137,7 @@ guest_status() {
 
 cleanup() {
 	local p
-	for p in "${qpid[@]+"${qpid[@]}"}" "${vpid[@]+"${vpid[@]}"}"; do
+	for p in "${qpid[@]+"${qpid[@]}"}" "${vpid[@]+"${vpid[@]}"}" "${wpid[@]+"${wpid[@]}"}"; do
 		kill "$p" 2>/dev/null
 	done
 	[ -n "${rundir-}" ] && rm -rf "$rundir"
@@ -87,7 +150,7 @@ boot() {
 	rundir=$(mktemp -d "${TMPDIR:-/tmp}/rxe-vm.XXXXXX") || die "mktemp failed"
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
-	declare -gA qpid=() vpid=()
+	declare -gA qpid=() vpid=() wpid=()
 	if [ "$hosts" = 2 ]; then
 		port=$(free_port) || die "no free TCP port on 127.0.0.1 for the guests' link"
 		start_guest 1 "$mode"
@@ -107,12 +170,16 @@ boot() {
 		st[$h]=$(guest_status "$h" "$rc")
 	done
 	wait # the output readers: all output is out before the status
-	# The emulator now and then crashes a guest kernel while it boots (an
-	# "Oops: int3" in the idle loop was seen under TCG with 6.12). CMD has not
-	# run then, so booting again is safe: once, and said.
+	# The last defence against a boot that fails by chance (the emulator's
+	# stale int3 before the bed ran a fixed qemu, or a hang): CMD has not run
+	# then, so booting again is safe: once, said (tools/run-tests counts it).
 	if [ "$hosts" = 1 ] && [ "$mode" != shell ] && [ "${st[1]}" -eq $EX_BED ] &&
-		crashed_booting "$rundir/1"; then
-		say "the guest kernel crashed before CMD started: booting it once more"
+		failed_booting "$rundir/1"; then
+		if [ -f "$rundir/1/boot-hang" ]; then
+			say "the guest hung before CMD started: booting it once more"
+		else
+			say "the guest kernel crashed before CMD started: booting it once more"
+		fi
 		rm -rf "${rundir:?}/1"
 		start_guest 1 "$mode"
 		wait "${qpid[1]}"

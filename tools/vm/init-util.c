@@ -39,6 +39,12 @@ void off(void)
 	_exit(1);
 }
 
+void step(const char *what)
+{
+	printf("rxe-vm: step: %s\n", what);
+	fflush(stdout);
+}
+
 __attribute__((format(printf, 1, 2), noreturn))
 void fail(const char *fmt, ...)
 {

@@ -210,11 +210,13 @@ int main(void)
 	if (!kver || !moddir || !run)
 		fail("rxevm.kver, rxevm.moddir or rxevm.run missing from the kernel command line");
 
+	step("stage 1 started");
 	/* order.2 has what only two guests need (virtio_net). */
 	load_modules("/modules/order");
 	if (hosts && !strcmp(hosts, "2"))
 		load_modules("/modules/order.2");
 
+	step("modules loaded");
 	mkdirs("/mnt/host");
 	if (fs && !strcmp(fs, "virtiofs")) {
 		if (mount("hostroot", "/mnt/host", "virtiofs", MS_RDONLY, NULL))
@@ -223,6 +225,7 @@ int main(void)
 			 "trans=virtio,version=9p2000.L,msize=512000,cache=loose")) {
 		fail("cannot mount the host root over 9p: %s", strerror(errno));
 	}
+	step("host root mounted");
 	mkdirs("/mnt/rw");
 	do_mount("rw", "/mnt/rw", "tmpfs", 0, "mode=0755");
 	mkdirs("/mnt/rw/upper");
@@ -290,6 +293,7 @@ int main(void)
 	switch_root();
 	find_ports(out, err, ctl);
 	network(hosts, host);
+	step("network up");
 
 	setenv("RXE_VM", "1", 1);
 	setenv("RXE_VM_HOST", host ? host : "1", 1);

@@ -10,6 +10,11 @@
 
 /* The guest powered off, now. */
 void off(void);
+/*
+ * A step of the boot reached, on the console: when a boot hangs, the host
+ * names the last one (the kernel itself prints nothing there, "quiet").
+ */
+void step(const char *what);
 /* Says why on the console, then powers off: the host sees no "started" marker. */
 void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void do_mount(const char *src, const char *dst, const char *type, unsigned long flags,

@@ -27,11 +27,12 @@ qemu_base() {
 	local a=$1
 	# q35: its PCI interrupts need no ACPI link routing, which under TCG took
 	# some 120 ms a virtio device on the default machine (i440fx).
-	qargs=(qemu-system-x86_64 -machine q35 -nodefaults -display none -monitor none -no-reboot
+	qargs=("$qemu_bin" -machine q35 -nodefaults -display none -monitor none -no-reboot
 		-no-user-config -m "$mem" -smp "$smp" -initrd "$initrd"
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04)
 	# qboot instead of SeaBIOS, and the ELF kernel through PVH where there is one:
 	# neither the firmware's loader nor the decompressor runs under emulation.
+	[ -n "$qemu_firmware" ] && qargs+=(-L "$qemu_firmware")
 	[ -r "$qboot" ] && qargs+=(-bios "$qboot")
 	qargs+=(-kernel "${vmlinux:-$vmlinuz}")
 	if [ "$a" = kvm ]; then
@@ -39,7 +40,7 @@ qemu_base() {
 	else
 		# cx16 off: 6.12-cloud under this TCG crashes in SLUB's cmpxchg16b fast path
 		# about one boot in three; without cx16 the kernel takes its other path.
-		qargs+=(-accel tcg -cpu "${RXE_VM_CPU:-max,cx16=off}")
+		qargs+=(-accel "tcg,$tcg_opts" -cpu "${RXE_VM_CPU:-max,cx16=off}")
 	fi
 }
 
@@ -186,4 +187,6 @@ start_guest() {
 		timeout -k 5 "$timeout" "${qargs[@]}" -append "$append" </dev/null 2>"$dir/qemu.err" &
 	fi
 	qpid[$h]=$!
+	boot_watch "$h" "$dir" &
+	wpid[$h]=$!
 }

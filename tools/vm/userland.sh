@@ -26,7 +26,7 @@ prepare_userland() {
 	userland_root=
 	[ "$suite" = host ] && return
 	[ "$suite" != "$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME-}")" ] || return 0
-	[ "$use_fs" = virtiofs ] || die "--userland $suite needs the root shared over virtiofs (as root, with qemu-system-common)"
+	[ "$use_fs" = virtiofs ] || [ "$use_fs" = chroot ] || die "--userland $suite needs the root shared over virtiofs (as root, with qemu-system-common)"
 	d=$cache/userland/$suite
 	userland_root=$d/root
 	inc=$("$here/install-deps" --list guest | paste -sd,) || die "tools/install-deps --list guest failed"
@@ -86,4 +86,21 @@ userland_shares() {
 		out+=${out:+,}$p
 	done
 	echo "$out"
+}
+
+# CMD natively, without a VM, in the userland's root (--userland), for the
+# work that needs the release's compiler and tools but not its kernel: a
+# build, its unit tests, a package and its lintian, at the host's speed
+# rather than the emulator's (vm/chroot-run sets the root up).
+userland_chroot() {
+	[ -n "$userland_root" ] || { (exec "${cmd[@]}"); exit; }
+	command -v unshare >/dev/null || die "chroot needs unshare (util-linux)"
+	[ "$(id -u)" = 0 ] || die "chroot needs root"
+	# The overlay's mount point: empty on the host, a tmpfs in the namespace.
+	rundir=$(mktemp -d "${TMPDIR:-/tmp}/rxe-vm.XXXXXX") || die "mktemp failed"
+	trap cleanup EXIT
+	unshare --mount --propagation private --net --pid --fork --kill-child -- \
+		"$here/vm/chroot-run" "$rundir" "$userland_root" "$PWD" "${#shares[@]}" "${shares[@]+"${shares[@]}"}" \
+		"${#envs[@]}" "${envs[@]+"${envs[@]}"}" "${cmd[@]}"
+	exit
 }

@@ -430,3 +430,20 @@ kernel_pkg() {
 	assert_failure 2
 	assert_output --partial -- '--setup is for --init systemd'
 }
+
+@test "rxe-vm: chroot runs CMD natively in the trixie userland: the current directory is written, nothing else reaches the host, no network" {
+	cd "$BATS_TEST_TMPDIR"
+	probe=/rxe-vm-chroot-probe.$$
+	run --separate-stderr "$RXE_VM_TOOL" chroot --userland trixie -e RXE_TEST_VAR='a b' -- bash -c \
+		'. /etc/os-release; echo "$VERSION_CODENAME $(gcc -dumpversion) [$RXE_TEST_VAR] $PWD"
+		echo here >written; touch "$1"; ip -o link | cut -d: -f2 | tr -d " "; exit 3' _ "$probe"
+	assert_failure 3
+	assert_line --index 0 "trixie 14 [a b] $BATS_TEST_TMPDIR"
+	assert_line --index 1 'lo'
+	[ "${#lines[@]}" = 2 ] || fail "$output"
+	assert_equal "$(cat written)" here
+	[ ! -e "$probe" ] || fail "the chroot's write reached the host: $probe"
+	run "$RXE_VM_TOOL" chroot -- true
+	assert_failure 2
+	assert_output --partial "chroot needs --userland"
+}

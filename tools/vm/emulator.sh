@@ -66,6 +66,27 @@ fetch_emulator() (
 	echo "$d"
 )
 
+# The directory of the newer qemu (fetch_emulator), or nothing where none
+# can be had: resolved once and remembered in the cache, as kernels are
+# (asking apt took 1.2 s of every boot); --refresh resolves again.
+chosen_emulator() {
+	local f=$cache/qemu/chosen d
+	exec 9>"$cache/.lock"
+	flock 9
+	if [ -z "$refresh" ] && [ -f "$f" ]; then
+		d=$(cat "$f")
+		if [ -z "$d" ] || [ -f "$d/.done" ]; then
+			flock -u 9
+			echo "$d"
+			return
+		fi
+	fi
+	d=$(fetch_emulator) || d=
+	mkdir -p "$cache/qemu" && echo "$d" >"$f.tmp" && mv "$f.tmp" "$f"
+	flock -u 9
+	echo "$d"
+}
+
 # Sets qemu_bin (and the firmware, qboot) and tcg_opts for a TCG boot:
 # RXE_VM_QEMU if set, else the host's qemu if it is $qemu_fixed or later,
 # else the cached newer one, else the host's with one TCG thread for all
@@ -79,18 +100,16 @@ choose_emulator() {
 	elif [ "$use_accel" = tcg ]; then
 		host_qemu=$(qemu_version qemu-system-x86_64) || die "cannot tell the version of qemu-system-x86_64"
 		if ! dpkg --compare-versions "$host_qemu" ge "$qemu_fixed"; then
-			exec 9>"$cache/.lock"
-			flock 9
-			if d=$(fetch_emulator); then
+			d=$(chosen_emulator)
+			if [ -n "$d" ]; then
 				qemu_bin=$d/root/usr/bin/qemu-system-x86_64
 				qemu_firmware=$d/root/usr/share/qemu
 				export QEMU_MODULE_DIR=$d/root/usr/lib/x86_64-linux-gnu/qemu
 				[ -r "$qemu_firmware/qboot.rom" ] && qboot=$qemu_firmware/qboot.rom
 			else
 				tcg_opts=thread=single
-				say "running TCG single-threaded instead (slower): the host's qemu $host_qemu is older than $qemu_fixed"
+				say "running TCG single-threaded instead (slower): the host's qemu $host_qemu is older than $qemu_fixed (--refresh looks for a newer one again)"
 			fi
-			flock -u 9
 		fi
 	fi
 	case "${RXE_VM_TCG-}" in

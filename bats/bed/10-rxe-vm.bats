@@ -446,4 +446,10 @@ kernel_pkg() {
 	run "$RXE_VM_TOOL" chroot -- true
 	assert_failure 2
 	assert_output --partial "chroot needs --userland"
+	# The host's own release is no other userland: refused, nothing run.
+	own=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	run "$RXE_VM_TOOL" chroot --userland "$own" -- touch "$BATS_TEST_TMPDIR/ran"
+	assert_failure 2
+	assert_output --partial "that is this host's own release"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 }

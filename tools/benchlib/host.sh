@@ -44,9 +44,12 @@ measure_boot() {
 		accel=$(sed -n 's/.*, accel \([a-z]*\)\( (\([^)]*\))\)\{0,1\} with .*/\1,\3/p' <<<"$ready")
 		accel=${accel%,}
 		qemu=$(sed -n 's/.* with \(.*\) (QEMU [^)]*), cache .*/\1/p' <<<"$ready")
-		firmware=${qemu%/bin/*}/share/qemu
-		[ "$qemu" != "${qemu%/bin/*}" ] && [ -d "$firmware" ] || firmware=''
-		export QEMU_MODULE_DIR=${qemu%/bin/*}/lib/x86_64-linux-gnu/qemu
+		# The bed's own qemu (in its cache) brings its firmware and modules.
+		firmware=
+		if [[ $qemu == "$cache"/* ]]; then
+			firmware=${qemu%/bin/*}/share/qemu
+			export QEMU_MODULE_DIR=${qemu%/bin/*}/lib/x86_64-linux-gnu/qemu
+		fi
 		pkg=$(tools/rxe-vm kernels 2>/dev/null | awk -v k="$k" '$1 == k { print $3 }')
 		vmlinuz=$(ls "$cache/${pkg}"_*/boot/vmlinuz-* | head -n 1)
 		mine='' theirs=''

@@ -25,6 +25,9 @@ payload_head() {
 	done
 }
 
+# A kernel crash on the console, whatever else it says.
+crash_re='Kernel panic|BUG:|Oops|general protection fault'
+
 # What a guest's console shows when it died, and what to do: a regex, the
 # cause, the fix, apart by " ;; ". The first that matches names the cause;
 # the last matches any crash.
@@ -34,17 +37,17 @@ boot_causes=(
 	"Attempted to kill init ;; the guest's PID 1 died ;; look for SIGBUS or an error above: a root file system that went away (9p) does this; --root-fs virtiofs"
 	"Out of memory|oom-kill ;; the guest ran out of memory ;; give it more with --mem"
 	"Unable to mount root|No working init found ;; the kernel found no init to start ;; the initramfs was not loaded: see qemu's lines below"
-	"Kernel panic|BUG:|Oops|general protection fault ;; the guest kernel crashed, by no cause the bed knows ;; boot again; if it repeats, report the console below"
+	"$crash_re ;; the guest kernel crashed, by no cause the bed knows ;; boot again; if it repeats, report the console below"
 )
 
 # Says what the console of guest directory $1 shows and the known cause it
 # matches, with what to do, then the console's tail. $2: hang when qemu was
 # stopped by the time-out.
 console_tail() {
-	local dir=$1 how=${2-} c re why last
+	local dir=$1 how=${2-} c re why last reached
 	# A panic's own line comes before its call trace: show it apart.
 	why=$(tr -d '\r' <"$dir/console" |
-		grep -m 1 -E 'Kernel panic|BUG:|Oops|general protection fault|Attempted to kill init|rxe-vm: stage|Out of memory')
+		grep -m 1 -E "$crash_re|Attempted to kill init|rxe-vm: stage|Out of memory")
 	if [ -n "$why" ]; then
 		say "the guest kernel said: $why"
 		for c in "${boot_causes[@]}"; do
@@ -76,7 +79,7 @@ crashed_booting() {
 	# grep reads the file itself: piped under pipefail, its early exit on a
 	# match could fail the writer and hide the crash.
 	! grep -q '^started' "$1/ctl" &&
-		grep -qE 'Kernel panic|BUG:|Oops' "$1/console" &&
+		grep -qE "$crash_re" "$1/console" &&
 		! grep -q 'rxe-vm: stage' "$1/console"
 }
 

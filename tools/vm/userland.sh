@@ -93,7 +93,8 @@ userland_shares() {
 # build, its unit tests, a package and its lintian, at the host's speed
 # rather than the emulator's (vm/chroot-run sets the root up).
 userland_chroot() {
-	[ -n "$userland_root" ] || { (exec "${cmd[@]}"); exit; }
+	[ -n "$userland_root" ] ||
+		usage_die "chroot --userland $userland: that is this host's own release: run CMD as it is"
 	command -v unshare >/dev/null || die "chroot needs unshare (util-linux)"
 	[ "$(id -u)" = 0 ] || die "chroot needs root"
 	# The overlay's mount point: empty on the host, a tmpfs in the namespace.

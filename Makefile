@@ -56,7 +56,7 @@ UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/stage2 tools/install-deps tools/stacks-report \
-	tools/run-tests tools/boot-soak tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm/build-inside bats/listen.bash bats/boot/story
+	tools/run-tests tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm/build-inside bats/listen.bash bats/boot/story
 
 .PHONY: all bench check check-cloud check-boot check-stacks deb demo fuzz fuzzers lint install install-bed uninstall uninstall-bed clean unit-tests deps help pc-check
 

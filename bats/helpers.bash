@@ -26,11 +26,7 @@ help_commands() {
 # build, so a test can ask git what the build left behind.
 build_deb_copy() {
 	local src=$1/src/rdmactl
-	mkdir -p "$src"
-	(cd "$TOP" && git ls-files -co --exclude-standard -z | cpio -pdm0 --quiet "$src")
-	git -C "$src" init -q && git -C "$src" add -A &&
-		git -C "$src" -c user.name=rdmactl -c user.email=rdmactl@localhost commit -q -m copy ||
-		return
+	"$TOP/tools/copy-tree" "$src" || return
 	make -C "$src" deb >"$1/deb.log" 2>&1 || return
 	ls "$src"/build/deb/rdmactl_*_amd64.deb
 }

@@ -19,10 +19,11 @@ setup() {
 
 @test "rxe-vm: CMD runs as root in the caller's directory with the bed's network" {
 	cd "$TOP/bats"
-	run "$RXE_VM_TOOL" run -e RXE_TEST_VAR='a b' -- bash -c \
-		'echo "$(id -u) $PWD [$RXE_TEST_VAR] $RXE_VM_NETDEV $RXE_VM_ADDR"; ip -br -4 addr show dev veth0'
+	# RXE_VM_SMP as --smp: the guest's CPUs (the default is two).
+	RXE_VM_SMP=1 run "$RXE_VM_TOOL" run -e RXE_TEST_VAR='a b' -- bash -c \
+		'echo "$(id -u) $PWD [$RXE_TEST_VAR] $RXE_VM_NETDEV $RXE_VM_ADDR $(nproc)"; ip -br -4 addr show dev veth0'
 	assert_success
-	assert_line --index 0 "0 $TOP/bats [a b] veth0 10.11.11.251"
+	assert_line --index 0 "0 $TOP/bats [a b] veth0 10.11.11.251 1"
 	assert_line --index 1 --regexp '^veth0@veth1 +UP +10\.11\.11\.251/24'
 }
 
@@ -151,6 +152,9 @@ setup() {
 	run "$RXE_VM_TOOL" run --init systemd --hosts 2 -- true
 	assert_failure 2
 	assert_output --partial '--init systemd boots one guest'
+	RXE_VM_SMP=0 run "$RXE_VM_TOOL" run -- true
+	assert_failure 2
+	assert_output --partial 'RXE_VM_SMP takes a CPU count'
 }
 
 @test "rxe-vm: a guest that panics while CMD runs exits 123 with the console's tail" {

@@ -71,9 +71,9 @@ build/rdmactl.bash: rdmactl
 help:
 	@echo 'make            build rdmactl and its man page'
 	@echo 'make check      install what the tests need, run every test tier'
-	@echo 'make check-cloud  the module tests on 6.1-cloud and 6.12-cloud, the VM tests on 6.12 (CI runs it)'
-	@echo 'make check-boot   the package booted under systemd in the bed (CI runs it)'
-	@echo 'make check-stacks rdma-core tests, UCX, libfabric, NVMe-oF, NFS, MPI over a link (CI runs it)'
+	@echo 'make check-cloud  of those, the module tests on the cloud kernels and the VM tests on 6.12'
+	@echo 'make check-boot   of those, the package booted under systemd in the bed'
+	@echo 'make check-stacks of those, rdma-core tests, UCX, libfabric, NVMe-oF, NFS, MPI over a link'
 	@echo 'make deb        the Debian package in build/deb, checked by lintian'
 	@echo 'make demo       install what it needs, show Soft-RoCE working (in the VM bed'
 	@echo '                when this kernel has no rdma_rxe)'
@@ -207,27 +207,28 @@ deps:
 	tools/install-deps all
 
 # Dependencies first, then a fresh make: pkg-config is read when make starts.
+# Every tier (tools/run-tests); the guests of the vm, kernel, cloud and stacks
+# tiers in one pool, two at a time. CI runs this.
 check:
-	tools/install-deps test
+	tools/install-deps test stacks
 	$(MAKE) all unit-tests fuzzers
 	tools/run-tests
 
-# The module tests on 6.1-cloud and 6.12-cloud and the VM tests on 6.12, outside
-# check (about 15 minutes more): CI runs it.
+# Some tiers of check alone, for working on them: the module tests on the
+# cloud kernels and the VM tests on 6.12;
 check-cloud:
 	tools/install-deps test
 	$(MAKE) all
 	tools/run-tests cloud
 
-# The package booted under systemd (about 4 minutes): outside check, CI runs it.
+# the package booted under systemd;
 check-boot:
 	tools/install-deps test
 	$(MAKE) all
 	tools/run-tests boot
 
-# The stacks over a link (rdma-core's tests, UCX, libfabric, NVMe-oF, NFS,
-# Open MPI) on 6.1, 6.12 and 7.3 (about 10 minutes), their results written
-# into docs/stacks.md: outside check, CI runs it.
+# the stacks over a link (rdma-core's tests, UCX, libfabric, NVMe-oF, NFS,
+# Open MPI) on 6.1, 6.12 and 7.3, their results written into docs/stacks.md.
 check-stacks:
 	tools/install-deps test stacks
 	$(MAKE) all

@@ -8,6 +8,8 @@ setup() {
 }
 
 @test "rxe-vm: CMD's exit status, stdout and stderr come back; its writes do not" {
+	# What a first run fetches it says on stderr (tested below): fetched before.
+	"$RXE_VM_TOOL" prepare 2>/dev/null
 	probe=/rxe-vm-write-probe.$$
 	run --separate-stderr "$RXE_VM_TOOL" run -- sh -c \
 		"touch $probe && echo out-\$(uname -r) && echo err-line >&2 && exit 7"

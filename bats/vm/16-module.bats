@@ -133,7 +133,10 @@ status_json() {
 	top=$(tar -tf "$src" | head -n 1)
 	top=${top%%/*}
 	mkdir "$BATS_FILE_TMPDIR/damaged"
-	tar -xf "$src" -C "$BATS_FILE_TMPDIR/damaged" "$top/Makefile" --wildcards "$top/drivers/infiniband/sw/rxe/*"
+	# --occurrence: tar stops once both are out, as install's own extraction
+	# does; a pattern kept it decompressing the whole archive (natively 20 s
+	# against 9 s for linux-source-6.1).
+	tar -xf "$src" -C "$BATS_FILE_TMPDIR/damaged" --occurrence "$top/Makefile" "$top/drivers/infiniband/sw/rxe"
 	tree=$BATS_FILE_TMPDIR/damaged/$top
 	sed -i '0,/^#include/s//this is not C;\n#include/' "$tree/drivers/infiniband/sw/rxe/rxe.c"
 	run --separate-stderr rdmactl module install --source "$tree"

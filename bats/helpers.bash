@@ -132,7 +132,7 @@ vm_restore() {
 vm_restore_untraced() {
 	local n=$RXE_VM_NETDEV flags mtu v6 v
 	# A process with the device open makes 'rdma link delete' wait for it.
-	pkill -f -- '^(/[^ ]*/)?(ibv_rc_pingpong|rping)( |$)|rdmactl.* selftest server' 2>/dev/null &&
+	pkill -f -- '^([^ ]*/)?(ibv_rc_pingpong|rping)( |$)|rdmactl.* selftest server' 2>/dev/null &&
 		sleep 0.2
 	rdma_links_clear
 	read -r flags <"/sys/class/net/$n/flags"
@@ -142,8 +142,15 @@ vm_restore_untraced() {
 	[ ! -e /sys/class/net/dummy9 ] || ip link del dummy9 2>/dev/null || true
 	v6=/proc/sys/net/ipv6/conf/$n/disable_ipv6
 	if [ -e "$v6" ] && read -r v <"$v6" && [ "$v" != 0 ]; then echo 0 >"$v6" 2>/dev/null || true; fi
-	# Set by the test that adds the table.
 	[ -z "${nft_table-}" ] || nft delete table inet rdmactltest 2>/dev/null || true
+}
+
+# Adds the nftables table inet rdmactltest for a test's rules; vm_restore
+# deletes it after that test (and, to spare each other test an nft run,
+# only after a test that called this).
+nft_test_table() {
+	nft_table=1
+	nft add table inet rdmactltest
 }
 
 # Asserts selftest's plain output has every proving stage passed with SIZE bytes

@@ -207,8 +207,7 @@ fix_of() {
 }
 
 @test "check: an nftables rule dropping UDP 4791 fails firewall; its fix clears it" {
-	nft_table=1	# vm_restore deletes it, should the test stop halfway
-	nft add table inet rdmactltest
+	nft_test_table
 	nft add chain inet rdmactltest in '{ type filter hook input priority 0; policy accept; }'
 	nft add rule inet rdmactltest in udp dport 4791 drop
 	run rdmactl check --only firewall
@@ -223,7 +222,7 @@ fix_of() {
 }
 
 @test "check: an input policy of drop without an accept for 4791 fails firewall" {
-	nft add table inet rdmactltest
+	nft_test_table
 	nft add chain inet rdmactltest in '{ type filter hook input priority 0; policy drop; }'
 	nft add rule inet rdmactltest in tcp dport 22 accept
 	run rdmactl check --only firewall

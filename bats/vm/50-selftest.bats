@@ -193,7 +193,7 @@ load rxe0
 }
 
 @test "pingpong: a client whose SYNs are dropped gives up within --timeout" {
-	nft add table inet rdmactltest
+	nft_test_table
 	nft add chain inet rdmactltest in '{ type filter hook input priority 0; policy accept; }'
 	nft add rule inet rdmactltest in tcp dport 18720 drop
 	start=$SECONDS

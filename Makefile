@@ -228,7 +228,7 @@ check-boot:
 	tools/run-tests boot
 
 # the stacks over a link (rdma-core's tests, UCX, libfabric, NVMe-oF, NFS,
-# Open MPI) on 6.12 and 7.3, their results written into docs/stacks.md.
+# Open MPI) on 6.12, their results written into docs/stacks.md.
 check-stacks:
 	tools/install-deps test stacks
 	$(MAKE) all

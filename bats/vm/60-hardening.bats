@@ -22,13 +22,6 @@ teardown() {
 	modprobe rdma_rxe
 }
 
-# rdmactl under valgrind's memcheck: 99 for a memory error or a leak.
-vg() {
-	valgrind --quiet --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect \
-		"$RDMACTL" "$@"
-}
-
 # A command's outcome is whole: exit 0 with output that parses as JSON, or
 # exit 1 with rdmactl's own error line. Anything else (a crash, a signal, torn
 # JSON) fails the test, naming the command.
@@ -42,39 +35,39 @@ assert_whole_json() {
 	esac
 }
 
-@test "valgrind: add, gids, show, netdevs, check, persist and del: no memory error, no leak" {
-	command -v valgrind >/dev/null || skip "no valgrind"
-	run vg add rxe0 "$N"
+@test "sanitizers: add, gids, show, netdevs, check, persist and del: no memory error, no leak" {
+	san_ready
+	run san add rxe0 "$N"
 	assert_success
 	for cmd in gids "-j gids --all" "show -s" "-j show" netdevs link "persist add rxe0 $N" \
 		"persist list" "persist del rxe0"; do
 		# shellcheck disable=SC2086 # the words of each command
-		run vg $cmd
-		[ "$status" -eq 0 ] || fail "valgrind rdmactl $cmd: exit $status: $output"
+		run san $cmd
+		[ "$status" -eq 0 ] || fail "rdmactl (ASan) $cmd: exit $status: $output"
 	done
-	# check's own verdict may be 0 or 1 here; memcheck's would be 99.
+	# check's own verdict may be 0 or 1 here; a sanitizer's would be 99.
 	"$RDMACTL" check >/dev/null 2>&1 && want=0 || want=$?
-	run vg check
+	run san check
 	assert_equal "$status" "$want"
-	run vg del rxe0
+	run san del rxe0
 	assert_success
 	run rdma_links
 	assert_output ''
 }
 
-@test "valgrind: selftest --cm loopback, and a server with its client: no memory error, no leak" {
-	command -v valgrind >/dev/null || skip "no valgrind"
+@test "sanitizers: selftest --cm loopback, and a server with its client: no memory error, no leak" {
+	san_ready
 	rdmactl add rxe0 "$N" >/dev/null
-	run vg selftest --cm --timeout 30 rxe0
+	run san selftest --cm --timeout 30 rxe0
 	assert_success
-	vg selftest server --once --port 18760 --timeout 60 rxe0 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
+	san selftest server --once --port 18760 --timeout 60 rxe0 >"$BATS_TEST_TMPDIR/srv" 2>&1 &
 	bg=$!
 	wait_listen 18760 || sleep 5
 	wait_listen 18760
-	run vg selftest client "$RXE_VM_ADDR" --port 18760 --timeout 60 rxe0
+	run san selftest client "$RXE_VM_ADDR" --port 18760 --timeout 60 rxe0
 	assert_success
 	assert_line 'rxe0: selftest passed'
-	wait "$bg" || fail "server under valgrind: exit $?: $(cat "$BATS_TEST_TMPDIR/srv")"
+	wait "$bg" || fail "server (ASan): exit $?: $(cat "$BATS_TEST_TMPDIR/srv")"
 	bg=
 }
 

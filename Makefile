@@ -99,18 +99,25 @@ build/obj/%.o: src/%.c
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The netlink transport and the RDMA messages over it.
+NL_MODS := kernel/nl kernel/nldev
+# The device model and what it reads through: named once, for the unit tests,
+# the fuzz targets and the capture tool that link it.
+MODEL_MODS := model/load model/sysfs model/model model/netlink model/port $(NL_MODS) \
+	kernel/sysfs kernel/netdev kernel/verbs model/gid
+
 # Each unit test (src/tests/test_X.c) links the modules listed here: the one it
 # tests first, then only the pure lower-layer ones that one is built on.
-TEST_MODS_cli := cli/grammar cli/help cli/complete cli/out kernel/release kernel/sysfs selftest/xport/parse
-TEST_MODS_conf := model/conf model/names kernel/safefile
+TEST_MODS_cli := cli/grammar cli/help cli/complete cli/out kernel/errname kernel/release kernel/sysfs selftest/xport/parse
+TEST_MODS_conf := model/conf model/names kernel/safe
 TEST_MODS_gid := model/gid
 TEST_MODS_klog := kernel/klog
-TEST_MODS_link := model/load model/sysfs model/netlink model/model model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
-TEST_MODS_model := model/load model/sysfs model/model model/netlink model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
+TEST_MODS_link := $(MODEL_MODS)
+TEST_MODS_model := $(MODEL_MODS)
 TEST_MODS_names := model/names
-TEST_MODS_nl := kernel/nl
-TEST_MODS_nldev := kernel/nldev
-TEST_MODS_out := cli/out kernel/release kernel/sysfs
+TEST_MODS_nl := $(NL_MODS)
+TEST_MODS_nldev := kernel/nldev kernel/nl
+TEST_MODS_out := cli/out kernel/errname kernel/release kernel/sysfs
 TEST_MODS_sysfs := kernel/sysfs
 TEST_MODS_wire := selftest/wire selftest/fault model/gid
 .SECONDEXPANSION:
@@ -135,7 +142,7 @@ build/tests/probe_bounds: src/tests/probe_bounds.c $(filter-out build/obj/rdmact
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^ $(PC_LIBS)
 
 # Records the netlink answers of a fixture (tools/capture-sysfs), from rdmactl's model.
-CAPTURE_MODS := model/load model/sysfs model/model model/netlink model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
+CAPTURE_MODS := $(MODEL_MODS)
 build/tools/nl-capture: tools/nl-capture.c $(CAPTURE_MODS:%=build/obj/%.o)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
@@ -161,9 +168,9 @@ FUZZ_NAMES := $(patsubst src/fuzz/%.c,%,$(wildcard src/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_NAMES:%=build/fuzz/%)
 FUZZ_DEPS_wire := selftest/wire selftest/fault model/gid
 FUZZ_DEPS_pingpong := selftest/wire selftest/fault model/gid
-FUZZ_DEPS_netlink := kernel/nl kernel/nldev
-FUZZ_DEPS_conf := model/conf model/names kernel/safefile
-FUZZ_DEPS_sysfs := model/load model/sysfs model/model model/netlink model/port kernel/nl kernel/nldev kernel/sysfs kernel/netdev kernel/verbs model/gid
+FUZZ_DEPS_netlink := $(NL_MODS)
+FUZZ_DEPS_conf := model/conf model/names kernel/safe
+FUZZ_DEPS_sysfs := $(MODEL_MODS)
 FUZZ_TIME ?= 60
 fuzz_srcs = src/fuzz/fuzz_$*.c $(patsubst %,src/%.c,$(FUZZ_DEPS_$*))
 

@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: nl-capture FILE\n");
 		return 2;
 	}
-	err = nl_open(&src.nl);
+	err = nl_open(&src.nl, NETLINK_RDMA);
 	if (!err)
 		err = nl_record(src.nl, argv[1]);
 	if (!err)

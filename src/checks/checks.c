@@ -107,7 +107,7 @@ bool check_dev_here(struct check_ctx *c, const struct rdma_dev *d)
 		struct nl *nl = NULL;
 		struct model_src src = { .root = c->o.root };
 
-		c->nlm_err = nl_open(&nl);
+		c->nlm_err = nl_open(&nl, NETLINK_RDMA);
 		src.nl = nl;
 		if (!c->nlm_err)
 			c->nlm_err = model_load(&src, NULL, MODEL_NETLINK, &c->nlm);

@@ -12,7 +12,7 @@
 #include "checks/checks.h"
 #include "model/roce.h"
 #include "kernel/netdev.h"
-#include "kernel/route.h"
+#include "kernel/rtnl.h"
 #include "kernel/sysfs.h"
 
 void check_link(struct check_ctx *c)
@@ -209,7 +209,7 @@ void check_subnet(struct check_ctx *c)
 	}
 	if (c->o.peer) {
 		char dev[IF_NAMESIZE];
-		int err = route_dev(c->o.peer, dev);
+		int err = rtnl_route_dev(c->o.peer, dev);
 		bool rxe = false;
 
 		for (size_t i = 0; !err && i < n; i++)

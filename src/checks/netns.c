@@ -42,9 +42,9 @@ static int netns_mode(void)
 	struct op_err e;
 	struct nl *nl;
 
-	if (nl_open(&nl))
+	if (nl_open(&nl, NETLINK_RDMA))
 		return -1;
-	if (sys_get(nl, &s, &e))
+	if (system_get(nl, &s, &e))
 		s.netns_mode = -1;
 	nl_close(nl);
 	return s.netns_mode;
@@ -93,7 +93,7 @@ void check_netns(struct check_ctx *c)
 	initial = netns_initial("");
 	sock = netns_udp_bound("", ROCE_V2_UDP_PORT);
 	mode = netns_mode();
-	mode_name = sys_netns_mode_name(mode);
+	mode_name = system_netns_mode_name(mode);
 	box = check_ctx_container(c);
 
 	if (initial == 0 && nhere && sock == 0) {
@@ -104,7 +104,7 @@ void check_netns(struct check_ctx *c)
 			     "UDP %d socket in it (before Linux 7.1 it has one, in the initial "
 			     "namespace only; this is %s): %s connect%s, then no packet moves", box ? " (" : "",
 			     box ? container_name(box) : "", box ? "'s)" : "", ROCE_V2_UDP_PORT,
-			     kernel_release(""), here, nhere > 1 ? "" : "s");
+			     release_name(""), here, nhere > 1 ? "" : "s");
 		return;
 	}
 	if (nhere && sock == 0) {

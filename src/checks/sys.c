@@ -28,7 +28,7 @@
 /* The release of the kernel checked: the fixture's, or the running one. */
 static const char *release(const struct check_ctx *c)
 {
-	return kernel_release(c->o.root);
+	return release_name(c->o.root);
 }
 
 /* rdma_rxe is installed for the running kernel (live system only). */
@@ -53,7 +53,7 @@ void check_kernel(struct check_ctx *c)
 	char missing[256] = "";
 	struct kconfig k;
 	struct nl *nl = NULL;
-	int nl_err = check_ctx_live(c) ? nl_open(&nl) : 0;
+	int nl_err = check_ctx_live(c) ? nl_open(&nl, NETLINK_RDMA) : 0;
 	bool have_conf = kconfig_load(c->o.root, release(c), &k) == 0;
 	bool have_sysfs = sysfs_exists(c->o.root, "/sys/class/infiniband");
 	bool rxe_outside = false;
@@ -139,7 +139,7 @@ static bool rxe_wants_crc32_alg(const struct check_ctx *c, struct kmods *km)
 {
 	int r = kmods_imports(km, "rdma_rxe", "crypto_alloc_shash");
 
-	return r >= 0 ? r == 1 : kernel_before(c->o.root, 6, 15);
+	return r >= 0 ? r == 1 : release_before(c->o.root, 6, 15);
 }
 
 void check_modules(struct check_ctx *c)

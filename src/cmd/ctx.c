@@ -8,7 +8,7 @@
 #include "cli/out.h"
 #include "cmd/cmd.h"
 #include "kernel/nl.h"
-#include "kernel/release.h"
+#include "kernel/errname.h"
 #include "model/model.h"
 #include "model/names.h"
 #include "ops/explain.h"
@@ -23,7 +23,7 @@ int cmd_netlink(struct cmd_ctx *ctx, struct nl **nlp)
 
 		/* A fixture's netlink is the answers captured with it. */
 		model_netlink_capture(ctx->sysfs_root, path, sizeof(path));
-		err = *ctx->sysfs_root ? nl_open_replay(path, &ctx->nl) : nl_open(&ctx->nl);
+		err = *ctx->sysfs_root ? nl_open_replay(path, &ctx->nl) : nl_open(&ctx->nl, NETLINK_RDMA);
 
 		if (err)
 			return cmd_fail((explain_netlink_open(&e, err, ctx->sysfs_root), &e));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* add, del, link show: rxe links. Parse, call the operations, print. */
 #include <errno.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,16 +10,17 @@
 #include "cli/out.h"
 #include "cmd/cmd.h"
 #include "views/views.h"
+#include "kernel/netns.h"
 #include "kernel/nl.h"
 #include "model/conf.h"
 #include "model/model.h"
 #include "ops/explain.h"
 #include "ops/persist.h"
-#include "ops/rxe.h"
+#include "ops/link.h"
 
 int cmd_add(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	struct rxe_add_req r = { .exist_ok = cli_flag(a, "exist-ok"),
+	struct link_add_req r = { .exist_ok = cli_flag(a, "exist-ok"),
 				 .force = cli_flag(a, "force") };
 	struct model m = { 0 };
 	struct op_err e;
@@ -50,7 +53,7 @@ int cmd_add(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (err)
 		return err;
 	err = cli_flag(a, "persist") ? persist_add_link(nl, ctx->config, &r, &e) :
-				       rxe_add(nl, &r, &e);
+				       link_add(nl, &r, &e);
 	if (err)
 		return cmd_fail(&e);
 	if (cli_flag(a, "persist"))
@@ -110,9 +113,9 @@ int cmd_del(struct cmd_ctx *ctx, const struct cli_args *a)
 		err = cmd_devices(ctx, &m);
 	if (err)
 		goto out;
-	err = netdev ? rxe_pick(nl, &m, (char *const *)&netdev, 1, true, cli_flag(a, "wait"),
+	err = netdev ? link_pick(nl, &m, (char *const *)&netdev, 1, true, cli_flag(a, "wait"),
 				&targets, &n, &e) :
-		       rxe_pick(nl, &m, a->argv, (size_t)a->argc, false, cli_flag(a, "wait"),
+		       link_pick(nl, &m, a->argv, (size_t)a->argc, false, cli_flag(a, "wait"),
 				&targets, &n, &e);
 	if (err) {
 		cmd_fail(&e);
@@ -120,7 +123,7 @@ int cmd_del(struct cmd_ctx *ctx, const struct cli_args *a)
 	}
 	out_arr_open(ctx->out, NULL);
 	for (size_t i = 0; i < n; i++) {
-		err = rxe_del(nl, targets[i], &e);
+		err = link_del(nl, targets[i], &e);
 		if (err) {
 			ret = cmd_fail(&e);
 			continue;
@@ -168,5 +171,39 @@ int cmd_link_show(struct cmd_ctx *ctx, const struct cli_args *a)
 			view_link(ctx->out, &m.devs[i]);
 	out_arr_close(ctx->out);
 	model_free(&m);
+	return 0;
+}
+
+int cmd_link_move(struct cmd_ctx *ctx, const struct cli_args *a)
+{
+	const char *dev = a->argv[0], *spec = a->argv[1];
+	char path[PATH_MAX];
+	struct op_err e;
+	struct nl *nl;
+	int err, fd;
+
+	if (cmd_check_name(a, "device name", dev, true))
+		return -EUSAGE;
+	fd = netns_open(spec, path, sizeof(path));
+	if (fd == -EINVAL || fd == -ENAMETOOLONG)
+		return cli_usage(a, "'%s' names no network namespace: a name 'ip netns list' "
+				 "lists, or a PID", spec);
+	if (fd < 0) {
+		op_err_set(&e, fd, NULL, fd == -ENOENT ? "there is no network namespace %s: %s "
+			   "does not exist ('ip netns list' lists the names; a PID must be a running "
+			   "process's)" : "cannot open network namespace %s (%s)", spec, path);
+		return cmd_fail(&e);
+	}
+	err = cmd_netlink(ctx, &nl);
+	if (!err && link_move(nl, dev, fd, spec, &e))
+		err = cmd_fail(&e);
+	close(fd);
+	if (err)
+		return err;
+	out_obj_open(ctx->out, NULL);
+	out_str(ctx->out, "ifname", "%s moved to network namespace", dev);
+	out_str(ctx->out, "netns", " %s", spec);
+	out_nl(ctx->out);
+	out_obj_close(ctx->out);
 	return 0;
 }

@@ -14,13 +14,13 @@
 #include "kernel/release.h"
 #include "kernel/spawn.h"
 #include "ops/explain.h"
-#include "ops/rxebuild.h"
+#include "ops/module.h"
 
 /* The netlink, for the running kernel only: another kernel's module is never loaded here. */
 static int netlink_for(struct cmd_ctx *ctx, const char *kver, struct nl **nl)
 {
 	*nl = NULL;
-	if (kver && strcmp(kver, kernel_release("")))
+	if (kver && strcmp(kver, release_name("")))
 		return 0;
 	return cmd_netlink(ctx, nl);
 }
@@ -38,7 +38,7 @@ static void view_kbuild(struct out *o, const struct kbuild *k)
 	out_bool(o, "running", k->running ? ", running" : ", not running", k->running);
 	out_nl(o);
 	out_obj_open(o, "rdma_rxe");
-	out_str(o, "origin", "rdma_rxe %s", rxe_origin_name(k->origin));
+	out_str(o, "origin", "rdma_rxe %s", kbuild_origin_name(k->origin));
 	out_str(o, "path", *k->module_path ? " %s" : NULL, or_null(k->module_path));
 	out_str(o, "dkms_version", *k->dkms_version ? ", DKMS version %s" : NULL,
 		or_null(k->dkms_version));
@@ -111,7 +111,7 @@ static void progress_line(void *arg, const char *label, unsigned int seconds, bo
 int cmd_module_install(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	const struct spawn_progress tty = { progress_line, NULL };
-	struct rxe_install_req r = { .kver = cli_str(a, "kernel"), .source = cli_str(a, "source"),
+	struct module_install_req r = { .kver = cli_str(a, "kernel"), .source = cli_str(a, "source"),
 				     .progress = isatty(STDERR_FILENO) ? &tty : NULL,
 				     .force = cli_flag(a, "force"),
 				     .install_deps = cli_flag(a, "install-deps") };
@@ -124,7 +124,7 @@ int cmd_module_install(struct cmd_ctx *ctx, const struct cli_args *a)
 		err = netlink_for(ctx, r.kver, &nl);
 	if (err)
 		return err;
-	err = rxe_module_install(nl, &r, &e);
+	err = module_install(nl, &r, &e);
 	if (err)
 		return cmd_fail(&e);
 	if (r.version_forced)
@@ -155,7 +155,7 @@ int cmd_module_install(struct cmd_ctx *ctx, const struct cli_args *a)
 
 int cmd_module_remove(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	struct rxe_remove_req r = { .kver = cli_str(a, "kernel"), .wait = cli_flag(a, "wait") };
+	struct module_remove_req r = { .kver = cli_str(a, "kernel"), .wait = cli_flag(a, "wait") };
 	struct out *o = ctx->out;
 	struct nl *nl = NULL;
 	struct op_err e;
@@ -165,7 +165,7 @@ int cmd_module_remove(struct cmd_ctx *ctx, const struct cli_args *a)
 		err = netlink_for(ctx, r.kver, &nl);
 	if (err)
 		return err;
-	err = rxe_module_remove(nl, &r, &e);
+	err = module_remove(nl, &r, &e);
 	if (err)
 		return cmd_fail(&e);
 	out_obj_open(o, NULL);

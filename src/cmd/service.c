@@ -12,10 +12,9 @@
 #include "kernel/nl.h"
 #include "model/model.h"
 #include "ops/explain.h"
-#include "ops/modules.h"
+#include "ops/service.h"
 #include "ops/persist.h"
-#include "ops/rxe.h"
-#include "ops/start.h"
+#include "ops/link.h"
 
 /* start and stop take netdevs: each checked before anything is touched. */
 static int check_netdevs(const struct cli_args *a)
@@ -29,19 +28,19 @@ static int check_netdevs(const struct cli_args *a)
 
 int cmd_start(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	struct start_result r;
+	struct service_result r;
 	struct op_err e;
 	int err = check_netdevs(a);
 
 	if (err)
 		return err;
-	err = rxe_start(&ctx->nl, ctx->config, a->argv, a->argc, &r, &e);
+	err = service_start(&ctx->nl, ctx->config, a->argv, a->argc, &r, &e);
 	out_obj_open(ctx->out, NULL);
 	view_start(ctx->out, &r);
 	out_obj_close(ctx->out);
 	if (err)
 		cmd_fail(&e);
-	start_result_free(&r);
+	service_result_free(&r);
 	return err;
 }
 
@@ -73,7 +72,7 @@ int cmd_stop(struct cmd_ctx *ctx, const struct cli_args *a)
 		if (model_rxe_on(&m, a->argv[i]))
 			mine[nmine++] = a->argv[i];
 	if (!a->argc || nmine)
-		err = rxe_pick(nl, &m, mine, nmine, true, cli_flag(a, "wait"), &rxe, &n, &e);
+		err = link_pick(nl, &m, mine, nmine, true, cli_flag(a, "wait"), &rxe, &n, &e);
 	if (err) {
 		cmd_fail(&e);
 		goto out;
@@ -81,7 +80,7 @@ int cmd_stop(struct cmd_ctx *ctx, const struct cli_args *a)
 	out_obj_open(ctx->out, NULL);
 	out_arr_open(ctx->out, "deleted");
 	for (size_t i = 0; i < n; i++) {
-		if (rxe_del(nl, rxe[i], &e)) {
+		if (link_del(nl, rxe[i], &e)) {
 			ret = cmd_fail(&e);
 			continue;
 		}
@@ -93,7 +92,7 @@ int cmd_stop(struct cmd_ctx *ctx, const struct cli_args *a)
 	 * fine. Stopping some netdevs' links leaves it for the others.
 	 */
 	if (!ret && !a->argc) {
-		err = modules_unload("rdma_rxe", &after, &e);
+		err = service_unload_module("rdma_rxe", &after, &e);
 		out_obj_open(ctx->out, "module");
 		out_str(ctx->out, "module", "%s", "rdma_rxe");
 		out_str(ctx->out, "state", " %s\n", err == -EBUSY ? "in use: left loaded" :

@@ -1,20 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* system: the RDMA subsystem's settings, as 'rdma system show' gives them. */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
-
-#include <libmnl/libmnl.h>
-#include <rdma/rdma_netlink.h>
 
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
 #include "kernel/nl.h"
-#include "kernel/netns.h"
 #include "kernel/nldev.h"
 #include "ops/explain.h"
 #include "ops/system.h"
@@ -31,11 +25,11 @@ int cmd_system_show(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = cmd_netlink(ctx, &nl);
 	if (err)
 		return err;
-	err = sys_get(nl, &s, &e);
+	err = system_get(nl, &s, &e);
 	if (err)
 		return cmd_fail(&e);
 	out_obj_open(o, NULL);
-	out_str(o, "netns", "netns %s", sys_netns_mode_name(s.netns_mode));
+	out_str(o, "netns", "netns %s", system_netns_mode_name(s.netns_mode));
 	/*
 	 * A kernel that does not say (before 5.13) has no copy-on-fork: off, as
 	 * rdma says too. In text, rdma's words: on or off.
@@ -72,52 +66,18 @@ int cmd_system_set(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = cmd_netlink(ctx, &nl);
 	if (err)
 		return err;
-	if (persist && sys_persist_netns_mode(modprobe_dir(), mode, had, sizeof(had), &e))
+	if (persist && system_persist_netns_mode(modprobe_dir(), mode, had, sizeof(had), &e))
 		return cmd_fail(&e);
-	err = sys_set_netns_mode(nl, mode, &e);
+	err = system_set_netns_mode(nl, mode, &e);
 	if (err == -EBUSY && persist) {
 		pr_note("the running kernel keeps its mode while other network namespaces exist: "
-			"%s from the next boot (%s/%s)", a->argv[1], modprobe_dir(), SYS_MODPROBE_FILE);
+			"%s from the next boot (%s/%s)", a->argv[1], modprobe_dir(), SYSTEM_MODPROBE_FILE);
 	} else if (err) {
 		if (persist)
-			sys_persist_restore(modprobe_dir(), had, &e);
+			system_persist_restore(modprobe_dir(), had, &e);
 		return cmd_fail(&e);
 	} else if (persist) {
-		pr_note("%s from boot too: %s/%s", a->argv[1], modprobe_dir(), SYS_MODPROBE_FILE);
+		pr_note("%s from boot too: %s/%s", a->argv[1], modprobe_dir(), SYSTEM_MODPROBE_FILE);
 	}
 	return cmd_system_show(ctx, a);
-}
-
-int cmd_link_move(struct cmd_ctx *ctx, const struct cli_args *a)
-{
-	const char *dev = a->argv[0], *spec = a->argv[1];
-	char path[PATH_MAX];
-	struct op_err e;
-	struct nl *nl;
-	int err, fd;
-
-	if (cmd_check_name(a, "device name", dev, true))
-		return -EUSAGE;
-	if (netns_path(spec, path, sizeof(path)))
-		return cli_usage(a, "'%s' names no network namespace: a name 'ip netns list' "
-				 "lists, or a PID", spec);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		op_err_set(&e, -errno, NULL, errno == ENOENT ? "there is no network namespace %s: %s "
-			   "does not exist ('ip netns list' lists the names; a PID must be a running "
-			   "process's)" : "cannot open network namespace %s (%s)", spec, path);
-		return cmd_fail(&e);
-	}
-	err = cmd_netlink(ctx, &nl);
-	if (!err && sys_dev_move(nl, dev, fd, spec, &e))
-		err = cmd_fail(&e);
-	close(fd);
-	if (err)
-		return err;
-	out_obj_open(ctx->out, NULL);
-	out_str(ctx->out, "ifname", "%s moved to network namespace", dev);
-	out_str(ctx->out, "netns", " %s", spec);
-	out_nl(ctx->out);
-	out_obj_close(ctx->out);
-	return 0;
 }

@@ -9,12 +9,12 @@
 #include "cli/out.h"
 #include "cmd/cmd.h"
 #include "views/views.h"
-#include "ops/start.h"
+#include "ops/service.h"
 #include "kernel/netdev.h"
 #include "kernel/nl.h"
 #include "model/model.h"
 #include "ops/explain.h"
-#include "ops/rxe.h"
+#include "ops/link.h"
 #include "selftest/selftest.h"
 
 /* A step's output: plain text, on stdout, or on stderr when stdout has the JSON summary. */
@@ -37,21 +37,21 @@ static int end_step(struct out *o, int err)
 static int do_start(struct cmd_ctx *ctx)
 {
 	struct out *o = step(ctx, "rdmactl start");
-	struct start_result r;
+	struct service_result r;
 	struct op_err e;
 	int err;
 
 	if (!o)
 		return -ENOMEM;
-	err = rxe_start(&ctx->nl, ctx->config, NULL, 0, &r, &e);
+	err = service_start(&ctx->nl, ctx->config, NULL, 0, &r, &e);
 	view_start(o, &r);
 	if (err)
 		cmd_fail(&e);
-	start_result_free(&r);
+	service_result_free(&r);
 	return end_step(o, err);
 }
 
-static int do_add(struct cmd_ctx *ctx, struct nl *nl, struct rxe_add_req *r)
+static int do_add(struct cmd_ctx *ctx, struct nl *nl, struct link_add_req *r)
 {
 	struct out *o = step(ctx, "rdmactl add --exist-ok");
 	const struct model_src src = { .root = "", .nl = nl, .verbs = true };
@@ -62,7 +62,7 @@ static int do_add(struct cmd_ctx *ctx, struct nl *nl, struct rxe_add_req *r)
 
 	if (!o)
 		return -ENOMEM;
-	err = rxe_add(nl, r, &e);
+	err = link_add(nl, r, &e);
 	if (!err && (err = model_load(&src, NULL, MODEL_NETLINK | MODEL_MTU, &m)))
 		explain_dump(&e, err, nl_ext_msg(nl));
 	if (err)
@@ -108,7 +108,7 @@ static int do_selftest(struct cmd_ctx *ctx, const char *dev)
 int cmd_up(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	char netdev[IF_NAMESIZE + 1] = "";
-	struct rxe_add_req r = { .exist_ok = true };
+	struct link_add_req r = { .exist_ok = true };
 	const char *failed = NULL;
 	struct netdev nd;
 	struct op_err e;

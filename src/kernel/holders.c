@@ -74,7 +74,7 @@ static void add_holder(struct dev_use *u, const char *comm, long pid)
 	u->count++;
 }
 
-void dev_holders(const char *root, struct dev_use *u, size_t n)
+void holders_scan(const char *root, struct dev_use *u, size_t n)
 {
 	char path[PATH_MAX];
 	struct dirent *e;

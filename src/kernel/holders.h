@@ -17,6 +17,6 @@ struct dev_use {
  * /sys/class/infiniband_verbs and one over /proc/PID/fd. Processes whose
  * descriptors this user may not read are not counted.
  */
-void dev_holders(const char *root, struct dev_use *u, size_t n);
+void holders_scan(const char *root, struct dev_use *u, size_t n);
 
 #endif

@@ -14,7 +14,7 @@
 #include "kernel/spawn.h"
 #include "kernel/sysfs.h"
 
-const char *rxe_origin_name(enum rxe_origin o)
+const char *kbuild_origin_name(enum rxe_origin o)
 {
 	static const char *const names[] = { "none", "builtin", "in-tree", "dkms", "other" };
 

@@ -43,7 +43,7 @@ struct kbuild {
 /* Fills K for KVER (NULL: the running kernel). Reads files and asks dpkg-query only. */
 int kbuild_facts(const char *kver, struct kbuild *k);
 
-const char *rxe_origin_name(enum rxe_origin o);
+const char *kbuild_origin_name(enum rxe_origin o);
 
 /* "6.1.192" from a kernel tree's (or headers') top Makefile, DIR; -ENOENT / -EINVAL. */
 int kbuild_makefile_version(const char *dir, char *buf, size_t len);

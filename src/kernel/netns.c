@@ -38,6 +38,16 @@ int netns_path(const char *spec, char *path, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+int netns_open(const char *spec, char *path, size_t len)
+{
+	int err = netns_path(spec, path, len), fd;
+
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 int netns_enter(const char *spec, enum netns_step *step, char *path, size_t len)
 {
 	int fd, err;
@@ -47,9 +57,9 @@ int netns_enter(const char *spec, enum netns_step *step, char *path, size_t len)
 	if (err)
 		return err;
 	*step = NETNS_OPEN;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = netns_open(spec, path, len);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	*step = NETNS_SETNS;
 	err = setns(fd, CLONE_NEWNET) ? -errno : 0;
 	close(fd);

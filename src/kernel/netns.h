@@ -12,6 +12,13 @@
  */
 int netns_path(const char *spec, char *path, size_t len);
 
+/*
+ * An open descriptor (O_CLOEXEC) of the network namespace SPEC (as
+ * netns_path takes it), its file in PATH; or a negative errno: -EINVAL when
+ * SPEC names none.
+ */
+int netns_open(const char *spec, char *path, size_t len);
+
 /* The step of netns_enter that failed. */
 enum netns_step { NETNS_NAME, NETNS_OPEN, NETNS_SETNS, NETNS_SYSFS };
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* RDMA netlink transport over libmnl: one socket, sequence checks, extended ACK. */
+/* The one netlink transport over libmnl: one socket, sequence checks, extended ACK. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <linux/netlink.h>
-#include <rdma/rdma_netlink.h>
 
 #include "kernel/nl.h"
 
@@ -25,7 +24,7 @@ struct nl {
 	char buf[NL_BUF_SIZE] __attribute__((aligned(8)));
 };
 
-int nl_open(struct nl **nlp)
+int nl_open(struct nl **nlp, int bus)
 {
 	struct nl *nl;
 	int one = 1, err;
@@ -33,7 +32,7 @@ int nl_open(struct nl **nlp)
 	nl = calloc(1, sizeof(*nl));
 	if (!nl)
 		return -ENOMEM;
-	nl->sock = mnl_socket_open(NETLINK_RDMA);
+	nl->sock = mnl_socket_open(bus);
 	if (!nl->sock) {
 		err = -errno;
 		free(nl);
@@ -145,11 +144,11 @@ void nl_close(struct nl *nl)
 	free(nl);
 }
 
-struct nlmsghdr *nl_request(struct nl *nl, uint16_t cmd, uint16_t flags)
+struct nlmsghdr *nl_request(struct nl *nl, uint16_t type, uint16_t flags)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
 
-	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
+	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
 	nlh->nlmsg_seq = ++nl->seq;
 	return nlh;

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* RDMA netlink transport over libmnl: one socket, sequence checks, extended ACK. */
+/*
+ * The one netlink transport over libmnl, for every family rdmactl speaks
+ * (RDMA, route): a socket, requests with fresh sequences, answers and dumps
+ * read with sequence and port checks, the extended ACK kept; recordings and
+ * their replay. Above kernel/, messages are built with the families' typed
+ * putters (kernel/nldev.h, kernel/rtnl.h), never with libmnl's.
+ */
 #ifndef RDMACTL_NL_H
 #define RDMACTL_NL_H
 
@@ -21,10 +27,11 @@ enum {
 };
 
 /*
- * Opens the NETLINK_RDMA socket. -EPROTONOSUPPORT: the kernel has no RDMA
- * netlink (CONFIG_INFINIBAND off).
+ * Opens a socket of netlink family BUS (NETLINK_RDMA, NETLINK_ROUTE) in this
+ * process's network namespace. -EPROTONOSUPPORT for NETLINK_RDMA: the kernel
+ * has no RDMA netlink (CONFIG_INFINIBAND off).
  */
-int nl_open(struct nl **nlp);
+int nl_open(struct nl **nlp, int bus);
 void nl_close(struct nl *nl);
 
 /* The largest recording nl_open_replay reads. */
@@ -43,8 +50,11 @@ int nl_open_replay(const char *path, struct nl **nlp);
  */
 int nl_record(struct nl *nl, const char *path);
 
-/* A request for NLDEV command CMD in the socket's buffer, with a fresh sequence. */
-struct nlmsghdr *nl_request(struct nl *nl, uint16_t cmd, uint16_t flags);
+/*
+ * A request of message type TYPE in the socket's buffer (NL_BUF_SIZE bytes),
+ * with a fresh sequence; the family's header, if any, and attributes follow.
+ */
+struct nlmsghdr *nl_request(struct nl *nl, uint16_t type, uint16_t flags);
 
 /*
  * Sends REQ and reads the answer until done, calling CB for each data message.

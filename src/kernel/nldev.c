@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* RDMA NLDEV messages: builders and parsers, pure functions over buffers. */
+/* RDMA NLDEV messages: requests, typed putters and parsers over kernel/nl.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +7,7 @@
 #include <libmnl/libmnl.h>
 #include <rdma/rdma_netlink.h>
 
+#include "kernel/nl.h"
 #include "kernel/nldev.h"
 
 /* RDMA_NLDEV_ATTR_MAX is a count of attributes, not the last index. */
@@ -189,4 +190,19 @@ bool nldev_put_newlink(struct nlmsghdr *nlh, size_t buflen, const char *name,
 bool nldev_put_dev_index(struct nlmsghdr *nlh, size_t buflen, uint32_t index)
 {
 	return mnl_attr_put_u32_check(nlh, buflen, RDMA_NLDEV_ATTR_DEV_INDEX, index);
+}
+
+bool nldev_put_netns_mode(struct nlmsghdr *nlh, size_t buflen, uint8_t mode)
+{
+	return mnl_attr_put_u8_check(nlh, buflen, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, mode);
+}
+
+bool nldev_put_netns_fd(struct nlmsghdr *nlh, size_t buflen, int fd)
+{
+	return mnl_attr_put_u32_check(nlh, buflen, RDMA_NLDEV_NET_NS_FD, (uint32_t)fd);
+}
+
+struct nlmsghdr *nldev_request(struct nl *nl, uint16_t cmd, uint16_t flags)
+{
+	return nl_request(nl, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd), flags);
 }

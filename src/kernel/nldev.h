@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* RDMA NLDEV messages: builders and parsers, pure functions over buffers. */
+/* RDMA NLDEV messages: requests, typed putters and parsers over kernel/nl.c. */
 #ifndef RDMACTL_NLDEV_H
 #define RDMACTL_NLDEV_H
 
@@ -9,6 +9,7 @@
 
 #include <net/if.h>
 
+struct nl;
 struct nlmsghdr;
 
 #define RDMA_DEV_NAME_MAX 64	/* IB_DEVICE_NAME_MAX, with the NUL */
@@ -43,10 +44,17 @@ struct nldev_sys {
 	int copy_on_fork;	/* 1: registered memory is copied into a fork's child */
 };
 
+/* A request for NLDEV command CMD (RDMA_NLDEV_CMD_*) in NL's buffer. */
+struct nlmsghdr *nldev_request(struct nl *nl, uint16_t cmd, uint16_t flags);
+
 /* Appends NEWLINK's attributes. False when they do not fit in BUFLEN. */
 bool nldev_put_newlink(struct nlmsghdr *nlh, size_t buflen, const char *name,
 		       const char *type, const char *netdev);
 bool nldev_put_dev_index(struct nlmsghdr *nlh, size_t buflen, uint32_t index);
+/* SYS_SET's namespace mode: 1 shared, 0 exclusive. */
+bool nldev_put_netns_mode(struct nlmsghdr *nlh, size_t buflen, uint8_t mode);
+/* SET's network namespace to move a device into: an open descriptor of it. */
+bool nldev_put_netns_fd(struct nlmsghdr *nlh, size_t buflen, int fd);
 
 /* 0, or -EBADMSG / -ENODATA (a required attribute missing). */
 int nldev_parse_dev(const struct nlmsghdr *nlh, struct nldev_dev *d);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Which kernel: its release, and errno's names as the kernel's headers spell them. */
+/* Which kernel: its release, from the running system or a captured fixture. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -7,7 +7,7 @@
 #include "kernel/release.h"
 #include "kernel/sysfs.h"
 
-const char *kernel_release(const char *root)
+const char *release_name(const char *root)
 {
 	static __thread char buf[128];
 	struct utsname u;
@@ -19,25 +19,11 @@ const char *kernel_release(const char *root)
 	return buf;
 }
 
-bool kernel_before(const char *root, int major, int minor)
+bool release_before(const char *root, int major, int minor)
 {
 	int ma, mi;
 
-	if (sscanf(kernel_release(root), "%d.%d", &ma, &mi) != 2)
+	if (sscanf(release_name(root), "%d.%d", &ma, &mi) != 2)
 		return false;
 	return ma < major || (ma == major && mi < minor);
-}
-
-const char *errname(int err)
-{
-	static __thread char buf[24];
-	const char *name;
-
-	if (err < 0)
-		err = -err;
-	name = strerrorname_np(err);
-	if (name)
-		return name;
-	snprintf(buf, sizeof(buf), "errno %d", err);
-	return buf;
 }

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Route netlink requests over libmnl (kernel/netns.c names namespaces). */
+/* Route netlink requests over kernel/nl.c (kernel/netns.c names namespaces). */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <net/if.h>
 
@@ -15,73 +14,8 @@
 #include <linux/veth.h>
 #include <sys/socket.h>
 
+#include "kernel/nl.h"
 #include "kernel/rtnl.h"
-
-struct rtnl {
-	struct mnl_socket *sock;
-	unsigned int portid, seq;
-	char buf[8192] __attribute__((aligned(8)));
-};
-
-int rtnl_open(struct rtnl **rp)
-{
-	struct rtnl *r = calloc(1, sizeof(*r));
-	int one = 1;
-
-	if (!r)
-		return -ENOMEM;
-	r->sock = mnl_socket_open(NETLINK_ROUTE);
-	if (!r->sock || mnl_socket_bind(r->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
-		int err = -errno;
-
-		if (r->sock)
-			mnl_socket_close(r->sock);
-		free(r);
-		return err;
-	}
-	mnl_socket_setsockopt(r->sock, NETLINK_CAP_ACK, &one, sizeof(one));
-	r->portid = mnl_socket_get_portid(r->sock);
-	r->seq = (unsigned int)time(NULL);
-	*rp = r;
-	return 0;
-}
-
-void rtnl_close(struct rtnl *r)
-{
-	if (!r)
-		return;
-	mnl_socket_close(r->sock);
-	free(r);
-}
-
-static struct nlmsghdr *request(struct rtnl *r, uint16_t type, uint16_t flags)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(r->buf);
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-	nlh->nlmsg_seq = ++r->seq;
-	return nlh;
-}
-
-/* Sends NLH and takes its acknowledgement: 0 or the kernel's negative errno. */
-static int talk(struct rtnl *r, struct nlmsghdr *nlh)
-{
-	unsigned int seq = nlh->nlmsg_seq;
-
-	if (mnl_socket_sendto(r->sock, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	for (;;) {
-		ssize_t n = mnl_socket_recvfrom(r->sock, r->buf, sizeof(r->buf));
-		if (n < 0)
-			return -errno;
-		n = mnl_cb_run(r->buf, (size_t)n, seq, r->portid, NULL, NULL);
-		if (n < 0)
-			return -errno;
-		if (n == MNL_CB_STOP)
-			return 0;
-	}
-}
 
 static struct ifinfomsg *link_header(struct nlmsghdr *nlh)
 {
@@ -91,9 +25,9 @@ static struct ifinfomsg *link_header(struct nlmsghdr *nlh)
 	return ifm;
 }
 
-int rtnl_bridge_add(struct rtnl *r, const char *name)
+int rtnl_bridge_add(struct nl *r, const char *name)
 {
-	struct nlmsghdr *nlh = request(r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+	struct nlmsghdr *nlh = nl_request(r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
 	struct nlattr *info;
 
 	link_header(nlh);
@@ -101,13 +35,13 @@ int rtnl_bridge_add(struct rtnl *r, const char *name)
 	info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "bridge");
 	mnl_attr_nest_end(nlh, info);
-	return talk(r, nlh);
+	return nl_talk(r, nlh, NULL, NULL);
 }
 
-int rtnl_veth_add(struct rtnl *r, const char *name, const char *master, const char *peer,
+int rtnl_veth_add(struct nl *r, const char *name, const char *master, const char *peer,
 		  int nsfd)
 {
-	struct nlmsghdr *nlh = request(r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+	struct nlmsghdr *nlh = nl_request(r, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
 	struct nlattr *info, *data, *pinfo;
 	unsigned int mi = 0;
 
@@ -132,32 +66,32 @@ int rtnl_veth_add(struct rtnl *r, const char *name, const char *master, const ch
 	mnl_attr_nest_end(nlh, pinfo);
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, info);
-	return talk(r, nlh);
+	return nl_talk(r, nlh, NULL, NULL);
 }
 
-int rtnl_link_up(struct rtnl *r, const char *name)
+int rtnl_link_up(struct nl *r, const char *name)
 {
-	struct nlmsghdr *nlh = request(r, RTM_NEWLINK, 0);
+	struct nlmsghdr *nlh = nl_request(r, RTM_NEWLINK, 0);
 	struct ifinfomsg *ifm = link_header(nlh);
 
 	ifm->ifi_flags = IFF_UP;
 	ifm->ifi_change = IFF_UP;
 	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
-	return talk(r, nlh);
+	return nl_talk(r, nlh, NULL, NULL);
 }
 
-int rtnl_link_del(struct rtnl *r, const char *name)
+int rtnl_link_del(struct nl *r, const char *name)
 {
-	struct nlmsghdr *nlh = request(r, RTM_DELLINK, 0);
+	struct nlmsghdr *nlh = nl_request(r, RTM_DELLINK, 0);
 
 	link_header(nlh);
 	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
-	return talk(r, nlh);
+	return nl_talk(r, nlh, NULL, NULL);
 }
 
-int rtnl_addr4_add(struct rtnl *r, const char *name, uint32_t addr_be, unsigned int prefix)
+int rtnl_addr4_add(struct nl *r, const char *name, uint32_t addr_be, unsigned int prefix)
 {
-	struct nlmsghdr *nlh = request(r, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL);
+	struct nlmsghdr *nlh = nl_request(r, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL);
 	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
 	unsigned int index = if_nametoindex(name);
 
@@ -169,5 +103,55 @@ int rtnl_addr4_add(struct rtnl *r, const char *name, uint32_t addr_be, unsigned 
 	ifa->ifa_index = index;
 	mnl_attr_put_u32(nlh, IFA_LOCAL, addr_be);
 	mnl_attr_put_u32(nlh, IFA_ADDRESS, addr_be);
-	return talk(r, nlh);
+	return nl_talk(r, nlh, NULL, NULL);
+}
+
+static int route_attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+
+	if (mnl_attr_get_type(attr) == RTA_OIF && mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+		tb[RTA_OIF] = attr;
+	return MNL_CB_OK;
+}
+
+static int route_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[RTA_MAX + 1] = { 0 };
+	unsigned int *oif = data;
+
+	if (nlh->nlmsg_type != RTM_NEWROUTE)
+		return NL_CB_CONTINUE;
+	mnl_attr_parse(nlh, sizeof(struct rtmsg), route_attr_cb, tb);
+	if (tb[RTA_OIF])
+		*oif = mnl_attr_get_u32(tb[RTA_OIF]);
+	return NL_CB_CONTINUE;
+}
+
+int rtnl_route_dev(const char *addr, char dev[IF_NAMESIZE])
+{
+	unsigned char a[16];
+	struct nl *r;
+	struct nlmsghdr *nlh;
+	struct rtmsg *rtm;
+	unsigned int oif = 0;
+	int family = strchr(addr, ':') ? AF_INET6 : AF_INET;
+	int err;
+
+	if (inet_pton(family, addr, a) != 1)
+		return -EINVAL;
+	err = nl_open(&r, NETLINK_ROUTE);
+	if (err)
+		return err;
+	nlh = nl_request(r, RTM_GETROUTE, 0);
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = (unsigned char)family;
+	rtm->rtm_dst_len = family == AF_INET ? 32 : 128;
+	mnl_attr_put(nlh, RTA_DST, family == AF_INET ? 4 : 16, a);
+	/* ENETUNREACH, EHOSTUNREACH: no route. */
+	err = nl_talk(r, nlh, route_cb, &oif);
+	nl_close(r);
+	if (err)
+		return err;
+	return oif && if_indextoname(oif, dev) ? 0 : -ENODEV;
 }

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kernel/safefile.h"
+#include "kernel/safe.h"
 #include "model/conf.h"
 #include "model/names.h"
 

@@ -28,7 +28,7 @@ struct safe_path;
  * Reads PATH (a regular file, or a symlink to one: P says what it named). A
  * missing file is an empty configuration. On a malformed line, -EINVAL and
  * ERR says "PATH:LINE: what is wrong". Anything but a regular file: -ENOTREG
- * (kernel/safefile.h), never opened. Other errors: negative errno. P may be NULL.
+ * (kernel/safe.h), never opened. Other errors: negative errno. P may be NULL.
  */
 int conf_load(const char *path, struct conf *c, char *err, size_t errlen,
 	      struct safe_path *p);
@@ -48,7 +48,7 @@ int conf_del(struct conf *c, const char *name);
 /* C's lines as the file holds them, NUL-terminated and allocated; LEN without the NUL. */
 char *conf_format(const struct conf *c, size_t *len);
 /*
- * Writes C to PATH as kernel/safefile.h's safe_write does: a regular file (a
+ * Writes C to PATH as kernel/safe.h's safe_write does: a regular file (a
  * symlink's target) replaced atomically, owner and mode kept, never torn.
  * MAKE_DIR: PATH's directory may be made (the default file's own); no other
  * directory ever is. P says what PATH named; it may be NULL.

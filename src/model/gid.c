@@ -7,7 +7,7 @@
 
 #include "model/gid.h"
 
-int hex_digit(char c)
+int gid_hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -27,7 +27,7 @@ int gid_parse(const char *s, uint8_t gid[16])
 		int v = 0;
 
 		for (int i = 0; i < 4; i++) {
-			int h = hex_digit(p[i]);
+			int h = gid_hex_digit(p[i]);
 
 			if (h < 0)
 				return -EINVAL;
@@ -44,7 +44,7 @@ int gid_parse(const char *s, uint8_t gid[16])
 int gid_parse_hex(const char *s, uint8_t gid[16])
 {
 	for (int i = 0; i < 16; i++) {
-		int hi = hex_digit(s[2 * i]), lo = hi < 0 ? -1 : hex_digit(s[2 * i + 1]);
+		int hi = gid_hex_digit(s[2 * i]), lo = hi < 0 ? -1 : gid_hex_digit(s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -EINVAL;

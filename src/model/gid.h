@@ -18,7 +18,7 @@ void gid_to_sysfs(const uint8_t gid[16], char *buf);
 /* 32 hex digits, the raw bytes in order (ibv_rc_pingpong's wire form). 0 or -EINVAL. */
 int gid_parse_hex(const char *s, uint8_t gid[16]);
 /* 0..15 for a hex digit, -1 otherwise. */
-int hex_digit(char c);
+int gid_hex_digit(char c);
 
 bool gid_is_zero(const uint8_t gid[16]);
 /* ::ffff:a.b.c.d, the form RoCE v2 gives an IPv4 address. */

@@ -83,7 +83,7 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 static int load_ports(const struct model_src *src, struct rdma_dev *d)
 {
 	struct fill p = { .d = d };
-	struct nlmsghdr *nlh = nl_request(src->nl, RDMA_NLDEV_CMD_PORT_GET, NLM_F_DUMP);
+	struct nlmsghdr *nlh = nldev_request(src->nl, RDMA_NLDEV_CMD_PORT_GET, NLM_F_DUMP);
 	int err;
 
 	if (!nldev_put_dev_index(nlh, NL_BUF_SIZE, d->index))
@@ -112,7 +112,7 @@ int model_load_netlink(const struct model_src *src, const char *only, unsigned i
 	if (!src->nl)
 		return -EINVAL;
 	/* Every device is asked for, whatever ONLY is: a capture answers the same. */
-	nlh = nl_request(src->nl, RDMA_NLDEV_CMD_GET, NLM_F_DUMP);
+	nlh = nldev_request(src->nl, RDMA_NLDEV_CMD_GET, NLM_F_DUMP);
 	err = nl_talk(src->nl, nlh, dev_cb, &g);
 	if (g.err)
 		err = g.err;

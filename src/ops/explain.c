@@ -13,7 +13,7 @@
 #include "kernel/release.h"
 #include "kernel/sysfs.h"
 #include "model/model.h"
-#include "kernel/safefile.h"
+#include "kernel/safe.h"
 #include "ops/explain.h"
 
 static void vadd(struct op_err *e, const char *fmt, va_list ap)
@@ -83,7 +83,7 @@ int explain_netlink_open(struct op_err *e, int err, const char *root)
 				  "missing (CONFIG_INFINIBAND is off)\n"
 				  "boot a kernel with CONFIG_INFINIBAND and CONFIG_RDMA_RXE, such as "
 				  "Debian's linux-image-amd64, where rdma_rxe is a module",
-				  kernel_release(root));
+				  release_name(root));
 	return op_err_set(e, err, NULL, "cannot open the RDMA netlink socket");
 }
 
@@ -134,7 +134,7 @@ int explain_newlink(struct op_err *e, int err, const char *ext, const char *root
 			op_err_set(e, err, ext,
 				   "cannot add %s: the rdma_rxe module is not installed for kernel %s: "
 				   "'rdmactl module install' builds it from the kernel's source (or "
-				   "use a kernel with CONFIG_RDMA_RXE)", name, kernel_release(root));
+				   "use a kernel with CONFIG_RDMA_RXE)", name, release_name(root));
 		else
 			op_err_set(e, err, ext,
 				   "cannot add %s: the kernel has no rxe link type: rdma_rxe did not "
@@ -188,9 +188,9 @@ int explain_modprobe(struct op_err *e, int err, const char *root, const char *mo
 			return op_err_set(e, err, NULL, "module rdma_rxe is not installed for kernel "
 					  "%s: 'rdmactl module install' builds it from the kernel's "
 					  "source (or use a kernel with CONFIG_RDMA_RXE)",
-					  kernel_release(root));
+					  release_name(root));
 		return op_err_set(e, err, NULL, "module %s is not installed for kernel %s: install "
-				  "its modules package", module, kernel_release(root));
+				  "its modules package", module, release_name(root));
 	case -EKEYREJECTED:
 	case -ENOKEY:
 		return op_err_set(e, err, NULL, "the kernel refused module %s: it demands signed "

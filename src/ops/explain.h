@@ -77,7 +77,7 @@ int explain_build_needs(struct op_err *e, const char *kver, bool headers, bool s
 int explain_distro_package(struct op_err *e, const char *kver, const char *package);
 /* The compiler's FIRST error line, and where LOG keeps DKMS's make.log ("" none). */
 int explain_build_failed(struct op_err *e, int err, const char *first, const char *log);
-/* Why the installed rdma_rxe is not loaded (modules_load's ERR), and what then. */
+/* Why the installed rdma_rxe is not loaded (service_load_modules's ERR), and what then. */
 void explain_not_loaded(struct op_err *e, int err);
 int explain_not_ours(struct op_err *e, const char *version);
 /* The package (or, NULL, DKMS) said it installed rdma_rxe, and KVER has none. */

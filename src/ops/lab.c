@@ -26,7 +26,7 @@
 #include "model/roce.h"
 #include "ops/explain.h"
 #include "ops/lab.h"
-#include "ops/rxe.h"
+#include "ops/link.h"
 #include "ops/system.h"
 #include "selftest/selftest.h"
 
@@ -160,15 +160,15 @@ static int node_setup(void *arg, void *out, struct op_err *e)
 {
 	const struct node_arg *a = arg;
 	const struct lab_node *nd = &a->l->node[a->i];
-	struct rxe_add_req req = { .name = nd->netns, .netdev = LAB_NETDEV };
+	struct link_add_req req = { .name = nd->netns, .netdev = LAB_NETDEV };
 	struct in_addr addr;
-	struct rtnl *r;
+	struct nl *r;
 	struct nl *nl;
 	int err;
 
 	(void)out;
 	inet_pton(AF_INET, nd->addr, &addr);
-	err = rtnl_open(&r);
+	err = nl_open(&r, NETLINK_ROUTE);
 	if (err)
 		return op_err_set(e, err, NULL, "cannot open a route netlink socket in %s", nd->netns);
 	err = rtnl_link_up(r, "lo");
@@ -176,14 +176,14 @@ static int node_setup(void *arg, void *out, struct op_err *e)
 		err = rtnl_addr4_add(r, LAB_NETDEV, addr.s_addr, a->l->prefix);
 	if (!err)
 		err = rtnl_link_up(r, LAB_NETDEV);
-	rtnl_close(r);
+	nl_close(r);
 	if (err)
 		return op_err_set(e, err, NULL, "cannot set %s up with %s/%u in %s", LAB_NETDEV,
 				  nd->addr, a->l->prefix, nd->netns);
-	err = nl_open(&nl);
+	err = nl_open(&nl, NETLINK_RDMA);
 	if (err)
 		return explain_netlink_open(e, err, "");
-	err = rxe_add(nl, &req, e);
+	err = link_add(nl, &req, e);
 	nl_close(nl);
 	if (err)
 		return err;
@@ -192,7 +192,7 @@ static int node_setup(void *arg, void *out, struct op_err *e)
 				  "traffic from a network namespace but the initial one: it opened no "
 				  "UDP %d socket in %s (before Linux 7.1 it has one, in the initial "
 				  "namespace only). A lab of namespaces needs Linux 7.1 or later "
-				  "(Debian's 7.3 is in trixie-backports)", kernel_release(""),
+				  "(Debian's 7.3 is in trixie-backports)", release_name(""),
 				  ROCE_V2_UDP_PORT, nd->netns);
 	return 0;
 }
@@ -201,11 +201,11 @@ static int node_setup(void *arg, void *out, struct op_err *e)
 static int node_unlink(void *arg, void *out, struct op_err *e)
 {
 	struct nl *nl;
-	int err = nl_open(&nl);
+	int err = nl_open(&nl, NETLINK_RDMA);
 
 	if (err)
 		return explain_netlink_open(e, err, "");
-	err = rxe_del_name(nl, arg, e);
+	err = link_del_name(nl, arg, e);
 	nl_close(nl);
 	*(bool *)out = err == 1;
 	return err < 0 ? err : 0;
@@ -216,7 +216,7 @@ static int node_unlink(void *arg, void *out, struct op_err *e)
  * here when it is not there, as exclusive mode leaves one unmoved), veth and
  * namespace. 0 when nothing of it was there; 1 when something was removed.
  */
-static int node_remove(struct rtnl *r, const char *netns, struct op_err *e)
+static int node_remove(struct nl *r, const char *netns, struct op_err *e)
 {
 	char path[PATH_MAX], h[IF_NAMESIZE + 8];
 	bool ns = netns_path(netns, path, sizeof(path)) == 0 && access(path, F_OK) == 0;
@@ -227,8 +227,8 @@ static int node_remove(struct rtnl *r, const char *netns, struct op_err *e)
 
 	if (ns && in_netns(netns, node_unlink, (void *)netns, &inside, sizeof(inside), &ie))
 		return (*e = ie).err;
-	if (!inside && nl_open(&nl) == 0) {
-		err = rxe_del_name(nl, netns, e);
+	if (!inside && nl_open(&nl, NETLINK_RDMA) == 0) {
+		err = link_del_name(nl, netns, e);
 		nl_close(nl);
 		if (err < 0)
 			return err;
@@ -248,7 +248,7 @@ static int node_remove(struct rtnl *r, const char *netns, struct op_err *e)
 }
 
 /* Removes nodes 0..N-1 of L, then its bridge when BRIDGE. */
-static void undo(struct rtnl *r, const struct lab *l, size_t n, bool bridge)
+static void undo(struct nl *r, const struct lab *l, size_t n, bool bridge)
 {
 	struct op_err ignore;
 
@@ -258,7 +258,7 @@ static void undo(struct rtnl *r, const struct lab *l, size_t n, bool bridge)
 		rtnl_link_del(r, l->name);
 }
 
-static int node_add(struct rtnl *r, const struct lab *l, size_t i, int mode, struct op_err *e)
+static int node_add(struct nl *r, const struct lab *l, size_t i, int mode, struct op_err *e)
 {
 	const char *ns = l->node[i].netns;
 	struct node_arg a = { .l = l, .i = i, .probe = i == 0 };
@@ -271,10 +271,9 @@ static int node_add(struct rtnl *r, const struct lab *l, size_t i, int mode, str
 		return op_err_set(e, err, NULL, err == -EEXIST ? "network namespace %s exists already "
 				  "('ip netns list'): is a lab named %s there? ('rdmactl lab del %s')" :
 				  "cannot make network namespace %s", ns, l->name, l->name);
-	netns_path(ns, path, sizeof(path));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = netns_open(ns, path, sizeof(path));
 	if (fd < 0)
-		return op_err_set(e, -errno, NULL, "cannot open %s", path);
+		return op_err_set(e, fd, NULL, "cannot open %s", path);
 	host_end(h, sizeof(h), ns);
 	err = rtnl_veth_add(r, h, l->name, LAB_NETDEV, fd);
 	if (err) {
@@ -291,11 +290,11 @@ static int node_add(struct rtnl *r, const struct lab *l, size_t i, int mode, str
 		err = in_netns(ns, node_setup, &a, NULL, 0, e);
 	/* Exclusive mode made the device here, in the initial namespace: it moves in. */
 	if (!err && mode == 0) {
-		err = nl_open(&nl);
+		err = nl_open(&nl, NETLINK_RDMA);
 		if (err) {
 			explain_netlink_open(e, err, "");
 		} else {
-			err = sys_dev_move(nl, ns, fd, ns, e);
+			err = link_move(nl, ns, fd, ns, e);
 			nl_close(nl);
 		}
 	}
@@ -311,24 +310,24 @@ static int node_add(struct rtnl *r, const struct lab *l, size_t i, int mode, str
 int lab_add(const struct lab *l, struct op_err *e)
 {
 	struct nldev_sys sys = { -1, -1 };
-	struct rtnl *r;
+	struct nl *r;
 	struct nl *nl;
 	size_t i;
 	int err;
 
-	err = nl_open(&nl);
+	err = nl_open(&nl, NETLINK_RDMA);
 	if (err)
 		return explain_netlink_open(e, err, "");
-	err = sys_get(nl, &sys, e);
+	err = system_get(nl, &sys, e);
 	nl_close(nl);
 	if (err)
 		return err;
-	err = rtnl_open(&r);
+	err = nl_open(&r, NETLINK_ROUTE);
 	if (err)
 		return op_err_set(e, err, NULL, "cannot open a route netlink socket");
 	err = rtnl_bridge_add(r, l->name);
 	if (err) {
-		rtnl_close(r);
+		nl_close(r);
 		return op_err_set(e, err, NULL, err == -EEXIST ? "a network device named %s exists "
 				  "already: is a lab named so there? ('rdmactl lab del %s')" :
 				  "cannot make the bridge %s", l->name, l->name);
@@ -344,7 +343,7 @@ int lab_add(const struct lab *l, struct op_err *e)
 	}
 	if (err)
 		undo(r, l, i, true);
-	rtnl_close(r);
+	nl_close(r);
 	return err;
 }
 
@@ -417,13 +416,13 @@ int lab_find(const char *name, struct lab *l, struct op_err *e)
 int lab_del(const char *name, size_t *nodes, struct op_err *e)
 {
 	struct lab l = { 0 };
-	struct rtnl *r;
+	struct nl *r;
 	int err = 0, found = 0;
 
 	*nodes = 0;
 	if (!lab_name_ok(name))
 		return op_err_set(e, -EINVAL, NULL, "'%s' is no lab name", name);
-	err = rtnl_open(&r);
+	err = nl_open(&r, NETLINK_ROUTE);
 	if (err)
 		return op_err_set(e, err, NULL, "cannot open a route netlink socket");
 	/* The nodes: by their namespaces, and by their veths where a namespace is gone. */
@@ -455,7 +454,7 @@ int lab_del(const char *name, size_t *nodes, struct op_err *e)
 			err = op_err_set(e, b, NULL, "cannot delete the bridge %s", name);
 		found = !b;
 	}
-	rtnl_close(r);
+	nl_close(r);
 	if (!err && !found && !*nodes)
 		return op_err_set(e, -ENOENT, NULL, "there is no lab named %s (no namespace %s1..., "
 				  "no bridge %s)", name, name, name);

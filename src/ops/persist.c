@@ -10,11 +10,11 @@
 #include <sys/stat.h>
 
 #include "kernel/nl.h"
-#include "kernel/safefile.h"
+#include "kernel/safe.h"
 #include "model/names.h"
 #include "ops/explain.h"
 #include "ops/persist.h"
-#include "ops/rxe.h"
+#include "ops/link.h"
 
 int persist_load(const char *path, struct conf *c, struct op_err *e)
 {
@@ -94,14 +94,14 @@ int persist_del(const char *path, char *const *words, int n, struct op_err *e)
 	return err;
 }
 
-int persist_add_link(struct nl *nl, const char *path, struct rxe_add_req *r, struct op_err *e)
+int persist_add_link(struct nl *nl, const char *path, struct link_add_req *r, struct op_err *e)
 {
 	struct conf c;
 	int err = persist_load(path, &c, e);
 
 	if (err)
 		return err;
-	err = rxe_add(nl, r, e);
+	err = link_add(nl, r, e);
 	if (!err)
 		err = record(path, &c, r->made, r->netdev, e);
 	if (err == 1)
@@ -110,7 +110,7 @@ int persist_add_link(struct nl *nl, const char *path, struct rxe_add_req *r, str
 		struct op_err undo;
 
 		/* Nothing half-done: the link goes with the failed record. */
-		explain_persist_undo(e, r->made, rxe_del_name(nl, r->made, &undo), undo.what);
+		explain_persist_undo(e, r->made, link_del_name(nl, r->made, &undo), undo.what);
 		r->created = false;
 	}
 	conf_free(&c);
@@ -124,10 +124,10 @@ int persist_start(struct nl *nl, const char *path, const struct conf *c,
 
 	for (size_t i = 0; i < c->n; i++) {
 		const struct conf_entry *x = &c->e[i];
-		struct rxe_add_req r = { .name = x->name, .netdev = x->netdev, .exist_ok = true,
+		struct link_add_req r = { .name = x->name, .netdev = x->netdev, .exist_ok = true,
 					 .force = true };
 		struct op_err one;
-		int err = rxe_add(nl, &r, &one);
+		int err = link_add(nl, &r, &one);
 
 		/* The kernel's ENODEV: no such netdev (yet), which is no failure. */
 		state[i] = err == -ENODEV ? START_ABSENT : err ? START_FAILED :

@@ -9,7 +9,7 @@
 
 struct nl;
 struct op_err;
-struct rxe_add_req;
+struct link_add_req;
 
 int persist_load(const char *path, struct conf *c, struct op_err *e);
 int persist_save(const char *path, const struct conf *c, struct op_err *e);
@@ -22,11 +22,11 @@ int persist_add(const char *path, const char *name, const char *netdev, struct o
 int persist_del(const char *path, char *const *words, int n, struct op_err *e);
 
 /*
- * rxe_add, and the link recorded in PATH. The file is read first, so a broken
+ * link_add, and the link recorded in PATH. The file is read first, so a broken
  * one changes nothing; when the record cannot be written, a link this call
  * made is deleted again.
  */
-int persist_add_link(struct nl *nl, const char *path, struct rxe_add_req *r, struct op_err *e);
+int persist_add_link(struct nl *nl, const char *path, struct link_add_req *r, struct op_err *e);
 
 enum start_state { START_PRESENT, START_ADDED, START_FAILED, START_ABSENT };
 

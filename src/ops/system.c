@@ -6,13 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <libmnl/libmnl.h>
 #include <rdma/rdma_netlink.h>
 
 #include "kernel/nl.h"
-#include "kernel/safefile.h"
+#include "kernel/nldev.h"
+#include "kernel/safe.h"
 #include "kernel/sysfs.h"
-#include "model/model.h"
 #include "ops/explain.h"
 #include "ops/system.h"
 
@@ -29,13 +28,13 @@ static int sys_cb(const struct nlmsghdr *nlh, void *data)
 	return r->err ? NL_CB_ERROR : NL_CB_CONTINUE;
 }
 
-int sys_get(struct nl *nl, struct nldev_sys *s, struct op_err *e)
+int system_get(struct nl *nl, struct nldev_sys *s, struct op_err *e)
 {
 	struct sys_reply r = { .s = s };
 	int err;
 
 	*s = (struct nldev_sys){ -1, -1 };
-	err = nl_talk(nl, nl_request(nl, RDMA_NLDEV_CMD_SYS_GET, 0), sys_cb, &r);
+	err = nl_talk(nl, nldev_request(nl, RDMA_NLDEV_CMD_SYS_GET, 0), sys_cb, &r);
 	if (!err)
 		err = r.err;
 	if (err)
@@ -44,7 +43,7 @@ int sys_get(struct nl *nl, struct nldev_sys *s, struct op_err *e)
 	return 0;
 }
 
-const char *sys_netns_mode_name(int mode)
+const char *system_netns_mode_name(int mode)
 {
 	return mode < 0 ? NULL : mode ? "shared" : "exclusive";
 }
@@ -57,13 +56,13 @@ static int count(void *arg, const char *name)
 	return 0;
 }
 
-int sys_set_netns_mode(struct nl *nl, int mode, struct op_err *e)
+int system_set_netns_mode(struct nl *nl, int mode, struct op_err *e)
 {
-	struct nlmsghdr *nlh = nl_request(nl, RDMA_NLDEV_CMD_SYS_SET, 0);
+	struct nlmsghdr *nlh = nldev_request(nl, RDMA_NLDEV_CMD_SYS_SET, 0);
 	int err, named = 0;
 
-	mnl_attr_put_u8(nlh, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, (uint8_t)mode);
-	err = nl_talk(nl, nlh, NULL, NULL);
+	err = nldev_put_netns_mode(nlh, NL_BUF_SIZE, (uint8_t)mode) ? nl_talk(nl, nlh, NULL, NULL)
+								     : -EMSGSIZE;
 	if (err == -EBUSY) {
 		/* No /run/netns: none named, containers' only. */
 		sysfs_list("", "/run/netns", count, &named);
@@ -71,60 +70,18 @@ int sys_set_netns_mode(struct nl *nl, int mode, struct op_err *e)
 				  "while no network namespace but the initial one exists (%d named "
 				  "ones: 'ip netns list'; containers have theirs too): set it at boot "
 				  "instead with 'rdmactl system set netns %s --persist' and reboot",
-				  named, sys_netns_mode_name(mode));
+				  named, system_netns_mode_name(mode));
 	}
 	if (err == -EPERM || err == -EACCES)
 		return op_err_set(e, err, nl_ext_msg(nl), "setting the RDMA namespace mode needs "
 				  "CAP_NET_ADMIN in the initial namespace: run it as root on the host");
 	if (err)
 		return op_err_set(e, err, nl_ext_msg(nl), "cannot set the RDMA namespace mode to %s "
-				  "(RDMA_NLDEV_CMD_SYS_SET)", sys_netns_mode_name(mode));
+				  "(RDMA_NLDEV_CMD_SYS_SET)", system_netns_mode_name(mode));
 	return 0;
 }
 
-int sys_dev_move(struct nl *nl, const char *name, int nsfd, const char *spec, struct op_err *e)
-{
-	const struct model_src src = { .root = "", .nl = nl };
-	struct model m = { 0 };
-	const struct rdma_dev *d;
-	struct nlmsghdr *nlh;
-	int err = model_load(&src, NULL, MODEL_NETLINK | MODEL_NO_PORTS, &m);
-
-	if (err)
-		return explain_dump(e, err, nl_ext_msg(nl));
-	d = model_find(&m, name);
-	if (!d) {
-		model_free(&m);
-		return op_err_set(e, -ENODEV, NULL, "there is no RDMA device named %s in this network "
-				  "namespace ('rdmactl link' lists them)", name);
-	}
-	nlh = nl_request(nl, RDMA_NLDEV_CMD_SET, 0);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_NET_NS_FD, (uint32_t)nsfd);
-	model_free(&m);
-	err = nl_talk(nl, nlh, NULL, NULL);
-	if (err == -EOPNOTSUPP) {
-		struct nldev_sys sys;
-		struct op_err ignore;
-		char ext[sizeof(e->ext)];
-
-		snprintf(ext, sizeof(ext), "%s", nl_ext_msg(nl));
-		if (sys_get(nl, &sys, &ignore) == 0 && sys.netns_mode == 0)
-			return op_err_set(e, err, ext, "%s cannot be moved: the kernel moves only a "
-					  "device whose driver can detach programs' contexts from it, "
-					  "and this kernel's cannot (rdma_rxe can on 7.3, not on 6.1); "
-					  "on this kernel, use the shared namespace mode", name);
-		return op_err_set(e, err, ext, "a device moves between network namespaces only in "
-				  "the exclusive namespace mode; this is shared, where every namespace "
-				  "sees %s already ('rdmactl system set netns exclusive')", name);
-	}
-	if (err)
-		return op_err_set(e, err, nl_ext_msg(nl), "cannot move %s into network namespace %s",
-				  name, spec);
-	return 0;
-}
-
-int sys_persist_netns_mode(const char *dir, int mode, char *had, size_t hadlen,
+int system_persist_netns_mode(const char *dir, int mode, char *had, size_t hadlen,
 			   struct op_err *e)
 {
 	static const char text[] = "# Written by 'rdmactl system set netns exclusive --persist';\n"
@@ -137,7 +94,7 @@ int sys_persist_netns_mode(const char *dir, int mode, char *had, size_t hadlen,
 	size_t len = 0;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, SYS_MODPROBE_FILE);
+	snprintf(path, sizeof(path), "%s/%s", dir, SYSTEM_MODPROBE_FILE);
 	/* safe_read reads one byte past MAX to tell a longer file: MAX + 1 and a NUL fit. */
 	err = safe_read(path, had, hadlen - 2, &len, &p);
 	if (err == -ENOENT)
@@ -159,13 +116,13 @@ int sys_persist_netns_mode(const char *dir, int mode, char *had, size_t hadlen,
 	return 0;
 }
 
-int sys_persist_restore(const char *dir, const char *had, struct op_err *e)
+int system_persist_restore(const char *dir, const char *had, struct op_err *e)
 {
 	char path[PATH_MAX];
 	struct safe_path p;
 	int err = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, SYS_MODPROBE_FILE);
+	snprintf(path, sizeof(path), "%s/%s", dir, SYSTEM_MODPROBE_FILE);
 	if (*had)
 		err = safe_write(path, had, strlen(had), 0644, &p);
 	else if (safe_resolve(path, &p) == 0 && unlink(p.target) < 0)

@@ -9,39 +9,33 @@ struct nl;
 struct op_err;
 
 /* What RDMA_NLDEV_CMD_SYS_GET says, into S (-1 where it says nothing). */
-int sys_get(struct nl *nl, struct nldev_sys *s, struct op_err *e);
+int system_get(struct nl *nl, struct nldev_sys *s, struct op_err *e);
 
 /* "shared" or "exclusive" for a mode; NULL for -1 (the kernel did not say). */
-const char *sys_netns_mode_name(int mode);
+const char *system_netns_mode_name(int mode);
 
 /*
  * Sets the namespace mode (1 shared, 0 exclusive). -EBUSY, explained, while a
  * network namespace other than the initial one exists: the kernel changes
  * it only then.
  */
-int sys_set_netns_mode(struct nl *nl, int mode, struct op_err *e);
+int system_set_netns_mode(struct nl *nl, int mode, struct op_err *e);
 
-/*
- * Moves RDMA device NAME into the network namespace NSFD is open on (SPEC as
- * the user named it, for messages): exclusive mode only (-EOPNOTSUPP,
- * explained, in shared mode).
- */
-int sys_dev_move(struct nl *nl, const char *name, int nsfd, const char *spec, struct op_err *e);
 
 /* Where the namespace mode is kept for boot: ib_core's netns_mode, a modprobe.d option. */
-#define SYS_MODPROBE_FILE "rdmactl-netns.conf"
+#define SYSTEM_MODPROBE_FILE "rdmactl-netns.conf"
 
 /*
- * Makes the mode MODE the one ib_core starts with, in DIR/SYS_MODPROBE_FILE
+ * Makes the mode MODE the one ib_core starts with, in DIR/SYSTEM_MODPROBE_FILE
  * (DIR: /etc/modprobe.d): exclusive writes "options ib_core netns_mode=0",
  * shared (the kernel's default) removes the file. Into *HAD (HADLEN bytes)
- * what the file held before (for sys_persist_restore), "" for none; a file
+ * what the file held before (for system_persist_restore), "" for none; a file
  * longer than fits is not rdmactl's (-EFBIG). Only a regular file is written
  * or removed.
  */
-int sys_persist_netns_mode(const char *dir, int mode, char *had, size_t hadlen,
+int system_persist_netns_mode(const char *dir, int mode, char *had, size_t hadlen,
 			   struct op_err *e);
-/* Puts back what sys_persist_netns_mode found (HAD, "" for no file); a failure is added to E. */
-int sys_persist_restore(const char *dir, const char *had, struct op_err *e);
+/* Puts back what system_persist_netns_mode found (HAD, "" for no file); a failure is added to E. */
+int system_persist_restore(const char *dir, const char *had, struct op_err *e);
 
 #endif

@@ -32,7 +32,7 @@ static const char *why_line(struct spawn_out *o, const char *tool)
 	return end;
 }
 
-int tool_run(const char *const argv[], const char *label, const struct spawn_progress *p,
+int tools_run(const char *const argv[], const char *label, const struct spawn_progress *p,
 	     struct spawn_out *o, struct op_err *e, const char *what)
 {
 	int err = spawn_run(argv, label, p, o);
@@ -47,7 +47,7 @@ int tool_run(const char *const argv[], const char *label, const struct spawn_pro
 	return 0;
 }
 
-void tool_rm_tree(const char *dir)
+void tools_rm_tree(const char *dir)
 {
 	const char *argv[] = { "rm", "-rf", "--one-file-system", dir, NULL };
 	struct spawn_out o;
@@ -55,7 +55,7 @@ void tool_rm_tree(const char *dir)
 	spawn_run(argv, NULL, NULL, &o);
 }
 
-int tool_apt_install(const char *const pkgs[], size_t n, const struct spawn_progress *p,
+int tools_apt_install(const char *const pkgs[], size_t n, const struct spawn_progress *p,
 		     struct op_err *e)
 {
 	const char *argv[16] = { "apt-get", "install", "-y", "-q", "--no-install-recommends" };
@@ -65,5 +65,5 @@ int tool_apt_install(const char *const pkgs[], size_t n, const struct spawn_prog
 	for (size_t i = 0; i < n && a < 15; i++)
 		argv[a++] = pkgs[i];
 	argv[a] = NULL;
-	return tool_run(argv, "apt-get install", p, &o, e, "cannot install the packages");
+	return tools_run(argv, "apt-get install", p, &o, e, "cannot install the packages");
 }

@@ -14,12 +14,12 @@ struct spawn_progress;
  * it runs. A failure to run it, or a non-zero status with the line of its
  * output that says why, is said in E after WHAT.
  */
-int tool_run(const char *const argv[], const char *label, const struct spawn_progress *p,
+int tools_run(const char *const argv[], const char *label, const struct spawn_progress *p,
 	     struct spawn_out *o, struct op_err *e, const char *what);
 /* DIR and all below it, on its own file system only; a failure is not an error. */
-void tool_rm_tree(const char *dir);
+void tools_rm_tree(const char *dir);
 /* apt-get install PKGS[0..N), without recommends. */
-int tool_apt_install(const char *const pkgs[], size_t n, const struct spawn_progress *p,
+int tools_apt_install(const char *const pkgs[], size_t n, const struct spawn_progress *p,
 		     struct op_err *e);
 
 #endif

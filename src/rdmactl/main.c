@@ -12,7 +12,7 @@
 #include "cmd/cmd.h"
 #include "kernel/netns.h"
 #include "kernel/nl.h"
-#include "kernel/release.h"
+#include "kernel/errname.h"
 #include "lazy/lazy.h"
 #include "model/conf.h"
 #include "model/model.h"

@@ -22,7 +22,7 @@
 #include "model/gid.h"
 #include "model/roce.h"
 #include "selftest/sidechan.h"
-#include "kernel/release.h"
+#include "kernel/errname.h"
 #include "selftest/cm.h"
 #include "selftest/internal.h"
 #include "selftest/verbs.h"

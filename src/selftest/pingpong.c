@@ -16,7 +16,6 @@
 #include <infiniband/verbs.h>
 
 #include "kernel/clock.h"
-#include "kernel/release.h"
 #include "selftest/internal.h"
 #include "selftest/selftest.h"
 #include "selftest/pingpong.h"

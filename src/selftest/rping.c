@@ -21,7 +21,6 @@
 #include "kernel/clock.h"
 #include "model/gid.h"
 #include "selftest/sidechan.h"
-#include "kernel/release.h"
 #include "selftest/cm.h"
 #include "selftest/internal.h"
 #include "selftest/verbs.h"

@@ -10,6 +10,7 @@
 
 #include "kernel/clock.h"
 #include "kernel/netns.h"
+#include "kernel/errname.h"
 #include "kernel/release.h"
 #include "model/gid.h"
 #include "model/roce.h"
@@ -293,7 +294,7 @@ static const char *vb_timeout_hint(enum ibv_wc_opcode op)
 	/* Measured in the bed: 5.10's rxe sends no NAK for an access outside the
 	 * responder's memory region and retransmits it without end; 6.1 answers
 	 * with a remote access error. */
-	if (remote && kernel_before("", 6, 1))
+	if (remote && release_before("", 6, 1))
 		return "the peer did not answer in time: the netdev may be down (rdmactl check); "
 		       "on this kernel rdma_rxe never answers an access outside the peer's memory "
 		       "region, so a wrong remote address or key ends the same way";

@@ -432,7 +432,7 @@ static bool hexfield(const char *s, int n, uint32_t *v)
 {
 	*v = 0;
 	for (int i = 0; i < n; i++) {
-		int h = hex_digit(s[i]);
+		int h = gid_hex_digit(s[i]);
 
 		if (h < 0)
 			return false;

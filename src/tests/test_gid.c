@@ -67,8 +67,8 @@ static void wire_form(void **state)
 	assert_true(gid_is_link_local(g));
 	assert_int_equal(gid_parse_hex("00000000000000000000ffff0a0b0bfg", g), -EINVAL);
 	assert_int_equal(gid_parse_hex("0000000000000000000", g), -EINVAL);	/* short: NUL */
-	assert_int_equal(hex_digit('f'), 15);
-	assert_int_equal(hex_digit('G'), -1);
+	assert_int_equal(gid_hex_digit('f'), 15);
+	assert_int_equal(gid_hex_digit('G'), -1);
 }
 
 int main(void)

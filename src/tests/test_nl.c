@@ -15,6 +15,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "kernel/nl.h"
+#include "kernel/nldev.h"
 
 static char buf[4096];
 
@@ -197,18 +198,18 @@ static void replay_answers_the_same_request(void **state)
 	path = rec_write(rec_len);
 	assert_int_equal(nl_open_replay(path, &nl), 0);
 	/* The request's sequence differs from the recorded one: it does not matter. */
-	req = nl_request(nl, RDMA_NLDEV_CMD_GET, NLM_F_DUMP);
+	req = nldev_request(nl, RDMA_NLDEV_CMD_GET, NLM_F_DUMP);
 	assert_int_equal(nl_talk(nl, req, count_cb, &n), 0);
 	assert_int_equal(n, 1);
-	req = nl_request(nl, RDMA_NLDEV_CMD_PORT_GET, NLM_F_DUMP);
+	req = nldev_request(nl, RDMA_NLDEV_CMD_PORT_GET, NLM_F_DUMP);
 	mnl_attr_put_u32(req, RDMA_NLDEV_ATTR_DEV_INDEX, 7);
 	assert_int_equal(nl_talk(nl, req, count_cb, &n), -ENODEV);
 	assert_string_equal(nl_ext_msg(nl), "gone");
 	/* Another device, or another command: nothing was recorded for it. */
-	req = nl_request(nl, RDMA_NLDEV_CMD_PORT_GET, NLM_F_DUMP);
+	req = nldev_request(nl, RDMA_NLDEV_CMD_PORT_GET, NLM_F_DUMP);
 	mnl_attr_put_u32(req, RDMA_NLDEV_ATTR_DEV_INDEX, 8);
 	assert_int_equal(nl_talk(nl, req, count_cb, &n), -ENOMSG);
-	req = nl_request(nl, RDMA_NLDEV_CMD_DELLINK, 0);
+	req = nldev_request(nl, RDMA_NLDEV_CMD_DELLINK, 0);
 	mnl_attr_put_u32(req, RDMA_NLDEV_ATTR_DEV_INDEX, 7);
 	assert_int_equal(nl_talk(nl, req, count_cb, &n), -ENOMSG);
 	assert_int_equal(n, 1);
@@ -237,7 +238,7 @@ static void replay_refuses_a_broken_recording(void **state)
 	path = rec_write((size_t)n);
 	n = 0;
 	assert_int_equal(nl_open_replay(path, &nl), 0);
-	req = nl_request(nl, RDMA_NLDEV_CMD_GET, NLM_F_DUMP);
+	req = nldev_request(nl, RDMA_NLDEV_CMD_GET, NLM_F_DUMP);
 	assert_int_equal(nl_talk(nl, req, count_cb, &n), -EBADMSG);
 	nl_close(nl);
 	unlink(path);

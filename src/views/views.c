@@ -7,8 +7,8 @@
 #include "checks/checks.h"
 #include "cli/out.h"
 #include "views/views.h"
-#include "ops/start.h"
-#include "kernel/release.h"
+#include "ops/service.h"
+#include "kernel/errname.h"
 #include "model/model.h"
 #include "selftest/selftest.h"
 #include "selftest/xport.h"
@@ -65,7 +65,7 @@ void view_persist_edited(const char *config)
 			"netdevs come back before the next boot");
 }
 
-void view_start(struct out *o, const struct start_result *r)
+void view_start(struct out *o, const struct service_result *r)
 {
 	static const char *const words[] = { "present", "added", "failed", "absent" };
 
@@ -85,11 +85,11 @@ void view_start(struct out *o, const struct start_result *r)
 	out_arr_close(o);
 }
 
-void view_modules(struct out *o, const struct module_result res[RXE_NMODULES])
+void view_modules(struct out *o, const struct service_module res[RXE_NMODULES])
 {
 	out_arr_open(o, "modules");
 	for (size_t i = 0; i < RXE_NMODULES; i++) {
-		const struct module_result *r = &res[i];
+		const struct service_module *r = &res[i];
 
 		out_obj_open(o, NULL);
 		out_str(o, "module", "module %s", r->name);

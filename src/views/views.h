@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "ops/modules.h"
+#include "ops/service.h"
 
 struct out;
 struct port;
@@ -27,11 +27,11 @@ void view_mtu(struct out *o, const char *key, const char *label, int bytes);
 void view_port_state(struct out *o, const struct port *p);
 /* After an edit of CONFIG: the note that tells systemd of it, when one is needed. */
 void view_persist_edited(const char *config);
-struct start_result;
+struct service_result;
 /* What the start sequence did: its modules and links, as far as it came. */
-void view_start(struct out *o, const struct start_result *r);
+void view_start(struct out *o, const struct service_result *r);
 /* What start did to each module: an array under "modules". */
-void view_modules(struct out *o, const struct module_result res[RXE_NMODULES]);
+void view_modules(struct out *o, const struct service_module res[RXE_NMODULES]);
 /* Check verdicts and the closing count; COUNT gets the number of each verdict. */
 void view_checks(struct out *o, const struct check_ctx *c, size_t count[4]);
 struct st_fault;

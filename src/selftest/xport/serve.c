@@ -12,7 +12,6 @@
 #include <sys/utsname.h>
 
 #include "kernel/clock.h"
-#include "kernel/release.h"
 #include "selftest/internal.h"
 #include "selftest/sidechan.h"
 #include "selftest/xport/internal.h"

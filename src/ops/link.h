@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Operations on rxe links: add, delete, select, refuse busy ones. They never print. */
-#ifndef RDMACTL_OPS_RXE_H
-#define RDMACTL_OPS_RXE_H
+#ifndef RDMACTL_OPS_LINK_H
+#define RDMACTL_OPS_LINK_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,7 +13,7 @@ struct model;
 struct rdma_dev;
 struct op_err;
 
-struct rxe_add_req {
+struct link_add_req {
 	const char *name;	/* NULL: the first free rxeN (with exist_ok: NETDEV's own) */
 	const char *netdev;
 	bool exist_ok;		/* an rxe link NAME on NETDEV already is success */
@@ -27,14 +27,14 @@ struct rxe_add_req {
  * Validates R (a netdev that carries no RoCE traffic is refused unless force),
  * then creates the link. ROOT is "" : operations act on the running system.
  */
-int rxe_add(struct nl *nl, struct rxe_add_req *r, struct op_err *e);
+int link_add(struct nl *nl, struct link_add_req *r, struct op_err *e);
 /* Deletes rxe device D; one that is gone meanwhile is what was asked: 0. */
-int rxe_del(struct nl *nl, const struct rdma_dev *d, struct op_err *e);
+int link_del(struct nl *nl, const struct rdma_dev *d, struct op_err *e);
 /*
  * Deletes the rxe link named NAME when there is one (undoing an add): 1 when
  * it deleted one, 0 when there was none, or a negative errno.
  */
-int rxe_del_name(struct nl *nl, const char *name, struct op_err *e);
+int link_del_name(struct nl *nl, const char *name, struct op_err *e);
 
 /*
  * The rxe devices to delete, in *TARGETS (of M; the caller frees the array):
@@ -45,8 +45,15 @@ int rxe_del_name(struct nl *nl, const char *name, struct op_err *e);
  * user contexts), then found in /proc to name who. On an error, nothing is
  * chosen.
  */
-int rxe_pick(struct nl *nl, const struct model *m, char *const *words, size_t nwords,
+int link_pick(struct nl *nl, const struct model *m, char *const *words, size_t nwords,
 	     bool netdev_only, bool wait, const struct rdma_dev ***targets, size_t *n,
 	     struct op_err *e);
+
+/*
+ * Moves RDMA device NAME into the network namespace NSFD is open on (SPEC as
+ * the user named it, for messages): exclusive mode only (-EOPNOTSUPP,
+ * explained, in shared mode).
+ */
+int link_move(struct nl *nl, const char *name, int nsfd, const char *spec, struct op_err *e);
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The source of rdma_rxe a module build takes: its version, and drivers/infiniband/sw/rxe staged for DKMS. */
+/* The source of rdma_rxe a module build takes: its version, and its rxe tree staged for DKMS. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "kernel/kbuild.h"
 #include "kernel/spawn.h"
 #include "ops/explain.h"
-#include "ops/rxebuild.h"
+#include "ops/module_source.h"
 #include "ops/tools.h"
 
 /* The top directory of a source tarball, its first member, with its '/': "linux-source-6.1/". */
@@ -21,7 +21,7 @@ static int tarball_top(const char *tarball, char *top, size_t len, struct op_err
 	/* head ends the listing at the first line. */
 	const char *list[] = { "sh", "-c", "tar -tf \"$1\" | head -n 1", "sh", tarball, NULL };
 	struct spawn_out o;
-	int err = tool_run(list, NULL, NULL, &o, e, "cannot list the source tarball");
+	int err = tools_run(list, NULL, NULL, &o, e, "cannot list the source tarball");
 
 	if (err)
 		return err;
@@ -49,7 +49,7 @@ static int tarball_version(const char *tarball, char *buf, size_t len,
 	if (err)
 		return err;
 	strcat(top, "Makefile");
-	err = tool_run(argv, "reading the source's version", p, &o, e,
+	err = tools_run(argv, "reading the source's version", p, &o, e,
 		  "cannot read the source's Makefile");
 	if (err)
 		return err;
@@ -79,7 +79,7 @@ static bool is_dir(const char *p)
  * tarball, else the source's own. A mismatch with the kernel is refused
  * unless forced.
  */
-int rxebuild_pick_version(struct rxe_install_req *r, struct op_err *e)
+int module_source_pick_version(struct module_install_req *r, struct op_err *e)
 {
 	const struct kbuild *k = &r->k;
 	char have[64] = "", want[64];
@@ -119,7 +119,7 @@ static int write_conf(const char *dir, const char *version, struct op_err *e)
 	f = fopen(path, "w");
 	if (!f)
 		return explain_file(e, -errno, FILE_WRITE, path);
-	fprintf(f, RXEBUILD_MARK "\n"
+	fprintf(f, MODULE_MARK "\n"
 		"PACKAGE_NAME=\"rdma_rxe\"\n"
 		"PACKAGE_VERSION=\"%s\"\n"
 		"BUILT_MODULE_NAME[0]=\"rdma_rxe\"\n"
@@ -154,17 +154,17 @@ static int extract(const char *tarball, const char *dir, const struct spawn_prog
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", dir);
 	if (!mkdtemp(tmp))
 		return explain_file(e, -errno, FILE_MKDIR_BESIDE, dir);
-	err = tool_run(argv, "extracting drivers/infiniband/sw/rxe", p, &o, e,
+	err = tools_run(argv, "extracting drivers/infiniband/sw/rxe", p, &o, e,
 		  "cannot extract the rxe source");
 	snprintf(from, sizeof(from), "%s/%s", tmp, top);
 	if (!err && rename(from, dir) < 0)
 		err = explain_file(e, -errno, FILE_MOVE_TO, dir);
-	tool_rm_tree(tmp);
+	tools_rm_tree(tmp);
 	return err;
 }
 
 /* Only drivers/infiniband/sw/rxe of the source, into DIR. */
-int rxebuild_stage(struct rxe_install_req *r, const char *dir, struct op_err *e)
+int module_source_stage(struct module_install_req *r, const char *dir, struct op_err *e)
 {
 	const char *src = r->source ? r->source : r->k.source;
 	char probe[PATH_MAX + 8];
@@ -178,7 +178,7 @@ int rxebuild_stage(struct rxe_install_req *r, const char *dir, struct op_err *e)
 		if (mkdir(dir, 0755) < 0)
 			return explain_file(e, -errno, FILE_MKDIR, dir);
 		snprintf(from, sizeof(from), "%s/drivers/infiniband/sw/rxe/.", src);
-		err = tool_run(argv, NULL, NULL, &o, e, "cannot copy the rxe source");
+		err = tools_run(argv, NULL, NULL, &o, e, "cannot copy the rxe source");
 	} else {
 		err = extract(src, dir, r->progress, e);
 	}

@@ -12,7 +12,8 @@
 #include "kernel/nldev.h"
 #include "model/model.h"
 #include "ops/explain.h"
-#include "ops/rxe.h"
+#include "ops/link.h"
+#include "ops/system.h"
 
 #include <linux/netlink.h>
 #include <rdma/rdma_netlink.h>
@@ -34,7 +35,7 @@ static int link_create(struct nl *nl, const char *name, const char *netdev)
 	 * No NLM_F_CREATE | NLM_F_EXCL: EXCL shares its bit with NLM_F_MATCH and the
 	 * RDMA netlink core takes any NLM_F_DUMP bit for a dump request (EINVAL).
 	 */
-	struct nlmsghdr *nlh = nl_request(nl, RDMA_NLDEV_CMD_NEWLINK, 0);
+	struct nlmsghdr *nlh = nldev_request(nl, RDMA_NLDEV_CMD_NEWLINK, 0);
 
 	if (!nldev_put_newlink(nlh, NL_BUF_SIZE, name, "rxe", netdev))
 		return -EMSGSIZE;
@@ -43,7 +44,7 @@ static int link_create(struct nl *nl, const char *name, const char *netdev)
 
 static int link_delete(struct nl *nl, uint32_t dev_index)
 {
-	struct nlmsghdr *nlh = nl_request(nl, RDMA_NLDEV_CMD_DELLINK, 0);
+	struct nlmsghdr *nlh = nldev_request(nl, RDMA_NLDEV_CMD_DELLINK, 0);
 
 	if (!nldev_put_dev_index(nlh, NL_BUF_SIZE, dev_index))
 		return -EMSGSIZE;
@@ -64,7 +65,7 @@ static int res_cb(const struct nlmsghdr *nlh, void *data)
 static bool maybe_held(struct nl *nl, const struct rdma_dev *const *targets, size_t n)
 {
 	for (size_t i = 0; nl && i < n; i++) {
-		struct nlmsghdr *nlh = nl_request(nl, RDMA_NLDEV_CMD_RES_GET, 0);
+		struct nlmsghdr *nlh = nldev_request(nl, RDMA_NLDEV_CMD_RES_GET, 0);
 		struct nldev_res r = { 0 };
 
 		if (!nldev_put_dev_index(nlh, NL_BUF_SIZE, targets[i]->index) ||
@@ -84,7 +85,7 @@ static void free_name(const struct model *m, char *buf, size_t len)
 	}
 }
 
-int rxe_add(struct nl *nl, struct rxe_add_req *r, struct op_err *e)
+int link_add(struct nl *nl, struct link_add_req *r, struct op_err *e)
 {
 	struct model m = { 0 };
 	const struct rdma_dev *k;
@@ -134,7 +135,7 @@ int rxe_add(struct nl *nl, struct rxe_add_req *r, struct op_err *e)
 	return err;
 }
 
-int rxe_del(struct nl *nl, const struct rdma_dev *d, struct op_err *e)
+int link_del(struct nl *nl, const struct rdma_dev *d, struct op_err *e)
 {
 	int err = link_delete(nl, d->index);
 
@@ -145,7 +146,7 @@ int rxe_del(struct nl *nl, const struct rdma_dev *d, struct op_err *e)
 	return 0;
 }
 
-int rxe_del_name(struct nl *nl, const char *name, struct op_err *e)
+int link_del_name(struct nl *nl, const char *name, struct op_err *e)
 {
 	const struct model_src src = { .root = live, .nl = nl };
 	struct model m = { 0 };
@@ -156,7 +157,7 @@ int rxe_del_name(struct nl *nl, const char *name, struct op_err *e)
 		return explain_dump(e, err, nl_ext_msg(nl));
 	d = model_find(&m, name);
 	if (d && dev_is_rxe(d)) {
-		err = rxe_del(nl, d, e);
+		err = link_del(nl, d, e);
 		if (!err)
 			err = 1;
 	}
@@ -193,7 +194,7 @@ static int refuse_busy(struct nl *nl, const struct rdma_dev *const *targets, siz
 		return op_err_set(e, -ENOMEM, NULL, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		u[i].dev = targets[i]->name;
-	dev_holders(live, u, n);
+	holders_scan(live, u, n);
 	for (size_t i = 0; i < n; i++)
 		busy += u[i].count > 0;
 	if (busy)
@@ -202,7 +203,7 @@ static int refuse_busy(struct nl *nl, const struct rdma_dev *const *targets, siz
 	return busy ? -EBUSY : 0;
 }
 
-int rxe_pick(struct nl *nl, const struct model *m, char *const *words, size_t nwords,
+int link_pick(struct nl *nl, const struct model *m, char *const *words, size_t nwords,
 	     bool netdev_only, bool wait, const struct rdma_dev ***targets, size_t *n,
 	     struct op_err *e)
 {
@@ -226,5 +227,46 @@ int rxe_pick(struct nl *nl, const struct model *m, char *const *words, size_t nw
 		return err;
 	}
 	*targets = t;
+	return 0;
+}
+
+int link_move(struct nl *nl, const char *name, int nsfd, const char *spec, struct op_err *e)
+{
+	const struct model_src src = { .root = "", .nl = nl };
+	struct model m = { 0 };
+	const struct rdma_dev *d;
+	struct nlmsghdr *nlh;
+	int err = model_load(&src, NULL, MODEL_NETLINK | MODEL_NO_PORTS, &m);
+
+	if (err)
+		return explain_dump(e, err, nl_ext_msg(nl));
+	d = model_find(&m, name);
+	if (!d) {
+		model_free(&m);
+		return op_err_set(e, -ENODEV, NULL, "there is no RDMA device named %s in this network "
+				  "namespace ('rdmactl link' lists them)", name);
+	}
+	nlh = nldev_request(nl, RDMA_NLDEV_CMD_SET, 0);
+	err = nldev_put_dev_index(nlh, NL_BUF_SIZE, d->index) &&
+	      nldev_put_netns_fd(nlh, NL_BUF_SIZE, nsfd) ? nl_talk(nl, nlh, NULL, NULL) : -EMSGSIZE;
+	model_free(&m);
+	if (err == -EOPNOTSUPP) {
+		struct nldev_sys sys;
+		struct op_err ignore;
+		char ext[sizeof(e->ext)];
+
+		snprintf(ext, sizeof(ext), "%s", nl_ext_msg(nl));
+		if (system_get(nl, &sys, &ignore) == 0 && sys.netns_mode == 0)
+			return op_err_set(e, err, ext, "%s cannot be moved: the kernel moves only a "
+					  "device whose driver can detach programs' contexts from it, "
+					  "and this kernel's cannot (rdma_rxe can on 7.3, not on 6.1); "
+					  "on this kernel, use the shared namespace mode", name);
+		return op_err_set(e, err, ext, "a device moves between network namespaces only in "
+				  "the exclusive namespace mode; this is shared, where every namespace "
+				  "sees %s already ('rdmactl system set netns exclusive')", name);
+	}
+	if (err)
+		return op_err_set(e, err, nl_ext_msg(nl), "cannot move %s into network namespace %s",
+				  name, spec);
 	return 0;
 }

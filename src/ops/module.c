@@ -16,9 +16,10 @@
 #include "kernel/spawn.h"
 #include "model/model.h"
 #include "ops/explain.h"
-#include "ops/modules.h"
-#include "ops/rxe.h"
-#include "ops/rxebuild.h"
+#include "ops/service.h"
+#include "ops/link.h"
+#include "ops/module.h"
+#include "ops/module_source.h"
 #include "ops/tools.h"
 
 #define SRC_ROOT "/usr/src"
@@ -47,7 +48,7 @@ static void distro_package(const char *kver, char *buf, size_t len)
 }
 
 /* What is missing to build: named in E with the command that supplies it. */
-static int missing(struct rxe_install_req *r, struct op_err *e)
+static int missing(struct module_install_req *r, struct op_err *e)
 {
 	const struct kbuild *k = &r->k;
 	char headers[192], source[64], list[400] = "";
@@ -66,7 +67,7 @@ static int missing(struct rxe_install_req *r, struct op_err *e)
 	if (!n)
 		return 0;
 	if (r->install_deps) {
-		int err = tool_apt_install(pkgs, n, r->progress, e);
+		int err = tools_apt_install(pkgs, n, r->progress, e);
 
 		return err ? err : kbuild_facts(k->kver, &r->k);
 	}
@@ -135,7 +136,7 @@ static void dkms_forget(const char *version)
  * add, build, install; on a failure nothing of it stays, not even the signing
  * key DKMS made for its first build (no one can have enrolled it yet).
  */
-static int dkms_install(struct rxe_install_req *r, const char *dir, struct op_err *e)
+static int dkms_install(struct module_install_req *r, const char *dir, struct op_err *e)
 {
 	char mv[128];
 	const char *add[] = { "dkms", "add", mv, NULL };
@@ -145,11 +146,11 @@ static int dkms_install(struct rxe_install_req *r, const char *dir, struct op_er
 	int err;
 
 	snprintf(mv, sizeof(mv), "rdma_rxe/%s", r->version);
-	err = tool_run(add, NULL, NULL, &o, e, "DKMS did not take the source");
+	err = tools_run(add, NULL, NULL, &o, e, "DKMS did not take the source");
 	if (!err) {
 		const char *build[] = { "dkms", "build", mv, "-k", r->k.kver, NULL };
 
-		err = tool_run(build, "building rdma_rxe", r->progress, &o, e, "the build failed");
+		err = tools_run(build, "building rdma_rxe", r->progress, &o, e, "the build failed");
 		if (err) {
 			char first[1024], kept[64];
 
@@ -161,11 +162,11 @@ static int dkms_install(struct rxe_install_req *r, const char *dir, struct op_er
 	if (!err) {
 		const char *inst[] = { "dkms", "install", mv, "-k", r->k.kver, NULL };
 
-		err = tool_run(inst, "installing rdma_rxe", r->progress, &o, e, "DKMS could not install it");
+		err = tools_run(inst, "installing rdma_rxe", r->progress, &o, e, "DKMS could not install it");
 	}
 	if (err) {
 		dkms_forget(r->version);
-		tool_rm_tree(dir);
+		tools_rm_tree(dir);
 		if (!had_key) {
 			unlink(DKMS_TREE "/mok.key");
 			unlink(DKMS_TREE "/mok.pub");
@@ -180,21 +181,21 @@ static int dkms_install(struct rxe_install_req *r, const char *dir, struct op_er
  */
 static int prove(struct nl *nl, struct op_err *e)
 {
-	struct rxe_add_req a = { .netdev = "lo", .force = true, .exist_ok = true };
-	int err = rxe_add(nl, &a, e);
+	struct link_add_req a = { .netdev = "lo", .force = true, .exist_ok = true };
+	int err = link_add(nl, &a, e);
 
 	if (err || !a.created)
 		return err;
-	/* rxe_del_name answers 1 for "deleted": that is the proof passing. */
-	err = rxe_del_name(nl, a.made, e);
+	/* link_del_name answers 1 for "deleted": that is the proof passing. */
+	err = link_del_name(nl, a.made, e);
 	return err < 0 ? err : 0;
 }
 
 /* The running kernel's new rdma_rxe: loaded with its dependencies, then proven. */
-static int load_and_prove(struct nl *nl, struct rxe_install_req *r, struct op_err *e)
+static int load_and_prove(struct nl *nl, struct module_install_req *r, struct op_err *e)
 {
-	struct module_result res[RXE_NMODULES];
-	int err = modules_load(res, e);
+	struct service_module res[RXE_NMODULES];
+	int err = service_load_modules(res, e);
 
 	if (err) {
 		explain_not_loaded(e, err);
@@ -206,7 +207,7 @@ static int load_and_prove(struct nl *nl, struct rxe_install_req *r, struct op_er
 	return err;
 }
 
-int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct op_err *e)
+int module_install(struct nl *nl, struct module_install_req *r, struct op_err *e)
 {
 	int err;
 
@@ -230,7 +231,7 @@ int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct op_err *
 
 		if (!r->install_deps)
 			return explain_distro_package(e, r->k.kver, r->package);
-		err = tool_apt_install(pkgs, 1, r->progress, e);
+		err = tools_apt_install(pkgs, 1, r->progress, e);
 		if (err)
 			return err;
 	} else {
@@ -240,18 +241,18 @@ int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct op_err *
 		r->package[0] = '\0';
 		err = missing(r, e);
 		if (!err)
-			err = rxebuild_pick_version(r, e);
+			err = module_source_pick_version(r, e);
 		if (err)
 			return err;
 		/* --force over an earlier install: that one goes first. */
 		if (*r->k.dkms_version)
 			dkms_forget(r->k.dkms_version);
 		snprintf(dir, sizeof(dir), SRC_ROOT "/rdma_rxe-%s", r->version);
-		tool_rm_tree(dir);
+		tools_rm_tree(dir);
 		t0 = mono_ms();
-		err = rxebuild_stage(r, dir, e);
+		err = module_source_stage(r, dir, e);
 		if (err) {
-			tool_rm_tree(dir);
+			tools_rm_tree(dir);
 			return err;
 		}
 		err = dkms_install(r, dir, e);
@@ -282,7 +283,7 @@ static bool ours(const char *version)
 	if (!fgets(line, sizeof(line), f))
 		line[0] = '\0';
 	fclose(f);
-	return !strncmp(line, RXEBUILD_MARK, strlen(RXEBUILD_MARK));
+	return !strncmp(line, MODULE_MARK, strlen(MODULE_MARK));
 }
 
 /*
@@ -325,7 +326,7 @@ static void tidy_imageless_tree(const char *kver)
 	rmdir(path);
 }
 
-int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct op_err *e)
+int module_remove(struct nl *nl, struct module_remove_req *r, struct op_err *e)
 {
 	char dir[PATH_MAX];
 	int err = kbuild_facts(r->kver, &r->k);
@@ -349,12 +350,12 @@ int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct op_err *e)
 		if (err)
 			return explain_dump(e, err, nl_ext_msg(nl));
 		/* A device in use would hang the unload: nothing is removed. */
-		err = rxe_pick(nl, &m, NULL, 0, false, r->wait, &t, &n, e);
+		err = link_pick(nl, &m, NULL, 0, false, r->wait, &t, &n, e);
 		free(t);
 		model_free(&m);
 		if (err)
 			return err;
-		err = modules_unload("rdma_rxe", &after, e);
+		err = service_unload_module("rdma_rxe", &after, e);
 		if (err)
 			return err;
 		r->unloaded = true;
@@ -371,7 +372,7 @@ int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct op_err *e)
 			return explain_dkms_kept(e, r->k.dkms_version, after.module_path, o.text);
 	}
 	snprintf(dir, sizeof(dir), SRC_ROOT "/rdma_rxe-%s", r->k.dkms_version);
-	tool_rm_tree(dir);
+	tools_rm_tree(dir);
 	if (!r->k.running)
 		tidy_imageless_tree(r->k.kver);
 	return 0;

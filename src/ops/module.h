@@ -4,8 +4,8 @@
  * registered with DKMS, loaded and proven; and removed again. They never
  * print: the caller's progress is told of the long steps.
  */
-#ifndef RDMACTL_OPS_RXEBUILD_H
-#define RDMACTL_OPS_RXEBUILD_H
+#ifndef RDMACTL_OPS_MODULE_H
+#define RDMACTL_OPS_MODULE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,9 +17,9 @@ struct op_err;
 struct spawn_progress;
 
 /* What rdmactl writes into the DKMS source tree it makes, to know it again. */
-#define RXEBUILD_MARK "# made by rdmactl module install"
+#define MODULE_MARK "# made by rdmactl module install"
 
-struct rxe_install_req {
+struct module_install_req {
 	const char *kver;	/* NULL: the running kernel */
 	const struct spawn_progress *progress;	/* told of the long steps; NULL: nobody */
 	const char *source;	/* a tarball or a tree; NULL: Debian's linux-source-X.Y */
@@ -35,15 +35,11 @@ struct rxe_install_req {
 	uint64_t build_ms;	/* extracting and building */
 };
 
-/* rxesource.c: the version to build (of the source, against the kernel's), into R. */
-int rxebuild_pick_version(struct rxe_install_req *r, struct op_err *e);
-/* rxesource.c: drivers/infiniband/sw/rxe of R's source in DIR, with the dkms.conf for it. */
-int rxebuild_stage(struct rxe_install_req *r, const char *dir, struct op_err *e);
 
 /* NL: the netlink for the proof on the running kernel. */
-int rxe_module_install(struct nl *nl, struct rxe_install_req *r, struct op_err *e);
+int module_install(struct nl *nl, struct module_install_req *r, struct op_err *e);
 
-struct rxe_remove_req {
+struct module_remove_req {
 	const char *kver;
 	bool wait;		/* do not refuse devices in use */
 	/* Out. */
@@ -52,6 +48,6 @@ struct rxe_remove_req {
 	bool unloaded;
 };
 
-int rxe_module_remove(struct nl *nl, struct rxe_remove_req *r, struct op_err *e);
+int module_remove(struct nl *nl, struct module_remove_req *r, struct op_err *e);
 
 #endif

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kernel/safefile.h"
+#include "kernel/safe.h"
 
 const char *safe_type_name(mode_t type)
 {

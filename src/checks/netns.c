@@ -12,10 +12,9 @@
 #include "kernel/container.h"
 #include "kernel/netns.h"
 #include "kernel/nl.h"
+#include "kernel/nldev.h"
 #include "kernel/release.h"
 #include "model/roce.h"
-#include "ops/explain.h"
-#include "ops/system.h"
 
 /* How a user gets back into the host's network namespace, in their runtime's words. */
 static const char *host_network(enum container_kind k)
@@ -39,12 +38,11 @@ static const char *host_network(enum container_kind k)
 static int netns_mode(void)
 {
 	struct nldev_sys s = { -1, -1 };
-	struct op_err e;
 	struct nl *nl;
 
 	if (nl_open(&nl, NETLINK_RDMA))
 		return -1;
-	if (system_get(nl, &s, &e))
+	if (nldev_sys_get(nl, &s))
 		s.netns_mode = -1;
 	nl_close(nl);
 	return s.netns_mode;
@@ -93,7 +91,7 @@ void check_netns(struct check_ctx *c)
 	initial = netns_initial("");
 	sock = netns_udp_bound("", ROCE_V2_UDP_PORT);
 	mode = netns_mode();
-	mode_name = system_netns_mode_name(mode);
+	mode_name = nldev_netns_mode_name(mode);
 	box = check_ctx_container(c);
 
 	if (initial == 0 && nhere && sock == 0) {

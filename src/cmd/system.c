@@ -29,7 +29,7 @@ int cmd_system_show(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (err)
 		return cmd_fail(&e);
 	out_obj_open(o, NULL);
-	out_str(o, "netns", "netns %s", system_netns_mode_name(s.netns_mode));
+	out_str(o, "netns", "netns %s", nldev_netns_mode_name(s.netns_mode));
 	/*
 	 * A kernel that does not say (before 5.13) has no copy-on-fork: off, as
 	 * rdma says too. In text, rdma's words: on or off.

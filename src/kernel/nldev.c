@@ -206,3 +206,31 @@ struct nlmsghdr *nldev_request(struct nl *nl, uint16_t cmd, uint16_t flags)
 {
 	return nl_request(nl, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd), flags);
 }
+
+const char *nldev_netns_mode_name(int mode)
+{
+	return mode < 0 ? NULL : mode ? "shared" : "exclusive";
+}
+
+struct sys_reply {
+	struct nldev_sys *s;
+	int err;
+};
+
+static int sys_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct sys_reply *r = data;
+
+	r->err = nldev_parse_sys(nlh, r->s);
+	return r->err ? NL_CB_ERROR : NL_CB_CONTINUE;
+}
+
+int nldev_sys_get(struct nl *nl, struct nldev_sys *s)
+{
+	struct sys_reply r = { .s = s };
+	int err;
+
+	*s = (struct nldev_sys){ -1, -1 };
+	err = nl_talk(nl, nldev_request(nl, RDMA_NLDEV_CMD_SYS_GET, 0), sys_cb, &r);
+	return err ? err : r.err;
+}

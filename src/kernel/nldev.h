@@ -56,6 +56,12 @@ bool nldev_put_netns_mode(struct nlmsghdr *nlh, size_t buflen, uint8_t mode);
 /* SET's network namespace to move a device into: an open descriptor of it. */
 bool nldev_put_netns_fd(struct nlmsghdr *nlh, size_t buflen, int fd);
 
+/* "shared" (1), "exclusive" (0); NULL for unknown (-1). */
+const char *nldev_netns_mode_name(int mode);
+
+/* SYS_GET's answer into S (-1 where it says nothing): 0 or a negative errno. */
+int nldev_sys_get(struct nl *nl, struct nldev_sys *s);
+
 /* 0, or -EBADMSG / -ENODATA (a required attribute missing). */
 int nldev_parse_dev(const struct nlmsghdr *nlh, struct nldev_dev *d);
 int nldev_parse_port(const struct nlmsghdr *nlh, struct nldev_port *p);

@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A lab of N RDMA nodes on one machine (lab.h). The route netlink work of
- * the initial namespace is done here; each node's own (its addresses, its rxe
- * link, its selftest) in a child that entered the node's namespace as '-n'
- * does, so that sysfs and the sockets it opens are the node's.
+ * A lab of N RDMA nodes on one machine (lab.h): planned, made, found and
+ * deleted. The route netlink work of the initial namespace is done here; each
+ * node's own (its addresses, its rxe link) in the node (lab_node.h); lab
+ * test's selftests are lab_test.c's.
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kernel/netdev.h"
@@ -26,11 +22,9 @@
 #include "model/roce.h"
 #include "ops/explain.h"
 #include "ops/lab.h"
+#include "ops/lab_node.h"
 #include "ops/link.h"
 #include "ops/system.h"
-#include "selftest/selftest.h"
-
-#define LAB_PORT 18515		/* the selftest exchange's port in every node */
 
 static bool lab_name_ok(const char *name)
 {
@@ -88,66 +82,6 @@ int lab_plan(struct lab *l, const char *name, unsigned long n, const char *subne
 static void host_end(char *buf, size_t len, const char *netns)
 {
 	snprintf(buf, len, "%s-h", netns);
-}
-
-/* What runs in a node: ARG in, OUT back (may be NULL), E set on failure. */
-typedef int (*node_fn)(void *arg, void *out, struct op_err *e);
-
-/*
- * Forks a child that enters the network namespace SPEC, as '-n' does, and
- * runs FN(ARG, OUT, E) there. With FD >= 0 the child writes E, then OUTLEN
- * bytes of OUT, to FD. The child's pid, or -1.
- */
-static pid_t child_in(const char *spec, node_fn fn, void *arg, void *out, size_t outlen, int fd)
-{
-	struct op_err ce = { 0 };
-	enum netns_step step;
-	char path[PATH_MAX];
-	pid_t pid;
-	int err;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid != 0)
-		return pid;
-	err = netns_enter(spec, &step, path, sizeof(path));
-	if (err)
-		op_err_set(&ce, err, NULL, "cannot enter network namespace %s (%s)", spec, path);
-	else
-		fn(arg, out, &ce);
-	/* Both in one go: a pipe takes that much at once. */
-	if (fd >= 0 && (write(fd, &ce, sizeof(ce)) != (ssize_t)sizeof(ce) ||
-			(outlen && write(fd, out, outlen) != (ssize_t)outlen)))
-		_exit(2);
-	_exit(ce.err ? 1 : 0);
-}
-
-/* FN run in node SPEC and waited for; E and OUT come back through a pipe. */
-static int in_netns(const char *spec, node_fn fn, void *arg, void *out, size_t outlen,
-		    struct op_err *e)
-{
-	int p[2];
-	pid_t pid;
-	ssize_t got;
-
-	if (pipe2(p, O_CLOEXEC))
-		return op_err_set(e, -errno, NULL, "cannot make a pipe");
-	pid = child_in(spec, fn, arg, out, outlen, p[1]);
-	close(p[1]);
-	if (pid < 0) {
-		close(p[0]);
-		return op_err_set(e, -errno, NULL, "cannot fork");
-	}
-	got = read(p[0], e, sizeof(*e));
-	if (got == (ssize_t)sizeof(*e) && outlen && read(p[0], out, outlen) != (ssize_t)outlen)
-		got = -1;
-	close(p[0]);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
-	if (got != (ssize_t)sizeof(*e))
-		return op_err_set(e, -EIO, NULL, "the work in network namespace %s ended without a "
-				  "word", spec);
-	return e->err;
 }
 
 struct node_arg {
@@ -225,7 +159,7 @@ static int node_remove(struct nl *r, const char *netns, struct op_err *e)
 	struct nl *nl;
 	int err, found = ns;
 
-	if (ns && in_netns(netns, node_unlink, (void *)netns, &inside, sizeof(inside), &ie))
+	if (ns && lab_node_run(netns, node_unlink, (void *)netns, &inside, sizeof(inside), &ie))
 		return (*e = ie).err;
 	if (!inside && nl_open(&nl, NETLINK_RDMA) == 0) {
 		err = link_del_name(nl, netns, e);
@@ -287,7 +221,7 @@ static int node_add(struct nl *r, const struct lab *l, size_t i, int mode, struc
 	if (err)
 		op_err_set(e, err, NULL, "cannot set %s up", h);
 	else
-		err = in_netns(ns, node_setup, &a, NULL, 0, e);
+		err = lab_node_run(ns, node_setup, &a, NULL, 0, e);
 	/* Exclusive mode made the device here, in the initial namespace: it moves in. */
 	if (!err && mode == 0) {
 		err = nl_open(&nl, NETLINK_RDMA);
@@ -404,7 +338,7 @@ int lab_find(const char *name, struct lab *l, struct op_err *e)
 				  "makes one)", name);
 	qsort(l->node, l->n, sizeof(l->node[0]), cmp_node);
 	for (size_t i = 0; i < l->n; i++) {
-		int err = in_netns(l->node[i].netns, node_addr, NULL, l->node[i].addr,
+		int err = lab_node_run(l->node[i].netns, node_addr, NULL, l->node[i].addr,
 				   sizeof(l->node[i].addr), e);
 
 		if (err)
@@ -459,163 +393,4 @@ int lab_del(const char *name, size_t *nodes, struct op_err *e)
 		return op_err_set(e, -ENOENT, NULL, "there is no lab named %s (no namespace %s1..., "
 				  "no bridge %s)", name, name, name);
 	return err;
-}
-
-/* A server in its node: says it listens (a byte on FD), then serves until killed. */
-struct server_arg {
-	const char *dev;
-	unsigned int timeout_ms;
-	int fd;
-};
-
-static void server_session(void *arg, const struct st_report *r)
-{
-	struct server_arg *a = arg;
-
-	(void)r;
-	if (a->fd >= 0) {
-		if (write(a->fd, "L", 1) != 1)
-			_exit(2);
-		close(a->fd);
-		a->fd = -1;
-	}
-}
-
-static int serve(void *arg, void *out, struct op_err *e)
-{
-	struct server_arg *a = arg;
-	struct st_report r;
-	struct st_opts o;
-
-	(void)out;
-	st_opts_init(&o, a->dev);
-	o.common.port = LAB_PORT;
-	o.common.timeout_ms = a->timeout_ms;
-	st_server(&o, &r, server_session, a);
-	return op_err_set(e, -EIO, NULL, "the selftest server in %s did not start: %s", a->dev,
-			  r.st[ST_SETUP].f.detail);
-}
-
-/* Node I's client against every other node, a lab_pair each on FD. */
-struct client_arg {
-	const struct lab *l;
-	size_t i;
-	unsigned int timeout_ms;
-	int fd;
-};
-
-static int clients(void *arg, void *out, struct op_err *e)
-{
-	struct client_arg *a = arg;
-
-	(void)out;
-	(void)e;
-	for (size_t j = 0; j < a->l->n; j++) {
-		struct lab_pair p = { .from = (unsigned int)a->i, .to = (unsigned int)j };
-		struct st_report r;
-		struct st_opts o;
-
-		if (j == a->i)
-			continue;
-		st_opts_init(&o, a->l->node[a->i].netns);
-		o.common.host = a->l->node[j].addr;
-		o.common.port = LAB_PORT;
-		o.common.timeout_ms = a->timeout_ms;
-		st_client(&o, &r);
-		p.passed = r.passed;
-		for (int s = 0; s < ST_NSTAGES; s++) {
-			p.usec += r.st[s].ran ? r.st[s].usec : 0;
-			if (!p.f.failed && r.st[s].result == ST_FAIL)
-				p.f = r.st[s].f;
-		}
-		if (write(a->fd, &p, sizeof(p)) != (ssize_t)sizeof(p))
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * Forks FN in node SPEC without waiting, into *PID, with *WFD the write end
- * of a pipe FN writes to: the read end, or -1 with E set.
- */
-static int spawn_piped(const char *spec, node_fn fn, void *arg, int *wfd, pid_t *pid,
-		       struct op_err *e)
-{
-	int p[2];
-
-	if (pipe2(p, O_CLOEXEC)) {
-		op_err_set(e, -errno, NULL, "cannot make a pipe");
-		return -1;
-	}
-	*wfd = p[1];
-	*pid = child_in(spec, fn, arg, NULL, 0, -1);
-	close(p[1]);
-	return p[0];
-}
-
-static void stop(pid_t *pids, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (pids[i] > 0)
-			kill(pids[i], SIGTERM);
-	for (size_t i = 0; i < n; i++)
-		if (pids[i] > 0)
-			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
-				;
-}
-
-int lab_test(const struct lab *l, unsigned int timeout_ms, struct lab_pair **pairs,
-	     size_t *npairs, struct op_err *e)
-{
-	pid_t servers[LAB_MAX_NODES] = { 0 };
-	size_t want = l->n * (l->n - 1), got = 0;
-	struct lab_pair *v = calloc(want ? want : 1, sizeof(*v));
-	int err = 0, failed = 0;
-
-	*pairs = NULL;
-	*npairs = 0;
-	if (!v)
-		return op_err_set(e, -ENOMEM, NULL, "out of memory");
-	for (size_t j = 0; !err && j < l->n; j++) {
-		struct server_arg sa = { .dev = l->node[j].netns, .timeout_ms = timeout_ms };
-		struct pollfd pfd = { .fd = spawn_piped(l->node[j].netns, serve, &sa, &sa.fd,
-							&servers[j], e), .events = POLLIN };
-		char c;
-
-		if (pfd.fd < 0) {
-			err = e->err;
-			break;
-		}
-		if (servers[j] < 0 || poll(&pfd, 1, (int)timeout_ms) != 1 || read(pfd.fd, &c, 1) != 1)
-			err = op_err_set(e, -EIO, NULL, "the selftest server in %s did not start listening "
-					 "('rdmactl -n %s selftest server %s' says why)", l->node[j].netns,
-					 l->node[j].netns, l->node[j].netns);
-		close(pfd.fd);
-	}
-	for (size_t i = 0; !err && i < l->n; i++) {
-		struct client_arg ca = { .l = l, .i = i, .timeout_ms = timeout_ms };
-		pid_t pid;
-		int rd = spawn_piped(l->node[i].netns, clients, &ca, &ca.fd, &pid, e);
-
-		if (rd < 0) {
-			err = e->err;
-			break;
-		}
-		while (got < want && read(rd, &v[got], sizeof(v[got])) == (ssize_t)sizeof(v[got]))
-			failed |= !v[got++].passed;
-		close(rd);
-		if (pid > 0)
-			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-				;
-		if (got != (i + 1) * (l->n - 1))
-			err = op_err_set(e, -EIO, NULL, "the clients of %s ended early", l->node[i].netns);
-	}
-	stop(servers, l->n);
-	if (err) {
-		free(v);
-		return err;
-	}
-	*pairs = v;
-	*npairs = got;
-	return failed;
 }

@@ -15,37 +15,14 @@
 #include "ops/explain.h"
 #include "ops/system.h"
 
-struct sys_reply {
-	struct nldev_sys *s;
-	int err;
-};
-
-static int sys_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct sys_reply *r = data;
-
-	r->err = nldev_parse_sys(nlh, r->s);
-	return r->err ? NL_CB_ERROR : NL_CB_CONTINUE;
-}
-
 int system_get(struct nl *nl, struct nldev_sys *s, struct op_err *e)
 {
-	struct sys_reply r = { .s = s };
-	int err;
+	int err = nldev_sys_get(nl, s);
 
-	*s = (struct nldev_sys){ -1, -1 };
-	err = nl_talk(nl, nldev_request(nl, RDMA_NLDEV_CMD_SYS_GET, 0), sys_cb, &r);
-	if (!err)
-		err = r.err;
 	if (err)
 		return op_err_set(e, err, nl_ext_msg(nl), "cannot read the RDMA subsystem's settings "
 				  "(RDMA_NLDEV_CMD_SYS_GET)");
 	return 0;
-}
-
-const char *system_netns_mode_name(int mode)
-{
-	return mode < 0 ? NULL : mode ? "shared" : "exclusive";
 }
 
 /* sysfs_list's EACH: counts the names 'ip netns' lists. */
@@ -70,14 +47,14 @@ int system_set_netns_mode(struct nl *nl, int mode, struct op_err *e)
 				  "while no network namespace but the initial one exists (%d named "
 				  "ones: 'ip netns list'; containers have theirs too): set it at boot "
 				  "instead with 'rdmactl system set netns %s --persist' and reboot",
-				  named, system_netns_mode_name(mode));
+				  named, nldev_netns_mode_name(mode));
 	}
 	if (err == -EPERM || err == -EACCES)
 		return op_err_set(e, err, nl_ext_msg(nl), "setting the RDMA namespace mode needs "
 				  "CAP_NET_ADMIN in the initial namespace: run it as root on the host");
 	if (err)
 		return op_err_set(e, err, nl_ext_msg(nl), "cannot set the RDMA namespace mode to %s "
-				  "(RDMA_NLDEV_CMD_SYS_SET)", system_netns_mode_name(mode));
+				  "(RDMA_NLDEV_CMD_SYS_SET)", nldev_netns_mode_name(mode));
 	return 0;
 }
 

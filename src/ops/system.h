@@ -11,8 +11,6 @@ struct op_err;
 /* What RDMA_NLDEV_CMD_SYS_GET says, into S (-1 where it says nothing). */
 int system_get(struct nl *nl, struct nldev_sys *s, struct op_err *e);
 
-/* "shared" or "exclusive" for a mode; NULL for -1 (the kernel did not say). */
-const char *system_netns_mode_name(int mode);
 
 /*
  * Sets the namespace mode (1 shared, 0 exclusive). -EBUSY, explained, while a

@@ -7,8 +7,8 @@
  * temporary file beside it, with its owner, group and mode, synced and renamed
  * over it.
  */
-#ifndef RDMACTL_SAFEFILE_H
-#define RDMACTL_SAFEFILE_H
+#ifndef RDMACTL_SAFE_H
+#define RDMACTL_SAFE_H
 
 #include <limits.h>
 #include <stdbool.h>

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * One explainer per kernel operation: every errno that operation can return is
- * turned here, and only here, into what happened and what to do. The errno is
- * kept; the command layer prints it after the explanation (cmd_fail).
+ * The one error shape above kernel/ (struct op_err), and the explainers of
+ * the kernel operations several ops share (netlink opened, a dump, NEWLINK,
+ * DELLINK, modprobe, rmmod, a file read or written): each errno such an
+ * operation can return is turned here, once, into what happened and what to
+ * do. An operation one ops file alone performs (a lab's namespaces, a device
+ * moved) words its failures beside it; a command's refusal of what it was
+ * given is worded in cmd/. The errno is kept; only the command layer prints,
+ * after the explanation (cmd_fail).
  */
 #ifndef RDMACTL_EXPLAIN_H
 #define RDMACTL_EXPLAIN_H

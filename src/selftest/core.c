@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The verbs selftest: RC QPs proving SEND, WRITE, READ and atomics byte for
- * byte. End A acts; end B is acted upon, in this process (loopback) or in a
- * server's (two hosts). B's part of each stage is st_b_step(), whichever.
+ * What every mode of the selftest's stages shares (stages.c, net.c, cm.c,
+ * bench.c): a run's options and report, a stage begun, passed or failed with
+ * its hint, the byte pattern each stage checks, an end's buffers and RC QP
+ * made, described in a hello, connected and freed.
  */
 #include <errno.h>
 #include <stdarg.h>

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/unit.h"
+
 #include "cli/grammar.h"
 #include "cmd/cmd.h"
 #include "selftest/xport.h"
@@ -309,7 +311,7 @@ static void transport_lists(void **state)
 	assert_string_equal(xp_transport_name(XP_MW), "mw");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lookup_cases),
@@ -319,5 +321,6 @@ int main(void)
 		cmocka_unit_test(transport_lists),
 	};
 
+	unit_filter(argc, argv);
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

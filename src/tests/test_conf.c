@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tests/unit.h"
+
 #include "model/conf.h"
 #include "model/names.h"
 
@@ -274,7 +276,7 @@ static void names_round_trip(void **state)
 	assert_true(kept > 300);	/* enough names were written to mean something (~25%) */
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(missing_file_is_empty, setup, teardown),
@@ -288,5 +290,6 @@ int main(void)
 		cmocka_unit_test(names_round_trip),
 	};
 
+	unit_filter(argc, argv);
 	return cmocka_run_group_tests_name("conf", tests, NULL, NULL);
 }

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/unit.h"
+
 #include "model/gid.h"
 
 static void parse_and_format(void **state)
@@ -71,12 +73,13 @@ static void wire_form(void **state)
 	assert_int_equal(gid_hex_digit('G'), -1);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_and_format),
 		cmocka_unit_test(wire_form),
 	};
 
+	unit_filter(argc, argv);
 	return cmocka_run_group_tests_name("gid", tests, NULL, NULL);
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/unit.h"
+
 #include "kernel/klog.h"
 
 /* The loader's lines as klogctl(SYSLOG_ACTION_READ_ALL) gives them, among others. */
@@ -74,12 +76,13 @@ static void all_modules_and_max(void **state)
 					      ev, 2), 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(grouped_in_first_seen_order),
 		cmocka_unit_test(all_modules_and_max),
 	};
 
+	unit_filter(argc, argv);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/unit.h"
+
 #include "model/model.h"
 
 /* Two rxe devices, a hardware RoCE device and one whose netdev is gone. */
@@ -100,7 +102,7 @@ static void by_netdev(void **state)
 	assert_int_equal(model_select_rxe(&l, NULL, "veth9", t, &n, &bad), -ENODEV);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(by_name, setup),
@@ -109,5 +111,6 @@ int main(void)
 		cmocka_unit_test_setup(by_netdev, setup),
 	};
 
+	unit_filter(argc, argv);
 	return cmocka_run_group_tests_name("link", tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/unit.h"
+
 #include "kernel/nl.h"
 #include "model/gid.h"
 #include "model/model.h"
@@ -227,7 +229,7 @@ static void rate_speeds(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rxe_mtus),
@@ -240,5 +242,6 @@ int main(void)
 		cmocka_unit_test(state_names),
 	};
 
+	unit_filter(argc, argv);
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

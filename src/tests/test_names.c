@@ -7,6 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/unit.h"
+
 #include "model/names.h"
 
 static void rdma_names(void **state)
@@ -101,7 +103,7 @@ static void unit_names(void **state)
 	assert_string_equal(small, "vet");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rdma_names),
@@ -109,5 +111,6 @@ int main(void)
 		cmocka_unit_test(unit_names),
 	};
 
+	unit_filter(argc, argv);
 	return cmocka_run_group_tests_name("names", tests, NULL, NULL);
 }

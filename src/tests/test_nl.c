@@ -11,6 +11,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tests/unit.h"
+
 #include <linux/netlink.h>
 #include <rdma/rdma_netlink.h>
 
@@ -244,7 +246,7 @@ static void replay_refuses_a_broken_recording(void **state)
 	unlink(path);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ack),
@@ -257,5 +259,6 @@ int main(void)
 		cmocka_unit_test(replay_refuses_a_broken_recording),
 	};
 
+	unit_filter(argc, argv);
 	return cmocka_run_group_tests_name("nl", tests, NULL, NULL);
 }

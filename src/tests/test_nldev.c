@@ -8,6 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/unit.h"
+
 #include <libmnl/libmnl.h>
 #include <rdma/rdma_netlink.h>
 
@@ -235,7 +237,7 @@ static void build_refuses_overflow(void **state)
 	assert_false(nldev_put_dev_index(nlh, nlh->nlmsg_len, 1));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_port),
@@ -250,5 +252,6 @@ int main(void)
 		cmocka_unit_test(build_refuses_overflow),
 	};
 
+	unit_filter(argc, argv);
 	return cmocka_run_group_tests_name("nldev", tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/unit.h"
+
 #include "cli/out.h"
 
 struct cap {
@@ -176,7 +178,7 @@ static void write_error_reported(void **state)
 	fclose(f);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(plain_text),
@@ -189,5 +191,6 @@ int main(void)
 		cmocka_unit_test(write_error_reported),
 	};
 
+	unit_filter(argc, argv);
 	return cmocka_run_group_tests_name("out", tests, NULL, NULL);
 }

@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tests/unit.h"
+
 #include "kernel/sysfs.h"
 
 static char root[64];
@@ -108,7 +110,7 @@ static void path_too_long(void **state)
 	free(big);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(read_strips_newline, setup, teardown),
@@ -117,5 +119,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(path_too_long, setup, teardown),
 	};
 
+	unit_filter(argc, argv);
 	return cmocka_run_group_tests_name("sysfs", tests, NULL, NULL);
 }

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/unit.h"
+
 #include "selftest/wire.h"
 
 static const struct wire_hello good = {
@@ -271,7 +273,7 @@ static void pingpong_message(void **state)
 	assert_int_equal(wire_pp_decode(buf, &q), -EBADMSG);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hello_round_trip),
@@ -282,5 +284,6 @@ int main(void)
 		cmocka_unit_test(transport_messages),
 	};
 
+	unit_filter(argc, argv);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -185,7 +185,7 @@ static int64_t right_index(struct check_ctx *c, const struct port *p, const char
 				return g->index;
 		}
 	}
-	return port_ipv4_gid_index(p, NULL);
+	return model_port_ipv4_gid_index(p, NULL);
 }
 
 static const struct gid_slot *slot(const struct port *p, int64_t index)

@@ -99,8 +99,9 @@ void check_link(struct check_ctx *c)
 			snprintf(fix, sizeof(fix), "ip link set %s up", p->netdev);
 			check_report(c, V_FAIL, p->carrier ? NULL : fix,
 				     "%s port %u is %s (%s): %s is %s, carrier %s", d->name, p->num,
-				     ib_port_state_name(p->state), ib_phys_state_name(p->phys_state),
-				     p->netdev, *p->operstate ? p->operstate : "unknown",
+				     model_port_state_name(p->state),
+				     model_phys_state_name(p->phys_state), p->netdev,
+				     *p->operstate ? p->operstate : "unknown",
 				     p->carrier ? "on" : "off");
 		}
 	}
@@ -127,7 +128,7 @@ void check_mtu(struct check_ctx *c)
 			continue;
 		}
 		/* What the driver would set for this netdev MTU, against what it reports. */
-		rxe_port_mtu((unsigned int)p->netdev_mtu, &want, &max);
+		model_rxe_port_mtu((unsigned int)p->netdev_mtu, &want, &max);
 		if (want < 4096)
 			snprintf(next, sizeof(next), "; netdev MTU %d would give %d",
 				 want * 2 + ROCE_HEADERS, want * 2);

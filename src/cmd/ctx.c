@@ -23,7 +23,8 @@ int cmd_netlink(struct cmd_ctx *ctx, struct nl **nlp)
 
 		/* A fixture's netlink is the answers captured with it. */
 		model_netlink_capture(ctx->sysfs_root, path, sizeof(path));
-		err = *ctx->sysfs_root ? nl_open_replay(path, &ctx->nl) : nl_open(&ctx->nl, NETLINK_RDMA);
+		err = *ctx->sysfs_root ? nl_open_replay(path, &ctx->nl)
+				       : nl_open(&ctx->nl, NETLINK_RDMA);
 
 		if (err)
 			return cmd_fail((explain_netlink_open(&e, err, ctx->sysfs_root), &e));
@@ -69,14 +70,14 @@ int cmd_fail(const struct op_err *e)
 
 int cmd_check_field(const struct cli_args *a, const char *what, const char *name)
 {
-	const char *why = conf_field_invalid(name);
+	const char *why = names_conf_field_invalid(name);
 
 	return why ? cli_usage(a, "%s '%s': %s", what, name, why) : 0;
 }
 
 int cmd_check_name(const struct cli_args *a, const char *what, const char *name, bool rdma)
 {
-	const char *why = rdma ? rdma_name_invalid(name) : netdev_name_invalid(name);
+	const char *why = rdma ? names_rdma_invalid(name) : names_netdev_invalid(name);
 
 	if (!why)
 		return 0;

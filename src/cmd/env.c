@@ -31,7 +31,8 @@ static bool usable(const struct rdma_dev *d, bool ipv6, struct env_link *l)
 {
 	for (size_t j = 0; j < d->nports; j++) {
 		const struct port *p = &d->ports[j];
-		const struct gid_slot *g = port_roce_gid(p, *d->netdev ? d->netdev : NULL, ipv6);
+		const char *nd = *d->netdev ? d->netdev : NULL;
+		const struct gid_slot *g = model_port_roce_gid(p, nd, ipv6);
 
 		if (p->state == 4 && g) {
 			*l = (struct env_link){ d, p, g };
@@ -56,7 +57,7 @@ static int pick(const struct model *m, const char *dev, bool ipv6, struct env_li
 			return op_err_set(e, -ENODEV, NULL, "there is no RDMA device named %s "
 					  "('rdmactl link' lists them)", dev);
 		/* The settings below are rxe's (its CQ size, UCX's UD check): not another driver's. */
-		if (!dev_is_rxe(d))
+		if (!model_dev_is_rxe(d))
 			return op_err_set(e, -EINVAL, NULL, "%s is not an rxe device: rdmactl env gives "
 					  "the settings rxe needs; for another driver, its own", dev);
 		if (!usable(d, ipv6, l))
@@ -68,7 +69,7 @@ static int pick(const struct model *m, const char *dev, bool ipv6, struct env_li
 	for (size_t i = 0; i < m->n; i++) {
 		struct env_link x = { 0 };
 
-		if (!dev_is_rxe(&m->devs[i]) || !usable(&m->devs[i], ipv6, &x))
+		if (!model_dev_is_rxe(&m->devs[i]) || !usable(&m->devs[i], ipv6, &x))
 			continue;
 		if (n++ == 0)
 			*l = x;

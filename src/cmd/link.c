@@ -159,7 +159,7 @@ int cmd_link_show(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = cmd_device(ctx, dev, MODEL_MTU, &m);
 	if (err && err != -ENODEV)
 		return err;
-	if (dev && (!(k = model_find(&m, dev)) || !dev_is_rxe(k))) {
+	if (dev && (!(k = model_find(&m, dev)) || !model_dev_is_rxe(k))) {
 		model_free(&m);
 		return cmd_fail((op_err_set(&e, -ENODEV, NULL, k ? "%s is not an rxe device" :
 					    "there is no RDMA device named %s ('rdmactl show' lists "
@@ -167,7 +167,7 @@ int cmd_link_show(struct cmd_ctx *ctx, const struct cli_args *a)
 	}
 	out_arr_open(ctx->out, NULL);
 	for (size_t i = 0; i < m.n; i++)
-		if (dev_is_rxe(&m.devs[i]) && (!dev || !strcmp(m.devs[i].name, dev)))
+		if (model_dev_is_rxe(&m.devs[i]) && (!dev || !strcmp(m.devs[i].name, dev)))
 			view_link(ctx->out, &m.devs[i]);
 	out_arr_close(ctx->out);
 	model_free(&m);

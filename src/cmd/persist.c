@@ -59,7 +59,7 @@ int cmd_persist_del(struct cmd_ctx *ctx, const struct cli_args *a)
 
 	/* A word is a device name or a netdev: refused when it can be neither. */
 	for (int i = 0; i < a->argc; i++)
-		if (rdma_name_invalid(a->argv[i]) && netdev_name_invalid(a->argv[i]))
+		if (names_rdma_invalid(a->argv[i]) && names_netdev_invalid(a->argv[i]))
 			return cmd_check_name(a, "name", a->argv[i], true);
 	if (persist_del(ctx->config, a->argv, a->argc, &e))
 		return cmd_fail(&e);

@@ -146,7 +146,7 @@ static int ipv4_gid(struct cmd_ctx *ctx, const char *dev)
 	if (model_load(&src, dev, MODEL_GIDS, &m))
 		return -1;
 	if (m.n && m.devs[0].nports)
-		idx = port_ipv4_gid_index(&m.devs[0].ports[0], NULL);
+		idx = model_port_ipv4_gid_index(&m.devs[0].ports[0], NULL);
 	model_free(&m);
 	return (int)idx;
 }

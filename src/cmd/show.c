@@ -144,7 +144,7 @@ int cmd_gids(struct cmd_ctx *ctx, const struct cli_args *a)
 				char text[GID_STR_LEN], addr[GID_ADDR_LEN];
 				/* The number -g needs: first RoCE v2 IPv4 GID of its netdev. */
 				bool rec = !g->empty && *g->netdev &&
-					   port_ipv4_gid_index(p, g->netdev) == g->index;
+					   model_port_ipv4_gid_index(p, g->netdev) == g->index;
 				struct out *o = ctx->out;
 
 				gid_to_sysfs(g->raw, text);

@@ -71,13 +71,15 @@ int cmd_system_set(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = system_set_netns_mode(nl, mode, &e);
 	if (err == -EBUSY && persist) {
 		pr_note("the running kernel keeps its mode while other network namespaces exist: "
-			"%s from the next boot (%s/%s)", a->argv[1], modprobe_dir(), SYSTEM_MODPROBE_FILE);
+			"%s from the next boot (%s/%s)", a->argv[1], modprobe_dir(),
+			SYSTEM_MODPROBE_FILE);
 	} else if (err) {
 		if (persist)
 			system_persist_restore(modprobe_dir(), had, &e);
 		return cmd_fail(&e);
 	} else if (persist) {
-		pr_note("%s from boot too: %s/%s", a->argv[1], modprobe_dir(), SYSTEM_MODPROBE_FILE);
+		pr_note("%s from boot too: %s/%s", a->argv[1], modprobe_dir(),
+			SYSTEM_MODPROBE_FILE);
 	}
 	return cmd_system_show(ctx, a);
 }

@@ -63,8 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	model_parse_rate(&p);
 	CHECK(strnlen(p.width, sizeof(p.width)) < sizeof(p.width));
 	CHECK(p.speed_gbps == p.speed_gbps || !*p.rate);	/* a number, never NaN from "" */
-	(void)ib_port_state_name(p.state);
-	(void)ib_phys_state_name(p.phys_state);
+	(void)model_port_state_name(p.state);
+	(void)model_phys_state_name(p.phys_state);
 	/* The GIDs, as load_gids reads each slot and its attributes. */
 	p.gids = gids;
 	for (int g = 0; g < 3; g++) {
@@ -99,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (field(at, n, PARENT, d.netdev, sizeof(d.netdev)) <= 0)
 		d.netdev[0] = '\0';
 	{
-		int64_t i = port_ipv4_gid_index(&p, d.netdev);
+		int64_t i = model_port_ipv4_gid_index(&p, d.netdev);
 
 		CHECK(i == -1 || (i >= 0 && i < 3));
 	}

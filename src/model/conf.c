@@ -97,7 +97,7 @@ static int parse_line(struct conf *c, size_t i, const char *path, char *err, siz
 		return -EINVAL;
 	}
 	for (int k = 0; k < 2; k++) {
-		const char *why = k ? netdev_name_invalid(tok[1]) : rdma_name_invalid(tok[0]);
+		const char *why = k ? names_netdev_invalid(tok[1]) : names_rdma_invalid(tok[0]);
 
 		if (why) {
 			/* The name goes to a terminal: nothing unprintable of it. */

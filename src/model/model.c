@@ -15,7 +15,7 @@
 #include "model/model.h"
 #include "model/sources.h"
 
-const char *ib_port_state_name(uint8_t state)
+const char *model_port_state_name(uint8_t state)
 {
 	static const char *const names[] = {
 		"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER",
@@ -24,7 +24,7 @@ const char *ib_port_state_name(uint8_t state)
 	return state < sizeof(names) / sizeof(names[0]) ? names[state] : "UNKNOWN";
 }
 
-const char *ib_phys_state_name(uint8_t state)
+const char *model_phys_state_name(uint8_t state)
 {
 	static const char *const names[] = {
 		"NOP", "SLEEP", "POLLING", "DISABLED", "PORT_CONFIGURATION_TRAINING",
@@ -103,7 +103,7 @@ void model_free(struct model *m)
 	m->n = 0;
 }
 
-const struct gid_slot *port_roce_gid(const struct port *p, const char *netdev, bool ipv6)
+const struct gid_slot *model_port_roce_gid(const struct port *p, const char *netdev, bool ipv6)
 {
 	for (size_t i = 0; i < p->ngids; i++) {
 		const struct gid_slot *g = &p->gids[i];
@@ -117,15 +117,15 @@ const struct gid_slot *port_roce_gid(const struct port *p, const char *netdev, b
 	return NULL;
 }
 
-int64_t port_ipv4_gid_index(const struct port *p, const char *netdev)
+int64_t model_port_ipv4_gid_index(const struct port *p, const char *netdev)
 {
-	const struct gid_slot *g = port_roce_gid(p, netdev, false);
+	const struct gid_slot *g = model_port_roce_gid(p, netdev, false);
 
 	return g ? (int64_t)g->index : -1;
 }
 
 
-bool dev_is_rxe(const struct rdma_dev *d)
+bool model_dev_is_rxe(const struct rdma_dev *d)
 {
 	return !strcmp(d->driver, "rxe");
 }
@@ -149,7 +149,7 @@ static bool has_netdev(const struct rdma_dev *d, const char *netdev)
 const struct rdma_dev *model_rxe_on(const struct model *m, const char *netdev)
 {
 	for (size_t i = 0; i < m->n; i++)
-		if (dev_is_rxe(&m->devs[i]) && has_netdev(&m->devs[i], netdev))
+		if (model_dev_is_rxe(&m->devs[i]) && has_netdev(&m->devs[i], netdev))
 			return &m->devs[i];
 	return NULL;
 }
@@ -165,12 +165,12 @@ int model_select_rxe(const struct model *m, const char *name, const char *netdev
 
 		if (name && strcmp(d->name, name))
 			continue;
-		if (netdev && !(dev_is_rxe(d) && has_netdev(d, netdev)))
+		if (netdev && !(model_dev_is_rxe(d) && has_netdev(d, netdev)))
 			continue;
-		if (!name && !netdev && !dev_is_rxe(d))
+		if (!name && !netdev && !model_dev_is_rxe(d))
 			continue;
 		found = true;
-		if (!dev_is_rxe(d)) {
+		if (!model_dev_is_rxe(d)) {
 			*bad = d;
 			return -EPERM;
 		}

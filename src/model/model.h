@@ -61,7 +61,7 @@ enum model_flags {
 /* Where a port's RoCE MTUs came from (MODEL_MTU). */
 enum mtu_source {
 	MTU_UNKNOWN,	/* -1 both */
-	MTU_DERIVED,	/* rxe_port_mtu() of the netdev's MTU */
+	MTU_DERIVED,	/* model_rxe_port_mtu() of the netdev's MTU */
 	MTU_DEVICE,	/* the device, through libibverbs */
 };
 
@@ -166,7 +166,7 @@ const struct rdma_dev *model_find(const struct model *m, const char *name);
 /* The rxe device whose port has NETDEV (MODEL_NETLINK), or NULL. */
 const struct rdma_dev *model_rxe_on(const struct model *m, const char *netdev);
 
-bool dev_is_rxe(const struct rdma_dev *d);
+bool model_dev_is_rxe(const struct rdma_dev *d);
 
 /*
  * Adds to TARGETS (room for every device in M) the rxe devices named NAME, or
@@ -178,10 +178,10 @@ int model_select_rxe(const struct model *m, const char *name, const char *netdev
 		     const struct rdma_dev **targets, size_t *n, const struct rdma_dev **bad);
 
 /* The driver behind RDMA device NAME, from sysfs: "rxe", "siw", a driver, or "unknown". */
-void rdma_dev_driver(const char *root, const char *name, char *buf, size_t len);
+void model_sysfs_driver(const char *root, const char *name, char *buf, size_t len);
 
-const char *ib_port_state_name(uint8_t state);
-const char *ib_phys_state_name(uint8_t state);
+const char *model_port_state_name(uint8_t state);
+const char *model_phys_state_name(uint8_t state);
 
 /*
  * What model_load makes of sysfs's texts, each on its own: the seam the fuzz
@@ -201,7 +201,7 @@ bool model_parse_counter(const char *name, const char *text, struct counter *c);
  * the port's max_mtu is 4096. What libibverbs would report, without opening
  * the device.
  */
-void rxe_port_mtu(unsigned int netdev_mtu, int *active, int *max);
+void model_rxe_port_mtu(unsigned int netdev_mtu, int *active, int *max);
 
 /* model/port.c: MODEL_MTU's facts for every port of M, from SRC. */
 void model_load_mtus(const struct model_src *src, struct model *m, unsigned int flags);
@@ -212,8 +212,8 @@ void model_load_mtus(const struct model_src *src, struct model *m, unsigned int 
 int model_load_verbs_gids(const char *dev, struct port *p);
 
 /* The lowest RoCE v2 IPv4 GID on NETDEV of port P: what -g needs; -1 when none. */
-int64_t port_ipv4_gid_index(const struct port *p, const char *netdev);
+int64_t model_port_ipv4_gid_index(const struct port *p, const char *netdev);
 /* That GID's slot, or with IPV6 the lowest RoCE v2 GID of a global IPv6 address (not fe80::). */
-const struct gid_slot *port_roce_gid(const struct port *p, const char *netdev, bool ipv6);
+const struct gid_slot *model_port_roce_gid(const struct port *p, const char *netdev, bool ipv6);
 
 #endif

@@ -34,7 +34,7 @@ static const char *common_invalid(const char *name, size_t max)
 	return NULL;
 }
 
-const char *rdma_name_invalid(const char *name)
+const char *names_rdma_invalid(const char *name)
 {
 	const char *why = common_invalid(name, RDMA_NAME_LEN);
 
@@ -46,7 +46,7 @@ const char *rdma_name_invalid(const char *name)
 	return NULL;
 }
 
-const char *kernel_release_invalid(const char *kver)
+const char *names_kernel_release_invalid(const char *kver)
 {
 	if (strlen(kver) > 64)
 		return "longer than a kernel release (64 characters)";
@@ -60,7 +60,7 @@ const char *kernel_release_invalid(const char *kver)
 	return NULL;
 }
 
-const char *conf_field_invalid(const char *name)
+const char *names_conf_field_invalid(const char *name)
 {
 	/* The file's grammar: '#' starts a comment, white space parts the fields. */
 	if (strchr(name, '#'))
@@ -68,7 +68,7 @@ const char *conf_field_invalid(const char *name)
 	return NULL;
 }
 
-const char *netdev_name_invalid(const char *name)
+const char *names_netdev_invalid(const char *name)
 {
 	const char *why = common_invalid(name, NETDEV_NAME_LEN);
 
@@ -81,7 +81,7 @@ const char *netdev_name_invalid(const char *name)
 	return NULL;
 }
 
-size_t unit_name_escape(char *buf, size_t len, const char *name)
+size_t names_unit_escape(char *buf, size_t len, const char *name)
 {
 	size_t n = 0;
 

@@ -93,7 +93,7 @@ static int load_ports(const struct model_src *src, struct rdma_dev *d)
 		err = p.err;
 	if (err)
 		return err;
-	rdma_dev_driver(src->root, d->name, d->driver, sizeof(d->driver));
+	model_sysfs_driver(src->root, d->name, d->driver, sizeof(d->driver));
 	/* The device's netdev, as sysfs gives it: its first port's. */
 	if (d->nports)
 		snprintf(d->netdev, sizeof(d->netdev), "%s", d->ports[0].netdev);
@@ -124,7 +124,7 @@ int model_load_netlink(const struct model_src *src, const char *only, unsigned i
 			continue;
 		}
 		if (flags & MODEL_NO_PORTS) {
-			rdma_dev_driver(src->root, d->name, d->driver, sizeof(d->driver));
+			model_sysfs_driver(src->root, d->name, d->driver, sizeof(d->driver));
 			continue;
 		}
 		err = load_ports(src, d);

@@ -17,7 +17,7 @@
 #include "kernel/verbs.h"
 #include "model/model.h"
 
-void rxe_port_mtu(unsigned int netdev_mtu, int *active, int *max)
+void model_rxe_port_mtu(unsigned int netdev_mtu, int *active, int *max)
 {
 	unsigned int room = netdev_mtu > ROCE_HEADERS ? netdev_mtu - ROCE_HEADERS : 0;
 
@@ -36,7 +36,7 @@ static void load_port_mtu(const struct model_src *src, const struct rdma_dev *d,
 	p->mtu_source = MTU_UNKNOWN;
 	p->operstate[0] = '\0';
 	/* Without MODEL_NETLINK or MODEL_STATES: rxe's parent, another's GID 0's netdev. */
-	if (!*p->netdev && dev_is_rxe(d))
+	if (!*p->netdev && model_dev_is_rxe(d))
 		snprintf(p->netdev, sizeof(p->netdev), "%s", d->netdev);
 	else if (!*p->netdev && sysfs_read(src->root, p->netdev, sizeof(p->netdev),
 					  "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/0",
@@ -61,12 +61,12 @@ static void load_port_mtu(const struct model_src *src, const struct rdma_dev *d,
 	 * rxe's follow from its netdev's (no device to open for them, and a
 	 * fixture answers the same); any other's from libibverbs, live only.
 	 */
-	if ((!dev_is_rxe(d) || (flags & MODEL_DEV_MTU)) && src->verbs &&
+	if ((!model_dev_is_rxe(d) || (flags & MODEL_DEV_MTU)) && src->verbs &&
 	    verbs_port_mtu(d->name, p->num, &p->active_mtu, &p->max_mtu) == 0) {
 		p->mtu_source = MTU_DEVICE;
-	} else if (dev_is_rxe(d) && !(flags & MODEL_DEV_MTU) && p->netdev_mtu > 0) {
+	} else if (model_dev_is_rxe(d) && !(flags & MODEL_DEV_MTU) && p->netdev_mtu > 0) {
 		p->mtu_source = MTU_DERIVED;
-		rxe_port_mtu((unsigned int)p->netdev_mtu, &p->active_mtu, &p->max_mtu);
+		model_rxe_port_mtu((unsigned int)p->netdev_mtu, &p->active_mtu, &p->max_mtu);
 	} else {
 		p->active_mtu = p->max_mtu = -1;	/* verbs may have written one */
 	}

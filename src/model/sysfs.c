@@ -14,7 +14,7 @@
 
 #define IB "/sys/class/infiniband"
 
-void rdma_dev_driver(const char *root, const char *name, char *buf, size_t len)
+void model_sysfs_driver(const char *root, const char *name, char *buf, size_t len)
 {
 	char node_type[32];
 
@@ -226,7 +226,7 @@ static int load_port(const struct model_src *src, const struct rdma_dev *d, stru
 	p->phys_state = read_state(root, dev, p->num, "phys_state");
 	if (flags & MODEL_STATES) {
 		/* rxe's one port is on its parent; another's netdev is its GID 0's. */
-		if (dev_is_rxe(d))
+		if (model_dev_is_rxe(d))
 			snprintf(p->netdev, sizeof(p->netdev), "%s", d->netdev);
 		else if (sysfs_read(root, p->netdev, sizeof(p->netdev),
 				    IB "/%s/ports/%u/gid_attrs/ndevs/0", dev, p->num) <= 0)
@@ -290,11 +290,11 @@ static int load_dev(const struct model_src *src, const char *name, unsigned int 
 		if (sysfs_read(root, d->fw_ver, sizeof(d->fw_ver), IB "/%s/fw_ver", name) < 0)
 			d->fw_ver[0] = '\0';
 	}
-	/* Only rdma_rxe has "parent" (rdma_dev_driver): one read says both. */
+	/* Only rdma_rxe has "parent" (model_sysfs_driver): one read says both. */
 	if (sysfs_read(root, d->netdev, sizeof(d->netdev), IB "/%s/parent", name) > 0) {
 		snprintf(d->driver, sizeof(d->driver), "rxe");
 	} else {
-		rdma_dev_driver(root, name, d->driver, sizeof(d->driver));
+		model_sysfs_driver(root, name, d->driver, sizeof(d->driver));
 		if (sysfs_read(root, d->netdev, sizeof(d->netdev),
 			       IB "/%s/ports/1/gid_attrs/ndevs/0", name) <= 0)
 			d->netdev[0] = '\0';

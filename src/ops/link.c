@@ -156,7 +156,7 @@ int link_del_name(struct nl *nl, const char *name, struct op_err *e)
 	if (err)
 		return explain_dump(e, err, nl_ext_msg(nl));
 	d = model_find(&m, name);
-	if (d && dev_is_rxe(d)) {
+	if (d && model_dev_is_rxe(d)) {
 		err = link_del(nl, d, e);
 		if (!err)
 			err = 1;

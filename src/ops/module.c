@@ -162,7 +162,8 @@ static int dkms_install(struct module_install_req *r, const char *dir, struct op
 	if (!err) {
 		const char *inst[] = { "dkms", "install", mv, "-k", r->k.kver, NULL };
 
-		err = tools_run(inst, "installing rdma_rxe", r->progress, &o, e, "DKMS could not install it");
+		err = tools_run(inst, "installing rdma_rxe", r->progress, &o, e,
+				"DKMS could not install it");
 	}
 	if (err) {
 		dkms_forget(r->version);

@@ -165,7 +165,7 @@ static int write_wants(const char *dir, const char *netdev, struct op_err *e)
 	struct safe_path p;
 	int err, n;
 
-	unit_name_escape(esc, sizeof(esc), netdev);
+	names_unit_escape(esc, sizeof(esc), netdev);
 	if (snprintf(sub, sizeof(sub), "%s/sys-subsystem-net-devices-%s.device.d", dir, esc) >=
 	    (int)sizeof(sub))
 		return explain_file(e, -ENAMETOOLONG, FILE_WRITE, dir);

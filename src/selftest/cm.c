@@ -42,7 +42,7 @@ static const char *event_hint(const struct rdma_cm_event *ev)
 		return "route resolution failed: is the peer's netdev up, with an rxe link? "
 		       "(rdmactl check --peer ADDR)";
 	case RDMA_CM_EVENT_UNREACHABLE:
-		return st_traffic_hint("the peer's connection manager did not answer: "
+		return vb_traffic_hint("the peer's connection manager did not answer: "
 				       ROCE_UNANSWERED_CAUSES ", or the peer has no rxe link (rdmactl "
 				       "check)");
 	case RDMA_CM_EVENT_REJECTED:
@@ -70,7 +70,7 @@ int cm_wait(struct cm *c, enum rdma_cm_event_type want, struct rdma_cm_id **got,
 		int64_t left = deadline ? (int64_t)(deadline - mono_ms()) : 1000;
 
 		if (left <= 0)
-			return st_fail(s, st_traffic_hint("rdmactl check"), "no %s within %u ms",
+			return st_fail(s, vb_traffic_hint("rdmactl check"), "no %s within %u ms",
 				       rdma_event_str(want), s->o->common.timeout_ms + 1000);
 		if (poll(&pfd, 1, (int)left) < 0 && errno == EINTR && sc_stop)
 			return st_fail(s, NULL, "interrupted");

@@ -337,9 +337,9 @@ static int traffic(struct pp_run *p)
 		int n = vb_poll(&p->wait, wc, 16, &p->r->f);
 
 		if (n == 0)
-			return st_fault(&p->r->f, st_traffic_hint(vb_unanswered_hint), "no completion "
-					"for %u s after %u sends and %u receives", p->o->common.timeout_ms / 1000, scnt,
-					rcnt);
+			return st_fault(&p->r->f, vb_traffic_hint(vb_unanswered_hint),
+					"no completion for %u s after %u sends and %u receives",
+					p->o->common.timeout_ms / 1000, scnt, rcnt);
 		if (n < 0)
 			return -1;
 		for (int k = 0; k < n; k++) {

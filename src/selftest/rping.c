@@ -98,8 +98,8 @@ static int ctl_recv(struct cm *c, struct st_end *e, struct rping_info *info)
 				       rdma_event_str((enum rdma_cm_event_type)type));
 		}
 		if (mono_ms() > deadline)
-			return st_fail(s, st_traffic_hint("the peer stopped: the netdev may be down "
-							       "(rdmactl check)"),
+			return st_fail(s, vb_traffic_hint("the peer stopped: the netdev may be "
+							  "down (rdmactl check)"),
 				       "no message from the peer within %u ms", s->o->common.timeout_ms);
 		nanosleep(&nap, NULL);
 	}

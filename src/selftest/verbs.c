@@ -21,7 +21,7 @@
 const char vb_unanswered_hint[] = "the peer did not answer: " ROCE_UNANSWERED_CAUSES
 				  " (rdmactl check)";
 
-const char *st_traffic_hint(const char *hint)
+const char *vb_traffic_hint(const char *hint)
 {
 	if (netns_initial("") == 0 && netns_udp_bound("", ROCE_V2_UDP_PORT) == 0)
 		return ROCE_NETNS_TRAP;
@@ -305,7 +305,7 @@ int vb_wc_check(const struct ibv_wc *wc, struct st_fault *f)
 {
 	if (wc->status == IBV_WC_SUCCESS)
 		return 0;
-	return st_fault(f, st_traffic_hint(vb_wc_hint(wc->status)), "work completion %s (status "
+	return st_fault(f, vb_traffic_hint(vb_wc_hint(wc->status)), "work completion %s (status "
 			"%d, vendor error 0x%x)", ibv_wc_status_str(wc->status), wc->status,
 			wc->vendor_err);
 }
@@ -417,7 +417,7 @@ int vb_wait_wc(struct vb_wait *w, enum ibv_wc_opcode op, struct ibv_wc *wc, stru
 	if (got == 0)
 		return st_fault(f, w->ch ? "the completion event never came: the CQ was armed "
 				"(ibv_req_notify_cq) and nothing arrived on its channel" :
-				st_traffic_hint(vb_timeout_hint(op)), "no completion within %u ms",
+				vb_traffic_hint(vb_timeout_hint(op)), "no completion within %u ms",
 				w->timeout_ms);
 	if (vb_wc_check(wc, f))
 		return -1;

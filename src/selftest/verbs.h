@@ -142,6 +142,6 @@ extern const char vb_unanswered_hint[];
  * 4791 socket in it, which is not the initial one: rdma_rxe before Linux 7.1),
  * that cause: it is the one to fix first, and a firewall hint would mislead.
  */
-const char *st_traffic_hint(const char *hint);
+const char *vb_traffic_hint(const char *hint);
 
 #endif

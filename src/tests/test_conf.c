@@ -258,8 +258,8 @@ static void names_round_trip(void **state)
 		for (size_t i = 0; i < dlen; i++)
 			netdev[i] = (char)(0x21 + rand_r(&seed) % 94);
 		name[nlen] = netdev[dlen] = '\0';
-		if (rdma_name_invalid(name) || conf_field_invalid(name) ||
-		    netdev_name_invalid(netdev) || conf_field_invalid(netdev))
+		if (names_rdma_invalid(name) || names_conf_field_invalid(name) ||
+		    names_netdev_invalid(netdev) || names_conf_field_invalid(netdev))
 			continue;	/* refused at add time: never written */
 		kept++;
 		assert_int_equal(conf_add(&c, name, netdev), 0);

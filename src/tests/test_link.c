@@ -82,7 +82,7 @@ static void all_is_rxe_only(void **state)
 	assert_int_equal(model_select_rxe(&l, NULL, NULL, t, &n, &bad), 0);
 	assert_int_equal(n, 3);
 	for (size_t i = 0; i < n; i++)
-		assert_true(dev_is_rxe(t[i]));
+		assert_true(model_dev_is_rxe(t[i]));
 	/* An empty list: nothing to do, not an error. */
 	struct model none = { NULL, 0 };
 	n = 0;

@@ -54,8 +54,8 @@ static void two_netdevs(void **state)
 	assert_int_equal(m.devs[0].nports, 1);
 	p = &m.devs[0].ports[0];
 	assert_int_equal(p->num, 1);
-	assert_string_equal(ib_port_state_name(p->state), "ACTIVE");
-	assert_string_equal(ib_phys_state_name(p->phys_state), "LINK_UP");
+	assert_string_equal(model_port_state_name(p->state), "ACTIVE");
+	assert_string_equal(model_phys_state_name(p->phys_state), "LINK_UP");
 	assert_string_equal(p->link_layer, "Ethernet");
 	assert_string_equal(p->width, "1X");
 	assert_true(p->speed_gbps == 10.0);
@@ -69,9 +69,9 @@ static void two_netdevs(void **state)
 		assert_string_equal(p->gids[i].netdev, "veth0");
 	}
 	assert_true(gid_is_link_local(p->gids[0].raw));
-	assert_int_equal(port_ipv4_gid_index(p, "veth0"), 1);
-	assert_int_equal(port_ipv4_gid_index(p, NULL), 1);
-	assert_int_equal(port_ipv4_gid_index(p, "veth1"), -1);
+	assert_int_equal(model_port_ipv4_gid_index(p, "veth0"), 1);
+	assert_int_equal(model_port_ipv4_gid_index(p, NULL), 1);
+	assert_int_equal(model_port_ipv4_gid_index(p, "veth1"), -1);
 	assert_true(p->ncounters >= 10);
 	model_free(&m);
 }
@@ -184,10 +184,10 @@ static void netlink_agrees_with_sysfs(void **state)
 static void state_names(void **state)
 {
 	(void)state;
-	assert_string_equal(ib_port_state_name(1), "DOWN");
-	assert_string_equal(ib_port_state_name(255), "UNKNOWN");
-	assert_string_equal(ib_phys_state_name(3), "DISABLED");
-	assert_string_equal(ib_phys_state_name(8), "UNKNOWN");
+	assert_string_equal(model_port_state_name(1), "DOWN");
+	assert_string_equal(model_port_state_name(255), "UNKNOWN");
+	assert_string_equal(model_phys_state_name(3), "DISABLED");
+	assert_string_equal(model_phys_state_name(8), "UNKNOWN");
 }
 
 /* rxe's MTU rule: the netdev's less 80 bytes, down to an IB MTU, 256 at least. */
@@ -199,7 +199,7 @@ static void rxe_mtus(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(netdev) / sizeof(netdev[0]); i++) {
-		rxe_port_mtu(netdev[i], &active, &max);
+		model_rxe_port_mtu(netdev[i], &active, &max);
 		assert_int_equal(active, want[i]);
 		assert_int_equal(max, 4096);
 	}

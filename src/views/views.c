@@ -15,8 +15,8 @@
 
 void view_port_state(struct out *o, const struct port *p)
 {
-	out_str(o, "state", " state %s", ib_port_state_name(p->state));
-	out_str(o, "physical_state", " physical_state %s", ib_phys_state_name(p->phys_state));
+	out_str(o, "state", " state %s", model_port_state_name(p->state));
+	out_str(o, "physical_state", " physical_state %s", model_phys_state_name(p->phys_state));
 }
 
 void view_mtu(struct out *o, const char *key, const char *label, int bytes)

@@ -9,7 +9,7 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
-#include "views/views.h"
+#include "views/check.h"
 
 static void list(struct cmd_ctx *ctx)
 {
@@ -51,7 +51,7 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 		o.gid_index = (int64_t)cli_num(a, "gid-index", 0);
 
 	checks_run(&o, &c);
-	view_checks(ctx->out, &c, count);
+	view_check(ctx->out, &c, count);
 	check_ctx_free(&c);
 	/* A failed check is the command's failure; what it found is already said. */
 	if (count[V_FAIL] || (cli_flag(a, "strict") && count[V_WARN]))

@@ -6,7 +6,7 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
-#include "views/views.h"
+#include "views/persist.h"
 #include "model/names.h"
 #include "ops/explain.h"
 #include "ops/persist.h"

@@ -11,7 +11,7 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
-#include "views/views.h"
+#include "views/selftest.h"
 #include "model/model.h"
 #include "ops/explain.h"
 #include "selftest/pingpong.h"
@@ -123,13 +123,13 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 			if (!x || xp_loopback(&xo, x))
 				failed++;
 			if (x)
-				view_xp_report(ctx->out, x);
+				view_selftest_transports(ctx->out, x);
 			free(x);
 			continue;
 		}
 		if (o.cm ? st_cm_loopback(&o, &r) : st_loopback(&o, &r))
 			failed++;
-		view_st_report(ctx->out, &r);
+		view_selftest_report(ctx->out, &r);
 	}
 	out_arr_close(ctx->out);
 	model_free(&m);
@@ -216,7 +216,7 @@ static int pingpong(struct cmd_ctx *ctx, const struct cli_args *a, const struct 
 	} else {
 		out_str(out, "detail", "  FAIL  %s\n", r.f.detail);
 		out_str(out, "hint", *r.f.hint ? "  hint: %s\n" : NULL, *r.f.hint ? r.f.hint : NULL);
-		view_errno(out, &r.f);
+		view_selftest_errno(out, &r.f);
 	}
 	out_bool(out, "passed", NULL, r.passed);
 	out_text(out, "%s: pingpong %s\n", o.common.dev, r.passed ? "passed" : "FAILED");
@@ -272,9 +272,9 @@ static void session(void *arg, const struct st_report *r)
 	o = out_new(stdout, out_is_json(sv->ctx->out), false);
 	if (o) {
 		if (r->transports)
-			view_xp_report(o, r->transports);
+			view_selftest_transports(o, r->transports);
 		else
-			view_st_report(o, r);
+			view_selftest_report(o, r);
 		out_finish(o);
 	}
 }
@@ -314,7 +314,7 @@ int cmd_selftest_server(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = o.cm ? st_cm_server(&o, &r, session, &sv) : st_server(&o, &r, session, &sv);
 	if (!sv.listening) {	/* it never started: say why as any report would */
 		out_arr_open(ctx->out, NULL);
-		view_st_report(ctx->out, &r);
+		view_selftest_report(ctx->out, &r);
 		out_arr_close(ctx->out);
 		return -EIO;
 	}
@@ -351,14 +351,14 @@ int cmd_selftest_client(struct cmd_ctx *ctx, const struct cli_args *a)
 		xo.common.port = o.common.port;
 		err = xp_client(&xo, x);
 		out_arr_open(ctx->out, NULL);
-		view_xp_report(ctx->out, x);
+		view_selftest_transports(ctx->out, x);
 		out_arr_close(ctx->out);
 		free(x);
 		return err ? -EIO : 0;
 	}
 	err = o.cm ? st_cm_client(&o, &r) : st_client(&o, &r);
 	out_arr_open(ctx->out, NULL);
-	view_st_report(ctx->out, &r);
+	view_selftest_report(ctx->out, &r);
 	out_arr_close(ctx->out);
 	return err ? -EIO : 0;
 }

@@ -8,7 +8,7 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
-#include "views/views.h"
+#include "views/service.h"
 #include "kernel/nl.h"
 #include "model/model.h"
 #include "ops/explain.h"
@@ -36,7 +36,7 @@ int cmd_start(struct cmd_ctx *ctx, const struct cli_args *a)
 		return err;
 	err = service_start(&ctx->nl, ctx->config, a->argv, a->argc, &r, &e);
 	out_obj_open(ctx->out, NULL);
-	view_start(ctx->out, &r);
+	view_service_start(ctx->out, &r);
 	out_obj_close(ctx->out);
 	if (err)
 		cmd_fail(&e);

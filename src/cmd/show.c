@@ -12,7 +12,7 @@
 #include "cli/out.h"
 #include "cli/grammar.h"
 #include "cmd/cmd.h"
-#include "views/views.h"
+#include "views/link.h"
 #include "kernel/sysfs.h"
 #include "kernel/verbs.h"
 
@@ -52,12 +52,12 @@ static void show_port(struct cmd_ctx *ctx, const struct port *p, bool stats)
 
 	out_obj_open(o, NULL);
 	out_u64(o, "port", "    port %" PRIu64 ":", p->num);
-	view_port_state(o, p);
+	view_link_port_state(o, p);
 	str_or_none(o, "link_layer", " link_layer %s", p->link_layer);
 	out_nl(o);
 	out_text(o, "        ");
-	view_mtu(o, "max_mtu", "max_mtu ", p->max_mtu);
-	view_mtu(o, "active_mtu", " active_mtu ", p->active_mtu);
+	view_link_mtu(o, "max_mtu", "max_mtu ", p->max_mtu);
+	view_link_mtu(o, "active_mtu", " active_mtu ", p->active_mtu);
 	str_or_none(o, "rate", " rate %s", p->rate);
 	/* JSON gets the parts; plain text has them in RATE already. */
 	if (p->speed_gbps > 0)

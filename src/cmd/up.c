@@ -8,7 +8,10 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
-#include "views/views.h"
+#include "views/check.h"
+#include "views/link.h"
+#include "views/selftest.h"
+#include "views/service.h"
 #include "ops/service.h"
 #include "kernel/netdev.h"
 #include "kernel/nl.h"
@@ -44,7 +47,7 @@ static int do_start(struct cmd_ctx *ctx)
 	if (!o)
 		return -ENOMEM;
 	err = service_start(&ctx->nl, ctx->config, NULL, 0, &r, &e);
-	view_start(o, &r);
+	view_service_start(o, &r);
 	if (err)
 		cmd_fail(&e);
 	service_result_free(&r);
@@ -83,7 +86,7 @@ static int do_check(struct cmd_ctx *ctx, const char *dev)
 	if (!o)
 		return -ENOMEM;
 	checks_run(&opts, &c);
-	view_checks(o, &c, count);
+	view_check(o, &c, count);
 	check_ctx_free(&c);
 	return end_step(o, count[V_FAIL] ? -EAGAIN : 0);
 }
@@ -100,7 +103,7 @@ static int do_selftest(struct cmd_ctx *ctx, const char *dev)
 	st_opts_init(&opts, dev);
 	err = st_loopback(&opts, &r);
 	out_arr_open(o, NULL);
-	view_st_report(o, &r);
+	view_selftest_report(o, &r);
 	out_arr_close(o);
 	return end_step(o, err ? -EIO : 0);
 }

@@ -1,139 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* How records print (plain and JSON), shared by the commands that show them. */
+/* A selftest's report: stages, bench figures and the transports matrix (plain and JSON). */
 #include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "checks/checks.h"
 #include "cli/out.h"
-#include "views/views.h"
-#include "ops/service.h"
 #include "kernel/errname.h"
-#include "model/model.h"
 #include "selftest/selftest.h"
 #include "selftest/xport.h"
+#include "views/selftest.h"
 
-void view_port_state(struct out *o, const struct port *p)
-{
-	out_str(o, "state", " state %s", model_port_state_name(p->state));
-	out_str(o, "physical_state", " physical_state %s", model_phys_state_name(p->phys_state));
-}
-
-void view_mtu(struct out *o, const char *key, const char *label, int bytes)
-{
-	char fmt[48];
-
-	/* Unknown (no netdev, no uverbs node, a fixture of another driver): not 0. */
-	if (bytes > 0) {
-		snprintf(fmt, sizeof(fmt), "%s%%" PRIu64, label ? label : "");
-		out_u64(o, key, label ? fmt : NULL, (uint64_t)bytes);
-	} else {
-		snprintf(fmt, sizeof(fmt), "%s%%s", label ? label : "");
-		out_str(o, key, label ? fmt : NULL, NULL);
-	}
-}
-
-static void link_port(struct out *o, const struct rdma_dev *d, const struct port *p)
-{
-	out_obj_open(o, NULL);
-	out_str(o, "ifname", "%s", d->name);
-	out_u64(o, "port", "/%" PRIu64, p->num);
-	view_port_state(o, p);
-	out_str(o, "netdev", " netdev %s", *p->netdev ? p->netdev : NULL);
-	view_mtu(o, "netdev_mtu", " netdev_mtu ", p->netdev_mtu);
-	view_mtu(o, "active_mtu", " active_mtu ", p->active_mtu);
-	view_mtu(o, "max_mtu", NULL, p->max_mtu);
-	out_nl(o);
-	out_obj_close(o);
-}
-
-void view_link(struct out *o, const struct rdma_dev *d)
-{
-	for (size_t i = 0; i < d->nports; i++)
-		link_port(o, d, &d->ports[i]);
-}
-
-void view_persist_edited(const char *config)
-{
-	char target[4096];
-
-	/* An edit replaces the file a symlink leads to, not the symlink: said. */
-	if (persist_is_symlink(config, target, sizeof(target)))
-		pr_note("%s is a symlink: the file it leads to, %s, was written", config, target);
-	if (persist_needs_reload(config))
-		pr_note("'systemctl daemon-reload' lets systemd make these links again when their "
-			"netdevs come back before the next boot");
-}
-
-void view_start(struct out *o, const struct service_result *r)
-{
-	static const char *const words[] = { "present", "added", "failed", "absent" };
-
-	if (r->mods_done)
-		view_modules(o, r->mods);
-	if (!r->links_done)
-		return;
-	out_arr_open(o, "links");
-	for (size_t i = 0; i < r->conf.n; i++) {
-		out_obj_open(o, NULL);
-		out_str(o, "ifname", "link %s", r->conf.e[i].name);
-		out_str(o, "netdev", " netdev %s", r->conf.e[i].netdev);
-		out_str(o, "result", " %s", words[r->state[i]]);
-		out_nl(o);
-		out_obj_close(o);
-	}
-	out_arr_close(o);
-}
-
-void view_modules(struct out *o, const struct service_module res[RXE_NMODULES])
-{
-	out_arr_open(o, "modules");
-	for (size_t i = 0; i < RXE_NMODULES; i++) {
-		const struct service_module *r = &res[i];
-
-		out_obj_open(o, NULL);
-		out_str(o, "module", "module %s", r->name);
-		out_str(o, "state", " %s", r->err ? "failed" : r->before == KMOD_AVAILABLE ?
-			"loaded now" : kmods_state_name(r->after));
-		out_nl(o);
-		out_obj_close(o);
-	}
-	out_arr_close(o);
-}
-
-void view_checks(struct out *o, const struct check_ctx *c, size_t count[4])
-{
-	for (int i = 0; i < 4; i++)
-		count[i] = 0;
-	out_arr_open(o, NULL);
-	for (size_t i = 0; i < c->nr; i++) {
-		const struct check_result *r = &c->r[i];
-		char tag[8];
-
-		snprintf(tag, sizeof(tag), "%s", check_verdict_name(r->v));
-		for (char *t = tag; *t; t++)
-			*t = (char)(*t - 'a' + 'A');
-		count[r->v]++;
-		out_obj_open(o, NULL);
-		out_text(o, "%-5s ", tag);
-		out_str(o, "id", "%-16s", r->id);
-		out_str(o, "result", NULL, check_verdict_name(r->v));
-		out_str(o, "detail", " %s", r->msg);
-		out_nl(o);
-		out_str(o, "fix", r->fix ? "      fix: %s\n" : NULL, r->fix);
-		out_obj_close(o);
-	}
-	out_arr_close(o);
-	out_text(o, "check: %zu pass, %zu warn, %zu fail, %zu skip\n", count[V_PASS],
-		 count[V_WARN], count[V_FAIL], count[V_SKIP]);
-}
-
-void view_errno(struct out *o, const struct st_fault *f)
+void view_selftest_errno(struct out *o, const struct st_fault *f)
 {
 	out_str(o, "errno", NULL, f->err ? errname(f->err) : NULL);
 }
 
-static void view_stats(struct out *o, enum st_stage st, const struct st_stats *t)
+static void stage_stats(struct out *o, enum st_stage st, const struct st_stats *t)
 {
 	out_obj_open(o, "stats");
 	out_u64(o, "iters", "  %" PRIu64, t->iters);
@@ -151,7 +32,7 @@ static void view_stats(struct out *o, enum st_stage st, const struct st_stats *t
 	out_obj_close(o);
 }
 
-void view_st_report(struct out *o, const struct st_report *r)
+void view_selftest_report(struct out *o, const struct st_report *r)
 {
 	static const char *const res[] = { "pass", "FAIL", "skip" };
 
@@ -184,7 +65,7 @@ void view_st_report(struct out *o, const struct st_report *r)
 		if (x->result != ST_SKIPPED)
 			out_u64(o, "usec", " %9" PRIu64 " us", x->usec);
 		if (x->result == ST_PASS && x->stats.iters)
-			view_stats(o, (enum st_stage)i, &x->stats);
+			stage_stats(o, (enum st_stage)i, &x->stats);
 		else if (x->result == ST_PASS && x->bytes)
 			out_u64(o, "bytes", "  %" PRIu64 " bytes verified", x->bytes);
 		if (x->result != ST_PASS)
@@ -193,7 +74,7 @@ void view_st_report(struct out *o, const struct st_report *r)
 		if (x->result == ST_FAIL && *x->f.hint)
 			out_str(o, "hint", "             hint: %s\n", x->f.hint);
 		if (x->result == ST_FAIL)
-			view_errno(o, &x->f);
+			view_selftest_errno(o, &x->f);
 		out_obj_close(o);
 	}
 	out_arr_close(o);
@@ -202,7 +83,7 @@ void view_st_report(struct out *o, const struct st_report *r)
 	out_obj_close(o);
 }
 
-void view_xp_report(struct out *o, const struct xp_report *r)
+void view_selftest_transports(struct out *o, const struct xp_report *r)
 {
 	unsigned int n[4] = { 0 };
 
@@ -227,7 +108,7 @@ void view_xp_report(struct out *o, const struct xp_report *r)
 		out_str(o, "detail", "  FAIL  %s\n", r->f.detail);
 		out_str(o, "hint", *r->f.hint ? "  hint: %s\n" : NULL,
 			*r->f.hint ? r->f.hint : NULL);
-		view_errno(o, &r->f);
+		view_selftest_errno(o, &r->f);
 	}
 	if (r->nrows)
 		out_text(o, "  %-9s %-10s %-8s %-13s %9s  %s\n", "TRANSPORT", "OP", "CLAIMED",
@@ -257,7 +138,7 @@ void view_xp_report(struct out *o, const struct xp_report *r)
 		if (w->result == XP_FAIL && *w->f.hint)
 			out_str(o, "hint", "            hint: %s\n", w->f.hint);
 		if (w->result == XP_FAIL)
-			view_errno(o, &w->f);
+			view_selftest_errno(o, &w->f);
 		if (w->result == XP_FAIL && w->claim != XP_NOT_CLAIMED)
 			out_text(o, "            finding: the device %s %s %s, and it failed on %s\n",
 				 w->claim == XP_CLAIMED ? "claims" : "implies",

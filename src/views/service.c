@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What start and up print: the modules loaded and the persisted links made. */
+#include "cli/out.h"
+#include "kernel/kmods.h"
+#include "views/service.h"
+
+void view_service_start(struct out *o, const struct service_result *r)
+{
+	static const char *const words[] = { "present", "added", "failed", "absent" };
+
+	if (r->mods_done)
+		view_service_modules(o, r->mods);
+	if (!r->links_done)
+		return;
+	out_arr_open(o, "links");
+	for (size_t i = 0; i < r->conf.n; i++) {
+		out_obj_open(o, NULL);
+		out_str(o, "ifname", "link %s", r->conf.e[i].name);
+		out_str(o, "netdev", " netdev %s", r->conf.e[i].netdev);
+		out_str(o, "result", " %s", words[r->state[i]]);
+		out_nl(o);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+}
+
+void view_service_modules(struct out *o, const struct service_module res[RXE_NMODULES])
+{
+	out_arr_open(o, "modules");
+	for (size_t i = 0; i < RXE_NMODULES; i++) {
+		const struct service_module *r = &res[i];
+
+		out_obj_open(o, NULL);
+		out_str(o, "module", "module %s", r->name);
+		out_str(o, "state", " %s", r->err ? "failed" : r->before == KMOD_AVAILABLE ?
+			"loaded now" : kmods_state_name(r->after));
+		out_nl(o);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+}

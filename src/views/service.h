@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What start and up print: the modules loaded and the persisted links made. */
+#ifndef RDMACTL_VIEWS_SERVICE_H
+#define RDMACTL_VIEWS_SERVICE_H
+
+#include "ops/service.h"
+
+struct out;
+
+/* What the start sequence did: its modules and links, as far as it came. */
+void view_service_start(struct out *o, const struct service_result *r);
+
+/* What start did to each module: an array under "modules". */
+void view_service_modules(struct out *o, const struct service_module res[RXE_NMODULES]);
+
+#endif

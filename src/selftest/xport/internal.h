@@ -3,12 +3,13 @@
  * Inside selftest --transport (xport.h): RC, UC, UD, SRQ and memory windows
  * proven byte for byte, beside what the device claims. End A acts; end B is
  * acted upon, in this process (loopback) or in a server's (two hosts). B's
- * part of every operation is xb_open() and xb_step(), whichever: A reaches it
- * through a function call or through the exchange's XOPEN and XSTEP (wire.h).
+ * part of every operation is xp_peer_open() and xp_peer_step(), whichever: A
+ * reaches it through a function call or through the exchange's XOPEN and
+ * XSTEP (wire.h).
  *
  * rows.c   the report: a row an operation, and the run's verdict
  * ends.c   the device and the ends (QP, CQ, buffer) A and B are made of
- * b.c      end B: what it is asked, here or in a server
+ * peer.c   end B: what it is asked, here or in a server
  * ops.c    how A reaches B, and A's operations (send, write, read, atomics)
  * runs.c   each transport's run, the loopback and the client
  * serve.c  the server's part: end B for a client's --transport
@@ -174,12 +175,13 @@ int xp_make_ah(struct xp_run *x, const uint8_t gid[16], struct st_fault *f);
 /* Opens the device, checks the port, picks the GID: everything A and B share. */
 int xp_setup(struct xp_run *x);
 void xp_release(struct xp_run *x);
-void xb_close(struct xp_peer *b);
+void xp_peer_close(struct xp_peer *b);
 /* B's end of O's transport, connected to A's QPs; E what A may reach of it. */
-int xb_open(struct xp_peer *b, const struct wire_xopen *o, struct wire_xends *e,
+int xp_peer_open(struct xp_peer *b, const struct wire_xopen *o, struct wire_xends *e,
 	    struct st_fault *f);
 /* One step of B: 0 with F's detail saying what was seen, or -1 with F said. */
-int xb_step(struct xp_peer *b, const struct wire_xstep *s, uint32_t *value, struct st_fault *f);
+int xp_peer_step(struct xp_peer *b, const struct wire_xstep *s, uint32_t *value,
+		 struct st_fault *f);
 /* B's part of an operation: 0, or -1 with F said; *VALUE what it answered. */
 int xp_b_do(struct xp_run *x, enum xb_op op, unsigned int stage, unsigned int flags,
 	    uint32_t len, uint64_t value, uint32_t *answer, struct st_fault *f);

@@ -78,7 +78,7 @@ static int xp_b_open(struct xp_run *x, const struct wire_xopen *o, struct wire_x
 	int kind;
 
 	if (x->lb)
-		return xb_open(x->lb, o, e, f);
+		return xp_peer_open(x->lb, o, e, f);
 	if (x->broken)
 		return st_fault(f, NULL, "not tried: %s", x->r->f.detail);
 	if (net_send(x, buf, wire_xopen_encode(o, buf), f))
@@ -116,7 +116,7 @@ int xp_b_do(struct xp_run *x, enum xb_op op, unsigned int stage, unsigned int fl
 	int err;
 
 	if (x->lb) {
-		err = xb_step(x->lb, &s, &v, &res);
+		err = xp_peer_step(x->lb, &s, &v, &res);
 	} else if (x->broken) {
 		err = st_fault(&res, NULL, "not tried: %s", x->r->f.detail);
 	} else if (net_send(x, buf, wire_xstep_encode(&s, buf), &res)) {

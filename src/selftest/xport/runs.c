@@ -341,7 +341,7 @@ int xp_loopback(const struct xp_opts *o, struct xp_report *r)
 		run_all(&x);
 	}
 	if (b.open)
-		xb_close(&b);
+		xp_peer_close(&b);
 	xp_release(&x);
 	return xp_report_done(r);
 }

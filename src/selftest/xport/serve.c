@@ -48,7 +48,7 @@ static int serve_open(struct xp_run *x, struct xp_peer *b, uint8_t *buf)
 	b->w = xp_row_add(x, (enum xp_transport)xo.transport, "served", XP_IMPLIED, "%u QP%s, %s", xo.nqp,
 		   xo.nqp == 1 ? "" : "s", x->ch ? "completions through a channel" : "polled");
 	b->refused = false;
-	if (res.failed || xb_open(b, &xo, &e, &res)) {
+	if (res.failed || xp_peer_open(b, &xo, &e, &res)) {
 		b->w->f = res;
 		xp_row_done(b->w, -1, 0);
 		if (b->refused)	/* the device's no: what the client reports as not supported */
@@ -76,7 +76,7 @@ static int serve_step(struct xp_run *x, struct xp_peer *b, uint8_t *buf, unsigne
 	if (wire_xstep_decode(buf + WIRE_HDR_LEN, &s, &why))
 		return serve_refuse(x, "sent a malformed step (refused)", why);
 	b->refused = false;
-	err = xb_step(b, &s, &value, &res);
+	err = xp_peer_step(b, &s, &value, &res);
 	if (w) {
 		(*steps)++;
 		if (err && !w->f.failed) {
@@ -151,7 +151,7 @@ int xp_serve(const struct xp_opts *o, int fd, const uint8_t *first, const char *
 	}
 out:
 	if (b.open)
-		xb_close(&b);
+		xp_peer_close(&b);
 	xp_release(&x);
 	return xp_report_done(r);
 }

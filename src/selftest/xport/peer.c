@@ -43,7 +43,7 @@ static int check_grh(struct xp_peer *b, const struct ibv_wc *wc, const char *buf
 	return 0;
 }
 
-void xb_close(struct xp_peer *b)
+void xp_peer_close(struct xp_peer *b)
 {
 	if (b->mw)
 		ibv_dealloc_mw(b->mw);
@@ -60,7 +60,7 @@ void xb_close(struct xp_peer *b)
 }
 
 /* SRQ: one CQ, the SRQ, its receive slots (all posted) and O->nqp QPs on it. */
-static int xb_open_srq(struct xp_peer *b, unsigned int nqp, struct st_fault *f)
+static int peer_open_srq(struct xp_peer *b, unsigned int nqp, struct st_fault *f)
 {
 	struct xp_run *x = b->x;
 	struct ibv_srq_init_attr sa = { .attr = { .max_wr = SRQ_SLOTS, .max_sge = 1 } };
@@ -92,7 +92,7 @@ static int xb_open_srq(struct xp_peer *b, unsigned int nqp, struct st_fault *f)
 	return 0;
 }
 
-int xb_open(struct xp_peer *b, const struct wire_xopen *o, struct wire_xends *e,
+int xp_peer_open(struct xp_peer *b, const struct wire_xopen *o, struct wire_xends *e,
 	    struct st_fault *f)
 {
 	struct xp_run *x = b->x;
@@ -112,14 +112,14 @@ int xb_open(struct xp_peer *b, const struct wire_xopen *o, struct wire_xends *e,
 	memcpy(b->peer_gid.raw, o->gid, 16);
 	b->peer_qpn = o->qpn[0];
 	if (t == XP_SRQ)
-		err = xb_open_srq(b, o->nqp, f);
+		err = peer_open_srq(b, o->nqp, f);
 	else
 		err = xq_make(x, &b->q[0], xp_qp_type(t), NULL, o->len,
 			       ACCESS | (t == XP_MW ? IBV_ACCESS_MW_BIND : 0), NULL, NULL, f);
 	for (i = 0; !err && i < b->nqp; i++)
 		err = xq_connect(x, &b->q[i], xp_qp_type(t), o->qpn[i], o->psn[i], o->gid, f);
 	if (err) {
-		xb_close(b);
+		xp_peer_close(b);
 		return -1;
 	}
 	*e = (struct wire_xends){ .nqp = (uint8_t)b->nqp, .len = o->len };
@@ -356,7 +356,8 @@ static int b_bounds(struct xp_peer *b, const struct wire_xstep *s, struct st_fau
 	return 0;
 }
 
-int xb_step(struct xp_peer *b, const struct wire_xstep *s, uint32_t *value, struct st_fault *f)
+int xp_peer_step(struct xp_peer *b, const struct wire_xstep *s, uint32_t *value,
+		 struct st_fault *f)
 {
 	struct xp_qp *q = &b->q[0];
 	uint64_t word;
@@ -420,7 +421,7 @@ int xb_step(struct xp_peer *b, const struct wire_xstep *s, uint32_t *value, stru
 	case XB_MW_INVALIDATE:
 		return b_mw_invalidate(b, f);
 	case XB_CLOSE:
-		xb_close(b);
+		xp_peer_close(b);
 		return 0;
 	}
 	return st_fault(f, NULL, "no step %u", s->op);

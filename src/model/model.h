@@ -16,44 +16,54 @@
 
 #define RDMA_NAME_MAX 64
 
+/*
+ * What a caller asks of the model: the source of the device and port list
+ * (MODEL_NETLINK, else sysfs) and the facts it will read, each independent
+ * of the others and read by its own reader whichever source listed the
+ * devices. A fact not asked for, or that no source has, stays plainly
+ * unknown: "" for a text, -1 for an MTU, MTU_UNKNOWN, no GIDs, no counters.
+ */
 enum model_flags {
-	MODEL_GIDS = 1 << 0,	/* occupied GID slots */
+	MODEL_GIDS = 1 << 0,	/* occupied GID slots (sysfs, or libibverbs live) */
 	MODEL_ALL_GIDS = 1 << 1,	/* every slot, empty ones too */
 	MODEL_COUNTERS = 1 << 2,	/* hw_counters */
 	/*
-	 * The devices and ports as the RDMA netlink has them (the kernel's
-	 * index, port states, each port's netdev), each device's driver from
-	 * sysfs; the other flags and sysfs attributes are not read with it.
+	 * The devices and ports as the RDMA netlink lists them: the kernel's
+	 * index, port states and each port's netdev (and each device's driver
+	 * from sysfs). The devices' and ports' sysfs attributes (node GUID,
+	 * firmware, link layer, rate, table lengths) are not read with it.
 	 */
 	MODEL_NETLINK = 1 << 3,
 	/*
-	 * With MODEL_NETLINK: the devices alone (index, name, driver), no
-	 * port asked for. For what needs a device by name and nothing of its
-	 * ports (del NAME): each port asked for is a round trip to the driver.
+	 * The devices alone (index, name, driver), no port: for what needs a
+	 * device by name and nothing of its ports (del NAME). Each port asked
+	 * of the netlink is a round trip to the driver.
 	 */
 	MODEL_NO_PORTS = 1 << 4,
 	/*
-	 * From sysfs (not with MODEL_NETLINK): each device's driver and netdev
-	 * and its ports' states and netdevs, nothing else: what a link line
-	 * shows. For add, which prints the link it made: a few files, where
-	 * the netlink would dump every device to find the new one's index.
+	 * From sysfs, no device or port attribute but each device's driver and
+	 * netdev and its ports' states and netdevs: what a link line shows. For
+	 * add, which prints the link it made: a few files, where the netlink
+	 * would dump every device to find the new one's index. The netlink
+	 * gives as much anyway.
 	 */
 	MODEL_STATES = 1 << 5,
 	/*
 	 * Each port's link facts: its netdev's MTU and operstate, and the
 	 * RoCE MTUs (rxe's from its netdev's MTU, any other device's from
-	 * libibverbs on the running system). Unknown ones stay -1 and "".
+	 * libibverbs on the running system).
 	 */
 	MODEL_MTU = 1 << 6,
 	/*
-	 * With MODEL_MTU: rxe's RoCE MTUs as the device itself reports them
-	 * (libibverbs, live only), not as its netdev's MTU gives them: what
-	 * check holds against that derivation.
+	 * MODEL_MTU's facts, with rxe's RoCE MTUs as the device itself reports
+	 * them (libibverbs, live only), not as its netdev's MTU gives them:
+	 * what check holds against that derivation.
 	 */
 	MODEL_DEV_MTU = 1 << 7,
 	/*
-	 * With MODEL_MTU: each port's netdev as check looks at it: whether it
-	 * exists, its type, flags and carrier (three files more a port).
+	 * MODEL_MTU's facts, and each port's netdev as check looks at it:
+	 * whether it exists, its type, flags and carrier (three files more a
+	 * port).
 	 */
 	MODEL_NETDEV = 1 << 8,
 };
@@ -81,7 +91,7 @@ struct counter {
 
 struct port {
 	uint32_t num;
-	char netdev[IF_NAMESIZE];	/* MODEL_NETLINK, _STATES or _MTU: its netdev, "" if none */
+	char netdev[IF_NAMESIZE];	/* its netdev, from every source; "" if none */
 	uint32_t netdev_index;
 	uint8_t state;		/* 4: ACTIVE */
 	uint8_t phys_state;	/* 5: LinkUp */

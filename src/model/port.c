@@ -35,7 +35,7 @@ static void load_port_mtu(const struct model_src *src, const struct rdma_dev *d,
 	p->netdev_mtu = p->active_mtu = p->max_mtu = -1;
 	p->mtu_source = MTU_UNKNOWN;
 	p->operstate[0] = '\0';
-	/* Without MODEL_NETLINK or MODEL_STATES: rxe's parent, another's GID 0's netdev. */
+	/* Where the source left it empty: rxe's parent, another's GID 0's netdev. */
 	if (!*p->netdev && model_dev_is_rxe(d))
 		snprintf(p->netdev, sizeof(p->netdev), "%s", d->netdev);
 	else if (!*p->netdev && sysfs_read(src->root, p->netdev, sizeof(p->netdev),

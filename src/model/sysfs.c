@@ -224,15 +224,14 @@ static int load_port(const struct model_src *src, const struct rdma_dev *d, stru
 
 	p->state = read_state(root, dev, p->num, "state");
 	p->phys_state = read_state(root, dev, p->num, "phys_state");
-	if (flags & MODEL_STATES) {
-		/* rxe's one port is on its parent; another's netdev is its GID 0's. */
-		if (model_dev_is_rxe(d))
-			snprintf(p->netdev, sizeof(p->netdev), "%s", d->netdev);
-		else if (sysfs_read(root, p->netdev, sizeof(p->netdev),
-				    IB "/%s/ports/%u/gid_attrs/ndevs/0", dev, p->num) <= 0)
-			p->netdev[0] = '\0';
-		return 0;
-	}
+	/* rxe's one port is on its parent; another's netdev is its GID 0's. */
+	if (model_dev_is_rxe(d))
+		snprintf(p->netdev, sizeof(p->netdev), "%s", d->netdev);
+	else if (sysfs_read(root, p->netdev, sizeof(p->netdev),
+			    IB "/%s/ports/%u/gid_attrs/ndevs/0", dev, p->num) <= 0)
+		p->netdev[0] = '\0';
+	if (flags & MODEL_STATES)
+		return model_sysfs_port_tables(src, d, p, flags);
 	if (sysfs_read(root, p->link_layer, sizeof(p->link_layer), IB "/%s/ports/%u/link_layer", dev,
 		       p->num) < 0)
 		p->link_layer[0] = '\0';
@@ -244,9 +243,22 @@ static int load_port(const struct model_src *src, const struct rdma_dev *d, stru
 		p->pkey_tbl_len = (uint32_t)pk.n;
 		names_free(&pk);
 	}
+	/* The GID table's length, even when its slots are not asked for. */
 	err = load_gids(src, dev, p, flags);
 	if (!err && (flags & MODEL_COUNTERS))
 		err = load_counters(root, dev, p);
+	return err;
+}
+
+int model_sysfs_port_tables(const struct model_src *src, const struct rdma_dev *d,
+			    struct port *p, unsigned int flags)
+{
+	int err = 0;
+
+	if (flags & (MODEL_GIDS | MODEL_ALL_GIDS))
+		err = load_gids(src, d->name, p, flags);
+	if (!err && (flags & MODEL_COUNTERS))
+		err = load_counters(src->root, d->name, p);
 	return err;
 }
 
@@ -300,6 +312,8 @@ static int load_dev(const struct model_src *src, const char *name, unsigned int 
 			d->netdev[0] = '\0';
 	}
 
+	if (flags & MODEL_NO_PORTS)
+		return 0;
 	snprintf(dir, sizeof(dir), IB "/%s/ports", name);
 	err = list_dir(root, dir, true, &ports);
 	if (err)

@@ -181,6 +181,59 @@ static void netlink_agrees_with_sysfs(void **state)
 	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, MODEL_NETLINK, &nm), -EINVAL);
 }
 
+/* Each fact is read by its own reader, whichever source listed the devices. */
+static void facts_whatever_the_source(void **state)
+{
+	struct model_src src = { .root = fixture("two-netdevs") };
+	struct model nm, sm, m;
+	char path[600];
+
+	(void)state;
+	model_netlink_capture(src.root, path, sizeof(path));
+	assert_int_equal(nl_open_replay(path, &src.nl), 0);
+	/* The netlink's list, with the GIDs and counters only sysfs has. */
+	assert_int_equal(model_load(&src, NULL, MODEL_NETLINK | MODEL_GIDS | MODEL_COUNTERS, &nm), 0);
+	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, MODEL_GIDS | MODEL_COUNTERS, &sm), 0);
+	assert_int_equal(nm.n, sm.n);
+	for (size_t i = 0; i < nm.n; i++) {
+		const struct port *np = &nm.devs[i].ports[0];
+		const struct port *sp = &model_find(&sm, nm.devs[i].name)->ports[0];
+
+		assert_true(sp->ngids > 0);
+		assert_int_equal(np->ngids, sp->ngids);
+		assert_memory_equal(np->gids[0].raw, sp->gids[0].raw, 16);
+		assert_int_equal(np->ncounters, sp->ncounters);
+		/* The port's netdev from either source alike. */
+		assert_string_equal(np->netdev, sp->netdev);
+		assert_string_equal(sp->netdev, nm.devs[i].netdev);
+	}
+	model_free(&nm);
+	model_free(&sm);
+	nl_close(src.nl);
+	/* From sysfs: the devices alone, with no port. */
+	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, MODEL_NO_PORTS, &m), 0);
+	assert_int_equal(m.n, 2);
+	assert_int_equal(m.devs[0].nports, 0);
+	assert_string_equal(m.devs[0].driver, "rxe");
+	model_free(&m);
+	/* A link line's states, and the GIDs asked with them. */
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe1", MODEL_STATES | MODEL_GIDS, &m), 0);
+	assert_true(m.devs[0].ports[0].ngids > 0);
+	assert_string_equal(m.devs[0].ports[0].link_layer, "");
+	model_free(&m);
+	/* The netdev's facts asked alone bring the MTUs they stand on. */
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe0", MODEL_NETDEV, &m), 0);
+	assert_true(m.devs[0].ports[0].netdev_mtu > 0);
+	assert_true(m.devs[0].ports[0].netdev_exists);
+	assert_int_equal(m.devs[0].ports[0].mtu_source, MTU_DERIVED);
+	model_free(&m);
+	/* Not asked: plainly unknown. */
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe0", 0, &m), 0);
+	assert_int_equal(m.devs[0].ports[0].ngids, 0);
+	assert_int_equal(m.devs[0].ports[0].ncounters, 0);
+	model_free(&m);
+}
+
 static void state_names(void **state)
 {
 	(void)state;
@@ -239,6 +292,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(states_alone),
 		cmocka_unit_test(no_rdma_and_unknown),
 		cmocka_unit_test(netlink_agrees_with_sysfs),
+		cmocka_unit_test(facts_whatever_the_source),
 		cmocka_unit_test(state_names),
 	};
 

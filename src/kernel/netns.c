@@ -52,14 +52,12 @@ int netns_enter(const char *spec, enum netns_step *step, char *path, size_t len)
 {
 	int fd, err;
 
-	*step = NETNS_NAME;
-	err = netns_path(spec, path, len);
-	if (err)
-		return err;
-	*step = NETNS_OPEN;
 	fd = netns_open(spec, path, len);
-	if (fd < 0)
+	if (fd < 0) {
+		/* netns_path's refusals: SPEC names no namespace. */
+		*step = fd == -EINVAL || fd == -ENAMETOOLONG ? NETNS_NAME : NETNS_OPEN;
 		return fd;
+	}
 	*step = NETNS_SETNS;
 	err = setns(fd, CLONE_NEWNET) ? -errno : 0;
 	close(fd);

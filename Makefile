@@ -218,8 +218,8 @@ deps:
 	tools/install-deps all
 
 # Dependencies first, then a fresh make: pkg-config is read when make starts.
-# Every tier (tools/run-tests); the guests of the vm, kernel, cloud and stacks
-# tiers in one pool, two at a time. CI runs this.
+# Every tier (tools/run-tests); the guests of the boot, vm, kernel, cloud and
+# stacks tiers in one pool, two at a time. CI runs this.
 check:
 	tools/install-deps test stacks
 	$(MAKE) all unit-tests fuzzers

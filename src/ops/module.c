@@ -78,7 +78,9 @@ static int missing(struct module_install_req *r, struct op_err *e)
 }
 
 /*
- * The compiler's first error in DKMS's make.log ("file:line:col: error: ..."),
+ * The compiler's first error in DKMS's make.log ("file:line:col: error: ...",
+ * or "fatal error:" for a header that is not there, the usual one when the
+ * headers do not match the source), else make's own "Error" line,
  * and the log copied to KEPT, for the failed entry is removed with its log.
  */
 static void first_error(const char *version, char *buf, size_t len, char *kept, size_t klen)
@@ -104,7 +106,8 @@ static void first_error(const char *version, char *buf, size_t len, char *kept, 
 	while (fgets(line, sizeof(line), f)) {
 		if (copy)
 			fputs(line, copy);
-		if (!*buf && (strstr(line, ": error:") || strstr(line, "Error "))) {
+		if (!*buf && (strstr(line, ": error:") || strstr(line, ": fatal error:") ||
+			      strstr(line, "Error "))) {
 			line[strcspn(line, "\n")] = '\0';
 			snprintf(buf, len, "%s", line);
 		}

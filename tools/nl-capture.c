@@ -26,7 +26,7 @@ int main(int argc, char **argv)
 	if (!err)
 		err = nl_record(src.nl, argv[1]);
 	if (!err)
-		err = model_load(&src, NULL, MODEL_NETLINK, &m);
+		err = model_load(&src, NULL, (struct model_ask){ .source = MODEL_NETLINK }, &m);
 	if (err) {
 		fprintf(stderr, "nl-capture: %s: %s\n", argv[1], strerror(-err));
 		nl_close(src.nl);

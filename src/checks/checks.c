@@ -57,8 +57,11 @@ const struct model *check_ctx_model(struct check_ctx *c)
 	if (!c->model_done) {
 		const struct model_src src = { .root = c->o.root, .verbs = check_ctx_live(c) };
 
-		c->model_err = model_load(&src, NULL, MODEL_GIDS | MODEL_COUNTERS | MODEL_MTU |
-					  MODEL_DEV_MTU | MODEL_NETDEV, &c->m);
+		c->model_err = model_load(&src, NULL,
+					  (struct model_ask){ .gids = MODEL_GIDS_USED,
+							      .counters = true,
+							      .mtu = MODEL_MTU_DEVICE,
+							      .netdev = true }, &c->m);
 		c->model_done = true;
 	}
 	return c->model_err ? NULL : &c->m;
@@ -110,7 +113,8 @@ bool check_dev_here(struct check_ctx *c, const struct rdma_dev *d)
 		c->nlm_err = nl_open(&nl, NETLINK_RDMA);
 		src.nl = nl;
 		if (!c->nlm_err)
-			c->nlm_err = model_load(&src, NULL, MODEL_NETLINK, &c->nlm);
+			c->nlm_err = model_load(&src, NULL, (struct model_ask){ .source = MODEL_NETLINK },
+						 &c->nlm);
 		nl_close(nl);
 		c->nlm_done = true;
 	}

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "model/model.h"
+
 struct cli_args;
 struct cli_cmd;
 struct nl;
@@ -42,17 +44,15 @@ extern const struct cli_cmd rdmactl_commands[];
 
 /* The RDMA netlink (live, or a fixture's capture), opened now if need be; a failure is said. */
 int cmd_netlink(struct cmd_ctx *ctx, struct nl **nlp);
-struct model;
-struct model_src;
 /* Where the model comes from for this run: the fixture, or the running system. */
 struct model_src cmd_model_src(const struct cmd_ctx *ctx);
-/* Every RDMA device and port as the netlink has them (MODEL_NETLINK); a failure is said. */
+/* Every RDMA device and port as the netlink has them; a failure is said. */
 int cmd_devices(struct cmd_ctx *ctx, struct model *m);
 /*
- * Device ONLY alone the same way, with FLAGS (MODEL_NO_PORTS) added; -ENODEV,
- * unsaid, when there is no such device.
+ * Device ONLY alone the same way (NULL: every one), with the facts ASK names
+ * (its source is the netlink's); -ENODEV, unsaid, when there is no such device.
  */
-int cmd_device(struct cmd_ctx *ctx, const char *only, unsigned int flags, struct model *m);
+int cmd_device(struct cmd_ctx *ctx, const char *only, struct model_ask ask, struct model *m);
 /* Says E ("rdmactl: WHAT (ENAME: text; kernel: EXT)") and returns its errno. */
 int cmd_fail(const struct op_err *e);
 /* A name for the persistent-links file: refused (said, -EUSAGE) when it cannot hold it. */

@@ -40,7 +40,7 @@ struct model_src cmd_model_src(const struct cmd_ctx *ctx)
 				   .verbs = !*ctx->sysfs_root };
 }
 
-int cmd_device(struct cmd_ctx *ctx, const char *only, unsigned int flags, struct model *m)
+int cmd_device(struct cmd_ctx *ctx, const char *only, struct model_ask ask, struct model *m)
 {
 	struct op_err e;
 	struct model_src src = cmd_model_src(ctx);
@@ -48,7 +48,8 @@ int cmd_device(struct cmd_ctx *ctx, const char *only, unsigned int flags, struct
 
 	if (err)
 		return err;
-	err = model_load(&src, only, MODEL_NETLINK | flags, m);
+	ask.source = MODEL_NETLINK;
+	err = model_load(&src, only, ask, m);
 	if (err == -ENODEV && only)
 		return err;	/* the caller says what that means */
 	return err ? cmd_fail((explain_dump(&e, err, nl_ext_msg(src.nl)), &e)) : 0;
@@ -56,7 +57,7 @@ int cmd_device(struct cmd_ctx *ctx, const char *only, unsigned int flags, struct
 
 int cmd_devices(struct cmd_ctx *ctx, struct model *m)
 {
-	return cmd_device(ctx, NULL, 0, m);
+	return cmd_device(ctx, NULL, (struct model_ask){ .source = MODEL_NETLINK }, m);
 }
 
 int cmd_fail(const struct op_err *e)

@@ -139,7 +139,7 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 
 	if (dev && cmd_check_name(a, "device name", dev, true))
 		return -EUSAGE;
-	err = model_load(&src, NULL, MODEL_GIDS, &m);
+	err = model_load(&src, NULL, (struct model_ask){ .gids = MODEL_GIDS_USED }, &m);
 	if (err)
 		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
 	err = pick(&m, dev, ipv6, &l, &e);

@@ -109,7 +109,7 @@ int cmd_del(struct cmd_ctx *ctx, const struct cli_args *a)
 	 * One device named: that device alone, without its ports (or, a
 	 * netdev's name, all of them with their ports).
 	 */
-	err = a->argc == 1 ? cmd_device(ctx, a->argv[0], MODEL_NO_PORTS, &m) : -ENODEV;
+	err = a->argc == 1 ? cmd_device(ctx, a->argv[0], (struct model_ask){ .ports = MODEL_PORTS_NONE }, &m) : -ENODEV;
 	if (err == -ENODEV)
 		err = cmd_devices(ctx, &m);
 	if (err)
@@ -157,7 +157,7 @@ int cmd_link_show(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (dev && (err = cmd_check_name(a, "device name", dev, true)))
 		return err;
 	/* One device named: that device's ports alone are asked for. */
-	err = cmd_device(ctx, dev, MODEL_MTU, &m);
+	err = cmd_device(ctx, dev, (struct model_ask){ .mtu = MODEL_MTU_LINK }, &m);
 	if (err && err != -ENODEV)
 		return err;
 	if (dev && (!(k = model_find(&m, dev)) || !model_dev_is_rxe(k))) {

@@ -99,7 +99,7 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 		devs[n++] = o.common.dev;
 	} else {
 		/* Every rxe device. */
-		err = model_load(&src, NULL, 0, &m);
+		err = model_load(&src, NULL, (struct model_ask){ .ports = MODEL_PORTS_NONE }, &m);
 		if (err)
 			return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
 		for (size_t i = 0; i < m.n && n < 64; i++)
@@ -143,7 +143,7 @@ static int ipv4_gid(struct cmd_ctx *ctx, const char *dev)
 	struct model m;
 	int64_t idx = -1;
 
-	if (model_load(&src, dev, MODEL_GIDS, &m))
+	if (model_load(&src, dev, (struct model_ask){ .gids = MODEL_GIDS_USED }, &m))
 		return -1;
 	if (m.n && m.devs[0].nports)
 		idx = model_port_ipv4_gid_index(&m.devs[0].ports[0], NULL);

@@ -17,7 +17,7 @@
 #include "kernel/verbs.h"
 
 /* Loads the model for DEV (NULL: all), explaining a failure. */
-static int load(struct cmd_ctx *ctx, const struct cli_args *a, unsigned int flags,
+static int load(struct cmd_ctx *ctx, const struct cli_args *a, struct model_ask ask,
 		struct model *m)
 {
 	const char *dev = a->argc ? a->argv[0] : NULL;
@@ -32,7 +32,7 @@ static int load(struct cmd_ctx *ctx, const struct cli_args *a, unsigned int flag
 					    "the RDMA core is not loaded ('rdmactl start' loads it) "
 					    "or not built into this kernel", ctx->sysfs_root), &e));
 	src = cmd_model_src(ctx);
-	err = model_load(&src, dev, flags, m);
+	err = model_load(&src, dev, ask, m);
 	if (err)
 		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, dev), &e));
 	if (m->n == 0)
@@ -89,7 +89,7 @@ int cmd_show(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct model m;
 	int err;
 
-	err = load(ctx, a, MODEL_MTU | (stats ? MODEL_COUNTERS : 0), &m);
+	err = load(ctx, a, (struct model_ask){ .mtu = MODEL_MTU_LINK, .counters = stats }, &m);
 	if (err)
 		return err;
 	out_arr_open(ctx->out, NULL);
@@ -127,7 +127,9 @@ int cmd_gids(struct cmd_ctx *ctx, const struct cli_args *a)
 	size_t count = 0;
 	int err;
 
-	err = load(ctx, a, MODEL_GIDS | (cli_flag(a, "all") ? MODEL_ALL_GIDS : 0), &m);
+	err = load(ctx, a,
+		   (struct model_ask){ .gids = cli_flag(a, "all") ? MODEL_GIDS_ALL : MODEL_GIDS_USED },
+		   &m);
 	if (err)
 		return err;
 	out_text(ctx->out, "%-8s %-4s %-5s %-39s %-26s %-10s %s\n", "DEV", "PORT", "INDEX", "GID",
@@ -178,7 +180,7 @@ int cmd_netdevs(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct model m;
 	int err;
 
-	err = load(ctx, a, 0, &m);
+	err = load(ctx, a, (struct model_ask){ .ports = MODEL_PORTS_STATES }, &m);
 	if (err)
 		return err;
 	out_arr_open(ctx->out, NULL);

@@ -83,7 +83,7 @@ int cmd_status(struct cmd_ctx *ctx, const struct cli_args *a)
 	int err;
 
 	(void)a;
-	err = cmd_device(ctx, NULL, MODEL_MTU, &m);
+	err = cmd_device(ctx, NULL, (struct model_ask){ .mtu = MODEL_MTU_LINK }, &m);
 	if (err)
 		return err;
 	err = netdev_list(ctx->sysfs_root, &nds, &n);

@@ -66,7 +66,7 @@ static int do_add(struct cmd_ctx *ctx, struct nl *nl, struct link_add_req *r)
 	if (!o)
 		return -ENOMEM;
 	err = link_add(nl, r, &e);
-	if (!err && (err = model_load(&src, NULL, MODEL_NETLINK | MODEL_MTU, &m)))
+	if (!err && (err = model_load(&src, NULL, (struct model_ask){ .source = MODEL_NETLINK, .mtu = MODEL_MTU_LINK }, &m)))
 		explain_dump(&e, err, nl_ext_msg(nl));
 	if (err)
 		cmd_fail(&e);

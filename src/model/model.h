@@ -17,58 +17,73 @@
 #define RDMA_NAME_MAX 64
 
 /*
- * What a caller asks of the model: the source of the device and port list
- * (MODEL_NETLINK, else sysfs) and the facts it will read, each independent
- * of the others and read by its own reader whichever source listed the
- * devices. A fact not asked for, or that no source has, stays plainly
- * unknown: "" for a text, -1 for an MTU, MTU_UNKNOWN, no GIDs, no counters.
+ * What a caller asks of the model: a list of the devices and ports from one
+ * source, and the facts it will read of them, each independent of the others and read
+ * by its own reader whichever list was made. Every fact of the model is
+ * either valid or plainly unknown, whatever filled it or not: "" for a text,
+ * 0 for a state, a table's length or a speed, -1 for an MTU, MTU_UNKNOWN,
+ * MODEL_NO_INDEX, and the *_known fields false for the tables and the
+ * netdev's facts.
  */
-enum model_flags {
-	MODEL_GIDS = 1 << 0,	/* occupied GID slots (sysfs, or libibverbs live) */
-	MODEL_ALL_GIDS = 1 << 1,	/* every slot, empty ones too */
-	MODEL_COUNTERS = 1 << 2,	/* hw_counters */
+/* Which source lists the devices and ports. */
+enum model_source {
+	/* sysfs; the index unknown */
+	MODEL_SYSFS,
+	/* The RDMA netlink: the kernel's index, and each device's driver from sysfs */
+	MODEL_NETLINK,
+};
+
+/* How much of each port the list reads. */
+enum model_ports {
 	/*
-	 * The devices and ports as the RDMA netlink lists them: the kernel's
-	 * index, port states and each port's netdev (and each device's driver
-	 * from sysfs). The devices' and ports' sysfs attributes (node GUID,
-	 * firmware, link layer, rate, table lengths) are not read with it.
+	 * States and netdev, and from sysfs the device's and port's attributes
+	 * (GUIDs, firmware, link layer, rate, the tables' lengths).
 	 */
-	MODEL_NETLINK = 1 << 3,
+	MODEL_PORTS_ATTRS,
+	/* States and netdev alone: what a link line shows, in a few files. */
+	MODEL_PORTS_STATES,
 	/*
-	 * The devices alone (index, name, driver), no port: for what needs a
+	 * The devices alone (name, driver, netdev), no port: for what needs a
 	 * device by name and nothing of its ports (del NAME). Each port asked
 	 * of the netlink is a round trip to the driver.
 	 */
-	MODEL_NO_PORTS = 1 << 4,
-	/*
-	 * From sysfs, no device or port attribute but each device's driver and
-	 * netdev and its ports' states and netdevs: what a link line shows. For
-	 * add, which prints the link it made: a few files, where the netlink
-	 * would dump every device to find the new one's index. The netlink
-	 * gives as much anyway.
-	 */
-	MODEL_STATES = 1 << 5,
-	/*
-	 * Each port's link facts: its netdev's MTU and operstate, and the
-	 * RoCE MTUs (rxe's from its netdev's MTU, any other device's from
-	 * libibverbs on the running system).
-	 */
-	MODEL_MTU = 1 << 6,
-	/*
-	 * MODEL_MTU's facts, with rxe's RoCE MTUs as the device itself reports
-	 * them (libibverbs, live only), not as its netdev's MTU gives them:
-	 * what check holds against that derivation.
-	 */
-	MODEL_DEV_MTU = 1 << 7,
-	/*
-	 * MODEL_MTU's facts, and each port's netdev as check looks at it:
-	 * whether it exists, its type, flags and carrier (three files more a
-	 * port).
-	 */
-	MODEL_NETDEV = 1 << 8,
+	MODEL_PORTS_NONE,
 };
 
-/* Where a port's RoCE MTUs came from (MODEL_MTU). */
+enum model_gids {
+	MODEL_GIDS_NONE,
+	MODEL_GIDS_USED,	/* occupied slots (sysfs, or libibverbs live) */
+	MODEL_GIDS_ALL,		/* every slot, empty ones too */
+};
+
+enum model_mtu {
+	MODEL_MTU_NONE,
+	/*
+	 * Each port's netdev's MTU and operstate and the RoCE MTUs: rxe's
+	 * derived from its netdev's MTU, any other device's from libibverbs
+	 * on the running system.
+	 */
+	MODEL_MTU_LINK,
+	/*
+	 * The same, with rxe's RoCE MTUs as the device itself reports them
+	 * (libibverbs, live only): what check holds against the derivation.
+	 */
+	MODEL_MTU_DEVICE,
+};
+
+struct model_ask {
+	enum model_source source;
+	enum model_ports ports;
+	enum model_gids gids;
+	bool counters;		/* hw_counters */
+	enum model_mtu mtu;
+	/* Each port's netdev as check looks at it: whether it exists, its type, flags and carrier. */
+	bool netdev;
+};
+
+#define MODEL_NO_INDEX UINT32_MAX	/* a device no netlink listed */
+
+/* Where a port's RoCE MTUs came from. */
 enum mtu_source {
 	MTU_UNKNOWN,	/* -1 both */
 	MTU_DERIVED,	/* model_rxe_port_mtu() of the netdev's MTU */
@@ -101,15 +116,17 @@ struct port {
 	char width[8];		/* "1X" */
 	uint32_t gid_tbl_len;
 	uint32_t pkey_tbl_len;
-	/* MODEL_MTU: in bytes, -1 when unknown; the netdev's operstate, "" when unknown */
+	/* In bytes, -1 when unknown; the netdev's operstate, "" when unknown */
 	int netdev_mtu;
 	int active_mtu, max_mtu;
 	enum mtu_source mtu_source;
 	char operstate[16];
-	/* MODEL_NETDEV: the netdev exists (else the rest is 0), its ARPHRD_ type, IFF_ flags */
-	bool netdev_exists;
+	/* Known when asked: the netdev exists (else the rest is 0), its ARPHRD_ type, IFF_ flags */
+	bool netdev_known, netdev_exists;
 	unsigned int netdev_type, netdev_flags;
 	bool carrier;
+	/* Each table known when it was read: none read is not an empty one. */
+	bool gids_known, counters_known;
 	struct gid_slot *gids;
 	size_t ngids;
 	struct counter *counters;
@@ -117,7 +134,7 @@ struct port {
 };
 
 struct rdma_dev {
-	uint32_t index;		/* MODEL_NETLINK: the kernel's device index */
+	uint32_t index;		/* the kernel's device index; MODEL_NO_INDEX when unknown */
 	char name[RDMA_NAME_MAX];
 	char node_type[16];	/* "ca", "rnic", ... */
 	char node_guid[24];
@@ -142,7 +159,7 @@ struct nl;
  * socket, VERBS true for libibverbs to give what it gives better (a GID table
  * in one call, a device's MTUs). A fixture: ROOT its directory and NL its
  * captured netlink answers (nl_open_replay of model_netlink_capture(ROOT)),
- * VERBS false. NL is asked only with MODEL_NETLINK.
+ * VERBS false. NL is asked only for a netlink list.
  */
 struct model_src {
 	const char *root;
@@ -155,15 +172,15 @@ void model_netlink_capture(const char *root, char *buf, size_t len);
 
 /*
  * Reads every device (or only ONLY when not NULL) from SRC: sysfs
- * (ROOT/sys/class/infiniband), or the netlink with MODEL_NETLINK. No such
- * directory is an empty model. -ENODEV when ONLY does not exist; a netlink
+ * (ROOT/sys/class/infiniband) or the netlink as ASK.source says, and then the
+ * facts ASK names. No such directory is an empty model. -ENODEV when ONLY does not exist; a netlink
  * error as it came (-EINVAL without SRC->nl).
  */
-int model_load(const struct model_src *src, const char *only, unsigned int flags,
+int model_load(const struct model_src *src, const char *only, struct model_ask ask,
 	       struct model *m);
 /*
  * The rxe link NAME that the kernel has just made on NETDEV: its one port's
- * states and MODEL_MTU's facts read from ROOT's sysfs, the rest known from the
+ * states and MODEL_MTU_LINK's facts read from ROOT's sysfs, the rest known from the
  * request (four files, where model_load lists the device's directory and
  * reads its parent).
  * -ENODEV when it is gone already.
@@ -173,7 +190,7 @@ int model_load_new_rxe(const char *root, const char *name, const char *netdev,
 void model_free(struct model *m);
 
 const struct rdma_dev *model_find(const struct model *m, const char *name);
-/* The rxe device whose port has NETDEV (MODEL_NETLINK), or NULL. */
+/* The rxe device whose port has NETDEV, or NULL. */
 const struct rdma_dev *model_rxe_on(const struct model *m, const char *netdev);
 
 bool model_dev_is_rxe(const struct rdma_dev *d);
@@ -213,8 +230,8 @@ bool model_parse_counter(const char *name, const char *text, struct counter *c);
  */
 void model_rxe_port_mtu(unsigned int netdev_mtu, int *active, int *max);
 
-/* model/port.c: MODEL_MTU's facts for every port of M, from SRC. */
-void model_load_mtus(const struct model_src *src, struct model *m, unsigned int flags);
+/* model/port.c: the MTUs ASK names for every port of M, and its netdev's facts, from SRC. */
+void model_load_links(const struct model_src *src, struct model *m, struct model_ask ask);
 /*
  * P's GIDs in use from libibverbs in one call (SRC->verbs): 0, or a negative
  * errno for sysfs to be read instead.

@@ -100,7 +100,7 @@ static int load_ports(const struct model_src *src, struct rdma_dev *d)
 	return 0;
 }
 
-int model_load_netlink(const struct model_src *src, const char *only, unsigned int flags,
+int model_load_netlink(const struct model_src *src, const char *only, struct model_ask ask,
 		       struct model *m)
 {
 	struct fill g = { .m = m };
@@ -123,7 +123,7 @@ int model_load_netlink(const struct model_src *src, const char *only, unsigned i
 			d->name[0] = '\0';
 			continue;
 		}
-		if (flags & MODEL_NO_PORTS) {
+		if (ask.ports == MODEL_PORTS_NONE) {
 			model_sysfs_driver(src->root, d->name, d->driver, sizeof(d->driver));
 			continue;
 		}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What the model knows of a port's link besides sysfs's infiniband tree: its
- * netdev's MTU and operstate and the RoCE MTUs (MODEL_MTU), and the GID table
+ * netdev's MTU and operstate and the RoCE MTUs, the netdev as check looks at
+ * it, and the GID table
  * libibverbs gives in one call. One home for each, so every view prints the
  * same answer for one fact.
  */
@@ -27,44 +28,53 @@ void model_rxe_port_mtu(unsigned int netdev_mtu, int *active, int *max)
 	*max = 4096;
 }
 
-static void load_port_mtu(const struct model_src *src, const struct rdma_dev *d, struct port *p,
-			  unsigned int flags)
+/* Where the list left it empty: rxe's parent, another's GID 0's netdev. */
+static void fill_netdev(const struct model_src *src, const struct rdma_dev *d, struct port *p)
 {
+	if (*p->netdev)
+		return;
+	if (model_dev_is_rxe(d))
+		snprintf(p->netdev, sizeof(p->netdev), "%s", d->netdev);
+	else if (sysfs_read(src->root, p->netdev, sizeof(p->netdev),
+			    "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/0", d->name, p->num) <= 0)
+		p->netdev[0] = '\0';
+}
+
+/* The netdev as check looks at it, its operstate with the rest: each file read once. */
+static void load_port_netdev(const struct model_src *src, struct port *p)
+{
+	struct netdev nd;
+
+	p->netdev_known = true;
+	p->netdev_exists = *p->netdev && netdev_get_link(src->root, p->netdev, &nd) == 0;
+	if (!p->netdev_exists)
+		return;
+	p->netdev_type = nd.type;
+	p->netdev_flags = nd.flags;
+	p->carrier = nd.carrier;
+	memcpy(p->operstate, nd.operstate, sizeof(p->operstate));
+}
+
+static void load_port_mtu(const struct model_src *src, const struct rdma_dev *d, struct port *p,
+			  enum model_mtu how)
+{
+	bool from_device = !model_dev_is_rxe(d) || how == MODEL_MTU_DEVICE;
 	unsigned int mtu;
 
 	p->netdev_mtu = p->active_mtu = p->max_mtu = -1;
 	p->mtu_source = MTU_UNKNOWN;
-	p->operstate[0] = '\0';
-	/* Where the source left it empty: rxe's parent, another's GID 0's netdev. */
-	if (!*p->netdev && model_dev_is_rxe(d))
-		snprintf(p->netdev, sizeof(p->netdev), "%s", d->netdev);
-	else if (!*p->netdev && sysfs_read(src->root, p->netdev, sizeof(p->netdev),
-					  "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/0",
-					  d->name, p->num) <= 0)
-		p->netdev[0] = '\0';
 	if (*p->netdev && netdev_mtu(src->root, p->netdev, &mtu) == 0)
 		p->netdev_mtu = (int)mtu;
-	if ((flags & MODEL_NETDEV) && *p->netdev) {
-		struct netdev nd;
-
-		/* Its operstate with the rest: each file read once. */
-		p->netdev_exists = netdev_get_link(src->root, p->netdev, &nd) == 0;
-		p->netdev_type = nd.type;
-		p->netdev_flags = nd.flags;
-		p->carrier = nd.carrier;
-		if (p->netdev_exists)
-			memcpy(p->operstate, nd.operstate, sizeof(p->operstate));
-	} else if (p->netdev_mtu > 0) {
+	if (!*p->operstate && p->netdev_mtu > 0)
 		netdev_operstate(src->root, p->netdev, p->operstate, sizeof(p->operstate));
-	}
 	/*
 	 * rxe's follow from its netdev's (no device to open for them, and a
 	 * fixture answers the same); any other's from libibverbs, live only.
 	 */
-	if ((!model_dev_is_rxe(d) || (flags & MODEL_DEV_MTU)) && src->verbs &&
+	if (from_device && src->verbs &&
 	    verbs_port_mtu(d->name, p->num, &p->active_mtu, &p->max_mtu) == 0) {
 		p->mtu_source = MTU_DEVICE;
-	} else if (model_dev_is_rxe(d) && !(flags & MODEL_DEV_MTU) && p->netdev_mtu > 0) {
+	} else if (!from_device && p->netdev_mtu > 0) {
 		p->mtu_source = MTU_DERIVED;
 		model_rxe_port_mtu((unsigned int)p->netdev_mtu, &p->active_mtu, &p->max_mtu);
 	} else {
@@ -72,11 +82,21 @@ static void load_port_mtu(const struct model_src *src, const struct rdma_dev *d,
 	}
 }
 
-void model_load_mtus(const struct model_src *src, struct model *m, unsigned int flags)
+void model_load_links(const struct model_src *src, struct model *m, struct model_ask ask)
 {
-	for (size_t i = 0; i < m->n; i++)
-		for (size_t k = 0; k < m->devs[i].nports; k++)
-			load_port_mtu(src, &m->devs[i], &m->devs[i].ports[k], flags);
+	if (ask.mtu == MODEL_MTU_NONE && !ask.netdev)
+		return;
+	for (size_t i = 0; i < m->n; i++) {
+		for (size_t k = 0; k < m->devs[i].nports; k++) {
+			struct port *p = &m->devs[i].ports[k];
+
+			fill_netdev(src, &m->devs[i], p);
+			if (ask.netdev)
+				load_port_netdev(src, p);
+			if (ask.mtu != MODEL_MTU_NONE)
+				load_port_mtu(src, &m->devs[i], p, ask.mtu);
+		}
+	}
 }
 
 int model_load_verbs_gids(const char *dev, struct port *p)
@@ -110,6 +130,7 @@ int model_load_verbs_gids(const char *dev, struct port *p)
 			 v[i].ifindex && v[i].ifindex == last_ifindex ? last_name : "");
 	}
 	p->ngids = n;
+	p->gids_known = true;
 	free(v);
 	return 0;
 }

@@ -10,17 +10,14 @@
 
 /* model.c: one device's ports, GIDs and counters freed (model_free's part). */
 void model_dev_free(struct rdma_dev *d);
-/* sysfs.c: the devices and ports as sysfs has them, and what FLAGS ask of them. */
-int model_load_sysfs(const struct model_src *src, const char *only, unsigned int flags,
+/* sysfs.c: the devices and ports as sysfs has them, and the tables ASK names. */
+int model_load_sysfs(const struct model_src *src, const char *only, struct model_ask ask,
 		     struct model *m);
-/*
- * sysfs.c: P's GID table (MODEL_GIDS, MODEL_ALL_GIDS) and counters
- * (MODEL_COUNTERS) from sysfs, whichever source listed D and P.
- */
+/* sysfs.c: P's GID table and counters as ASK names them, whichever list had D and P. */
 int model_sysfs_port_tables(const struct model_src *src, const struct rdma_dev *d,
-			    struct port *p, unsigned int flags);
-/* netlink.c: the devices and ports as the RDMA netlink has them (MODEL_NETLINK). */
-int model_load_netlink(const struct model_src *src, const char *only, unsigned int flags,
+			    struct port *p, struct model_ask ask);
+/* netlink.c: the devices (and unless MODEL_PORTS_NONE, ports) as the RDMA netlink has them. */
+int model_load_netlink(const struct model_src *src, const char *only, struct model_ask ask,
 		       struct model *m);
 
 #endif

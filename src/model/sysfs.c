@@ -131,7 +131,7 @@ static uint8_t read_state(const char *root, const char *dev, uint32_t port, cons
 }
 
 static int load_gids(const struct model_src *src, const char *dev, struct port *p,
-		     unsigned int flags)
+		     enum model_gids gids)
 {
 	const char *root = src->root;
 	char dir[256], buf[64];
@@ -139,15 +139,15 @@ static int load_gids(const struct model_src *src, const char *dev, struct port *
 	int err, gfd = -1, tfd = -1, nfd = -1;
 
 	/* One call for the table through libibverbs, when it may: 1024 reads fewer. */
-	if (src->verbs && (flags & MODEL_GIDS) && !(flags & MODEL_ALL_GIDS) &&
-	    model_load_verbs_gids(dev, p) == 0)
+	if (src->verbs && gids == MODEL_GIDS_USED && model_load_verbs_gids(dev, p) == 0)
 		return 0;
+	p->gids_known = gids != MODEL_GIDS_NONE;
 	snprintf(dir, sizeof(dir), IB "/%s/ports/%u/gids", dev, p->num);
 	err = list_dir(root, dir, true, &ns);
 	if (err)
 		return err == -ENOENT ? 0 : err;
 	p->gid_tbl_len = (uint32_t)ns.n;
-	if (!(flags & (MODEL_GIDS | MODEL_ALL_GIDS)))
+	if (gids == MODEL_GIDS_NONE)
 		goto out;
 	p->gids = calloc(ns.n ? ns.n : 1, sizeof(*p->gids));
 	if (!p->gids) {
@@ -168,7 +168,7 @@ static int load_gids(const struct model_src *src, const char *dev, struct port *
 		if (sysfs_read_at(gfd, ns.v[i], buf, sizeof(buf)) < 0 || gid_parse(buf, g->raw) < 0)
 			continue;	/* gone, or not a GID: nothing to show */
 		g->empty = gid_is_zero(g->raw);
-		if (g->empty && !(flags & MODEL_ALL_GIDS))
+		if (g->empty && gids != MODEL_GIDS_ALL)
 			continue;
 		/* The attributes fail with EINVAL for an empty slot: no type then. */
 		if (tfd < 0 || sysfs_read_at(tfd, ns.v[i], g->type, sizeof(g->type)) < 0)
@@ -194,6 +194,7 @@ static int load_counters(const char *root, const char *dev, struct port *p)
 	struct names ns;
 	int err;
 
+	p->counters_known = true;
 	snprintf(dir, sizeof(dir), IB "/%s/ports/%u/hw_counters", dev, p->num);
 	err = list_dir(root, dir, false, &ns);
 	if (err)
@@ -215,7 +216,7 @@ static int load_counters(const char *root, const char *dev, struct port *p)
 }
 
 static int load_port(const struct model_src *src, const struct rdma_dev *d, struct port *p,
-		     unsigned int flags)
+		     struct model_ask ask)
 {
 	const char *root = src->root, *dev = d->name;
 	char dir[256];
@@ -230,8 +231,8 @@ static int load_port(const struct model_src *src, const struct rdma_dev *d, stru
 	else if (sysfs_read(root, p->netdev, sizeof(p->netdev),
 			    IB "/%s/ports/%u/gid_attrs/ndevs/0", dev, p->num) <= 0)
 		p->netdev[0] = '\0';
-	if (flags & MODEL_STATES)
-		return model_sysfs_port_tables(src, d, p, flags);
+	if (ask.ports == MODEL_PORTS_STATES)
+		return model_sysfs_port_tables(src, d, p, ask);
 	if (sysfs_read(root, p->link_layer, sizeof(p->link_layer), IB "/%s/ports/%u/link_layer", dev,
 		       p->num) < 0)
 		p->link_layer[0] = '\0';
@@ -244,20 +245,20 @@ static int load_port(const struct model_src *src, const struct rdma_dev *d, stru
 		names_free(&pk);
 	}
 	/* The GID table's length, even when its slots are not asked for. */
-	err = load_gids(src, dev, p, flags);
-	if (!err && (flags & MODEL_COUNTERS))
+	err = load_gids(src, dev, p, ask.gids);
+	if (!err && ask.counters)
 		err = load_counters(root, dev, p);
 	return err;
 }
 
 int model_sysfs_port_tables(const struct model_src *src, const struct rdma_dev *d,
-			    struct port *p, unsigned int flags)
+			    struct port *p, struct model_ask ask)
 {
 	int err = 0;
 
-	if (flags & (MODEL_GIDS | MODEL_ALL_GIDS))
-		err = load_gids(src, d->name, p, flags);
-	if (!err && (flags & MODEL_COUNTERS))
+	if (ask.gids != MODEL_GIDS_NONE)
+		err = load_gids(src, d->name, p, ask.gids);
+	if (!err && ask.counters)
 		err = load_counters(src->root, d->name, p);
 	return err;
 }
@@ -282,7 +283,7 @@ static void find_uverbs(const char *root, struct model *m)
 	names_free(&ns);
 }
 
-static int load_dev(const struct model_src *src, const char *name, unsigned int flags,
+static int load_dev(const struct model_src *src, const char *name, struct model_ask ask,
 		    struct rdma_dev *d)
 {
 	const char *root = src->root;
@@ -291,7 +292,8 @@ static int load_dev(const struct model_src *src, const char *name, unsigned int 
 	int err;
 
 	snprintf(d->name, sizeof(d->name), "%s", name);
-	if (!(flags & MODEL_STATES)) {
+	d->index = MODEL_NO_INDEX;
+	if (ask.ports != MODEL_PORTS_STATES) {
 		char buf[64];
 
 		if (sysfs_read(root, buf, sizeof(buf), IB "/%s/node_type", name) > 0)
@@ -311,8 +313,7 @@ static int load_dev(const struct model_src *src, const char *name, unsigned int 
 			       IB "/%s/ports/1/gid_attrs/ndevs/0", name) <= 0)
 			d->netdev[0] = '\0';
 	}
-
-	if (flags & MODEL_NO_PORTS)
+	if (ask.ports == MODEL_PORTS_NONE)
 		return 0;
 	snprintf(dir, sizeof(dir), IB "/%s/ports", name);
 	err = list_dir(root, dir, true, &ports);
@@ -326,13 +327,13 @@ static int load_dev(const struct model_src *src, const char *name, unsigned int 
 	for (size_t i = 0; i < ports.n && !err; i++) {
 		d->ports[i].num = (uint32_t)strtoul(ports.v[i], NULL, 10);
 		d->nports++;
-		err = load_port(src, d, &d->ports[i], flags);
+		err = load_port(src, d, &d->ports[i], ask);
 	}
 	names_free(&ports);
 	return err;
 }
 
-int model_load_sysfs(const struct model_src *src, const char *only, unsigned int flags,
+int model_load_sysfs(const struct model_src *src, const char *only, struct model_ask ask,
 		     struct model *m)
 {
 	const char *root = src->root;
@@ -356,7 +357,7 @@ int model_load_sysfs(const struct model_src *src, const char *only, unsigned int
 	for (size_t i = 0; i < ns.n && !err; i++) {
 		if (only && strcmp(ns.v[i], only))
 			continue;
-		err = load_dev(src, ns.v[i], flags, &m->devs[m->n]);
+		err = load_dev(src, ns.v[i], ask, &m->devs[m->n]);
 		m->n++;
 		/* A device removed while it was read is simply not there. */
 		if (err == -ENOENT && !sysfs_exists(root, IB "/%s", ns.v[i])) {
@@ -366,7 +367,7 @@ int model_load_sysfs(const struct model_src *src, const char *only, unsigned int
 		}
 	}
 	names_free(&ns);
-	if (!err && !(flags & MODEL_STATES))
+	if (!err && ask.ports != MODEL_PORTS_STATES)
 		find_uverbs(root, m);
 	if (!err && only && m->n == 0)
 		err = -ENODEV;
@@ -393,6 +394,7 @@ int model_load_new_rxe(const char *root, const char *name, const char *netdev,
 	}
 	d->nports = 1;
 	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->index = MODEL_NO_INDEX;
 	snprintf(d->driver, sizeof(d->driver), "rxe");
 	snprintf(d->netdev, sizeof(d->netdev), "%s", netdev);
 	/* rdma_rxe makes one port, port 1, on its parent netdev. */
@@ -406,6 +408,7 @@ int model_load_new_rxe(const char *root, const char *name, const char *netdev,
 		return -ENODEV;
 	}
 	/* What a link line prints: the MTUs follow from the netdev's. */
-	model_load_mtus(&(struct model_src){ .root = root }, m, MODEL_MTU);
+	model_load_links(&(struct model_src){ .root = root }, m,
+			 (struct model_ask){ .ports = MODEL_PORTS_STATES, .mtu = MODEL_MTU_LINK });
 	return 0;
 }

@@ -26,7 +26,7 @@ static int devices(struct nl *nl, struct model *m)
 {
 	const struct model_src src = { .root = live, .nl = nl };
 
-	return model_load(&src, NULL, MODEL_NETLINK, m);
+	return model_load(&src, NULL, (struct model_ask){ .source = MODEL_NETLINK }, m);
 }
 
 static int link_create(struct nl *nl, const char *name, const char *netdev)
@@ -151,7 +151,8 @@ int link_del_name(struct nl *nl, const char *name, struct op_err *e)
 	const struct model_src src = { .root = live, .nl = nl };
 	struct model m = { 0 };
 	const struct rdma_dev *d;
-	int err = model_load(&src, NULL, MODEL_NETLINK | MODEL_NO_PORTS, &m);
+	int err = model_load(&src, NULL,
+			     (struct model_ask){ .source = MODEL_NETLINK, .ports = MODEL_PORTS_NONE }, &m);
 
 	if (err)
 		return explain_dump(e, err, nl_ext_msg(nl));
@@ -236,7 +237,8 @@ int link_move(struct nl *nl, const char *name, int nsfd, const char *spec, struc
 	struct model m = { 0 };
 	const struct rdma_dev *d;
 	struct nlmsghdr *nlh;
-	int err = model_load(&src, NULL, MODEL_NETLINK | MODEL_NO_PORTS, &m);
+	int err = model_load(&src, NULL,
+			     (struct model_ask){ .source = MODEL_NETLINK, .ports = MODEL_PORTS_NONE }, &m);
 
 	if (err)
 		return explain_dump(e, err, nl_ext_msg(nl));

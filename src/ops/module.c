@@ -350,7 +350,7 @@ int module_remove(struct nl *nl, struct module_remove_req *r, struct op_err *e)
 		struct model m;
 		size_t n;
 
-		err = model_load(&src, NULL, MODEL_NETLINK, &m);
+		err = model_load(&src, NULL, (struct model_ask){ .source = MODEL_NETLINK }, &m);
 		if (err)
 			return explain_dump(e, err, nl_ext_msg(nl));
 		/* A device in use would hang the unload: nothing is removed. */

@@ -16,6 +16,10 @@
 #include "model/gid.h"
 #include "model/model.h"
 
+/* What the netlink lists, and the most sysfs's list reads with nothing else asked. */
+#define NL_ASK ((struct model_ask){ .source = MODEL_NETLINK })
+#define ALL ((struct model_ask){ .source = MODEL_SYSFS })
+
 /* tools/run-tests runs from the top of the tree; FIXTURES may say otherwise. */
 static const char *fixture(const char *name)
 {
@@ -42,7 +46,7 @@ static void two_netdevs(void **state)
 	const struct port *p;
 
 	(void)state;
-	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, MODEL_GIDS | MODEL_COUNTERS, &m), 0);
+	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, (struct model_ask){ .gids = MODEL_GIDS_USED, .counters = true }, &m), 0);
 	assert_int_equal(m.n, 2);
 	assert_string_equal(m.devs[0].name, "rxe0");
 	assert_string_equal(m.devs[1].name, "rxe1");
@@ -82,7 +86,7 @@ static void all_slots(void **state)
 	const struct port *p;
 
 	(void)state;
-	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe1", MODEL_ALL_GIDS, &m), 0);
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe1", (struct model_ask){ .gids = MODEL_GIDS_ALL }, &m), 0);
 	assert_int_equal(m.n, 1);
 	p = &m.devs[0].ports[0];
 	assert_int_equal(p->ngids, 1024);
@@ -100,12 +104,12 @@ static void no_rdma_and_unknown(void **state)
 	struct model m;
 
 	(void)state;
-	assert_int_equal(model_load(sysfs("no-rdma"), NULL, MODEL_GIDS, &m), 0);
+	assert_int_equal(model_load(sysfs("no-rdma"), NULL, (struct model_ask){ .gids = MODEL_GIDS_USED }, &m), 0);
 	assert_int_equal(m.n, 0);
 	model_free(&m);
-	assert_int_equal(model_load(sysfs("no-rdma"), "rxe0", 0, &m), -ENODEV);
-	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe9", 0, &m), -ENODEV);
-	assert_int_equal(model_load(&(struct model_src){ .root = "/nonexistent" }, NULL, 0, &m), 0);
+	assert_int_equal(model_load(sysfs("no-rdma"), "rxe0", ALL, &m), -ENODEV);
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe9", ALL, &m), -ENODEV);
+	assert_int_equal(model_load(&(struct model_src){ .root = "/nonexistent" }, NULL, ALL, &m), 0);
 	assert_int_equal(m.n, 0);
 }
 
@@ -116,8 +120,8 @@ static void states_alone(void **state)
 	const struct port *p;
 
 	(void)state;
-	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe1", MODEL_STATES, &m), 0);
-	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe1", 0, &full), 0);
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe1", (struct model_ask){ .ports = MODEL_PORTS_STATES }, &m), 0);
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe1", ALL, &full), 0);
 	assert_int_equal(m.n, 1);
 	assert_string_equal(m.devs[0].name, "rxe1");
 	assert_string_equal(m.devs[0].driver, "rxe");
@@ -136,10 +140,10 @@ static void states_alone(void **state)
 	model_free(&m);
 	model_free(&full);
 	/* A name is a device's own directory, never a path out of it. */
-	assert_int_equal(model_load(sysfs("two-netdevs"), "..", MODEL_STATES, &m), -ENODEV);
-	assert_int_equal(model_load(sysfs("two-netdevs"), ".", 0, &m), -ENODEV);
-	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe0/ports", 0, &m), -ENODEV);
-	assert_int_equal(model_load(sysfs("two-netdevs"), "", 0, &m), -ENODEV);
+	assert_int_equal(model_load(sysfs("two-netdevs"), "..", (struct model_ask){ .ports = MODEL_PORTS_STATES }, &m), -ENODEV);
+	assert_int_equal(model_load(sysfs("two-netdevs"), ".", ALL, &m), -ENODEV);
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe0/ports", ALL, &m), -ENODEV);
+	assert_int_equal(model_load(sysfs("two-netdevs"), "", ALL, &m), -ENODEV);
 }
 
 /* Both sources of one capture tell the same devices, ports and netdevs. */
@@ -152,8 +156,8 @@ static void netlink_agrees_with_sysfs(void **state)
 	(void)state;
 	model_netlink_capture(src.root, path, sizeof(path));
 	assert_int_equal(nl_open_replay(path, &src.nl), 0);
-	assert_int_equal(model_load(&src, NULL, MODEL_NETLINK, &nm), 0);
-	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, 0, &sm), 0);
+	assert_int_equal(model_load(&src, NULL, NL_ASK, &nm), 0);
+	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, ALL, &sm), 0);
 	assert_int_equal(nm.n, 2);
 	assert_int_equal(sm.n, nm.n);
 	for (size_t i = 0; i < nm.n; i++) {
@@ -170,15 +174,15 @@ static void netlink_agrees_with_sysfs(void **state)
 	}
 	model_free(&nm);
 	/* ONLY asks the same questions, so the capture answers it too. */
-	assert_int_equal(model_load(&src, "rxe1", MODEL_NETLINK, &nm), 0);
+	assert_int_equal(model_load(&src, "rxe1", NL_ASK, &nm), 0);
 	assert_int_equal(nm.n, 1);
 	assert_string_equal(nm.devs[0].name, "rxe1");
 	model_free(&nm);
-	assert_int_equal(model_load(&src, "rxe9", MODEL_NETLINK, &nm), -ENODEV);
+	assert_int_equal(model_load(&src, "rxe9", NL_ASK, &nm), -ENODEV);
 	model_free(&sm);
 	nl_close(src.nl);
 	/* Netlink asked without a netlink source is refused, not read live. */
-	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, MODEL_NETLINK, &nm), -EINVAL);
+	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, NL_ASK, &nm), -EINVAL);
 }
 
 /* Each fact is read by its own reader, whichever source listed the devices. */
@@ -192,8 +196,11 @@ static void facts_whatever_the_source(void **state)
 	model_netlink_capture(src.root, path, sizeof(path));
 	assert_int_equal(nl_open_replay(path, &src.nl), 0);
 	/* The netlink's list, with the GIDs and counters only sysfs has. */
-	assert_int_equal(model_load(&src, NULL, MODEL_NETLINK | MODEL_GIDS | MODEL_COUNTERS, &nm), 0);
-	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, MODEL_GIDS | MODEL_COUNTERS, &sm), 0);
+	assert_int_equal(model_load(&src, NULL,
+				    (struct model_ask){ .source = MODEL_NETLINK, .gids = MODEL_GIDS_USED,
+							.counters = true }, &nm), 0);
+	assert_int_equal(model_load(sysfs("two-netdevs"), NULL,
+				    (struct model_ask){ .gids = MODEL_GIDS_USED, .counters = true }, &sm), 0);
 	assert_int_equal(nm.n, sm.n);
 	for (size_t i = 0; i < nm.n; i++) {
 		const struct port *np = &nm.devs[i].ports[0];
@@ -211,26 +218,35 @@ static void facts_whatever_the_source(void **state)
 	model_free(&sm);
 	nl_close(src.nl);
 	/* From sysfs: the devices alone, with no port. */
-	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, MODEL_NO_PORTS, &m), 0);
+	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, (struct model_ask){ .ports = MODEL_PORTS_NONE }, &m), 0);
 	assert_int_equal(m.n, 2);
 	assert_int_equal(m.devs[0].nports, 0);
 	assert_string_equal(m.devs[0].driver, "rxe");
 	model_free(&m);
 	/* A link line's states, and the GIDs asked with them. */
-	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe1", MODEL_STATES | MODEL_GIDS, &m), 0);
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe1",
+				    (struct model_ask){ .ports = MODEL_PORTS_STATES, .gids = MODEL_GIDS_USED },
+				    &m), 0);
 	assert_true(m.devs[0].ports[0].ngids > 0);
 	assert_string_equal(m.devs[0].ports[0].link_layer, "");
 	model_free(&m);
-	/* The netdev's facts asked alone bring the MTUs they stand on. */
-	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe0", MODEL_NETDEV, &m), 0);
-	assert_true(m.devs[0].ports[0].netdev_mtu > 0);
+	/* The netdev's facts asked alone: each known on its own, the MTUs not. */
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe0", (struct model_ask){ .netdev = true },
+				    &m), 0);
+	assert_true(m.devs[0].ports[0].netdev_known);
 	assert_true(m.devs[0].ports[0].netdev_exists);
-	assert_int_equal(m.devs[0].ports[0].mtu_source, MTU_DERIVED);
+	assert_string_equal(m.devs[0].ports[0].operstate, "up");
+	assert_int_equal(m.devs[0].ports[0].netdev_mtu, 0);
+	assert_int_equal(m.devs[0].ports[0].mtu_source, MTU_UNKNOWN);
 	model_free(&m);
-	/* Not asked: plainly unknown. */
-	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe0", 0, &m), 0);
+	/* Not asked: plainly unknown, not empty. */
+	assert_int_equal(model_load(sysfs("two-netdevs"), "rxe0", ALL, &m), 0);
+	assert_false(m.devs[0].ports[0].gids_known);
+	assert_false(m.devs[0].ports[0].counters_known);
+	assert_false(m.devs[0].ports[0].netdev_known);
 	assert_int_equal(m.devs[0].ports[0].ngids, 0);
 	assert_int_equal(m.devs[0].ports[0].ncounters, 0);
+	assert_int_equal(m.devs[0].index, MODEL_NO_INDEX);
 	model_free(&m);
 }
 

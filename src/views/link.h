@@ -8,7 +8,7 @@ struct port;
 struct rdma_dev;
 
 /*
- * One rxe link, a row for each port of D (MODEL_NETLINK | MODEL_MTU): 'link
+ * One rxe link, a row for each port of D (the netlink's, with MODEL_MTU_LINK): 'link
  * show', also what 'add' prints.
  */
 void view_link(struct out *o, const struct rdma_dev *d);

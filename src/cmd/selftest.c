@@ -14,10 +14,8 @@
 #include "views/selftest.h"
 #include "model/model.h"
 #include "ops/explain.h"
-#include "selftest/pingpong.h"
 #include "selftest/selftest.h"
 #include "selftest/sidechan.h"
-#include "selftest/xport.h"
 
 /* The options every verb shares, with the defaults of the verbs exchange. */
 static int st_options(const struct cli_args *a, const char *dev, struct st_opts *o)
@@ -55,21 +53,20 @@ static int st_options(const struct cli_args *a, const char *dev, struct st_opts 
 }
 
 /* --transport and --events: the matrix instead of the RC stages. */
-static int xport_options(const struct cli_args *a, const struct st_opts *o, struct xp_opts *x)
+static int xport_options(const struct cli_args *a, struct st_opts *o)
 {
 	const char *list = cli_str(a, "transport");
 	char bad[128];
 
-	*x = (struct xp_opts){ .common = o->common };
-	x->common.events = cli_flag(a, "events");
-	if (!list && !x->common.events)
+	o->common.events = cli_flag(a, "events");
+	if (!list && !o->common.events)
 		return 0;
 	if (o->bench || o->cm)
 		return cli_usage(a, "--transport and --events prove the transports: not with "
 				 "--bench or --cm");
 	if (!list)
 		list = "rc";
-	if (xp_parse(list, &x->transports, bad, sizeof(bad)))
+	if (xp_parse(list, &o->transports, bad, sizeof(bad)))
 		return cli_usage(a, "--transport: '%s' is not a transport (rc, uc, ud, srq, xrc, "
 				 "mw, or all)", bad);
 	return 0;
@@ -77,10 +74,10 @@ static int xport_options(const struct cli_args *a, const struct st_opts *o, stru
 
 int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	struct xp_opts xo;
 	const char *devs[64];
 	const struct model_src src = cmd_model_src(ctx);
 	struct model m = { 0 };
+	struct st_report *r;
 	struct st_opts o;
 	struct op_err e;
 	size_t n = 0;
@@ -92,7 +89,7 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (cli_str(a, "iters") && !o.bench)
 		return cli_usage(a, "--iters is for --bench, --cm between two hosts, or "
 				 "--pingpong");
-	err = xport_options(a, &o, &xo);
+	err = xport_options(a, &o);
 	if (err)
 		return err;
 	if (o.common.dev) {
@@ -111,27 +108,21 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 						    "test ('rdmactl add rxe0 NETDEV' makes one)"), &e));
 		}
 	}
+	r = malloc(sizeof(*r));
+	if (!r) {
+		model_free(&m);
+		return cmd_fail((op_err_set(&e, -ENOMEM, NULL, "out of memory"), &e));
+	}
 	out_arr_open(ctx->out, NULL);
 	for (size_t i = 0; i < n; i++) {
-		struct st_report r;
-
 		o.common.dev = devs[i];
-		if (xo.transports) {
-			struct xp_report *x = malloc(sizeof(*x));
-
-			xo.common.dev = devs[i];
-			if (!x || xp_loopback(&xo, x))
-				failed++;
-			if (x)
-				view_selftest_transports(ctx->out, x);
-			free(x);
-			continue;
-		}
-		if (o.cm ? st_cm_loopback(&o, &r) : st_loopback(&o, &r))
+		if (o.transports ? xp_loopback(&o, r) : o.cm ? st_cm_loopback(&o, r) :
+		    st_loopback(&o, r))
 			failed++;
-		view_selftest_report(ctx->out, &r);
+		view_selftest(ctx->out, &o, r);
 	}
 	out_arr_close(ctx->out);
+	free(r);
 	model_free(&m);
 	return failed ? -EIO : 0;
 }
@@ -157,70 +148,38 @@ static int pingpong(struct cmd_ctx *ctx, const struct cli_args *a, const struct 
 {
 	static const char *const kinds[] = { "rc", "uc", "ud", "srq", NULL };
 	const char *t = cli_str(a, "transport");
-	struct pp_opts o = {
+	struct st_opts o = {
 		.common = { .dev = so->common.dev, .gid_index = so->common.gid_index,
 			    .host = server ? NULL : a->argv[0],
 			    .port = (unsigned int)cli_value(a, "port"),
 			    .events = cli_flag(a, "events"),
 			    .timeout_ms = (unsigned int)cli_value(a, "timeout") * 1000 },
-		.server = server, .iters = (unsigned int)cli_num(a, "iters", 1000), .rx_depth = 500,
-		.mtu = 3 /* IBV_MTU_1024 */, .num_qp = 1,
+		.pp = { .server = server, .iters = (unsigned int)cli_num(a, "iters", 1000),
+			.rx_depth = 500, .mtu = 3 /* IBV_MTU_1024 */, .num_qp = 1 },
 	};
-	struct out *out = ctx->out;
-	struct pp_report r;
+	struct st_report *r;
 	int err;
 
 	if (so->cm || so->bench || (server && (cli_flag(a, "once") || cli_str(a, "bind"))))
 		return cli_usage(a, "--pingpong is the rdma-core examples' exchange: not with --cm, "
 				 "--bench, --bind or --once");
-	while (t && kinds[o.kind] && strcmp(kinds[o.kind], t))
-		o.kind++;
-	if (t && !kinds[o.kind])
+	while (t && kinds[o.pp.kind] && strcmp(kinds[o.pp.kind], t))
+		o.pp.kind++;
+	if (t && !kinds[o.pp.kind])
 		return cli_usage(a, "--pingpong --transport: one of rc, uc, ud or srq (the "
 				 "examples ibv_rc_, ibv_uc_, ibv_ud_ and ibv_srq_pingpong), not '%s'",
 				 t);
-	if (o.kind == PP_SRQ)
-		o.num_qp = 16;	/* ibv_srq_pingpong's -q default */
-	o.common.size = (unsigned int)cli_num(a, "size", o.kind == PP_UD ? 2048 : 4096);
+	if (o.pp.kind == PP_SRQ)
+		o.pp.num_qp = 16;	/* ibv_srq_pingpong's -q default */
+	o.common.size = (unsigned int)cli_num(a, "size", o.pp.kind == PP_UD ? 2048 : 4096);
 	if (o.common.gid_index < 0)
 		o.common.gid_index = ipv4_gid(ctx, o.common.dev);
-	err = st_pingpong(&o, &r);
-	out_obj_open(out, NULL);
-	out_str(out, "ifname", "%s:", o.common.dev);
-	out_str(out, "role", " pingpong %s", server ? "server" : "client");
-	out_str(out, "transport", " (%s", pp_kind_name(o.kind));
-	out_u64(out, "qps", o.num_qp > 1 ? ", %" PRIu64 " QPs" : NULL, o.num_qp);
-	out_bool(out, "events", NULL, o.common.events);
-	out_text(out, "%s)", o.common.events ? ", events" : "");
-	if (!server)
-		out_str(out, "peer", " of %s", o.common.host);
-	out_u64(out, "port", " port %" PRIu64, o.common.port);
-	if (o.common.gid_index >= 0)
-		out_s64(out, "gid_index", ", GID %" PRId64, o.common.gid_index);
-	else
-		out_str(out, "gid_index", ", GID %s", NULL);	/* unknown: null */
-	out_str(out, "gid", " %s", *r.local_gid ? r.local_gid : NULL);
-	out_nl(out);
-	if (r.passed) {
-		out_str(out, "remote_gid", "  remote GID %s", r.remote_gid);
-		out_u64(out, "remote_qpn", ", QPN 0x%06" PRIx64, r.remote_qpn);
-		out_nl(out);
-		out_u64(out, "bytes", "  %" PRIu64 " bytes", r.bytes);
-		out_u64(out, "usec", " in %" PRIu64 " us", r.usec);
-		out_u64(out, "iters", ", %" PRIu64 " iterations", r.iters);
-		out_text(out, " = %.2f usec/iter, data checked",
-			 r.iters ? (double)r.usec / r.iters : 0);
-		out_u64(out, "cq_events", o.common.events ? ", %" PRIu64 " CQ events" : NULL,
-			r.cq_events);
-		out_nl(out);
-	} else {
-		out_str(out, "detail", "  FAIL  %s\n", r.f.detail);
-		out_str(out, "hint", *r.f.hint ? "  hint: %s\n" : NULL, *r.f.hint ? r.f.hint : NULL);
-		view_selftest_errno(out, &r.f);
-	}
-	out_bool(out, "passed", NULL, r.passed);
-	out_text(out, "%s: pingpong %s\n", o.common.dev, r.passed ? "passed" : "FAILED");
-	out_obj_close(out);
+	r = malloc(sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	err = st_pingpong(&o, r);
+	view_selftest(ctx->out, &o, r);
+	free(r);
 	return err ? -EIO : 0;
 }
 
@@ -247,6 +206,7 @@ static int two_hosts(const struct cli_args *a, struct st_opts *o)
 
 struct serving {
 	struct cmd_ctx *ctx;
+	const struct st_opts *o;
 	bool listening;
 	unsigned int served, failed;
 };
@@ -271,10 +231,7 @@ static void session(void *arg, const struct st_report *r)
 	/* One document a client: JSON lines with -j. */
 	o = out_new(stdout, out_is_json(sv->ctx->out), false);
 	if (o) {
-		if (r->transports)
-			view_selftest_transports(o, r->transports);
-		else
-			view_selftest_report(o, r);
+		view_selftest(o, sv->o, r);
 		out_finish(o);
 	}
 }
@@ -288,9 +245,9 @@ static void on_signal(int sig)
 int cmd_selftest_server(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART: waits end */
-	struct serving sv = { .ctx = ctx };
-	struct st_report r;
+	struct st_report *r;
 	struct st_opts o;
+	struct serving sv = { .ctx = ctx, .o = &o };
 	int err;
 
 	err = st_options(a, a->argc ? a->argv[0] : NULL, &o);
@@ -309,15 +266,20 @@ int cmd_selftest_server(struct cmd_ctx *ctx, const struct cli_args *a)
 	    inet_pton(AF_INET6, o.bind, &(struct in6_addr){ 0 }) != 1)
 		return cli_usage(a, "--bind takes an IPv4 or IPv6 address, not '%s'", o.bind);
 	o.once = cli_flag(a, "once");
+	r = malloc(sizeof(*r));
+	if (!r)
+		return -ENOMEM;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	err = o.cm ? st_cm_server(&o, &r, session, &sv) : st_server(&o, &r, session, &sv);
+	err = o.cm ? st_cm_server(&o, r, session, &sv) : st_server(&o, r, session, &sv);
 	if (!sv.listening) {	/* it never started: say why as any report would */
 		out_arr_open(ctx->out, NULL);
-		view_selftest_report(ctx->out, &r);
+		view_selftest(ctx->out, &o, r);
 		out_arr_close(ctx->out);
+		free(r);
 		return -EIO;
 	}
+	free(r);
 	if (!o.once)
 		pr_err("selftest server: stopped after %u clients, %u failed", sv.served, sv.failed);
 	return err ? -EIO : 0;
@@ -325,8 +287,7 @@ int cmd_selftest_server(struct cmd_ctx *ctx, const struct cli_args *a)
 
 int cmd_selftest_client(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	struct xp_opts xo;
-	struct st_report r;
+	struct st_report *r;
 	struct st_opts o;
 	int err;
 
@@ -338,27 +299,16 @@ int cmd_selftest_client(struct cmd_ctx *ctx, const struct cli_args *a)
 	o.common.host = a->argv[0];
 	if (cli_flag(a, "pingpong"))
 		return pingpong(ctx, a, &o, false);
-	err = xport_options(a, &o, &xo);
+	err = xport_options(a, &o);
 	if (err)
 		return err;
-	if (xo.transports) {
-		struct xp_report *x = malloc(sizeof(*x));
-
-		if (!x)
-			return -ENOMEM;
-		xo.common.dev = o.common.dev;
-		xo.common.host = o.common.host;
-		xo.common.port = o.common.port;
-		err = xp_client(&xo, x);
-		out_arr_open(ctx->out, NULL);
-		view_selftest_transports(ctx->out, x);
-		out_arr_close(ctx->out);
-		free(x);
-		return err ? -EIO : 0;
-	}
-	err = o.cm ? st_cm_client(&o, &r) : st_client(&o, &r);
+	r = malloc(sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	err = o.transports ? xp_client(&o, r) : o.cm ? st_cm_client(&o, r) : st_client(&o, r);
 	out_arr_open(ctx->out, NULL);
-	view_selftest_report(ctx->out, &r);
+	view_selftest(ctx->out, &o, r);
 	out_arr_close(ctx->out);
+	free(r);
 	return err ? -EIO : 0;
 }

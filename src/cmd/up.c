@@ -103,7 +103,7 @@ static int do_selftest(struct cmd_ctx *ctx, const char *dev)
 	st_opts_init(&opts, dev);
 	err = st_loopback(&opts, &r);
 	out_arr_open(o, NULL);
-	view_selftest_report(o, &r);
+	view_selftest(o, &opts, &r);
 	out_arr_close(o);
 	return end_step(o, err ? -EIO : 0);
 }

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "selftest/fault.h"
+#include "selftest/selftest.h"
 
 struct op_err;
 

@@ -6,7 +6,7 @@
 #include "cmd/cmd.h"
 #include "lazy/lazy.h"
 #include "model/conf.h"
-#include "selftest/xport.h"
+#include "selftest/selftest.h"
 
 static const struct cli_opt add_opts[] = {
 	{ "persist", 0, CLI_FLAG, .help = "also record it in the persistent-links file, so "

@@ -118,11 +118,7 @@ int cm_adopt(struct cm *c, struct rdma_cm_id *id)
 		return st_fail(s, "name the device whose netdev has the address, or none",
 			       "the address is on %s, not %s", name, s->o->common.dev);
 	snprintf(s->r->head.dev, sizeof(s->r->head.dev), "%s", name);
-	if (!s->dev.ctx) {
-		s->dev.ctx = id->verbs;
-		s->cm = true;
-	}
-	return st_setup_device(s);
+	return st_setup_device(s, id->verbs);
 }
 
 struct rdma_conn_param cm_conn_param(unsigned int depth)
@@ -136,7 +132,7 @@ int cm_create_qp(struct cm *c, struct rdma_cm_id *id, struct st_end *e)
 {
 	struct ibv_qp_init_attr qa = st_qp_attr(c->s, e);
 
-	if (rdma_create_qp(id, e->pd, &qa))
+	if (rdma_create_qp(id, c->s->ss.pd, &qa))
 		return st_fail_err(c->s, errno, NULL, "rdma_create_qp: %s", strerror(errno));
 	e->qp = id->qp;
 	return 0;
@@ -160,6 +156,7 @@ void cm_close(struct cm *c)
 		ibv_dereg_mr(c->ctl_mr);
 	st_free_end(&s->a);
 	st_free_end(&s->b);
+	st_session_close(&s->ss);	/* the PD, before the ids that hold its device */
 	if (c->child)
 		rdma_destroy_id(c->child);
 	if (c->id)
@@ -168,9 +165,6 @@ void cm_close(struct cm *c)
 		rdma_destroy_id(c->listen);
 	if (c->ec)
 		rdma_destroy_event_channel(c->ec);
-	if (s->cm)
-		s->dev.ctx = NULL;	/* librdmacm's, not ours to close */
-	s->cm = false;
 	memset(c, 0, sizeof(*c));
 	c->s = s;
 }
@@ -207,14 +201,14 @@ int st_cm_loopback(const struct st_opts *o, struct st_report *r)
 	st_report_init(r, o->common.dev, 0);
 	st_begin(&s, ST_SETUP);
 	/* The device's IPv4 address, from its RoCE v2 GID; then verbs closes, rdma_cm opens. */
-	err = st_setup_device(&s);
-	if (!err && !gid_is_v4mapped(s.dev.gid.raw))
+	err = st_setup_device(&s, NULL);
+	if (!err && !gid_is_v4mapped(s.ss.dev.gid.raw))
 		err = st_fail(&s, "give the netdev an IPv4 address", "GID index %d (%s) is not an "
 			      "IPv4 address: rdma_cm needs one here", r->head.gid_index, r->head.gid);
 	if (err)
 		goto out;
-	memcpy(&sin.sin_addr, s.dev.gid.raw + 12, 4);
-	vb_device_close(&s.dev);
+	memcpy(&sin.sin_addr, s.ss.dev.gid.raw + 12, 4);
+	st_session_close(&s.ss);
 
 	err = cm_open(&c);
 	if (!err && (rdma_create_id(c.ec, &c.listen, NULL, RDMA_PS_TCP) ||

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What every mode of the selftest's stages shares (stages.c, net.c, cm.c,
- * bench.c): a run's options and report, a stage begun, passed or failed with
- * its hint, the byte pattern each stage checks, an end's buffers and RC QP
- * made, described in a hello, connected and freed.
+ * bench.c): the options' defaults and the report's stages, a stage begun,
+ * passed or failed with its hint, the byte pattern each stage checks, the
+ * session opened for a run, an end's buffers and RC QP made (on the
+ * session's PD), described in a hello, connected and freed.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -178,9 +179,6 @@ int st_make_end(struct st_run *s, struct st_end *e, uint32_t len, bool noqp)
 
 	e->len = len;
 	e->sq_depth = s->o->bench && s->o->depth > 16 ? s->o->depth : 16;
-	e->pd = ibv_alloc_pd(s->dev.ctx);
-	if (!e->pd)
-		return st_fail_err(s, errno, NULL, "ibv_alloc_pd: %s", strerror(errno));
 	if (s->o->bench) {
 		e->alloc = st_page_alloc(len);
 		e->buf = e->alloc;
@@ -192,17 +190,17 @@ int st_make_end(struct st_run *s, struct st_end *e, uint32_t len, bool noqp)
 	if (!e->alloc || !e->atom)
 		return st_fail(s, NULL, "out of memory for %u bytes", len);
 	st_poison(e->buf, len);
-	if (!(e->mr = vb_reg_mr(e->pd, e->buf, len, access, &f)) ||
-	    !(e->amr = vb_reg_mr(e->pd, e->atom, 8, IBV_ACCESS_LOCAL_WRITE |
+	if (!(e->mr = vb_reg_mr(s->ss.pd, e->buf, len, access, &f)) ||
+	    !(e->amr = vb_reg_mr(s->ss.pd, e->atom, 8, IBV_ACCESS_LOCAL_WRITE |
 				 IBV_ACCESS_REMOTE_ATOMIC, &f)) ||
-	    !(e->scq = vb_cq_create(s->dev.ctx, (int)e->sq_depth + 1, NULL, &f)) ||
-	    !(e->rcq = vb_cq_create(s->dev.ctx, ST_RQ_DEPTH + 1, NULL, &f)))
+	    !(e->scq = vb_cq_create(s->ss.dev.ctx, (int)e->sq_depth + 1, NULL, &f)) ||
+	    !(e->rcq = vb_cq_create(s->ss.dev.ctx, ST_RQ_DEPTH + 1, NULL, &f)))
 		return st_fail_as(s, &f);
 	e->psn = (uint32_t)(mono_us() * 2654435761u) & 0xffffff;
 	if (noqp)
 		return 0;
 	qa = st_qp_attr(s, e);
-	e->qp = vb_qp_create(e->pd, &qa, &f);
+	e->qp = vb_qp_create(s->ss.pd, &qa, &f);
 	return e->qp ? 0 : st_fail_as(s, &f);
 }
 
@@ -218,8 +216,6 @@ void st_free_end(struct st_end *e)
 		ibv_dereg_mr(e->amr);
 	if (e->mr)
 		ibv_dereg_mr(e->mr);
-	if (e->pd)
-		ibv_dealloc_pd(e->pd);
 	free(e->alloc);
 	free(e->atom);
 	memset(e, 0, sizeof(*e));
@@ -227,12 +223,12 @@ void st_free_end(struct st_end *e)
 
 void st_hello(const struct st_run *s, const struct st_end *e, struct wire_hello *h)
 {
-	bool atomics = s->dev.attr.orig_attr.atomic_cap != IBV_ATOMIC_NONE;
+	bool atomics = s->ss.dev.attr.orig_attr.atomic_cap != IBV_ATOMIC_NONE;
 
 	*h = (struct wire_hello){
 		.flags = atomics ? WIRE_F_ATOMICS : 0,
-		.lid = s->dev.port.lid,
-		.mtu = (uint8_t)s->dev.port.active_mtu,
+		.lid = s->ss.dev.port.lid,
+		.mtu = (uint8_t)s->ss.dev.port.active_mtu,
 		.qpn = e->qp->qp_num,
 		.psn = e->psn,
 		.addr = (uintptr_t)e->buf,
@@ -241,7 +237,7 @@ void st_hello(const struct st_run *s, const struct st_end *e, struct wire_hello 
 		.atom_addr = atomics ? (uintptr_t)e->atom : 0,
 		.atom_rkey = atomics ? e->amr->rkey : 0,
 	};
-	memcpy(h->gid, s->dev.gid.raw, 16);
+	memcpy(h->gid, s->ss.dev.gid.raw, 16);
 }
 
 void st_remote_from_hello(struct st_remote *rem, const struct wire_hello *h)
@@ -256,7 +252,7 @@ void st_remote_from_hello(struct st_remote *rem, const struct wire_hello *h)
 
 int st_connect_qp(struct st_run *s, struct st_end *e)
 {
-	enum ibv_mtu mtu = s->dev.port.active_mtu < e->rem.mtu ? s->dev.port.active_mtu :
+	enum ibv_mtu mtu = s->ss.dev.port.active_mtu < e->rem.mtu ? s->ss.dev.port.active_mtu :
 								  e->rem.mtu;
 	struct vb_path p = { .type = IBV_QPT_RC, .dest_qpn = e->rem.qpn, .rq_psn = e->rem.psn,
 			     .sq_psn = e->psn, .dlid = e->rem.lid, .sgid_index = s->r->head.gid_index,
@@ -270,24 +266,19 @@ int st_connect_qp(struct st_run *s, struct st_end *e)
 	return 0;
 }
 
-int st_setup_device(struct st_run *s)
+int st_setup_device(struct st_run *s, struct ibv_context *ctx)
 {
 	struct st_fault f = { 0 };
-	int err = vb_device_open(&s->dev, s->r->head.dev, s->o->common.gid_index, &f);
 
-	s->r->head.gid_index = s->dev.gid_index;
-	snprintf(s->r->head.gid, sizeof(s->r->head.gid), "%s", s->dev.gid_text);
-	if (err)
-		return st_fail_as(s, &f);
-	s->r->head.mtu = (int)vb_mtu_bytes(s->dev.port.active_mtu);
-	return 0;
+	st_session_close(&s->ss);
+	return st_session_open(&s->ss, &s->o->common, ctx, &s->r->head, &f) ? st_fail_as(s, &f) : 0;
 }
 
 void st_release(struct st_run *s)
 {
 	st_free_end(&s->a);
 	st_free_end(&s->b);
-	vb_device_close(&s->dev);
+	st_session_close(&s->ss);
 }
 
 uint32_t st_buffer_len(const struct st_opts *o)

@@ -2,7 +2,7 @@
 /* The selftest's one failure helper. */
 #include <stdio.h>
 
-#include "selftest/fault.h"
+#include "selftest/selftest.h"
 
 int st_vfault(struct st_fault *f, const char *hint, const char *fmt, va_list ap)
 {

@@ -6,6 +6,7 @@
 #include <infiniband/verbs.h>
 
 #include "selftest/selftest.h"
+#include "selftest/session.h"
 #include "selftest/verbs.h"
 #include "selftest/wire.h"
 
@@ -28,7 +29,6 @@ struct st_remote {
 
 /* One end of an RC connection: everything it owns, and what it knows of its peer. */
 struct st_end {
-	struct ibv_pd *pd;
 	struct ibv_cq *scq, *rcq;
 	struct ibv_qp *qp;
 	struct ibv_mr *mr;	/* the data buffer: the only memory a peer may touch */
@@ -52,11 +52,10 @@ struct st_peer {
 struct st_run {
 	const struct st_opts *o;
 	struct st_report *r;
-	struct vb_device dev;	/* the GID at r->gid_index is ours */
+	struct st_session ss;	/* the device (the GID at r->head.gid_index is ours), the PD */
 	struct st_end a, b;	/* A acts; B is acted upon (in this process in loopback) */
 	const struct st_peer *peer;
 	int fd;			/* two hosts: the side channel */
-	bool cm;		/* rdma_cm made the QPs and connected them */
 	enum st_stage cur;
 };
 
@@ -81,8 +80,12 @@ int st_check_pattern(unsigned int stage, const char *what, const char *buf, size
 /* Fills in R's stages as skipped, the device and GID index unknown. */
 void st_report_init(struct st_report *r, const char *dev, unsigned int bench);
 
-/* Opens the device, checks the port, picks the GID; ctx ready for ends. */
-int st_setup_device(struct st_run *s);
+/*
+ * The session (re)opened on the device the report's head names, or on CTX,
+ * rdma_cm's context for it: the port checked, the GID picked, the PD ready
+ * for ends; else the running stage fails with why.
+ */
+int st_setup_device(struct st_run *s, struct ibv_context *ctx);
 /* An end with LEN bytes of buffer; without QP when NOQP (rdma_cm makes it). */
 int st_make_end(struct st_run *s, struct st_end *e, uint32_t len, bool noqp);
 void st_free_end(struct st_end *e);
@@ -108,6 +111,15 @@ void st_release(struct st_run *s);
 
 /* One completion of OP on CQ within the timeout, successful: else the stage fails. */
 int st_wait_wc(struct st_run *s, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc);
+
+/*
+ * The server's part for a --transport client whose first message, FIRST
+ * (header and body), is an XOPEN: end B of each transport it asks for, until
+ * its goodbye (xport/serve.c). R is the server's side of it: a row a
+ * transport served.
+ */
+int xp_serve(const struct st_opts *o, int fd, const uint8_t *first, const char *peer,
+	     struct st_report *r);
 
 /* --bench: A's side of each measurement, and B's answering side. */
 int st_bench_lat(struct st_run *s, enum st_stage stage, bool loopback);

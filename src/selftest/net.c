@@ -21,7 +21,7 @@
 #include "kernel/clock.h"
 #include "selftest/sidechan.h"
 #include "selftest/internal.h"
-#include "selftest/xport.h"
+#include "selftest/selftest.h"
 
 /* Clients waiting for their first message to arrive; the oldest gives way. */
 #define LOBBY_MAX 16
@@ -135,7 +135,7 @@ int st_client(const struct st_opts *o, struct st_report *r)
 	st_report_init(r, o->common.dev, o->bench);
 	snprintf(r->head.peer, sizeof(r->head.peer), "%s port %u", o->common.host, o->common.port);
 	st_begin(&s, ST_SETUP);
-	err = st_setup_device(&s) || st_make_end(&s, &s.a, st_buffer_len(o), false);
+	err = st_setup_device(&s, NULL) || st_make_end(&s, &s.a, st_buffer_len(o), false);
 	if (!err) {
 		st_done(&s, 0);
 		st_begin(&s, ST_CONNECT);
@@ -278,21 +278,19 @@ static int serve_steps(struct st_run *s)
 	}
 }
 
-/* One client, start to end; R (or XR, for --transport) says how it went. */
-static int serve_one(struct st_run *s, struct lobby_conn *c, struct xp_report *xr)
+/* One client, start to end; the report, of its mode, says how it went. */
+static int serve_one(struct st_run *s, struct lobby_conn *c)
 {
 	int err;
 
 	if (c->kind == WIRE_XOPEN) {
-		struct xp_opts xo = { .common = { .dev = s->o->common.dev,
+		struct st_opts xo = { .common = { .dev = s->o->common.dev,
 						  .gid_index = s->o->common.gid_index,
 						  .timeout_ms = s->o->common.timeout_ms } };
 
-		err = xp_serve(&xo, c->fd, c->buf, c->peer, xr);
+		err = xp_serve(&xo, c->fd, c->buf, c->peer, s->r);
 		close(c->fd);
 		c->fd = -1;
-		s->r->transports = xr;
-		s->r->passed = !err;
 		return err ? -1 : 0;
 	}
 	st_report_init(s->r, s->o->common.dev, 0);
@@ -302,7 +300,7 @@ static int serve_one(struct st_run *s, struct lobby_conn *c, struct xp_report *x
 	s->r->head.gid_index = -1;
 	s->fd = c->fd;
 	st_begin(s, ST_SETUP);
-	err = st_setup_device(s);
+	err = st_setup_device(s, NULL);
 	if (!err) {
 		st_done(s, 0);
 		st_begin(s, ST_CONNECT);
@@ -397,7 +395,6 @@ int st_server(const struct st_opts *o, struct st_report *r,
 	struct st_run s = { .o = o, .r = r, .fd = -1 };
 	/* Large: on the heap, not the stack. */
 	struct lobby_conn *lob = calloc(LOBBY_MAX, sizeof(*lob));
-	struct xp_report *xr = malloc(sizeof(*xr));
 	char err[200];
 	size_t nlob = 0;
 	int lfd, ret = 0;
@@ -405,11 +402,11 @@ int st_server(const struct st_opts *o, struct st_report *r,
 	/* The device first: a wrong DEV or GID index fails before any client comes. */
 	st_report_init(r, o->common.dev, 0);
 	st_begin(&s, ST_SETUP);
-	if (!lob || !xr) {
+	if (!lob) {
 		st_fail(&s, NULL, "out of memory");
 		goto fail;
 	}
-	if (st_setup_device(&s))
+	if (st_setup_device(&s, NULL))
 		goto fail;
 	lfd = sc_listen(o->bind, o->common.port, err, sizeof(err));
 	if (lfd < 0) {
@@ -432,7 +429,7 @@ int st_server(const struct st_opts *o, struct st_report *r,
 		c = lob[i];
 		memmove(&lob[i], &lob[i + 1], (nlob - (size_t)i - 1) * sizeof(*lob));
 		nlob--;
-		ret = serve_one(&s, &c, xr);
+		ret = serve_one(&s, &c);
 		session(arg, r);
 		if (o->once || sc_stop)
 			break;
@@ -441,13 +438,10 @@ int st_server(const struct st_opts *o, struct st_report *r,
 		close(lob[--nlob].fd);
 	close(lfd);
 	free(lob);
-	free(xr);
 	st_release(&s);
-	r->transports = NULL;
 	return ret;
 fail:
 	free(lob);
-	free(xr);
 	st_release(&s);
 	r->passed = false;
 	return -1;

@@ -18,7 +18,7 @@
 #include "kernel/clock.h"
 #include "selftest/internal.h"
 #include "selftest/selftest.h"
-#include "selftest/pingpong.h"
+#include "selftest/session.h"
 #include "selftest/sidechan.h"
 #include "selftest/verbs.h"
 #include "selftest/wire.h"
@@ -27,12 +27,10 @@
 #define WR_SEND 2
 
 struct pp_run {
-	const struct pp_opts *o;
-	struct pp_report *r;
-	struct vb_device dev;
+	const struct st_opts *o;
+	struct st_report *r;
+	struct st_session ss;
 	struct vb_wait wait;	/* the one CQ, polled or through the channel (-e) */
-	struct vb_channel chan;
-	struct ibv_pd *pd;
 	struct ibv_mr *mr;
 	struct ibv_cq *cq;
 	struct ibv_srq *srq;
@@ -59,35 +57,35 @@ static void format_msg(const struct pp_run *p, unsigned int i, char msg[WIRE_PP_
 	struct wire_pp m = { 0 };
 
 	if (i < p->nqp) {	/* past them, the example sends zeros */
-		m = (struct wire_pp){ .lid = p->dev.port.lid, .qpn = p->qp[i]->qp_num,
+		m = (struct wire_pp){ .lid = p->ss.dev.port.lid, .qpn = p->qp[i]->qp_num,
 				      .psn = p->psn[i] };
-		memcpy(m.gid, p->dev.gid.raw, 16);
+		memcpy(m.gid, p->ss.dev.gid.raw, 16);
 	}
 	wire_pp_encode(&m, msg);
 }
 
 static enum ibv_qp_type qp_type(const struct pp_run *p)
 {
-	return p->o->kind == PP_UC ? IBV_QPT_UC : p->o->kind == PP_UD ? IBV_QPT_UD : IBV_QPT_RC;
+	return p->o->pp.kind == PP_UC ? IBV_QPT_UC : p->o->pp.kind == PP_UD ? IBV_QPT_UD : IBV_QPT_RC;
 }
 
 static int setup(struct pp_run *p)
 {
 	struct ibv_qp_init_attr qa = {
 		.qp_type = qp_type(p),
-		.cap = { .max_send_wr = 1, .max_recv_wr = p->o->rx_depth, .max_send_sge = 1,
+		.cap = { .max_send_wr = 1, .max_recv_wr = p->o->pp.rx_depth, .max_send_sge = 1,
 			 .max_recv_sge = 1 },
 	};
 	struct st_fault *f = &p->r->f;
 	unsigned int mtu;
 
-	p->nqp = p->o->kind == PP_SRQ ? p->o->num_qp : 1;
-	p->nmsg = p->o->kind == PP_SRQ ? PP_MAX_QP : 1;
+	p->nqp = p->o->pp.kind == PP_SRQ ? p->o->pp.num_qp : 1;
+	p->nmsg = p->o->pp.kind == PP_SRQ ? PP_MAX_QP : 1;
 	p->grh = qa.qp_type == IBV_QPT_UD ? VB_GRH : 0;
-	p->fill = p->o->kind == PP_SRQ ? 0 : 0x7b;
-	if (vb_device_open(&p->dev, p->o->common.dev, p->o->common.gid_index, f))
+	p->fill = p->o->pp.kind == PP_SRQ ? 0 : 0x7b;
+	if (st_session_open(&p->ss, &p->o->common, NULL, &p->r->head, f))
 		return -1;
-	mtu = vb_mtu_bytes(p->dev.port.active_mtu);
+	mtu = vb_mtu_bytes(p->ss.dev.port.active_mtu);
 	if (qa.qp_type == IBV_QPT_UD && p->o->common.size > mtu)
 		return st_fault(f, "use --size of at most the MTU, or raise the netdev's MTU "
 				"(ibv_ud_pingpong refuses it too: 'Requested size larger than port "
@@ -98,25 +96,20 @@ static int setup(struct pp_run *p)
 	if (!p->buf)
 		return st_fault(f, NULL, "out of memory");
 	memset(p->buf, p->fill, p->o->common.size + p->grh);
-	if (p->o->common.events && vb_channel_open(&p->chan, p->dev.ctx, f))
-		return -1;
-	p->pd = ibv_alloc_pd(p->dev.ctx);
-	if (!p->pd)
-		return st_fault_err(f, errno, NULL, "ibv_alloc_pd: %s", strerror(errno));
-	p->mr = vb_reg_mr(p->pd, p->buf, p->o->common.size + p->grh, IBV_ACCESS_LOCAL_WRITE, f);
+	p->mr = vb_reg_mr(p->ss.pd, p->buf, p->o->common.size + p->grh, IBV_ACCESS_LOCAL_WRITE, f);
 	if (!p->mr)
 		return -1;
-	p->cq = vb_cq_create(p->dev.ctx, (int)(p->o->rx_depth + p->nqp),
-			     p->o->common.events ? &p->chan : NULL, f);
+	p->cq = vb_cq_create(p->ss.dev.ctx, (int)(p->o->pp.rx_depth + p->nqp),
+			     p->ss.ch, f);
 	if (!p->cq)
 		return -1;
-	p->wait = (struct vb_wait){ .cq = p->cq, .ch = p->o->common.events ? &p->chan : NULL,
+	p->wait = (struct vb_wait){ .cq = p->cq, .ch = p->ss.ch,
 				    .timeout_ms = p->o->common.timeout_ms, .spin = true,
 				    .event_first = true };
-	if (p->o->kind == PP_SRQ) {
-		struct ibv_srq_init_attr sa = { .attr = { .max_wr = p->o->rx_depth, .max_sge = 1 } };
+	if (p->o->pp.kind == PP_SRQ) {
+		struct ibv_srq_init_attr sa = { .attr = { .max_wr = p->o->pp.rx_depth, .max_sge = 1 } };
 
-		p->srq = ibv_create_srq(p->pd, &sa);
+		p->srq = ibv_create_srq(p->ss.pd, &sa);
 		if (!p->srq)
 			return st_fault_err(f, errno, NULL, "ibv_create_srq: %s", strerror(errno));
 		qa.srq = p->srq;
@@ -125,7 +118,7 @@ static int setup(struct pp_run *p)
 	qa.send_cq = qa.recv_cq = p->cq;
 	/* Each QP to INIT before the exchange, as the examples do; no remote access. */
 	for (unsigned int i = 0; i < p->nqp; i++) {
-		p->qp[i] = vb_qp_create(p->pd, &qa, f);
+		p->qp[i] = vb_qp_create(p->ss.pd, &qa, f);
 		if (!p->qp[i] || vb_qp_init(p->qp[i], qa.qp_type, 0, f))
 			return -1;
 		p->psn[i] = (uint32_t)((mono_ms() + i) * 2654435761u) & 0xffffff;
@@ -183,14 +176,14 @@ static int connect_qps(struct pp_run *p)
 	for (unsigned int i = 0; i < p->nqp; i++) {
 		struct vb_path path = { .type = qp_type(p), .dest_qpn = p->rem[i].qpn,
 					.rq_psn = p->rem[i].psn, .sq_psn = p->psn[i],
-					.dlid = p->rem[i].lid, .sgid_index = p->dev.gid_index,
-					.hop_limit = 1, .rd_atomic = 1, .mtu = (enum ibv_mtu)p->o->mtu };
+					.dlid = p->rem[i].lid, .sgid_index = p->ss.dev.gid_index,
+					.hop_limit = 1, .rd_atomic = 1, .mtu = (enum ibv_mtu)p->o->pp.mtu };
 
 		memcpy(path.dgid, p->rem[i].gid, 16);
 		if (vb_qp_ready(p->qp[i], &path, &p->r->f))
 			return -1;
 		/* UD: the address handle towards the peer carries the path. */
-		if (path.type == IBV_QPT_UD && !(p->ah = vb_ah_create(p->pd, &path, &p->r->f)))
+		if (path.type == IBV_QPT_UD && !(p->ah = vb_ah_create(p->ss.pd, &path, &p->r->f)))
 			return -1;
 	}
 	return 0;
@@ -265,10 +258,10 @@ static int exchange(struct pp_run *p)
 	uint64_t deadline = mono_ms() + p->o->common.timeout_ms;
 	int fd, err;
 
-	fd = p->o->server ? tcp_server(p, deadline) : tcp_client(p, deadline);
+	fd = p->o->pp.server ? tcp_server(p, deadline) : tcp_client(p, deadline);
 	if (fd < 0)
 		return -1;
-	if (p->o->server) {
+	if (p->o->pp.server) {
 		err = read_msgs(p, fd, deadline);
 		if (!err && (err = connect_qps(p)) == 0)
 			err = write_msgs(p, fd, deadline);
@@ -297,7 +290,7 @@ static int exchange(struct pp_run *p)
 			    "here (refused)", p->nqp);
 	if (err == -EBADMSG)
 		return st_fault(&p->r->f, NULL, "the peer's exchange message is not "
-			    "ibv_%s_pingpong's 'LID:QPN:PSN:GID' (refused)", pp_kind_name(p->o->kind));
+			    "ibv_%s_pingpong's 'LID:QPN:PSN:GID' (refused)", pp_kind_name(p->o->pp.kind));
 	if (err == -ETIMEDOUT)
 		return st_fault(&p->r->f, NULL, "the peer sent nothing, or too little, within %u s",
 			    p->o->common.timeout_ms / 1000);
@@ -320,19 +313,19 @@ static int qp_index(const struct pp_run *p, uint32_t qpn)
 /* The ping-pong: a QP sends when its last send and a receive are both done. */
 static int traffic(struct pp_run *p)
 {
-	unsigned int scnt = 0, rcnt = 0, routs = p->o->rx_depth, want = p->o->common.size + p->grh;
+	unsigned int scnt = 0, rcnt = 0, routs = p->o->pp.rx_depth, want = p->o->common.size + p->grh;
 	uint64_t start;
 
 	for (unsigned int i = 0; i < p->nqp; i++) {
 		p->pending[i] = WR_RECV;
-		if (!p->o->server) {
+		if (!p->o->pp.server) {
 			if (post_send(p, i))
 				return -1;
 			p->pending[i] |= WR_SEND;
 		}
 	}
 	start = mono_us();
-	while (rcnt < p->o->iters || scnt < p->o->iters) {
+	while (rcnt < p->o->pp.iters || scnt < p->o->pp.iters) {
 		struct ibv_wc wc[16];
 		int n = vb_poll(&p->wait, wc, 16, &p->r->f);
 
@@ -362,7 +355,7 @@ static int traffic(struct pp_run *p)
 				routs--;
 			}
 			p->pending[i] &= ~(unsigned int)wc[k].wr_id;
-			if (scnt < p->o->iters && !p->pending[i]) {
+			if (scnt < p->o->pp.iters && !p->pending[i]) {
 				if (post_send(p, (unsigned int)i))
 					return -1;
 				p->pending[i] = WR_RECV | WR_SEND;
@@ -373,43 +366,44 @@ static int traffic(struct pp_run *p)
 			 * The receive left a QP serves that QP's answer.
 			 */
 			if (routs <= p->nqp) {
-				if (post_recvs(p, p->o->rx_depth - routs))
+				if (post_recvs(p, p->o->pp.rx_depth - routs))
 					return -1;
-				routs = p->o->rx_depth;
+				routs = p->o->pp.rx_depth;
 			}
 		}
 	}
-	p->r->usec = mono_us() - start;
+	p->r->pp.usec = mono_us() - start;
 	/* Sends and receives share the buffer, as in the examples: the payload must be intact. */
 	for (unsigned int i = 0; i < p->o->common.size; i++)
 		if ((uint8_t)p->buf[p->grh + i] != p->fill)
 			return st_fault(&p->r->f, NULL, "byte %u of the received data is 0x%02x, not 0x%02x", i,
 				    (uint8_t)p->buf[p->grh + i], p->fill);
-	p->r->iters = p->o->iters;
-	p->r->bytes = (uint64_t)p->o->common.size * p->o->iters * 2;
+	p->r->pp.iters = p->o->pp.iters;
+	p->r->pp.bytes = (uint64_t)p->o->common.size * p->o->pp.iters * 2;
 	return 0;
 }
 
-int st_pingpong(const struct pp_opts *o, struct pp_report *r)
+int st_pingpong(const struct st_opts *o, struct st_report *r)
 {
 	struct pp_run *p = calloc(1, sizeof(*p));
 	int err;
 
 	memset(r, 0, sizeof(*r));
+	r->mode = ST_MODE_PINGPONG;
+	snprintf(r->head.dev, sizeof(r->head.dev), "%s", o->common.dev);
+	r->head.gid_index = -1;
 	if (!p)
 		return st_fault(&r->f, NULL, "out of memory");
 	p->o = o;
 	p->r = r;
 	err = setup(p);
 	if (!err)
-		err = post_recvs(p, o->rx_depth);
-	if (!err) {
-		snprintf(r->local_gid, sizeof(r->local_gid), "%s", p->dev.gid_text);
+		err = post_recvs(p, o->pp.rx_depth);
+	if (!err)
 		err = exchange(p);
-	}
 	if (!err) {
-		inet_ntop(AF_INET6, p->rem[0].gid, r->remote_gid, sizeof(r->remote_gid));
-		r->remote_qpn = p->rem[0].qpn;
+		inet_ntop(AF_INET6, p->rem[0].gid, r->head.remote_gid, sizeof(r->head.remote_gid));
+		r->pp.remote_qpn = p->rem[0].qpn;
 		err = traffic(p);
 	}
 	for (unsigned int i = 0; i < p->nqp; i++)
@@ -423,11 +417,8 @@ int st_pingpong(const struct pp_opts *o, struct pp_report *r)
 		ibv_destroy_cq(p->cq);
 	if (p->mr)
 		ibv_dereg_mr(p->mr);
-	if (p->pd)
-		ibv_dealloc_pd(p->pd);
-	r->cq_events = p->chan.events;
-	vb_channel_close(&p->chan);
-	vb_device_close(&p->dev);
+	r->pp.cq_events = p->ss.chan.events;
+	st_session_close(&p->ss);
 	free(p->buf);
 	free(p);
 	r->passed = !err;

@@ -46,7 +46,7 @@ static int ctl_setup(struct cm *c, struct st_end *e)
 {
 	struct ibv_recv_wr *bad;
 
-	c->ctl_mr = ibv_reg_mr(e->pd, c->ctl, sizeof(c->ctl), IBV_ACCESS_LOCAL_WRITE);
+	c->ctl_mr = ibv_reg_mr(c->s->ss.pd, c->ctl, sizeof(c->ctl), IBV_ACCESS_LOCAL_WRITE);
 	if (!c->ctl_mr)
 		return st_fail_err(c->s, errno, NULL, "ibv_reg_mr: %s", strerror(errno));
 	struct ibv_sge sge = { (uintptr_t)&c->ctl[1], sizeof(c->ctl[1]), c->ctl_mr->lkey };
@@ -297,10 +297,9 @@ out:
 		ibv_dereg_mr(c->ctl_mr);
 	c->ctl_mr = NULL;
 	st_free_end(&s->b);
+	st_session_close(&s->ss);	/* the PD, before the id that holds its device */
 	rdma_destroy_id(child);
 	c->child = NULL;
-	s->dev.ctx = NULL;
-	s->cm = false;
 	r->passed = !err;
 	return err ? -1 : 0;
 }

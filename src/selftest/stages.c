@@ -249,9 +249,9 @@ int st_run_stages(struct st_run *s)
 		if (!x->ran)
 			continue;
 		if ((st == ST_CMP_SWAP || st == ST_FETCH_ADD) &&
-		    (s->dev.attr.orig_attr.atomic_cap == IBV_ATOMIC_NONE || !s->a.rem.atom_addr)) {
+		    (s->ss.dev.attr.orig_attr.atomic_cap == IBV_ATOMIC_NONE || !s->a.rem.atom_addr)) {
 			snprintf(x->f.detail, sizeof(x->f.detail), "%s has no atomics (atomic_cap NONE)",
-				 s->dev.attr.orig_attr.atomic_cap == IBV_ATOMIC_NONE ? "the device" : "the peer");
+				 s->ss.dev.attr.orig_attr.atomic_cap == IBV_ATOMIC_NONE ? "the device" : "the peer");
 			continue;
 		}
 		st_begin(s, st);
@@ -310,7 +310,7 @@ int st_loopback(const struct st_opts *o, struct st_report *r)
 
 	st_report_init(r, o->common.dev, o->bench);
 	st_begin(&s, ST_SETUP);
-	err = st_setup_device(&s) || st_make_end(&s, &s.a, st_buffer_len(o), false) ||
+	err = st_setup_device(&s, NULL) || st_make_end(&s, &s.a, st_buffer_len(o), false) ||
 	      st_make_end(&s, &s.b, st_buffer_len(o), false);
 	if (!err) {
 		st_done(&s, 0);

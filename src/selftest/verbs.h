@@ -15,7 +15,7 @@
 #include <infiniband/verbs.h>
 
 #include "model/gid.h"
-#include "selftest/fault.h"
+#include "selftest/selftest.h"
 
 #define VB_PORT 1		/* rxe has one port */
 #define VB_GRH 40		/* what a UD receive holds before the payload */

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "selftest/fault.h"
+#include "selftest/selftest.h"
 
 #define WIRE_VERSION 1
 #define WIRE_HDR_LEN 16

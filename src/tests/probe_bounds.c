@@ -64,7 +64,7 @@ static int probe(const char *host, unsigned int port, const char *dev, enum prob
 	struct ibv_wc wc = { .status = IBV_WC_GENERAL_ERR };
 	const struct st_remote *rem = &s.a.rem;
 	st_report_init(&r, dev, 0);
-	if (st_setup_device(&s) || st_make_end(&s, &s.a, 4096, false) || hello(&s, host, port)) {
+	if (st_setup_device(&s, NULL) || st_make_end(&s, &s.a, 4096, false) || hello(&s, host, port)) {
 		fprintf(stderr, "probe_bounds: setup: %s\n", r.st[r.st[ST_CONNECT].ran ?
 			ST_CONNECT : ST_SETUP].f.detail);
 		st_release(&s);

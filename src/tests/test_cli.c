@@ -14,7 +14,7 @@
 
 #include "cli/grammar.h"
 #include "cmd/cmd.h"
-#include "selftest/xport.h"
+#include "selftest/selftest.h"
 
 static int fn(struct cmd_ctx *ctx, const struct cli_args *a)
 {

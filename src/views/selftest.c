@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A selftest's report: stages, bench figures and the transports matrix (plain and JSON). */
+/* A selftest's report: stages, bench figures, the transports matrix, the ping-pong (plain and JSON). */
 #include <inttypes.h>
 #include <string.h>
 
 #include "cli/out.h"
 #include "kernel/errname.h"
 #include "selftest/selftest.h"
-#include "selftest/xport.h"
 #include "views/selftest.h"
 
 void view_selftest_errno(struct out *o, const struct st_fault *f)
@@ -32,7 +31,7 @@ static void stage_stats(struct out *o, enum st_stage st, const struct st_stats *
 	out_obj_close(o);
 }
 
-void view_selftest_report(struct out *o, const struct st_report *r)
+static void stages(struct out *o, const struct st_report *r)
 {
 	static const char *const res[] = { "pass", "FAIL", "skip" };
 
@@ -83,7 +82,7 @@ void view_selftest_report(struct out *o, const struct st_report *r)
 	out_obj_close(o);
 }
 
-void view_selftest_transports(struct out *o, const struct xp_report *r)
+static void transports(struct out *o, const struct st_report *r)
 {
 	unsigned int n[4] = { 0 };
 
@@ -155,4 +154,55 @@ void view_selftest_transports(struct out *o, const struct xp_report *r)
 		 r->passed ? "passed" : "FAILED", n[XP_PASS], n[XP_FAIL], n[XP_UNSUPPORTED],
 		 n[XP_NOT_RUN]);
 	out_obj_close(o);
+}
+
+/* --pingpong: the run O asked for, and how it went. */
+static void pingpong(struct out *out, const struct st_opts *o, const struct st_report *r)
+{
+	out_obj_open(out, NULL);
+	out_str(out, "ifname", "%s:", o->common.dev);
+	out_str(out, "role", " pingpong %s", o->pp.server ? "server" : "client");
+	out_str(out, "transport", " (%s", pp_kind_name(o->pp.kind));
+	out_u64(out, "qps", o->pp.num_qp > 1 ? ", %" PRIu64 " QPs" : NULL, o->pp.num_qp);
+	out_bool(out, "events", NULL, o->common.events);
+	out_text(out, "%s)", o->common.events ? ", events" : "");
+	if (!o->pp.server)
+		out_str(out, "peer", " of %s", o->common.host);
+	out_u64(out, "port", " port %" PRIu64, o->common.port);
+	if (o->common.gid_index >= 0)
+		out_s64(out, "gid_index", ", GID %" PRId64, o->common.gid_index);
+	else
+		out_str(out, "gid_index", ", GID %s", NULL);	/* unknown: null */
+	out_str(out, "gid", " %s", *r->head.gid ? r->head.gid : NULL);
+	out_nl(out);
+	if (r->passed) {
+		out_str(out, "remote_gid", "  remote GID %s", r->head.remote_gid);
+		out_u64(out, "remote_qpn", ", QPN 0x%06" PRIx64, r->pp.remote_qpn);
+		out_nl(out);
+		out_u64(out, "bytes", "  %" PRIu64 " bytes", r->pp.bytes);
+		out_u64(out, "usec", " in %" PRIu64 " us", r->pp.usec);
+		out_u64(out, "iters", ", %" PRIu64 " iterations", r->pp.iters);
+		out_text(out, " = %.2f usec/iter, data checked",
+			 r->pp.iters ? (double)r->pp.usec / r->pp.iters : 0);
+		out_u64(out, "cq_events", o->common.events ? ", %" PRIu64 " CQ events" : NULL,
+			r->pp.cq_events);
+		out_nl(out);
+	} else {
+		out_str(out, "detail", "  FAIL  %s\n", r->f.detail);
+		out_str(out, "hint", *r->f.hint ? "  hint: %s\n" : NULL, *r->f.hint ? r->f.hint : NULL);
+		view_selftest_errno(out, &r->f);
+	}
+	out_bool(out, "passed", NULL, r->passed);
+	out_text(out, "%s: pingpong %s\n", o->common.dev, r->passed ? "passed" : "FAILED");
+	out_obj_close(out);
+}
+
+void view_selftest(struct out *o, const struct st_opts *opts, const struct st_report *r)
+{
+	if (r->mode == ST_MODE_TRANSPORTS)
+		transports(o, r);
+	else if (r->mode == ST_MODE_PINGPONG)
+		pingpong(o, opts, r);
+	else
+		stages(o, r);
 }

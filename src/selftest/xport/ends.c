@@ -20,7 +20,7 @@ void xp_drain_async(struct xp_run *x)
 {
 	struct ibv_async_event ev;
 
-	while (ibv_get_async_event(x->dev.ctx, &ev) == 0) {
+	while (ibv_get_async_event(x->ss.dev.ctx, &ev) == 0) {
 		if (ev.event_type == IBV_EVENT_SRQ_LIMIT_REACHED && ev.element.srq == x->srq) {
 			x->srq_limit_seen = true;
 		} else if (x->r->nasync < XP_MAXASYNC) {
@@ -34,7 +34,7 @@ void xp_drain_async(struct xp_run *x)
 int xp_wait_wc(struct xp_run *x, struct ibv_cq *cq, enum ibv_wc_opcode op, struct ibv_wc *wc,
 	       struct st_fault *f)
 {
-	struct vb_wait w = { .cq = cq, .ch = x->ch, .timeout_ms = x->wait_ms };
+	struct vb_wait w = { .cq = cq, .ch = x->ss.ch, .timeout_ms = x->wait_ms };
 
 	if (vb_wait_wc(&w, op, wc, f))
 		return -1;
@@ -56,7 +56,7 @@ void xq_free(struct xp_qp *q)
 
 struct ibv_cq *xp_make_cq(struct xp_run *x, struct st_fault *f)
 {
-	return vb_cq_create(x->dev.ctx, DEPTH * 2, x->ch, f);
+	return vb_cq_create(x->ss.dev.ctx, DEPTH * 2, x->ss.ch, f);
 }
 
 int xq_make(struct xp_run *x, struct xp_qp *q, enum ibv_qp_type type, struct ibv_srq *srq,
@@ -74,7 +74,7 @@ int xq_make(struct xp_run *x, struct xp_qp *q, enum ibv_qp_type type, struct ibv
 	if (!q->buf)
 		return st_fault(f, NULL, "out of memory for %zu bytes", q->len);
 	st_poison(q->buf, q->len);
-	q->mr = vb_reg_mr(x->pd, q->buf, q->len, access, f);
+	q->mr = vb_reg_mr(x->ss.pd, q->buf, q->len, access, f);
 	if (!q->mr)
 		return -1;
 	if (!cq) {
@@ -84,7 +84,7 @@ int xq_make(struct xp_run *x, struct xp_qp *q, enum ibv_qp_type type, struct ibv
 		cq = q->cq;
 	}
 	qa.send_cq = qa.recv_cq = cq;
-	q->qp = vb_qp_create(x->pd, &qa, f);
+	q->qp = vb_qp_create(x->ss.pd, &qa, f);
 	if (!q->qp)
 		return -1;
 	if (inline_max)
@@ -103,9 +103,9 @@ static struct vb_path xp_path_to(const struct xp_run *x, enum ibv_qp_type type, 
 					 uint32_t dest_psn, uint32_t sq_psn, const uint8_t dgid[16])
 {
 	struct vb_path p = { .type = type, .dest_qpn = dest, .rq_psn = dest_psn,
-			     .sq_psn = sq_psn, .dlid = x->dev.port.lid,
+			     .sq_psn = sq_psn, .dlid = x->ss.dev.port.lid,
 			     .sgid_index = x->r->head.gid_index, .hop_limit = VB_HOP_LIMIT,
-			     .rd_atomic = 4, .mtu = x->dev.port.active_mtu };
+			     .rd_atomic = 4, .mtu = x->ss.dev.port.active_mtu };
 
 	memcpy(p.dgid, dgid, 16);
 	return p;
@@ -145,7 +145,7 @@ int xp_check_imm(const struct ibv_wc *wc, struct st_fault *f)
 
 uint32_t xp_mtu_bytes(const struct xp_run *x)
 {
-	return vb_mtu_bytes(x->dev.port.active_mtu);
+	return vb_mtu_bytes(x->ss.dev.port.active_mtu);
 }
 
 int xp_await_pattern(struct xp_run *x, unsigned int stage, const char *buf, uint32_t len,
@@ -168,36 +168,16 @@ int xp_make_ah(struct xp_run *x, const uint8_t gid[16], struct st_fault *f)
 {
 	struct vb_path p = xp_path_to(x, IBV_QPT_UD, 0, 0, 0, gid);
 
-	x->ah = vb_ah_create(x->pd, &p, f);
+	x->ah = vb_ah_create(x->ss.pd, &p, f);
 	return x->ah ? 0 : -1;
 }
 
 int xp_setup(struct xp_run *x)
 {
-	struct xp_report *r = x->r;
-	int err = vb_device_open(&x->dev, x->o->common.dev, x->o->common.gid_index, &r->f);
-
-	r->head.gid_index = x->dev.gid_index;
-	snprintf(r->head.gid, sizeof(r->head.gid), "%s", x->dev.gid_text);
-	if (err)
-		return -1;
-	r->head.mtu = (int)xp_mtu_bytes(x);
-	x->pd = ibv_alloc_pd(x->dev.ctx);
-	if (!x->pd)
-		return st_fault_err(&r->f, errno, NULL, "ibv_alloc_pd: %s", strerror(errno));
-	if (x->o->common.events) {
-		if (vb_channel_open(&x->chan, x->dev.ctx, &r->f))
-			return -1;
-		x->ch = &x->chan;
-	}
-	fcntl(x->dev.ctx->async_fd, F_SETFL, fcntl(x->dev.ctx->async_fd, F_GETFL) | O_NONBLOCK);
-	return 0;
+	return st_session_open(&x->ss, &x->o->common, NULL, &x->r->head, &x->r->f);
 }
 
 void xp_release(struct xp_run *x)
 {
-	if (x->pd)
-		ibv_dealloc_pd(x->pd);
-	vb_channel_close(&x->chan);
-	vb_device_close(&x->dev);
+	st_session_close(&x->ss);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Inside selftest --transport (xport.h): RC, UC, UD, SRQ and memory windows
+ * Inside selftest --transport (selftest.h): RC, UC, UD, SRQ and memory windows
  * proven byte for byte, beside what the device claims. End A acts; end B is
  * acted upon, in this process (loopback) or in a server's (two hosts). B's
  * part of every operation is xp_peer_open() and xp_peer_step(), whichever: A
@@ -22,9 +22,10 @@
 
 #include <infiniband/verbs.h>
 
+#include "selftest/session.h"
 #include "selftest/verbs.h"
 #include "selftest/wire.h"
-#include "selftest/xport.h"
+#include "selftest/selftest.h"
 
 #define INLINE_WANT 64
 #define SRQ_QPS WIRE_XQPS	/* ibv_srq_pingpong's default, 16 */
@@ -92,12 +93,10 @@ struct xp_peer {
 };
 
 struct xp_run {
-	const struct xp_opts *o;
-	struct xp_report *r;
-	struct vb_device dev;
-	struct ibv_pd *pd;
-	struct vb_channel chan;	/* --events (a server's: made when a client asks) */
-	struct vb_channel *ch;	/* &chan when completions come through it, else NULL */
+	const struct st_opts *o;
+	struct st_report *r;
+	/* The device, PD and channel (--events; a server's made when a client asks) */
+	struct st_session ss;
 	struct ibv_ah *ah;	/* UD: towards B */
 	unsigned int wait_ms;	/* what wait_wc() waits: --timeout, or less */
 	unsigned int completions;
@@ -135,9 +134,9 @@ void xp_row_not_run(struct xp_run *x, enum xp_transport t, const char *op, enum 
 /* A row refused by the device (not claimed): not supported, with what F said. */
 void xp_row_refused(struct xp_row *w, struct st_fault *f);
 /* R empty for O's device, its kernel named. */
-void xp_report_init(struct xp_report *r, const struct xp_opts *o);
+void xp_report_init(struct st_report *r, const struct st_opts *o);
 /* R passed when nothing failed and nothing unexpected arrived: 0, else -1. */
-int xp_report_done(struct xp_report *r);
+int xp_report_done(struct st_report *r);
 /* Asynchronous events: the SRQ limit when armed; anything else is a finding. */
 void xp_drain_async(struct xp_run *x);
 /* One completion of OP on CQ within wait_ms, polled or through the channel (--events). */

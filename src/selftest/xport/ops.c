@@ -242,7 +242,7 @@ int xp_open_ends(struct xp_run *x, enum xp_transport t, struct xp_qp *a, unsigne
 	unsigned int i;
 
 	*b_made = false;
-	memcpy(o.gid, x->dev.gid.raw, 16);
+	memcpy(o.gid, x->ss.dev.gid.raw, 16);
 	for (i = 0; i < nqp; i++) {
 		o.qpn[i] = a[i].qp->qp_num;
 		o.psn[i] = a[i].psn;

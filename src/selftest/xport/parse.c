@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "selftest/xport.h"
+#include "selftest/selftest.h"
 
 const char *const xp_transport_words[XP_NTRANSPORTS + 2] = {
 	"rc", "uc", "ud", "srq", "xrc", "mw", "all", NULL,

@@ -25,7 +25,7 @@ static int check_grh(struct xp_peer *b, const struct ibv_wc *wc, const char *buf
 
 	if (!(wc->wc_flags & IBV_WC_GRH))
 		return st_fault(f, NULL, "the UD receive has no GRH (IBV_WC_GRH not set)");
-	if (ibv_init_ah_from_wc(b->x->dev.ctx, VB_PORT, (struct ibv_wc *)wc, (struct ibv_grh *)buf,
+	if (ibv_init_ah_from_wc(b->x->ss.dev.ctx, VB_PORT, (struct ibv_wc *)wc, (struct ibv_grh *)buf,
 				&ah))
 		return st_fault_err(f, errno, NULL, "ibv_init_ah_from_wc cannot read the GRH: %s",
 				strerror(errno));
@@ -66,7 +66,7 @@ static int peer_open_srq(struct xp_peer *b, unsigned int nqp, struct st_fault *f
 	struct ibv_srq_init_attr sa = { .attr = { .max_wr = SRQ_SLOTS, .max_sge = 1 } };
 	unsigned int i;
 
-	b->srq = ibv_create_srq(x->pd, &sa);
+	b->srq = ibv_create_srq(x->ss.pd, &sa);
 	if (!b->srq) {
 		b->refused = true;
 		return st_fault_err(f, errno, NULL, "ibv_create_srq: %s", strerror(errno));
@@ -80,7 +80,7 @@ static int peer_open_srq(struct xp_peer *b, unsigned int nqp, struct st_fault *f
 	if (!b->slots.buf)
 		return st_fault(f, NULL, "out of memory");
 	st_poison(b->slots.buf, b->slots.len);
-	b->slots.mr = ibv_reg_mr(x->pd, b->slots.buf, b->slots.len, IBV_ACCESS_LOCAL_WRITE);
+	b->slots.mr = ibv_reg_mr(x->ss.pd, b->slots.buf, b->slots.len, IBV_ACCESS_LOCAL_WRITE);
 	if (!b->slots.mr)
 		return st_fault_err(f, errno, NULL, "ibv_reg_mr: %s", strerror(errno));
 	for (i = 0; i < nqp; i++)
@@ -123,7 +123,7 @@ int xp_peer_open(struct xp_peer *b, const struct wire_xopen *o, struct wire_xend
 		return -1;
 	}
 	*e = (struct wire_xends){ .nqp = (uint8_t)b->nqp, .len = o->len };
-	memcpy(e->gid, x->dev.gid.raw, 16);
+	memcpy(e->gid, x->ss.dev.gid.raw, 16);
 	if (t == XP_SRQ) {	/* nothing to reach but the QPs */
 		e->addr = (uintptr_t)b->slots.buf;
 		e->rkey = b->slots.mr->rkey;
@@ -152,8 +152,8 @@ static int b_recv(struct xp_peer *b, const struct wire_xstep *s, struct st_fault
 	struct ibv_wc wc;
 
 	if ((s->flags & XB_ANNOUNCED) &&
-	    (!b->x->ch || vb_wait_event(b->x->ch, b_cq(b), b->x->o->common.timeout_ms, f)))
-		return b->x->ch ? -1 : st_fault(f, NULL, "completions are polled here: there is "
+	    (!b->x->ss.ch || vb_wait_event(b->x->ss.ch, b_cq(b), b->x->o->common.timeout_ms, f)))
+		return b->x->ss.ch ? -1 : st_fault(f, NULL, "completions are polled here: there is "
 						"no channel to announce them");
 	if (xp_wait_wc(b->x, b_cq(b), IBV_WC_RECV, &wc, f))
 		return -1;
@@ -238,7 +238,7 @@ static int b_srq_limit(struct xp_peer *b, const struct wire_xstep *s, struct st_
 			return -1;
 	deadline = mono_us() + (uint64_t)x->o->common.timeout_ms * 1000;
 	while (!x->srq_limit_seen && mono_us() < deadline) {
-		struct pollfd p = { .fd = x->dev.ctx->async_fd, .events = POLLIN };
+		struct pollfd p = { .fd = x->ss.dev.ctx->async_fd, .events = POLLIN };
 
 		poll(&p, 1, 50);
 		xp_drain_async(x);

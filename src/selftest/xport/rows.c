@@ -82,11 +82,12 @@ void xp_row_refused(struct xp_row *w, struct st_fault *f)
 	xp_row_unsupported(w, "%s", g.detail);
 }
 
-void xp_report_init(struct xp_report *r, const struct xp_opts *o)
+void xp_report_init(struct st_report *r, const struct st_opts *o)
 {
 	struct utsname u;
 
 	memset(r, 0, sizeof(*r));
+	r->mode = ST_MODE_TRANSPORTS;
 	snprintf(r->head.dev, sizeof(r->head.dev), "%s", o->common.dev);
 	r->head.gid_index = -1;
 	r->events = o->common.events;
@@ -94,7 +95,7 @@ void xp_report_init(struct xp_report *r, const struct xp_opts *o)
 		snprintf(r->kernel, sizeof(r->kernel), "%s", u.release);
 }
 
-int xp_report_done(struct xp_report *r)
+int xp_report_done(struct st_report *r)
 {
 	r->passed = !r->f.failed && !r->nasync;
 	for (unsigned int i = 0; i < r->nrows; i++)

@@ -51,7 +51,7 @@ static void run_basic(struct xp_run *x, enum xp_transport t)
 {
 	uint32_t len = t == XP_UD ? xp_mtu_bytes(x) : x->o->common.size, inl = 0;
 	uint32_t buflen = len > xp_mtu_bytes(x) + 1 ? len : xp_mtu_bytes(x) + 1;
-	bool atomics = x->dev.attr.orig_attr.atomic_cap != IBV_ATOMIC_NONE, made;
+	bool atomics = x->ss.dev.attr.orig_attr.atomic_cap != IBV_ATOMIC_NONE, made;
 	struct xp_qp a = { 0 };
 	struct wire_xends e;
 	struct xp_row *w;
@@ -87,7 +87,7 @@ static void run_basic(struct xp_run *x, enum xp_transport t)
 		xp_row_done(w, xp_op_read(x, &a, &e, len, 5, &w->f), len);
 		for (int cas = 1; cas >= 0; cas--) {
 			w = xp_row_add(x, t, cas ? "cmp_swap" : "fetch_add", atomics ? XP_CLAIMED :
-				XP_NOT_CLAIMED, "atomic_cap %d", x->dev.attr.orig_attr.atomic_cap);
+				XP_NOT_CLAIMED, "atomic_cap %d", x->ss.dev.attr.orig_attr.atomic_cap);
 			if (atomics)
 				xp_row_done(w, xp_op_atomic(x, &a, &e, cas, &w->f), 8);
 			else
@@ -114,10 +114,10 @@ out:
 /* SRQ_QPS RC QPs sending into B's, which receive from one SRQ; then its limit event. */
 static void run_srq(struct xp_run *x)
 {
-	bool claimed = x->dev.attr.orig_attr.max_srq > 0, made = false;
+	bool claimed = x->ss.dev.attr.orig_attr.max_srq > 0, made = false;
 	struct xp_qp a[SRQ_QPS] = { 0 };
 	struct xp_row *w = xp_row_add(x, XP_SRQ, "srq", claimed ? XP_CLAIMED : XP_NOT_CLAIMED,
-			       "max_srq %d", x->dev.attr.orig_attr.max_srq);
+			       "max_srq %d", x->ss.dev.attr.orig_attr.max_srq);
 	struct ibv_cq *acq = xp_make_cq(x, &w->f);
 	unsigned int i, n = SRQ_SLOTS - SRQ_LIMIT + 1;
 	struct wire_xends e;
@@ -173,13 +173,13 @@ out:
 /* XRC: the device's claim and ibv_open_xrcd's answer. */
 static void run_xrc(struct xp_run *x)
 {
-	bool claimed = x->dev.attr.orig_attr.device_cap_flags & IBV_DEVICE_XRC;
+	bool claimed = x->ss.dev.attr.orig_attr.device_cap_flags & IBV_DEVICE_XRC;
 	struct ibv_xrcd_init_attr xa = { .comp_mask = IBV_XRCD_INIT_ATTR_FD |
 						      IBV_XRCD_INIT_ATTR_OFLAGS,
 					 .fd = -1, .oflags = O_CREAT };
 	struct xp_row *w = xp_row_add(x, XP_XRC, "xrc", claimed ? XP_CLAIMED : XP_NOT_CLAIMED,
 			       "device_cap_flags %s XRC", claimed ? "has" : "lacks");
-	struct ibv_xrcd *d = ibv_open_xrcd(x->dev.ctx, &xa);
+	struct ibv_xrcd *d = ibv_open_xrcd(x->ss.dev.ctx, &xa);
 	int err = errno;
 
 	if (d) {
@@ -203,12 +203,12 @@ static void run_xrc(struct xp_run *x)
  */
 static void run_mw_type(struct xp_run *x, enum ibv_mw_type type)
 {
-	uint64_t caps = x->dev.attr.orig_attr.device_cap_flags;
+	uint64_t caps = x->ss.dev.attr.orig_attr.device_cap_flags;
 	bool claimed = type == IBV_MW_TYPE_1 ? caps & IBV_DEVICE_MEM_WINDOW :
 			caps & (IBV_DEVICE_MEM_WINDOW_TYPE_2A | IBV_DEVICE_MEM_WINDOW_TYPE_2B);
 	const char *op = type == IBV_MW_TYPE_1 ? "mw_type1" : "mw_type2";
 	struct xp_row *w = xp_row_add(x, XP_MW, op, claimed ? XP_CLAIMED : XP_NOT_CLAIMED,
-			       "max_mw %d, %s", x->dev.attr.orig_attr.max_mw,
+			       "max_mw %d, %s", x->ss.dev.attr.orig_attr.max_mw,
 			       claimed ? "device_cap_flags has it" : "not in device_cap_flags");
 	uint32_t len = x->o->common.size, rkey = 0;
 	struct sendspec s = { .op = IBV_WR_RDMA_WRITE, .len = len };
@@ -269,11 +269,11 @@ static int events_proof(struct xp_run *x, struct st_fault *f)
 	bool made;
 	int err = xp_make_pair(x, XP_RC, &a, 64, NULL, &e, &made, f);
 
-	x->ch->nannounced = 0;
+	x->ss.ch->nannounced = 0;
 	if (!err) {
 		st_fill(a.buf, 64, 11);
 		err = B(x, XB_PREPARE, 0, XB_POST, 64, 0, f) || xp_post(x, &a, &s, 0, f) ||
-		      vb_wait_event(x->ch, a.cq, x->o->common.timeout_ms, f) ||
+		      vb_wait_event(x->ss.ch, a.cq, x->o->common.timeout_ms, f) ||
 		      xp_wait_wc(x, a.cq, IBV_WC_SEND, &wc, f) ||
 		      B(x, XB_CHECK_RECV, 11, XB_ANNOUNCED, 64, 0, f);
 	}
@@ -284,7 +284,7 @@ static int events_proof(struct xp_run *x, struct st_fault *f)
 /* A's part: every transport O selects, then the events' proof and the async watch. */
 static void run_all(struct xp_run *x)
 {
-	const struct xp_opts *o = x->o;
+	const struct st_opts *o = x->o;
 	struct xp_row *w;
 
 	if (o->transports & (1u << XP_RC))
@@ -302,7 +302,7 @@ static void run_all(struct xp_run *x)
 		run_mw_type(x, IBV_MW_TYPE_2);
 	}
 	if (o->common.events) {
-		unsigned int events = x->ch->events, all = x->completions;
+		unsigned int events = x->ss.ch->events, all = x->completions;
 		int err;
 
 		w = xp_row_add(x, XP_NTRANSPORTS, "events", XP_IMPLIED, "%s", "");
@@ -329,7 +329,7 @@ static void run_all(struct xp_run *x)
 	w->result = w->f.failed ? XP_FAIL : XP_PASS;
 }
 
-int xp_loopback(const struct xp_opts *o, struct xp_report *r)
+int xp_loopback(const struct st_opts *o, struct st_report *r)
 {
 	struct xp_run x = { .o = o, .r = r, .wait_ms = o->common.timeout_ms, .fd = -1 };
 	struct xp_peer b = { .x = &x };
@@ -337,7 +337,7 @@ int xp_loopback(const struct xp_opts *o, struct xp_report *r)
 	xp_report_init(r, o);
 	x.lb = &b;
 	if (xp_setup(&x) == 0) {
-		memcpy(&b.peer_gid, &x.dev.gid, 16);
+		memcpy(&b.peer_gid, &x.ss.dev.gid, 16);
 		run_all(&x);
 	}
 	if (b.open)
@@ -346,7 +346,7 @@ int xp_loopback(const struct xp_opts *o, struct xp_report *r)
 	return xp_report_done(r);
 }
 
-int xp_client(const struct xp_opts *o, struct xp_report *r)
+int xp_client(const struct st_opts *o, struct st_report *r)
 {
 	struct xp_run x = { .o = o, .r = r, .wait_ms = o->common.timeout_ms, .fd = -1 };
 

@@ -40,13 +40,13 @@ static int serve_open(struct xp_run *x, struct xp_peer *b, uint8_t *buf)
 	if (b->open)
 		return serve_refuse(x, "asked for a second end before closing its first (refused)",
 				    "");
-	if ((xo.flags & WIRE_XF_EVENTS) && !x->chan.ch)
-		vb_channel_open(&x->chan, x->dev.ctx, &res);
-	x->ch = xo.flags & WIRE_XF_EVENTS && x->chan.ch ? &x->chan : NULL;
-	x->r->events |= x->ch != NULL;
-	x->chan.nannounced = 0;
+	if ((xo.flags & WIRE_XF_EVENTS) && !x->ss.chan.ch)
+		vb_channel_open(&x->ss.chan, x->ss.dev.ctx, &res);
+	x->ss.ch = xo.flags & WIRE_XF_EVENTS && x->ss.chan.ch ? &x->ss.chan : NULL;
+	x->r->events |= x->ss.ch != NULL;
+	x->ss.chan.nannounced = 0;
 	b->w = xp_row_add(x, (enum xp_transport)xo.transport, "served", XP_IMPLIED, "%u QP%s, %s", xo.nqp,
-		   xo.nqp == 1 ? "" : "s", x->ch ? "completions through a channel" : "polled");
+		   xo.nqp == 1 ? "" : "s", x->ss.ch ? "completions through a channel" : "polled");
 	b->refused = false;
 	if (res.failed || xp_peer_open(b, &xo, &e, &res)) {
 		b->w->f = res;
@@ -101,8 +101,8 @@ static int serve_step(struct xp_run *x, struct xp_peer *b, uint8_t *buf, unsigne
 			mono_ms() + x->o->common.timeout_ms) ? -1 : 0;
 }
 
-int xp_serve(const struct xp_opts *o, int fd, const uint8_t *first, const char *peer,
-	     struct xp_report *r)
+int xp_serve(const struct st_opts *o, int fd, const uint8_t *first, const char *peer,
+	     struct st_report *r)
 {
 	struct xp_run x = { .o = o, .r = r, .wait_ms = o->common.timeout_ms, .fd = fd };
 	struct xp_peer b = { .x = &x };

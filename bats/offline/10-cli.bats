@@ -164,7 +164,7 @@ libs_loaded() {
 		_rdmactl || true
 		echo "${COMPREPLY[*]}"
 	}
-	assert_equal "$(complete_words rdmactl st)" 'status start stop'
+	assert_equal "$(complete_words rdmactl st)" 'status start stop stat'
 	assert_equal "$(complete_words rdmactl persist '')" 'list show add del remove delete wants'
 	assert_equal "$(complete_words rdmactl link add --p)" '--persist --pretty'
 	assert_equal "$(complete_words rdmactl selftest client --b)" '--bench'

@@ -263,3 +263,81 @@ EOF
 	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" -j link
 	assert_equal "$(jq -c '.[] | select(.netdev == "veth0") | [.netdev_mtu, .active_mtu]' <<<"$output")" '[null,null]'
 }
+
+@test "tables: stat names and explains each counter sysfs has, with its value" {
+	run rdmactl --sysfs-root "$F" -j stat rxe0
+	assert_success
+	assert_json_contract --exact stat <<<"$output"
+	dir=$F/sys/class/infiniband/rxe0/ports/1/hw_counters
+	want=$(cd "$dir" && for c in *; do [ "$c" = lifespan ] || echo "$c $(cat "$c")"; done | sort)
+	assert_equal "$(jq -r '.[0].counters[] | "\(.kernel_name) \(.value)"' <<<"$output" | sort)" "$want"
+	# Every rxe counter is known: a meaning and a unit each, the errors marked.
+	assert_equal "$(jq '[.[0].counters[] | select(.meaning == null or .unit == null)] | length' <<<"$output")" 0
+	assert_equal "$(jq -r '[.[0].counters[] | select(.error) | .name] | sort | join(",")' <<<"$output")" \
+		completer_retry_err,link_downed,out_of_seq_request,rcvd_rnr_err,rcvd_seq_err,retry_exceeded_err,retry_rnr_exceeded_err,send_err
+	run rdmactl --sysfs-root "$F" stat rxe0
+	assert_success
+	assert_line 'rxe0/1:'
+	assert_line --regexp '^    retry_exceeded_err +[0-9]+  QPs that gave up after their retry count: no ACK came$'
+	refute_line --partial lifespan
+}
+
+@test "tables: stat gives one name to a counter older kernels named otherwise" {
+	cp -a "$F" "$BATS_TEST_TMPDIR/f"
+	dir=$BATS_TEST_TMPDIR/f/sys/class/infiniband/rxe0/ports/1/hw_counters
+	mv "$dir/ack_deferred" "$dir/ack_deffered"
+	mv "$dir/out_of_seq_request" "$dir/out_of_sequence"
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" -j stat rxe0
+	assert_success
+	run jq -r '.[0].counters[] | select(.kernel_name != .name) | "\(.kernel_name) \(.name) \(.meaning != null)"' <<<"$output"
+	assert_output $'ack_deffered ack_deferred true\nout_of_sequence out_of_seq_request true'
+}
+
+@test "tables: stat --interval prints each change as it comes, a JSON document a line" {
+	run rdmactl --sysfs-root "$F" -j stat --interval 1 --count 2
+	assert_success
+	assert_equal "${#lines[@]}" 2
+	for l in "${lines[@]}"; do
+		assert_json_contract --exact stat <<<"$l"
+		assert_equal "$(jq -c '[.[].interval_s] | unique' <<<"$l")" '[1]'
+		assert_equal "$(jq -c '[.[].counters[].change] | unique' <<<"$l")" '[0]'
+	done
+	run rdmactl --sysfs-root "$F" stat rxe1 --interval 1
+	assert_success
+	assert_line 'rxe1/1: change over 1 s'
+	assert_line --regexp '^    sent_pkts +[0-9]+ +\+0  packets sent$'
+}
+
+@test "tables: stat --format prometheus: each family once, every port's sample, the values sysfs has" {
+	run rdmactl --sysfs-root "$F" stat --format prometheus
+	assert_success
+	# Families whole: a HELP and a TYPE each, then only that family's samples.
+	run awk '/^# HELP /{ if (seen[$3]++) print "again: " $3; fam = $3; next }
+		/^# TYPE /{ if ($3 != fam || $4 != "counter") print "type: " $0; next }
+		{ split($1, n, "{"); if (n[1] != fam) print "stray: " $0 }' <<<"$output"
+	assert_output ''
+	run rdmactl --sysfs-root "$F" stat --format prometheus
+	for dev in rxe0 rxe1; do
+		v=$(cat "$F/sys/class/infiniband/$dev/ports/1/hw_counters/sent_pkts")
+		assert_line "rdma_sent_pkts_total{device=\"$dev\",port=\"1\"} $v"
+	done
+	refute_line --partial lifespan
+	# Every sample line is NAME{LABELS} VALUE.
+	run grep -cvE '^(# (HELP|TYPE) .*|rdma_[a-z0-9_]+_total\{device="[^"]+",port="[0-9]+"\} [0-9]+)$' <<<"$output"
+	assert_output 0
+}
+
+@test "tables: stat refuses what does not go together, and a device that is none" {
+	run --separate-stderr rdmactl --sysfs-root "$F" stat --count 2
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: stat: --count is for --interval: how many changes to print; try 'rdmactl help stat'"
+	run --separate-stderr rdmactl --sysfs-root "$F" -j stat --format prometheus
+	assert_failure 2
+	run --separate-stderr rdmactl --sysfs-root "$F" stat --interval 0
+	assert_failure 2
+	run --separate-stderr rdmactl --sysfs-root "$F" stat rxe9
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: no RDMA device named rxe9 ('rdmactl show' lists them) (ENODEV: No such device)"
+	run --separate-stderr rdmactl --sysfs-root "$TOP/bats/fixtures/no-rdma" stat
+	assert_success
+}

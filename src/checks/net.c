@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checks/checks.h"
+#include "model/counter.h"
 #include "model/roce.h"
 #include "kernel/netdev.h"
 #include "kernel/rtnl.h"
@@ -260,21 +261,6 @@ void check_ipv6(struct check_ctx *c)
 		check_report(c, V_PASS, NULL, "IPv6 is enabled on every rxe netdev");
 }
 
-/* rxe's error counters and what a non-zero value has meant. */
-static const struct {
-	const char *name;
-	const char *meaning;
-} trouble[] = {
-	{ "retry_exceeded_err", "a peer stopped answering: " ROCE_UNANSWERED_CAUSES ", or its QP is gone" },
-	{ "retry_rnr_exceeded_err", "a peer had no receive posted for too long (RNR)" },
-	{ "completer_retry_err", "requests were sent again for want of an ACK" },
-	{ "send_err", "packets could not be sent (netdev down, no route)" },
-	{ "link_downed", "the port went down" },
-	{ "rcvd_seq_err", "packets arrived out of sequence: loss on the path" },
-	{ "rcvd_rnr_err", "this side answered RNR: a receive queue ran empty" },
-	{ "out_of_seq_request", "requests arrived out of sequence" },
-};
-
 void check_counters(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[CHECK_MAX_DEVS];
@@ -288,15 +274,15 @@ void check_counters(struct check_ctx *c)
 			const struct port *p = &devs[i]->ports[j];
 
 			for (size_t k = 0; k < p->ncounters; k++) {
-				for (size_t t = 0; t < sizeof(trouble) / sizeof(trouble[0]); t++) {
-					if (strcmp(p->counters[k].name, trouble[t].name) ||
-					    p->counters[k].value == 0)
-						continue;
-					check_report(c, V_WARN, NULL, "%s port %u: %s is %" PRIu64 ": %s",
-						     devs[i]->name, p->num, trouble[t].name,
-						     p->counters[k].value, trouble[t].meaning);
-					ok = false;
-				}
+				const struct model_counter_info *t =
+					model_counter_info(p->counters[k].name);
+
+				if (!t || !t->trouble || p->counters[k].value == 0)
+					continue;
+				check_report(c, V_WARN, NULL, "%s port %u: %s is %" PRIu64 ": %s",
+					     devs[i]->name, p->num, p->counters[k].name,
+					     p->counters[k].value, t->trouble);
+				ok = false;
 			}
 		}
 	}

@@ -323,6 +323,19 @@ static const struct cli_cmd system_verbs[] = {
 static const char *const env_families[] = { "ipv4", "ipv6", NULL };
 static const char *const env_formats[] = { "sh", "github", NULL };
 
+static const char *const stat_formats[] = { "text", "prometheus", NULL };
+
+static const struct cli_opt stat_opts[] = {
+	{ "interval", 0, CLI_UINT, "S", .min = 1, .max = 86400, .unit = "s",
+	  .help = "print each counter's change over S seconds, as it comes" },
+	{ "count", 0, CLI_UINT, "N", .min = 1, .max = 1000000,
+	  .help = "how many changes --interval prints (default 1)" },
+	{ "format", 0, CLI_CHOICE, "FORMAT", .choices = stat_formats,
+	  .help = "prometheus: one sample in Prometheus's text format, for node_exporter's "
+		  "textfile collector" },
+	{ NULL },
+};
+
 static const struct cli_opt env_opts[] = {
 	{ "family", 0, CLI_CHOICE, "FAMILY", .choices = env_families,
 	  .help = "the address family whose GID index to give (default ipv4)" },
@@ -377,6 +390,13 @@ const struct cli_cmd rdmactl_commands[] = {
 		  "(JSON: recommended)." },
 	{ "netdevs", .fn = cmd_netdevs, .args = "[DEV]", .max_args = 1,
 	  .summary = "The ibdev2netdev view, rxe included: 'rxe0 port 1 ==> ens4 (Up)'." },
+	{ "stat", .fn = cmd_stat, .opts = { stat_opts }, .args = "[DEV]", .max_args = 1,
+	  .summary = "The port counters, each named as one across kernels and explained; their "
+		     "change over an interval.",
+	  .help = "One sample without --interval; with it, each counter's change over S "
+		  "seconds, --count times (JSON: a document a sample, one a line). The "
+		  "counters are the drivers' (rxe's hw_counters): what each counts, and which "
+		  "are errors, is said beside it." },
 	{ "system", .verbs = system_verbs, .dflt = "show",
 	  .summary = "The RDMA subsystem's settings, as 'rdma system': the network namespace mode "
 		     "and copy-on-fork; set the mode, now and from boot." },

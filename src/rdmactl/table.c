@@ -397,6 +397,14 @@ const struct cli_cmd rdmactl_commands[] = {
 		  "seconds, --count times (JSON: a document a sample, one a line). The "
 		  "counters are the drivers' (rxe's hw_counters): what each counts, and which "
 		  "are errors, is said beside it." },
+	{ "explain", .fn = cmd_explain, .args = "WORDS|NUMBER", .min_args = 1, .max_args = CLI_ANY,
+	  .libs = LAZY_VERBS | LAZY_RDMACM,
+	  .summary = "What a failing program's words mean on rxe: a work completion status, an "
+		     "rdma_cm event or an errno, its causes and what tells which.",
+	  .help = "Give what the program printed: a status's number, name or text ('transport "
+		  "retry counter exceeded'), an event (RDMA_CM_EVENT_ADDR_ERROR, error -110), an "
+		  "errno (ENOMEM, errno 12), or the whole line; each one found is explained, in "
+		  "the order the words have them. Offline: nothing is read from the system." },
 	{ "system", .verbs = system_verbs, .dflt = "show",
 	  .summary = "The RDMA subsystem's settings, as 'rdma system': the network namespace mode "
 		     "and copy-on-fork; set the mode, now and from boot." },

@@ -1,0 +1,97 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rdmactl explain, offline: every work completion status and rdma_cm event
+# against the installed headers' enums, the libraries' own words for them
+# read back, errnos against the C library's, and pasted lines as programs
+# print them.
+
+setup() {
+	load ../helpers
+}
+
+# NAME VALUE for each member of enum TYPE in HEADER, in order (none has an initializer).
+enum_members() {
+	awk -v t="enum $2 {" '$0 == t { on = 1; n = 0; next } on && /^};/ { on = 0 }
+		on && /^\t[A-Z_]+,?$/ { gsub(/[\t,]/, ""); print $0, n++ }' "$1"
+}
+
+@test "explain: every work completion status by number is the header's, with the library's words" {
+	run enum_members /usr/include/infiniband/verbs.h ibv_wc_status
+	assert_equal "${#lines[@]}" 24
+	for l in "${lines[@]}"; do
+		read -r name value <<<"$l"
+		out=$(rdmactl -j explain "$value")
+		assert_equal "$(jq -r '.[] | "\(.name) \(.kind) \(.value)"' <<<"$out")" "$name wc_status $value"
+		text=$(jq -r '.[0].text' <<<"$out")
+		[ -n "$text" ] && [ "$text" != null ] || fail "$name: no text"
+		# The library's words and the name each come back to the same status.
+		[ "$value" = 0 ] || assert_equal "$(rdmactl -j explain "$text" | jq -r '.[0].name')" "$name"
+		assert_equal "$(rdmactl -j explain "${name,,}" | jq -r '.[0].name')" "$name"
+		# Without its prefix too, where that is no common word (SUCCESS is).
+		[[ ${name#IBV_WC_} != *_* ]] ||
+			assert_equal "$(rdmactl -j explain "${name#IBV_WC_}" | jq -r '.[0].name')" "$name"
+	done
+}
+
+@test "explain: the failures users report name their causes on rxe and what tells which" {
+	for s in 1 4 5 9 10 12 13; do
+		out=$(rdmactl -j explain "$s")
+		[ "$(jq '.[0].causes | length' <<<"$out")" -ge 1 ] || fail "status $s: no cause"
+		[ "$(jq -r '.[0].tell' <<<"$out")" != null ] || fail "status $s: nothing tells"
+	done
+	run rdmactl explain 'transport retry counter exceeded'
+	assert_success
+	assert_line 'IBV_WC_RETRY_EXC_ERR: work completion status 12, "transport retry counter exceeded"'
+	assert_line '  causes on rxe, most likely first:'
+	assert_line '    - the peer'"'"'s QP is gone: its process ended or destroyed it'
+	assert_line --partial "  tells which: 'rdmactl check --peer ADDR'"
+	run rdmactl explain 'Work Request Flushed Error'
+	assert_line --partial 'It is the consequence, not the cause'
+}
+
+@test "explain: a pasted line gives each failure in it, in order; a driver's own code is not a status" {
+	run rdmactl -j explain 'NET/IB : Got completion from peer 10.0.0.2<44262> with error 12, opcode 0, len 0, vendor err 129 (Recv)'
+	assert_success
+	assert_equal "$(jq -r '[.[].name] | join(",")' <<<"$output")" IBV_WC_RETRY_EXC_ERR
+	run rdmactl -j explain 'rdma_cm event RDMA_CM_EVENT_ADDR_ERROR, error -110'
+	assert_equal "$(jq -r '[.[].name] | join(",")' <<<"$output")" RDMA_CM_EVENT_ADDR_ERROR,ETIMEDOUT
+	run rdmactl -j explain 'ibv_reg_mr failed: Cannot allocate memory' 'and RNR retry counter exceeded'
+	assert_equal "$(jq -r '[.[].name] | join(",")' <<<"$output")" ENOMEM,IBV_WC_RNR_RETRY_EXC_ERR
+	assert_json_contract explain <<<"$output"
+}
+
+@test "explain: rdma_cm events are the header's; errnos by name, number and the C library's words" {
+	while read -r name value; do
+		case $name in
+		RDMA_CM_EVENT_ADDR_ERROR | RDMA_CM_EVENT_ROUTE_ERROR | RDMA_CM_EVENT_CONNECT_ERROR | \
+		RDMA_CM_EVENT_UNREACHABLE | RDMA_CM_EVENT_REJECTED | RDMA_CM_EVENT_DEVICE_REMOVAL)
+			out=$(rdmactl -j explain "$name")
+			assert_equal "$(jq -r '.[0] | "\(.kind) \(.value) \(.text)"' <<<"$out")" "cm_event $value $name"
+			;;
+		esac
+	done < <(enum_members /usr/include/rdma/rdma_cma.h rdma_cm_event_type)
+	for e in ENOMEM:12 ETIMEDOUT:110 ENODEV:19 EINVAL:22; do
+		name=${e%:*} value=${e#*:}
+		words=$(perl -e '$! = shift; print "$!"' "$value")
+		for form in "$name" "errno $value" "error -$value" "$words"; do
+			assert_equal "$(rdmactl -j explain "$form" | jq -r '.[0] | "\(.name) \(.value) \(.text)"')" \
+				"$name $value $words"
+		done
+	done
+	run rdmactl -j explain -- -12
+	assert_equal "$(jq -r '.[0].name' <<<"$output")" ENOMEM
+}
+
+@test "explain: words with nothing known in them are refused with what to give, never echoed raw" {
+	run --separate-stderr rdmactl explain 'all went well'
+	assert_failure 2
+	assert_output ''
+	assert_equal "$stderr" "rdmactl: explain: nothing rdmactl knows is in 'all went well': give a work completion status (12, IBV_WC_RETRY_EXC_ERR, 'transport retry counter exceeded'), an rdma_cm event (RDMA_CM_EVENT_ADDR_ERROR) or an errno (ENOMEM, 'errno 12', 'error -110'); try 'rdmactl help explain'"
+	run --separate-stderr rdmactl explain $'\e]0;x\a'
+	assert_failure 2
+	[[ $stderr != *$'\e'* ]] || fail "an escape went out raw: $stderr"
+	run --separate-stderr rdmactl explain
+	assert_failure 2
+	run --separate-stderr rdmactl explain "$(head -c 2000 /dev/zero | tr '\0' x)" 12
+	assert_failure 2
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What users paste when their RDMA program fails, and what it means on rxe:
+ * work completion statuses, the errnos of the verbs and rdma_cm calls, and
+ * rdma_cm's events, each with its causes (most likely first) and the
+ * rdmactl command that tells which.
+ */
+#ifndef RDMACTL_MODEL_FAILURE_H
+#define RDMACTL_MODEL_FAILURE_H
+
+#include <stddef.h>
+
+enum model_failure_kind {
+	MODEL_FAILURE_WC_STATUS,	/* enum ibv_wc_status */
+	MODEL_FAILURE_CM_EVENT,		/* enum rdma_cm_event_type */
+	MODEL_FAILURE_ERRNO,		/* an errno a verbs or rdma_cm call set */
+};
+
+#define MODEL_FAILURE_CAUSES 5
+
+struct model_failure {
+	enum model_failure_kind kind;
+	int value;		/* the status, event or errno */
+	const char *name;	/* "IBV_WC_RETRY_EXC_ERR", "RDMA_CM_EVENT_ADDR_ERROR", "ENOMEM" */
+	const char *what;	/* what happened */
+	const char *causes[MODEL_FAILURE_CAUSES];	/* on rxe, most likely first; NULL-ended */
+	const char *tell;	/* what tells which cause it is */
+};
+
+/* "wc_status", "cm_event", "errno". */
+const char *model_failure_kind_name(enum model_failure_kind k);
+
+/*
+ * What TEXT (a number, a name, a library's words for it, or a pasted line
+ * holding any of them) names: up to MAX entries into OUT, in the order the
+ * text has them, each once; how many. TEXT_OF gives each status's and
+ * event's words as the installed library says them (ibv_wc_status_str,
+ * rdma_event_str), NULL when it has none.
+ */
+size_t model_failure_match(const char *text,
+			   const char *(*text_of)(enum model_failure_kind k, int value),
+			   const struct model_failure **out, size_t max);
+
+#endif

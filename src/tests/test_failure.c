@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Unit tests for model/failure.c: what pasted words name, in their order. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/unit.h"
+
+#include "model/failure.h"
+
+/* The names TEXT gives, joined by commas, into a static buffer. */
+static const char *names(const char *text)
+{
+	static char buf[256];
+	const struct model_failure *f[8];
+	size_t n = model_failure_match(text, NULL, f, 8);
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? "," : "", f[i]->name);
+	return buf;
+}
+
+static void numbers_and_keywords(void **state)
+{
+	(void)state;
+	assert_string_equal(names("12"), "IBV_WC_RETRY_EXC_ERR");
+	assert_string_equal(names(" 5 "), "IBV_WC_WR_FLUSH_ERR");
+	assert_string_equal(names("-110"), "ETIMEDOUT");
+	assert_string_equal(names("status=13"), "IBV_WC_RNR_RETRY_EXC_ERR");
+	assert_string_equal(names("Failed status 10: wr_id 0 syndrom 0x88"), "IBV_WC_REM_ACCESS_ERR");
+	assert_string_equal(names("errno: 12"), "ENOMEM");
+	assert_string_equal(names("ret -22"), "EINVAL");
+	/* A driver's own code and a positive return are no status. */
+	assert_string_equal(names("vendor err 129"), "");
+	assert_string_equal(names("ret 12"), "");
+	/* Numbers past every table, and inside words, are nothing. */
+	assert_string_equal(names("status 99"), "");
+	assert_string_equal(names("x12 a12b"), "");
+}
+
+static void names_whole_words_in_order(void **state)
+{
+	(void)state;
+	assert_string_equal(names("got RDMA_CM_EVENT_REJECTED then enomem"),
+			    "RDMA_CM_EVENT_REJECTED,ENOMEM");
+	assert_string_equal(names("rnr_retry_exc_err"), "IBV_WC_RNR_RETRY_EXC_ERR");
+	/* Part of a longer word is not the word. */
+	assert_string_equal(names("xretry_exc_err ENOMEMS"), "");
+	/* Each failure once, where it first stands. */
+	assert_string_equal(names("ENOMEM errno 12 ENOMEM"), "ENOMEM");
+	/* The C library's words for an errno. */
+	assert_string_equal(names("ibv_reg_mr: Cannot allocate memory"), "ENOMEM");
+}
+
+static void room_is_kept(void **state)
+{
+	const struct model_failure *f[1];
+
+	(void)state;
+	assert_int_equal(model_failure_match("ENOMEM EINVAL", NULL, f, 1), 1);
+	assert_string_equal(f[0]->name, "ENOMEM");
+	assert_int_equal(model_failure_match("", NULL, f, 1), 0);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(numbers_and_keywords),
+		cmocka_unit_test(names_whole_words_in_order),
+		cmocka_unit_test(room_is_kept),
+	};
+
+	unit_filter(argc, argv);
+	return cmocka_run_group_tests_name("failure", tests, NULL, NULL);
+}

@@ -43,7 +43,7 @@ enum_members() {
 	assert_success
 	assert_line 'IBV_WC_RETRY_EXC_ERR: work completion status 12, "transport retry counter exceeded"'
 	assert_line '  causes on rxe, most likely first:'
-	assert_line '    - the peer'"'"'s QP is gone: its process ended or destroyed it'
+	assert_line '    - the peer is unreachable: a firewall on UDP 4791, the route, or the MTU'
 	assert_line --partial "  tells which: 'rdmactl check --peer ADDR'"
 	run rdmactl explain 'Work Request Flushed Error'
 	assert_line --partial 'It is the consequence, not the cause'

@@ -30,10 +30,15 @@ static const struct model_failure table[] = {
 	  "the sizes each side posts; " TELL_QP },
 	{ WC, IBV_WC_LOC_QP_OP_ERR, "IBV_WC_LOC_QP_OP_ERR",
 	  "the work request was not one this QP can do as asked",
-	  { "more scatter entries or inline data than the QP was made with",
-	    "an opcode the QP type does not have (RDMA READ or atomics on UC or UD)",
+	  { "on Linux 6.1, rxe's word for a path gone under a connected QP: the source GID's "
+	    "address removed, or the netdev set down (later kernels flush instead)",
+	    "on Linux 6.1, a peer in another network namespace: rxe answers only in the "
+	    "initial one before 7.1",
+	    "more scatter entries or inline data than the QP was made with, or an opcode its "
+	    "type does not have (RDMA READ or atomics on UC or UD)",
 	    "a UD send larger than the path MTU", NULL },
-	  "the QP's capabilities against the request; " TELL_QP },
+	  "'rdmactl check' (the port, the addresses behind the GIDs, namespaces); the QP's "
+	  "capabilities against the request; " TELL_QP },
 	{ WC, IBV_WC_LOC_EEC_OP_ERR, "IBV_WC_LOC_EEC_OP_ERR",
 	  "an EE context failed: reliable datagram, which rxe does not have", { NULL }, NULL },
 	{ WC, IBV_WC_LOC_PROT_ERR, "IBV_WC_LOC_PROT_ERR",
@@ -89,12 +94,13 @@ static const struct model_failure table[] = {
 	{ WC, IBV_WC_RETRY_EXC_ERR, "IBV_WC_RETRY_EXC_ERR",
 	  "no acknowledgement came after the QP's retry_cnt resends: the QP gave up and is "
 	  "now in ERR",
-	  { "the peer's QP is gone: its process ended or destroyed it",
-	    "the peer is unreachable: " ROCE_UNANSWERED_CAUSES,
+	  { "the peer is unreachable: " ROCE_UNANSWERED_CAUSES,
 	    "the two hosts' rxe links are in different network namespaces on a kernel before "
 	    "Linux 7.1 (rxe answers only in the initial one)",
 	    "the wrong GID index: a RoCE v1 or link-local GID where the peer speaks RoCE v2 over "
-	    "IPv4 (the classic -g 0)", NULL },
+	    "IPv4 (the classic -g 0)",
+	    "the peer's QP is gone (its process ended or destroyed it); on rxe that was "
+	    "measured to make the sender resend forever instead, a hang with no status", NULL },
 	  "'rdmactl check --peer ADDR', 'rdmactl check --gid-index N'; " TELL_QP
 	  " (retry_exceeded_err, completer_retry_err)" },
 	{ WC, IBV_WC_RNR_RETRY_EXC_ERR, "IBV_WC_RNR_RETRY_EXC_ERR",

@@ -110,12 +110,20 @@ static void metric(FILE *f, const char *name)
 /* Whether the counter NAME came before in M, at device I port J counter K: its family is said. */
 static bool said(const struct model *m, size_t i, size_t j, size_t k, const char *name)
 {
-	for (size_t a = 0; a <= i; a++)
-		for (size_t b = 0; b < m->devs[a].nports && (a < i || b <= j); b++)
-			for (size_t c = 0; c < m->devs[a].ports[b].ncounters &&
-			     (a < i || b < j || c < k); c++)
-				if (!strcmp(m->devs[a].ports[b].counters[c].name, name))
+	for (size_t a = 0; a <= i; a++) {
+		const struct rdma_dev *d = &m->devs[a];
+
+		for (size_t b = 0; b < d->nports; b++) {
+			const struct port *p = &d->ports[b];
+
+			for (size_t c = 0; c < p->ncounters; c++) {
+				if (a == i && b == j && c == k)
+					return false;
+				if (!strcmp(p->counters[c].name, name))
 					return true;
+			}
+		}
+	}
 	return false;
 }
 

@@ -2,7 +2,8 @@
 /*
  * Fuzz target: one buffer read from the RDMA netlink socket, run the way
  * nl_talk runs it (libmnl's checks, NLMSG_ERROR with extended ACK, DONE),
- * each data message parsed as a device, a port and a device's resource counts.
+ * each data message parsed as a device, a port, a device's resource counts and
+ * its QPs.
  */
 #include <stdint.h>
 #include <string.h>
@@ -10,6 +11,15 @@
 #include "fuzz/fuzz.h"
 #include "kernel/nl.h"
 #include "kernel/nldev.h"
+
+/* Each QP parsed whole: its names terminated. */
+static int qp_cb(const struct nldev_qp *q, void *arg)
+{
+	(void)arg;
+	CHECK(strnlen(q->dev_name, sizeof(q->dev_name)) < sizeof(q->dev_name));
+	CHECK(strnlen(q->kern_name, sizeof(q->kern_name)) < sizeof(q->kern_name));
+	return 0;
+}
 
 static int data_cb(const struct nlmsghdr *nlh, void *arg)
 {
@@ -26,6 +36,7 @@ static int data_cb(const struct nlmsghdr *nlh, void *arg)
 	}
 	/* A device's counts: parsed whole or refused, never read past the message. */
 	(void)nldev_parse_res(nlh, &r);
+	(void)nldev_parse_qps(nlh, qp_cb, NULL);
 	(*n)++;
 	return NL_CB_CONTINUE;
 }

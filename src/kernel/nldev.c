@@ -23,6 +23,16 @@ static const enum mnl_attr_data_type policy[TB_SIZE] = {
 	[RDMA_NLDEV_ATTR_NDEV_INDEX] = MNL_TYPE_U32,
 	[RDMA_NLDEV_ATTR_NDEV_NAME] = MNL_TYPE_NUL_STRING,
 	[RDMA_NLDEV_ATTR_RES_SUMMARY] = MNL_TYPE_NESTED,
+	[RDMA_NLDEV_ATTR_RES_QP] = MNL_TYPE_NESTED,
+	[RDMA_NLDEV_ATTR_RES_QP_ENTRY] = MNL_TYPE_NESTED,
+	[RDMA_NLDEV_ATTR_RES_LQPN] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_RES_RQPN] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_RES_RQ_PSN] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_RES_SQ_PSN] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_RES_TYPE] = MNL_TYPE_U8,
+	[RDMA_NLDEV_ATTR_RES_STATE] = MNL_TYPE_U8,
+	[RDMA_NLDEV_ATTR_RES_PID] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_RES_KERN_NAME] = MNL_TYPE_NUL_STRING,
 	[RDMA_NLDEV_SYS_ATTR_NETNS_MODE] = MNL_TYPE_U8,
 	[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK] = MNL_TYPE_U8,
 };
@@ -39,6 +49,19 @@ static int attr_cb(const struct nlattr *attr, void *data)
 		return MNL_CB_ERROR;
 	tb[type] = attr;
 	return MNL_CB_OK;
+}
+
+/* NEST's attributes into TB, as parse() does a message's: -EBADMSG when one runs past it. */
+static int parse_nested(const struct nlattr *nest, const struct nlattr **tb)
+{
+	const struct nlattr *attr;
+
+	memset(tb, 0, sizeof(*tb) * TB_SIZE);
+	mnl_attr_for_each_nested(attr, nest) {
+		if (attr_cb(attr, tb) != MNL_CB_OK)
+			return -EBADMSG;
+	}
+	return (const char *)attr == (const char *)nest + mnl_attr_get_len(nest) ? 0 : -EBADMSG;
 }
 
 static int parse(const struct nlmsghdr *nlh, const struct nlattr **tb)
@@ -175,6 +198,65 @@ int nldev_parse_res(const struct nlmsghdr *nlh, struct nldev_res *r)
 	}
 	if ((const char *)entry != (const char *)tb[RDMA_NLDEV_ATTR_RES_SUMMARY] +
 	    mnl_attr_get_len(tb[RDMA_NLDEV_ATTR_RES_SUMMARY]))
+		return -EBADMSG;
+	return 0;
+}
+
+/* One RES_QP_ENTRY into Q (its device's index and name already there). */
+static int qp_entry(const struct nlattr *entry, struct nldev_qp *q)
+{
+	const struct nlattr *tb[TB_SIZE];
+	int err = parse_nested(entry, tb);
+
+	if (err)
+		return err;
+	if (!tb[RDMA_NLDEV_ATTR_RES_LQPN] || !tb[RDMA_NLDEV_ATTR_RES_TYPE] ||
+	    !tb[RDMA_NLDEV_ATTR_RES_STATE])
+		return -ENODATA;
+	q->lqpn = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_RES_LQPN]);
+	q->type = mnl_attr_get_u8(tb[RDMA_NLDEV_ATTR_RES_TYPE]);
+	q->state = mnl_attr_get_u8(tb[RDMA_NLDEV_ATTR_RES_STATE]);
+	q->port = tb[RDMA_NLDEV_ATTR_PORT_INDEX] ?
+		  mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]) : 0;
+	q->has_rqpn = tb[RDMA_NLDEV_ATTR_RES_RQPN] != NULL;
+	q->rqpn = q->has_rqpn ? mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_RES_RQPN]) : 0;
+	q->has_rq_psn = tb[RDMA_NLDEV_ATTR_RES_RQ_PSN] != NULL;
+	q->rq_psn = q->has_rq_psn ? mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_RES_RQ_PSN]) : 0;
+	q->has_sq_psn = tb[RDMA_NLDEV_ATTR_RES_SQ_PSN] != NULL;
+	q->sq_psn = q->has_sq_psn ? mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_RES_SQ_PSN]) : 0;
+	q->pid = tb[RDMA_NLDEV_ATTR_RES_PID] ? mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_RES_PID]) : 0;
+	q->kern_name[0] = '\0';
+	if (tb[RDMA_NLDEV_ATTR_RES_KERN_NAME])
+		copy_str(q->kern_name, sizeof(q->kern_name), tb[RDMA_NLDEV_ATTR_RES_KERN_NAME]);
+	return 0;
+}
+
+int nldev_parse_qps(const struct nlmsghdr *nlh, int (*cb)(const struct nldev_qp *q, void *arg),
+		    void *arg)
+{
+	const struct nlattr *tb[TB_SIZE], *entry;
+	struct nldev_qp q = { 0 };
+	int err = parse(nlh, tb);
+
+	if (err)
+		return err;
+	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb[RDMA_NLDEV_ATTR_DEV_NAME])
+		return -ENODATA;
+	q.dev_index = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
+	copy_str(q.dev_name, sizeof(q.dev_name), tb[RDMA_NLDEV_ATTR_DEV_NAME]);
+	if (!tb[RDMA_NLDEV_ATTR_RES_QP])
+		return 0;	/* a device with no QP */
+	mnl_attr_for_each_nested(entry, tb[RDMA_NLDEV_ATTR_RES_QP]) {
+		if (mnl_attr_get_type(entry) != RDMA_NLDEV_ATTR_RES_QP_ENTRY)
+			continue;
+		err = qp_entry(entry, &q);
+		if (!err)
+			err = cb(&q, arg);
+		if (err)
+			return err;
+	}
+	if ((const char *)entry != (const char *)tb[RDMA_NLDEV_ATTR_RES_QP] +
+	    mnl_attr_get_len(tb[RDMA_NLDEV_ATTR_RES_QP]))
 		return -EBADMSG;
 	return 0;
 }

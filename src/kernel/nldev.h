@@ -38,6 +38,20 @@ struct nldev_res {
 	uint64_t ctx, cm_id;
 };
 
+/* One QP as RES_QP_GET's dump has it: what the kernel did not say is 0 (has_* false). */
+struct nldev_qp {
+	uint32_t dev_index;
+	char dev_name[RDMA_DEV_NAME_MAX];
+	uint32_t port;		/* 0: none yet (a QP not yet in INIT) */
+	uint32_t lqpn;
+	uint8_t type;		/* enum ib_qp_type: 2 RC, 3 UC, 4 UD, ... */
+	uint8_t state;		/* enum ib_qp_state: 0 RESET ... 6 ERR */
+	bool has_rqpn, has_rq_psn, has_sq_psn;	/* RC and UC have a peer */
+	uint32_t rqpn, rq_psn, sq_psn;
+	uint32_t pid;		/* its owner; 0 for the kernel's own, named by kern_name */
+	char kern_name[32];
+};
+
 /* What SYS_GET says of the RDMA subsystem; -1 where it says nothing. */
 struct nldev_sys {
 	int netns_mode;		/* 1 shared: every device in every namespace; 0 exclusive */
@@ -67,5 +81,11 @@ int nldev_parse_dev(const struct nlmsghdr *nlh, struct nldev_dev *d);
 int nldev_parse_port(const struct nlmsghdr *nlh, struct nldev_port *p);
 int nldev_parse_res(const struct nlmsghdr *nlh, struct nldev_res *r);
 int nldev_parse_sys(const struct nlmsghdr *nlh, struct nldev_sys *s);
+/*
+ * RES_QP_GET's answer NLH (one device's, or part of it): CB called with each
+ * QP; 0, CB's first nonzero return, or -EBADMSG / -ENODATA.
+ */
+int nldev_parse_qps(const struct nlmsghdr *nlh, int (*cb)(const struct nldev_qp *q, void *arg),
+		    void *arg);
 
 #endif

@@ -237,6 +237,99 @@ static void build_refuses_overflow(void **state)
 	assert_false(nldev_put_dev_index(nlh, nlh->nlmsg_len, 1));
 }
 
+/* A RES_QP_GET answer for rxe0: a user's RC QP in RTS, and the kernel's GSI QP. */
+static struct nlmsghdr *qp_msg(bool truncate, bool no_lqpn)
+{
+	struct nlmsghdr *nlh = msg();
+	struct nlattr *table, *entry;
+
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_QP_GET);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 3);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
+	table = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP);
+	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	if (!no_lqpn)
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_LQPN, 17);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_RQPN, 18);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_RQ_PSN, 0x1234);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_SQ_PSN, 0x5678);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_PATH_MIG_STATE, 0);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_TYPE, 2);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_STATE, 3);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_PID, 1234);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_MAX + 5, 99);	/* from a future kernel */
+	mnl_attr_nest_end(nlh, entry);
+	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_LQPN, 1);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_SQ_PSN, 0);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_TYPE, 1);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_STATE, 3);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_RES_KERN_NAME, "ib_core");
+	mnl_attr_nest_end(nlh, entry);
+	mnl_attr_nest_end(nlh, table);
+	if (truncate)	/* the table claims more than the message holds */
+		table->nla_len += 8;
+	return nlh;
+}
+
+struct qps {
+	struct nldev_qp v[4];
+	int n, stop_at;
+};
+
+static int take_qp(const struct nldev_qp *q, void *arg)
+{
+	struct qps *t = arg;
+
+	if (t->n == t->stop_at)
+		return -ECANCELED;
+	t->v[t->n++] = *q;
+	return 0;
+}
+
+static void parse_qps(void **state)
+{
+	struct qps t = { .stop_at = -1 };
+
+	(void)state;
+	assert_int_equal(nldev_parse_qps(qp_msg(false, false), take_qp, &t), 0);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.v[0].dev_index, 3);
+	assert_string_equal(t.v[0].dev_name, "rxe0");
+	assert_int_equal(t.v[0].port, 1);
+	assert_int_equal(t.v[0].lqpn, 17);
+	assert_true(t.v[0].has_rqpn && t.v[0].has_rq_psn && t.v[0].has_sq_psn);
+	assert_int_equal(t.v[0].rqpn, 18);
+	assert_int_equal(t.v[0].rq_psn, 0x1234);
+	assert_int_equal(t.v[0].sq_psn, 0x5678);
+	assert_int_equal(t.v[0].type, 2);
+	assert_int_equal(t.v[0].state, 3);
+	assert_int_equal(t.v[0].pid, 1234);
+	assert_string_equal(t.v[0].kern_name, "");
+	/* The kernel's own QP: no port yet, no peer, a kernel name for an owner. */
+	assert_int_equal(t.v[1].lqpn, 1);
+	assert_int_equal(t.v[1].port, 0);
+	assert_false(t.v[1].has_rqpn || t.v[1].has_rq_psn);
+	assert_int_equal(t.v[1].pid, 0);
+	assert_string_equal(t.v[1].kern_name, "ib_core");
+}
+
+static void parse_qps_refused(void **state)
+{
+	struct qps t = { .stop_at = -1 };
+
+	(void)state;
+	assert_int_equal(nldev_parse_qps(qp_msg(true, false), take_qp, &t), -EBADMSG);
+	t.n = 0;
+	assert_int_equal(nldev_parse_qps(qp_msg(false, true), take_qp, &t), -ENODATA);
+	assert_int_equal(t.n, 0);
+	/* The callback's refusal ends the parse, and is what it returns. */
+	t = (struct qps){ .stop_at = 1 };
+	assert_int_equal(nldev_parse_qps(qp_msg(false, false), take_qp, &t), -ECANCELED);
+	assert_int_equal(t.n, 1);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +341,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(parse_dev),
 		cmocka_unit_test(parse_res),
 		cmocka_unit_test(parse_res_without_counts),
+		cmocka_unit_test(parse_qps),
+		cmocka_unit_test(parse_qps_refused),
 		cmocka_unit_test(build_newlink),
 		cmocka_unit_test(build_refuses_overflow),
 	};

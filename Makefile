@@ -138,7 +138,8 @@ build/asan/test_%: $$(test_srcs)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(SANITIZE) -Isrc -o $@ $^ $(PC_LIBS) -lcmocka
 
-unit-tests: $(UNIT_BINS) build/asan/rdmactl build/tests/probe_bounds build/tools/nl-capture
+unit-tests: $(UNIT_BINS) build/asan/rdmactl build/tests/probe_bounds build/tests/qpfail \
+	build/tools/nl-capture
 
 # A hostile selftest client for the VM tests, built on rdmactl's own objects.
 build/tests/probe_bounds: src/tests/probe_bounds.c $(filter-out build/obj/rdmactl/main.o,$(OBJS))
@@ -146,8 +147,15 @@ build/tests/probe_bounds: src/tests/probe_bounds.c $(filter-out build/obj/rdmact
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^ $(PC_LIBS)
 
+# A user's RDMA program that fails one way and holds its QPs, for the VM
+# tests: libibverbs alone, nothing of rdmactl's.
+build/tests/qpfail: src/tests/qpfail.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(shell $(PKG_CONFIG) --libs libibverbs)
+
 # Records the netlink answers of a fixture (tools/capture-sysfs), from rdmactl's model.
-CAPTURE_MODS := $(MODEL_MODS)
+CAPTURE_MODS := $(MODEL_MODS) model/qp
 build/tools/nl-capture: tools/nl-capture.c $(CAPTURE_MODS:%=build/obj/%.o)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)

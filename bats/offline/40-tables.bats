@@ -264,6 +264,50 @@ EOF
 	assert_equal "$(jq -c '.[] | select(.netdev == "veth0") | [.netdev_mtu, .active_mtu]' <<<"$output")" '[null,null]'
 }
 
+@test "tables: qp on a fixture lists the QPs rdma res show qp listed with them, owners and peers named" {
+	Q=$TOP/bats/fixtures/qps
+	run rdmactl --sysfs-root "$Q" -j qp
+	assert_success
+	got=$(jq -r '.[] | "\(.ifname)/\(.port) \(.qpn) \(.type) \(.state) \(.owner.pid)"' <<<"$output" | sort)
+	want=$(jq -r '.[] | "\(.ifname)/\(.port // null) \(.lqpn) \(.type) \(.state) \(.pid // null)"' \
+		"$Q/oracle/rdma-res-qp.json" | sort)
+	assert_equal "$got" "$want"
+	assert_json_contract --exact qp <<<"$output"
+	# The ibv_rc_pingpong pair on rxe0: each in RTS, each the other's peer.
+	run jq -r '[.[] | select(.type == "RC" and .state == "RTS")] |
+		map("\(.owner.comm) \(.qpn) \(.rqpn) \(.peer.qpn) \(.peer.owner.comm) \(.verdict)") | .[]' \
+		<<<"$output"
+	assert_equal "${#lines[@]}" 2
+	for l in "${lines[@]}"; do
+		read -r comm qpn rqpn peer peer_comm verdict <<<"$l"
+		assert_equal "$comm $peer_comm $verdict" "ibv_rc_pingpong ibv_rc_pingpong ok"
+		assert_equal "$peer" "$rqpn"
+		[ "$qpn" != "$peer" ] || fail "a QP is its own peer: $l"
+	done
+	# The server still waiting for its client: INIT, no peer, not ready.
+	run jq -r '.[] | select(.type == "RC" and .state == "INIT") | "\(.owner.comm) \(.peer) \(.verdict)"' \
+		<<<"$(rdmactl --sysfs-root "$Q" -j qp)"
+	assert_output "ibv_rc_pingpong null not-ready"
+	# Text: a line a QP, then the count; DEV narrows it.
+	run rdmactl --sysfs-root "$Q" qp rxe1
+	assert_success
+	assert_line --regexp '^rxe1/1 qpn [0-9]+ UD INIT pid [0-9]+ \(ibv_ud_pingpong\)( .*)? not-ready$'
+	assert_line --regexp '^[0-9]+ QPs?$'
+	refute_line --partial 'rxe0/'
+}
+
+@test "tables: qp says what is missing: a device that is none, a capture without QPs" {
+	run --separate-stderr rdmactl --sysfs-root "$TOP/bats/fixtures/qps" qp rxe9
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: no RDMA device named rxe9 ('rdmactl show' lists them) (ENODEV: No such device)"
+	run --separate-stderr rdmactl --sysfs-root "$F" qp
+	assert_failure 1
+	assert_output ''
+	assert_equal "$stderr" "rdmactl: cannot list the QPs: the fixture's netlink capture has no QP dump (capture it again with tools/capture-sysfs) (ENOMSG: No message of desired type)"
+	run --separate-stderr rdmactl --sysfs-root "$F" qp 'rx e0'
+	assert_failure 2
+}
+
 @test "tables: stat names and explains each counter sysfs has, with its value" {
 	run rdmactl --sysfs-root "$F" -j stat rxe0
 	assert_success

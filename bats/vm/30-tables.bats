@@ -113,3 +113,82 @@ wait_gid() {
 		[ "$(jq length <<<"$output")" -ge 2 ] || fail "$cmd as nobody: $output"
 	done
 }
+
+@test "tables live: qp names each QP as rdma res show qp does, with its owner and its peer" {
+	eval "$(rdmactl env rxe0)"
+	ibv_rc_pingpong -d rxe0 -g "$RDMA_GID_INDEX" -p 18520 -n 100000000 >/dev/null 2>&1 &
+	server=$!
+	sleep 1
+	ibv_rc_pingpong -d rxe0 -g "$RDMA_GID_INDEX" -p 18520 -n 100000000 127.0.0.1 >/dev/null 2>&1 &
+	client=$!
+	for _ in $(seq 50); do
+		[ "$(rdma -j res show qp | jq '[.[] | select(.type == "RC" and .state == "RTS")] | length')" = 2 ] && break
+		sleep 0.2
+	done
+	run rdmactl -j qp
+	rdma -j res show qp >"$BATS_TEST_TMPDIR/oracle.json"
+	assert_success
+	# The same QPs, types, states and owners as the kernel's own tool lists.
+	got=$(jq -r '.[] | "\(.ifname)/\(.port) \(.qpn) \(.type) \(.state) \(.owner.pid)"' <<<"$output" | sort)
+	want=$(jq -r '.[] | "\(.ifname)/\(.port // null) \(.lqpn) \(.type) \(.state) \(.pid // null)"' \
+		"$BATS_TEST_TMPDIR/oracle.json" | sort)
+	assert_equal "$got" "$want"
+	# Each end of the pair names the other: its QPN, state and owner.
+	for pid in $server $client; do
+		other=$([ "$pid" = "$server" ] && echo "$client" || echo "$server")
+		run jq -r --argjson p "$pid" '.[] | select(.owner.pid == $p and .type == "RC") |
+			"\(.owner.comm) \(.state) \(.verdict) \(.peer.owner.pid) \(.peer.owner.comm) \(.peer.state)"' \
+			<<<"$(rdmactl -j qp rxe0)"
+		assert_output "ibv_rc_pingpong RTS ok $other ibv_rc_pingpong RTS"
+	done
+	run rdmactl qp rxe0
+	assert_success
+	assert_line --regexp "^rxe0/1 qpn [0-9]+ RC RTS pid $server \(ibv_rc_pingpong\) rqpn [0-9]+ .* peer rxe0 qpn [0-9]+ RTS pid $client \(ibv_rc_pingpong\) ok$"
+	kill "$server" "$client"
+	wait "$server" "$client" || true
+	# Gone with their process.
+	run rdmactl -j qp
+	assert_success
+	assert_equal "$(jq --argjson s "$server" '[.[] | select(.owner.pid == $s)] | length' <<<"$output")" 0
+	run --separate-stderr rdmactl qp rxe9
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: no RDMA device named rxe9 ('rdmactl show' lists them) (ENODEV: No such device)"
+}
+
+# Starts build/tests/qpfail on rxe0 in MODE, waits until it holds its QPs; its PID in $prog.
+start_qpfail() {
+	eval "$(rdmactl env rxe0)"
+	"$TOP/build/tests/qpfail" rxe0 "$RDMA_GID_INDEX" "$1" >"$BATS_TEST_TMPDIR/$1.out" 2>&1 &
+	prog=$!
+	for _ in $(seq 100); do
+		grep -q '^holding' "$BATS_TEST_TMPDIR/$1.out" && return 0
+		sleep 0.1
+	done
+	fail "qpfail $1 never held its QPs: $(cat "$BATS_TEST_TMPDIR/$1.out")"
+}
+
+@test "tables live: qp shows a failing program's QPs in the states the kernel has them" {
+	for mode in rnr bad-rkey dead-peer; do
+		start_qpfail "$mode"
+		run rdmactl -j qp rxe0
+		assert_success
+		got=$(jq -r --argjson p "$prog" '.[] | select(.owner.pid == $p) |
+			"\(.qpn) \(.state) \(.verdict) \(.owner.comm) \(.peer.qpn)"' <<<"$output")
+		want=$(rdma -j res show qp | jq -r --argjson p "$prog" '.[] | select(.pid == $p) | "\(.lqpn) \(.state)"')
+		assert_equal "$(cut -d' ' -f1,2 <<<"$got")" "$want"
+		read -r a b < <(sed -n 's/^QPs \([0-9]*\) -> \([0-9]*\)$/\1 \2/p' "$BATS_TEST_TMPDIR/$mode.out")
+		case $mode in
+		rnr)	# The sender gave up; the receiver, with nothing posted, is fine.
+			grep -q '^completion 13 ' "$BATS_TEST_TMPDIR/$mode.out"
+			assert_equal "$got" "$a ERR error qpfail $b"$'\n'"$b RTS ok qpfail $a" ;;
+		bad-rkey) # Both ends go to ERR on a remote access error.
+			grep -q '^completion \(10\|5\) ' "$BATS_TEST_TMPDIR/$mode.out"
+			assert_equal "$got" "$a ERR error qpfail $b"$'\n'"$b ERR error qpfail $a" ;;
+		dead-peer) # The peer's QP is gone: the sender still looks fine (it resends).
+			grep -q '^no completion in 5 s' "$BATS_TEST_TMPDIR/$mode.out"
+			assert_equal "$got" "$a RTS ok qpfail null" ;;
+		esac
+		kill "$prog"
+		wait "$prog" || true
+	done
+}

@@ -24,6 +24,7 @@ teardown() {
 		rdmactl -j $cmd | assert_json_contract --exact $cmd
 	done
 	rdmactl -j show -s | assert_json_contract --exact show 'show -s'
+	rdmactl -j qp | assert_json_contract qp
 	{ rdmactl -j check --dev rxe0 || true; } | assert_json_contract --exact check
 	rdmactl -j selftest rxe0 | assert_json_contract selftest
 	rdmactl -j selftest --bench --iters 20 rxe0 | assert_json_contract selftest

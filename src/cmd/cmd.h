@@ -76,6 +76,7 @@ int cmd_persist_wants(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_show(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_gids(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_netdevs(struct cmd_ctx *ctx, const struct cli_args *a);
+int cmd_qp(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_stat(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_explain(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a);

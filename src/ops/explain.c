@@ -96,6 +96,17 @@ int explain_dump(struct op_err *e, int err, const char *ext)
 	return op_err_set(e, err, ext, "cannot list the RDMA devices");
 }
 
+int explain_qp_dump(struct op_err *e, int err, const char *ext)
+{
+	if (err == -ENOMSG)
+		return op_err_set(e, err, ext, "cannot list the QPs: the fixture's netlink capture "
+				  "has no QP dump (capture it again with tools/capture-sysfs)");
+	if (err == -EOPNOTSUPP || err == -EINVAL)
+		return op_err_set(e, err, ext, "cannot list the QPs: this kernel's RDMA netlink has "
+				  "no resource dump (it came with Linux 4.16)");
+	return op_err_set(e, err, ext, "cannot list the QPs");
+}
+
 int explain_newlink(struct op_err *e, int err, const char *ext, const char *root,
 		    const struct model *m, const char *name, const char *netdev)
 {

@@ -41,6 +41,8 @@ void op_err_add(struct op_err *e, const char *fmt, ...) __attribute__((format(pr
 /* What each operation's errnos mean. ROOT is the sysfs root, for the facts they look up. */
 int explain_netlink_open(struct op_err *e, int err, const char *root);
 int explain_dump(struct op_err *e, int err, const char *ext);
+/* The QP resource dump failed with ERR (EXT: the kernel's extended ACK). */
+int explain_qp_dump(struct op_err *e, int err, const char *ext);
 /* M: the devices as the netlink has them now, to name who has NAME or NETDEV. */
 int explain_newlink(struct op_err *e, int err, const char *ext, const char *root,
 		    const struct model *m, const char *name, const char *netdev);

@@ -405,6 +405,12 @@ const struct cli_cmd rdmactl_commands[] = {
 		  "retry counter exceeded'), an event (RDMA_CM_EVENT_ADDR_ERROR, error -110), an "
 		  "errno (ENOMEM, errno 12), or the whole line; each one found is explained, in "
 		  "the order the words have them. Offline: nothing is read from the system." },
+	{ "qp", .fn = cmd_qp, .args = "[DEV]", .max_args = 1,
+	  .summary = "Every live QP: device, port, QPN, type, state, owner, PSNs, its peer when "
+		     "it is on this host, and a verdict.",
+	  .help = "Read from the RDMA netlink's resource dump, as 'rdma res show qp' reads it; "
+		  "each owner's command from /proc. A QP whose other end is a QP of this host "
+		  "(loopback, another namespace, a lab) names that peer, its state and owner." },
 	{ "system", .verbs = system_verbs, .dflt = "show",
 	  .summary = "The RDMA subsystem's settings, as 'rdma system': the network namespace mode "
 		     "and copy-on-fork; set the mode, now and from boot." },

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The live QPs of the RDMA devices this namespace sees, as the RDMA netlink's
+ * resource dump has them, each with its owner and, where the other end is a
+ * QP of this host, that peer.
+ */
+#ifndef RDMACTL_MODEL_QP_H
+#define RDMACTL_MODEL_QP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+/* enum ib_qp_state, as the kernel numbers it. */
+enum model_qp_state {
+	MODEL_QPS_RESET, MODEL_QPS_INIT, MODEL_QPS_RTR, MODEL_QPS_RTS, MODEL_QPS_SQD,
+	MODEL_QPS_SQE, MODEL_QPS_ERR,
+};
+
+struct rdma_qp {
+	char dev[RDMA_NAME_MAX];
+	uint32_t port;		/* 0 when the QP has none yet */
+	uint32_t qpn;
+	uint8_t type;		/* enum ib_qp_type: 2 RC, 3 UC, 4 UD, ... */
+	uint8_t state;		/* enum model_qp_state */
+	bool has_rqpn, has_rq_psn, has_sq_psn;
+	uint32_t rqpn, rq_psn, sq_psn;
+	uint32_t pid;		/* 0: the kernel's own (comm is then its kernel name) */
+	char comm[32];		/* the owner's command, "" when it is gone or unreadable */
+	long peer;		/* the QP of this host that is its other end: an index, or -1 */
+};
+
+struct model_qps {
+	struct rdma_qp *v;
+	size_t n;
+};
+
+/*
+ * Every QP of SRC's netlink (of device DEV alone when not NULL), in the order
+ * the kernel lists them, each owner's command read from ROOT's /proc, each
+ * peer found: 0, -ENODEV when DEV is no device, or a netlink error.
+ */
+int model_load_qps(const struct model_src *src, const char *dev, struct model_qps *q);
+void model_qps_free(struct model_qps *q);
+
+/* "RC", "UC", "UD", ... ; "RESET" ... "ERR". */
+const char *model_qp_type_name(uint8_t type);
+const char *model_qp_state_name(uint8_t state);
+/*
+ * What a QP's state says, in a word for its verdict column: "ok" (RTS),
+ * "error", "send-queue-error", "draining", "not-ready" (RESET, INIT, RTR).
+ */
+const char *model_qp_verdict(const struct rdma_qp *q);
+
+#endif

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A user's RDMA program that fails, for the VM tests of what rdmactl says
+ * about live QPs: two RC QPs of one process, connected to each other in
+ * loopback on DEV, failing one way (MODE), then holding their QPs until it
+ * is killed. It uses libibverbs alone, as a program written apart from
+ * rdmactl would, and prints each completion it polls ("completion STATUS
+ * TEXT", libibverbs' words), then "holding PID".
+ *
+ * Usage: qpfail DEV GID_INDEX ok|rnr|dead-peer|bad-rkey|memlock
+ *   ok         a SEND into a posted receive: both QPs stay in RTS
+ *   rnr        a SEND with no receive posted and rnr_retry 0: RNR retry exceeded
+ *   dead-peer  the receiving QP destroyed, then a SEND: no completion comes
+ *   bad-rkey   an RDMA WRITE with a key the peer never gave: remote access error
+ *   memlock    4 MiB registered under a 64 KiB locked-memory limit: ENOMEM
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sys/resource.h>
+
+#include <infiniband/verbs.h>
+
+#define LEN 4096
+
+struct prog {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;	/* one for both QPs, as many programs do */
+	struct ibv_mr *mr;
+	struct ibv_qp *a, *b;	/* A sends; B receives */
+	union ibv_gid gid;
+	int gid_index;
+	char *buf;
+};
+
+static void die(const char *what)
+{
+	fprintf(stderr, "qpfail: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static struct ibv_context *open_dev(const char *name)
+{
+	struct ibv_device **l = ibv_get_device_list(NULL);
+	struct ibv_context *ctx = NULL;
+
+	for (int i = 0; l && l[i] && !ctx; i++)
+		if (!strcmp(ibv_get_device_name(l[i]), name))
+			ctx = ibv_open_device(l[i]);
+	if (l)
+		ibv_free_device_list(l);
+	return ctx;
+}
+
+static struct ibv_qp *make_qp(struct prog *p)
+{
+	struct ibv_qp_init_attr qa = {
+		.send_cq = p->cq, .recv_cq = p->cq, .qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp_attr at = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
+	};
+	struct ibv_qp *qp = ibv_create_qp(p->pd, &qa);
+
+	if (!qp)
+		die("ibv_create_qp");
+	if (ibv_modify_qp(qp, &at, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			  IBV_QP_ACCESS_FLAGS))
+		die("ibv_modify_qp INIT");
+	return qp;
+}
+
+/* QP to RTR then RTS towards DEST, with RNR_RETRY (7: forever). */
+static void connect_qp(struct prog *p, struct ibv_qp *qp, uint32_t dest, int rnr_retry)
+{
+	struct ibv_qp_attr at = {
+		.qp_state = IBV_QPS_RTR, .path_mtu = IBV_MTU_1024, .dest_qp_num = dest,
+		.rq_psn = 0, .max_dest_rd_atomic = 1, .min_rnr_timer = 1,
+		.ah_attr = { .is_global = 1, .port_num = 1,
+			     .grh = { .dgid = p->gid, .sgid_index = (uint8_t)p->gid_index,
+				      .hop_limit = 64 } },
+	};
+
+	if (ibv_modify_qp(qp, &at, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+			  IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		die("ibv_modify_qp RTR");
+	at = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS, .timeout = 14, .retry_cnt = 7,
+				   .rnr_retry = (uint8_t)rnr_retry, .sq_psn = 0, .max_rd_atomic = 1 };
+	if (ibv_modify_qp(qp, &at, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
+		die("ibv_modify_qp RTS");
+}
+
+static void post_recv(struct prog *p)
+{
+	struct ibv_sge sge = { (uintptr_t)p->buf + LEN / 2, LEN / 2, p->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = 2, .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	if (ibv_post_recv(p->b, &wr, &bad))
+		die("ibv_post_recv");
+}
+
+static void post_send(struct prog *p, enum ibv_wr_opcode op, uint32_t rkey)
+{
+	struct ibv_sge sge = { (uintptr_t)p->buf, 64, p->mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1, .opcode = op,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+
+	wr.wr.rdma.remote_addr = (uintptr_t)p->buf + LEN / 2;
+	wr.wr.rdma.rkey = rkey;
+	if (ibv_post_send(p->a, &wr, &bad))
+		die("ibv_post_send");
+}
+
+/* Prints each completion polled within SECONDS, up to WANT of them; how many came. */
+static int poll_for(struct prog *p, int want, int seconds)
+{
+	struct timespec t0, t;
+	int got = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		struct ibv_wc wc;
+		int n = ibv_poll_cq(p->cq, 1, &wc);
+
+		if (n < 0)
+			die("ibv_poll_cq");
+		if (n == 1) {
+			printf("completion %d %s (QP %u)\n", wc.status, ibv_wc_status_str(wc.status),
+			       wc.qp_num);
+			fflush(stdout);
+			got++;
+			continue;
+		}
+		usleep(1000);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (got < want && t.tv_sec - t0.tv_sec < seconds);
+	return got;
+}
+
+static void on_term(int sig)
+{
+	(void)sig;
+	_exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	struct prog p = { 0 };
+	const char *mode;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: qpfail DEV GID_INDEX ok|rnr|dead-peer|bad-rkey|memlock\n");
+		return 2;
+	}
+	mode = argv[3];
+	p.gid_index = atoi(argv[2]);
+	signal(SIGTERM, on_term);
+	p.ctx = open_dev(argv[1]);
+	if (!p.ctx)
+		die(argv[1]);
+	p.pd = ibv_alloc_pd(p.ctx);
+	if (!p.pd)
+		die("ibv_alloc_pd");
+	if (!strcmp(mode, "memlock")) {
+		struct rlimit rl = { 64 << 10, 64 << 10 };
+		size_t len = 4 << 20;
+		void *big = malloc(len);
+
+		if (setrlimit(RLIMIT_MEMLOCK, &rl))
+			die("setrlimit");
+		if (!big || ibv_reg_mr(p.pd, big, len, IBV_ACCESS_LOCAL_WRITE))
+			die("ibv_reg_mr of 4 MiB succeeded");
+		printf("ibv_reg_mr %d %s\n", errno, strerror(errno));
+		goto hold;
+	}
+	if (ibv_query_gid(p.ctx, 1, p.gid_index, &p.gid))
+		die("ibv_query_gid");
+	p.cq = ibv_create_cq(p.ctx, 16, NULL, NULL, 0);
+	p.buf = calloc(1, LEN);
+	if (!p.cq || !p.buf)
+		die("ibv_create_cq");
+	p.mr = ibv_reg_mr(p.pd, p.buf, LEN, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			  IBV_ACCESS_REMOTE_READ);
+	if (!p.mr)
+		die("ibv_reg_mr");
+	p.a = make_qp(&p);
+	p.b = make_qp(&p);
+	connect_qp(&p, p.a, p.b->qp_num, !strcmp(mode, "rnr") ? 0 : 7);
+	connect_qp(&p, p.b, p.a->qp_num, 7);
+	printf("QPs %u -> %u\n", p.a->qp_num, p.b->qp_num);
+	if (!strcmp(mode, "ok")) {
+		post_recv(&p);
+		post_send(&p, IBV_WR_SEND, 0);
+		poll_for(&p, 2, 10);
+	} else if (!strcmp(mode, "rnr")) {
+		post_send(&p, IBV_WR_SEND, 0);
+		poll_for(&p, 1, 10);
+	} else if (!strcmp(mode, "dead-peer")) {
+		if (ibv_destroy_qp(p.b))
+			die("ibv_destroy_qp");
+		post_send(&p, IBV_WR_SEND, 0);
+		if (!poll_for(&p, 1, 5))
+			printf("no completion in 5 s\n");
+	} else if (!strcmp(mode, "bad-rkey")) {
+		post_recv(&p);
+		post_send(&p, IBV_WR_RDMA_WRITE, p.mr->rkey ^ 0x5a5a00);
+		poll_for(&p, 2, 10);
+	} else {
+		fprintf(stderr, "qpfail: no mode '%s'\n", mode);
+		return 2;
+	}
+hold:
+	printf("holding %d\n", (int)getpid());
+	fflush(stdout);
+	for (;;)
+		pause();
+}

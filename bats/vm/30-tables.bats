@@ -155,6 +155,30 @@ wait_gid() {
 	assert_equal "$stderr" "rdmactl: no RDMA device named rxe9 ('rdmactl show' lists them) (ENODEV: No such device)"
 }
 
+@test "tables live: stat's counters are rdma statistic's, and --interval shows traffic as it goes" {
+	eval "$(rdmactl env rxe0)"
+	# Some traffic first, so that the counters have moved.
+	rdmactl selftest rxe0 >/dev/null
+	run rdmactl -j stat rxe0
+	assert_success
+	got=$(jq -r '.[0].counters[] | "\(.kernel_name) \(.value)"' <<<"$output" | sort)
+	want=$(rdma -j statistic show link rxe0/1 | jq -r '.[0] | to_entries[] |
+		select(.value | type == "number") | select(.key != "port") | "\(.key) \(.value)"' | sort)
+	assert_equal "$got" "$want"
+	[ "$(jq '.[0].counters[] | select(.name == "sent_pkts") | .value' <<<"$output")" -gt 0 ]
+	# A selftest during the interval: packets sent and received in it, no error counter moved.
+	(sleep 0.5; rdmactl selftest rxe0 >/dev/null) &
+	run rdmactl -j stat rxe0 --interval 3
+	wait
+	assert_success
+	[ "$(jq '.[0].counters[] | select(.name == "sent_pkts") | .change' <<<"$output")" -gt 0 ]
+	[ "$(jq '.[0].counters[] | select(.name == "rcvd_pkts") | .change' <<<"$output")" -gt 0 ]
+	assert_equal "$(jq '[.[0].counters[] | select(.error and .change > 0)] | length' <<<"$output")" 0
+	run rdmactl stat --format prometheus rxe0
+	assert_success
+	assert_line --regexp '^rdma_sent_pkts_total\{device="rxe0",port="1"\} [1-9][0-9]*$'
+}
+
 # Starts build/tests/qpfail on rxe0 in MODE, waits until it holds its QPs; its PID in $prog.
 start_qpfail() {
 	eval "$(rdmactl env rxe0)"

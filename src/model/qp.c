@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The live QPs, from the RDMA netlink's resource dump: owners and peers. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,18 +52,29 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 	return f->err ? NL_CB_ERROR : NL_CB_CONTINUE;
 }
 
-/* The other end of Q's connection among the host's QPs: each names the other. */
-static void find_peers(struct model_qps *q)
+/* Whether B is A's other end: each names the other's QPN. */
+static bool pair(const struct rdma_qp *a, const struct rdma_qp *b)
+{
+	return a != b && a->has_rqpn && b->has_rqpn && b->qpn == a->rqpn && b->rqpn == a->qpn;
+}
+
+void model_qp_find_peers(struct model_qps *q)
 {
 	for (size_t i = 0; i < q->n; i++) {
 		struct rdma_qp *a = &q->v[i];
+		long other = -1;
+		size_t others = 0;
 
-		for (size_t k = 0; a->has_rqpn && a->peer < 0 && k < q->n; k++) {
-			const struct rdma_qp *b = &q->v[k];
-
-			if (k != i && b->has_rqpn && b->qpn == a->rqpn && b->rqpn == a->qpn)
+		for (size_t k = 0; a->peer < 0 && k < q->n; k++) {
+			if (!pair(a, &q->v[k]))
+				continue;
+			if (!strcmp(a->dev, q->v[k].dev))
 				a->peer = (long)k;
+			else if (others++ == 0)
+				other = (long)k;
 		}
+		if (a->peer < 0 && others == 1)
+			a->peer = other;
 	}
 }
 
@@ -106,7 +118,7 @@ int model_load_qps(const struct model_src *src, const char *dev, struct model_qp
 		if (q->v[i].pid && sysfs_read(src->root, q->v[i].comm, sizeof(q->v[i].comm),
 					      "/proc/%u/comm", q->v[i].pid) < 0)
 			q->v[i].comm[0] = '\0';
-	find_peers(q);
+	model_qp_find_peers(q);
 	return 0;
 }
 

@@ -44,6 +44,13 @@ struct model_qps {
  */
 int model_load_qps(const struct model_src *src, const char *dev, struct model_qps *q);
 void model_qps_free(struct model_qps *q);
+/*
+ * Each RC and UC QP's other end among Q's QPs (its peer index, else -1).
+ * QP numbers are each device's own and the dump says no destination GID: a
+ * pair on one device is taken first; across devices a peer is named only
+ * when it is the one candidate, never guessed between two.
+ */
+void model_qp_find_peers(struct model_qps *q);
 
 /* "RC", "UC", "UD", ... ; "RESET" ... "ERR". */
 const char *model_qp_type_name(uint8_t type);

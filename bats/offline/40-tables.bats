@@ -385,3 +385,16 @@ EOF
 	run --separate-stderr rdmactl --sysfs-root "$TOP/bats/fixtures/no-rdma" stat
 	assert_success
 }
+
+@test "tables: stat never prints a hostile device name raw, in text or Prometheus's format" {
+	cp -a "$F" "$BATS_TEST_TMPDIR/f"
+	mv "$BATS_TEST_TMPDIR/f/sys/class/infiniband/rxe1" "$BATS_TEST_TMPDIR/f/sys/class/infiniband/rx\"e"$'\e'"1"
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" stat --format prometheus
+	assert_success
+	[[ $output != *$'\e'* ]] || fail "an escape went out raw"
+	assert_line --regexp '^rdma_sent_pkts_total\{device="rx\\"e\?1",port="1"\} [0-9]+$'
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" stat
+	assert_success
+	[[ $output != *$'\e'* ]] || fail "an escape went out raw"
+	assert_line 'rx"e\x1b1/1:'
+}

@@ -85,16 +85,21 @@ void view_stat(struct out *o, const struct model *m, const struct model *prev,
 	out_arr_close(o);
 }
 
-/* TEXT as a label value: backslash, double quote and newline escaped, as the format asks. */
+/*
+ * TEXT as a label value: backslash, double quote and newline escaped, as the
+ * format asks; any other control byte, which it has no escape for, is '?'.
+ */
 static void label(FILE *f, const char *text)
 {
 	for (; *text; text++) {
-		if (*text == '\\' || *text == '"')
-			fprintf(f, "\\%c", *text);
-		else if (*text == '\n')
+		unsigned char c = (unsigned char)*text;
+
+		if (c == '\\' || c == '"')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
 			fputs("\\n", f);
 		else
-			fputc(*text, f);
+			fputc(c < 0x20 || c == 0x7f ? '?' : c, f);
 	}
 }
 

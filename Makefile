@@ -122,6 +122,7 @@ TEST_MODS_model := $(MODEL_MODS)
 TEST_MODS_names := model/names
 TEST_MODS_nl := $(NL_MODS)
 TEST_MODS_nldev := kernel/nldev kernel/nl
+TEST_MODS_proc := kernel/proc kernel/safe kernel/sysfs
 TEST_MODS_qp := model/qp $(MODEL_MODS)
 TEST_MODS_out := cli/out kernel/errname kernel/release kernel/sysfs
 TEST_MODS_sysfs := kernel/sysfs

@@ -92,14 +92,17 @@ int netns_initial(const char *root)
 }
 
 /* 1 when the table ROOT/proc/net/FILE has a socket on local PORT. */
-static int udp_table_has(const char *root, const char *file, unsigned int port)
+static int udp_table_has(const char *root, int pid, const char *file, unsigned int port)
 {
 	char path[4096], line[512];
 	unsigned int p;
 	int found = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/proc/net/%s", root, file);
+	if (pid > 0)
+		snprintf(path, sizeof(path), "%s/proc/%d/net/%s", root, pid, file);
+	else
+		snprintf(path, sizeof(path), "%s/proc/net/%s", root, file);
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
@@ -112,11 +115,16 @@ static int udp_table_has(const char *root, const char *file, unsigned int port)
 
 int netns_udp_bound(const char *root, unsigned int port)
 {
-	int v4 = udp_table_has(root, "udp", port), v6;
+	return netns_udp_bound_pid(root, 0, port);
+}
+
+int netns_udp_bound_pid(const char *root, int pid, unsigned int port)
+{
+	int v4 = udp_table_has(root, pid, "udp", port), v6;
 
 	if (v4 == 1)
 		return 1;
-	v6 = udp_table_has(root, "udp6", port);
+	v6 = udp_table_has(root, pid, "udp6", port);
 	/* No udp6 table: IPv6 is off; the IPv4 one answers. */
 	return v6 == 1 ? 1 : v4 < 0 ? v4 : 0;
 }

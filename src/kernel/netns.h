@@ -46,6 +46,8 @@ int netns_initial(const char *root);
  * cannot be read.
  */
 int netns_udp_bound(const char *root, unsigned int port);
+/* The same in the network namespace of process PID (ROOT/proc/PID/net); PID 0 is this one. */
+int netns_udp_bound_pid(const char *root, int pid, unsigned int port);
 
 /*
  * A network namespace named NAME (/run/netns/NAME, which 'ip netns' lists),

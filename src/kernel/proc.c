@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Another process's command, capabilities, memlock limit, environment and libraries. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/proc.h"
+#include "kernel/safe.h"
+#include "kernel/sysfs.h"
+
+#define PROC_FILE_MAX (4 << 20)	/* the most of one file read: maps of a large program */
+
+/* ROOT/proc/PID/NAME whole into a new buffer (*LEN bytes, NUL-terminated): 0 or an errno. */
+static int slurp(const char *root, int pid, const char *name, char **buf, size_t *len)
+{
+	char path[4096];
+	struct safe_path sp;
+	size_t max = 64 << 10;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/proc/%d/%s", root, pid, name);
+	for (;;) {
+		*buf = malloc(max + 2);
+		if (!*buf)
+			return -ENOMEM;
+		err = safe_read(path, *buf, max, len, &sp);
+		if (err || *len <= max || max >= PROC_FILE_MAX)
+			break;
+		free(*buf);
+		max *= 4;
+	}
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+		return err;
+	}
+	if (*len > max)
+		*len = max;
+	(*buf)[*len] = '\0';
+	return 0;
+}
+
+bool proc_parse_cap(const char *status, unsigned int cap, bool *has)
+{
+	const char *l = strstr(status, "\nCapEff:");
+	unsigned long long mask;
+
+	if (!l || sscanf(l + 8, " %llx", &mask) != 1 || cap > 63)
+		return false;
+	*has = (mask >> cap) & 1;
+	return true;
+}
+
+/* One value of /proc/PID/limits: a number or "unlimited". */
+static bool limit_value(const char *text, uint64_t *v)
+{
+	char *end;
+
+	if (!strncmp(text, "unlimited", 9)) {
+		*v = PROC_UNLIMITED;
+		return true;
+	}
+	*v = strtoull(text, &end, 10);
+	return end != text;
+}
+
+bool proc_parse_memlock(const char *limits, uint64_t *soft, uint64_t *hard)
+{
+	const char *l = strstr(limits, "Max locked memory");
+	char a[32], b[32];
+
+	if (!l || sscanf(l + 17, " %31s %31s", a, b) != 2)
+		return false;
+	return limit_value(a, soft) && limit_value(b, hard);
+}
+
+int proc_parse_verbs(const char *maps, bool *rxe)
+{
+	const char *l = strstr(maps, "/libibverbs.so.1.");
+	int major, version = 0;
+
+	*rxe = strstr(maps, "/librxe-rdmav") != NULL;
+	/* libibverbs.so.1.14.44.0: rdma-core 44 */
+	if (l && sscanf(l + 17, "%d.%d", &major, &version) != 2)
+		version = 0;
+	return version;
+}
+
+int proc_read(const char *root, int pid, struct proc_info *p)
+{
+	char *buf;
+	size_t len;
+
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	if (sysfs_read(root, p->comm, sizeof(p->comm), "/proc/%d/comm", pid) < 0) {
+		if (!sysfs_exists(root, "/proc/%d", pid))
+			return -ENOENT;
+		p->comm[0] = '\0';
+	}
+	if (slurp(root, pid, "status", &buf, &len) == 0) {
+		p->caps_known = proc_parse_cap(buf, 14 /* CAP_IPC_LOCK */, &p->cap_ipc_lock);
+		free(buf);
+	}
+	if (slurp(root, pid, "limits", &buf, &len) == 0) {
+		p->memlock_known = proc_parse_memlock(buf, &p->memlock_soft, &p->memlock_hard);
+		free(buf);
+	}
+	if (slurp(root, pid, "environ", &p->env, &p->env_len) == 0)
+		p->env_known = true;
+	if (slurp(root, pid, "maps", &buf, &len) == 0) {
+		p->maps_known = true;
+		p->libibverbs = proc_parse_verbs(buf, &p->rxe_provider);
+		free(buf);
+	}
+	return 0;
+}
+
+void proc_free(struct proc_info *p)
+{
+	free(p->env);
+	p->env = NULL;
+}
+
+const char *proc_env(const struct proc_info *p, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!p->env)
+		return NULL;
+	for (size_t i = 0; i < p->env_len; i += strlen(p->env + i) + 1)
+		if (!strncmp(p->env + i, name, n) && p->env[i + n] == '=')
+			return p->env + i + n + 1;
+	return NULL;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What rdmactl reads of another process, from ROOT/proc/PID: its command,
+ * whether it may lock memory, its locked-memory limit, its environment and
+ * the libraries it has mapped. Each file is read as a regular file only.
+ */
+#ifndef RDMACTL_PROC_H
+#define RDMACTL_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PROC_UNLIMITED UINT64_MAX
+
+struct proc_info {
+	int pid;
+	char comm[32];
+	bool caps_known, cap_ipc_lock;	/* CapEff has CAP_IPC_LOCK */
+	bool memlock_known;
+	uint64_t memlock_soft, memlock_hard;	/* bytes; PROC_UNLIMITED */
+	bool env_known;
+	char *env;		/* "NAME=VALUE\0NAME=VALUE\0..." */
+	size_t env_len;
+	bool maps_known;
+	int libibverbs;		/* rdma-core's version of the libibverbs mapped; 0: none */
+	bool rxe_provider;	/* librxe-rdmav*.so mapped */
+};
+
+/*
+ * PID's facts into P (what cannot be read stays unknown: another user's
+ * process without privileges). -ENOENT when there is no such process.
+ */
+int proc_read(const char *root, int pid, struct proc_info *p);
+void proc_free(struct proc_info *p);
+
+/* NAME's value in P's environment, or NULL. */
+const char *proc_env(const struct proc_info *p, const char *name);
+
+/* The parsers proc_read uses, each over one file's text. */
+/* Whether STATUS's CapEff has capability CAP; false when it has no CapEff line. */
+bool proc_parse_cap(const char *status, unsigned int cap, bool *has);
+/* LIMITS' "Max locked memory" soft and hard values, in bytes. */
+bool proc_parse_memlock(const char *limits, uint64_t *soft, uint64_t *hard);
+/* From MAPS: rdma-core's version of libibverbs.so.1.X.VERSION.0 (0: none), and the rxe provider. */
+int proc_parse_verbs(const char *maps, bool *rxe);
+
+#endif

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Unit tests for kernel/proc.c's parsers, over text as /proc/PID gives it. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/unit.h"
+
+#include "kernel/proc.h"
+
+static void caps(void **state)
+{
+	bool has;
+
+	(void)state;
+	/* root's full set, then a user's empty one */
+	assert_true(proc_parse_cap("Name:\tx\nCapInh:\t0\nCapEff:\t000001ffffffffff\n", 14, &has));
+	assert_true(has);
+	assert_true(proc_parse_cap("Name:\tx\nCapEff:\t0000000000000000\nCapBnd:\t1\n", 14, &has));
+	assert_false(has);
+	assert_true(proc_parse_cap("Name:\tx\nCapEff:\t0000000000004000\n", 14, &has));
+	assert_true(has);
+	assert_false(proc_parse_cap("Name:\tx\nCapBnd:\tffff\n", 14, &has));
+	assert_false(proc_parse_cap("Name:\tx\nCapEff:\tzz\n", 14, &has));
+}
+
+static void memlock(void **state)
+{
+	uint64_t soft, hard;
+
+	(void)state;
+	assert_true(proc_parse_memlock("Max core file size        0                    unlimited            bytes\n"
+				       "Max locked memory         65536                65536                bytes\n",
+				       &soft, &hard));
+	assert_int_equal(soft, 65536);
+	assert_int_equal(hard, 65536);
+	assert_true(proc_parse_memlock("Max locked memory         unlimited            unlimited            bytes\n",
+				       &soft, &hard));
+	assert_true(soft == PROC_UNLIMITED && hard == PROC_UNLIMITED);
+	assert_false(proc_parse_memlock("Max open files            1024                 4096                 files\n",
+					&soft, &hard));
+	assert_false(proc_parse_memlock("Max locked memory         lots                 65536 bytes\n",
+					&soft, &hard));
+}
+
+static void verbs(void **state)
+{
+	bool rxe;
+
+	(void)state;
+	assert_int_equal(proc_parse_verbs("7f1 r-xp 0 08:01 5 /usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0\n"
+					  "7f2 r-xp 0 08:01 6 /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so\n",
+					  &rxe), 44);
+	assert_true(rxe);
+	assert_int_equal(proc_parse_verbs("7f1 r-xp 0 08:01 5 /usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.56.0\n",
+					  &rxe), 56);
+	assert_false(rxe);
+	assert_int_equal(proc_parse_verbs("7f1 r-xp 0 08:01 5 /usr/lib/x86_64-linux-gnu/libc.so.6\n", &rxe), 0);
+	assert_int_equal(proc_parse_verbs("7f1 r-xp 0 08:01 5 /x/libibverbs.so.1.bad\n", &rxe), 0);
+}
+
+static void environment(void **state)
+{
+	char env[] = "PATH=/bin\0NCCL_IB_GID_INDEX=0\0NCCL_IB_GID=9\0UCX=\0";
+	struct proc_info p = { .env = env, .env_len = sizeof(env) - 1, .env_known = true };
+
+	(void)state;
+	assert_string_equal(proc_env(&p, "NCCL_IB_GID_INDEX"), "0");
+	assert_string_equal(proc_env(&p, "UCX"), "");
+	assert_null(proc_env(&p, "NCCL_IB"));
+	assert_null(proc_env(&p, "HOME"));
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(caps),
+		cmocka_unit_test(memlock),
+		cmocka_unit_test(verbs),
+		cmocka_unit_test(environment),
+	};
+
+	unit_filter(argc, argv);
+	return cmocka_run_group_tests_name("proc", tests, NULL, NULL);
+}

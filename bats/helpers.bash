@@ -338,3 +338,27 @@ netns_veth() {
 	ip addr add "$5/24" dev "$4"
 	ip link set "$4" up
 }
+
+# Starts build/tests/qpfail (a user's program failing one way) on rxe0 in MODE,
+# after the words that follow it (a wrapper such as setpriv), and waits until
+# it holds its QPs: its PID in $prog, its output in $BATS_TEST_TMPDIR/MODE.out,
+# its two QP numbers (the sender's, the receiver's) in $qp_a and $qp_b.
+start_qpfail() {
+	local mode=$1 gid
+	shift
+	gid=$(rdmactl -j gids rxe0 | jq -r 'first(.[] | select(.recommended)) | .index')
+	"$@" "$TOP/build/tests/qpfail" rxe0 "$gid" "$mode" >"$BATS_TEST_TMPDIR/$mode.out" 2>&1 &
+	# shellcheck disable=SC2034 # the caller's: the program's PID
+	prog=$!
+	for _ in $(seq 100); do
+		if grep -q '^holding' "$BATS_TEST_TMPDIR/$mode.out"; then
+			# shellcheck disable=SC2034 # the caller's: the program's QPs
+			read -r qp_a qp_b < <(sed -n 's/^QPs \([0-9]*\) -> \([0-9]*\)$/\1 \2/p' \
+				"$BATS_TEST_TMPDIR/$mode.out")
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "qpfail $mode never held its QPs: $(cat "$BATS_TEST_TMPDIR/$mode.out")"
+}
+

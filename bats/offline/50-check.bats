@@ -164,3 +164,52 @@ EOF
 	assert_failure 2
 	assert_equal "$stderr" "rdmactl: --sysfs-root $BATS_TEST_TMPDIR/none: no such directory; give a fixture captured with tools/capture-sysfs"
 }
+
+@test "check --pid: a process's RDMA variables held against the links, its libraries, its limits" {
+	F=$TOP/bats/fixtures/two-netdevs
+	# A process of the user's, started with an RDMA stack's variables as a job script sets them.
+	NCCL_IB_HCA==rxe0:1 NCCL_IB_GID_INDEX=0 UCX_NET_DEVICES=mlx5_0:1 sleep 60 &
+	pid=$!
+	# Its /proc files copied into a fixture: the links there, the process as it runs here.
+	cp -a "$F" "$BATS_TEST_TMPDIR/f"
+	mkdir -p "$BATS_TEST_TMPDIR/f/proc/$pid/net"
+	for n in comm status limits environ maps net/udp net/udp6; do
+		cat "/proc/$pid/$n" >"$BATS_TEST_TMPDIR/f/proc/$pid/$n"
+	done
+	kill "$pid"
+	run --separate-stderr rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" check --pid "$pid"
+	assert_failure 1
+	assert_line "PASS  process          $pid (sleep) has no libibverbs mapped: not an RDMA program, or not one yet"
+	assert_line --regexp "^PASS  process-memlock  $pid \(sleep\)(: RLIMIT_MEMLOCK is| has CAP_IPC_LOCK)"
+	assert_line "FAIL  process-env      $pid (sleep): UCX_NET_DEVICES=mlx5_0:1 names mlx5_0, which is no RDMA device or netdev here"
+	assert_line "FAIL  process-env      $pid (sleep): NCCL_IB_GID_INDEX=0, but rxe0's RoCE v2 GID of an IPv4 address is index 1: GID 0 is another type or address, and the stack talks past its peer"
+	assert_line "      fix: 'rdmactl env rxe0' gives the settings for the links"
+	refute_line --partial NCCL_IB_HCA
+	# Its network namespace has no UDP 4791 socket (this host has no rxe).
+	assert_line --regexp "^FAIL  process-netns    $pid \(sleep\): no rdma_rxe UDP 4791 socket in its network namespace"
+	# Only the process's checks ran, each once in the registry's order.
+	assert_equal "$(grep -E '^(PASS|WARN|FAIL|SKIP) ' <<<"$output" | cut -c7-22 | uniq | tr -s ' \n' ' ')" \
+		"process process-memlock process-env process-netns process-qps "
+}
+
+@test "check --pid: a fixture's QPs by owner, a process that is not there, and what goes with --pid" {
+	Q=$TOP/bats/fixtures/qps
+	pid=$(jq -r '[.[] | select(.state == "RTS" and .type == "RC")][0].pid' "$Q/oracle/rdma-res-qp.json")
+	run rdmactl --sysfs-root "$Q" check --pid "$pid"
+	assert_success
+	assert_line "PASS  process-qps      $pid (ibv_rc_pingpong): 1 QP, none in error"
+	assert_line --regexp "^SKIP  process-env +$pid \(ibv_rc_pingpong\): its environment cannot be read"
+	run rdmactl --sysfs-root "$Q" -j check --pid 4000000
+	assert_failure 1
+	assert_json_contract --exact check <<<"$output"
+	assert_equal "$(jq -r '[.[] | "\(.id)=\(.result)"] | join(" ")' <<<"$output")" \
+		"process=fail process-memlock=skip process-env=skip process-netns=skip process-qps=skip"
+	run --separate-stderr rdmactl check --pid 1 --dev rxe0
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: check: --pid checks one process: not with --dev, --peer or --module-file; try 'rdmactl help check'"
+	run --separate-stderr rdmactl check --pid 0
+	assert_failure 2
+	# Without --pid, the host's checks alone: no process check runs.
+	run rdmactl --sysfs-root "$Q" check
+	refute_line --partial 'process'
+}

@@ -179,18 +179,6 @@ wait_gid() {
 	assert_line --regexp '^rdma_sent_pkts_total\{device="rxe0",port="1"\} [1-9][0-9]*$'
 }
 
-# Starts build/tests/qpfail on rxe0 in MODE, waits until it holds its QPs; its PID in $prog.
-start_qpfail() {
-	eval "$(rdmactl env rxe0)"
-	"$TOP/build/tests/qpfail" rxe0 "$RDMA_GID_INDEX" "$1" >"$BATS_TEST_TMPDIR/$1.out" 2>&1 &
-	prog=$!
-	for _ in $(seq 100); do
-		grep -q '^holding' "$BATS_TEST_TMPDIR/$1.out" && return 0
-		sleep 0.1
-	done
-	fail "qpfail $1 never held its QPs: $(cat "$BATS_TEST_TMPDIR/$1.out")"
-}
-
 @test "tables live: qp shows a failing program's QPs in the states the kernel has them" {
 	for mode in rnr bad-rkey dead-peer; do
 		start_qpfail "$mode"
@@ -200,7 +188,7 @@ start_qpfail() {
 			"\(.qpn) \(.state) \(.verdict) \(.owner.comm) \(.peer.qpn)"' <<<"$output")
 		want=$(rdma -j res show qp | jq -r --argjson p "$prog" '.[] | select(.pid == $p) | "\(.lqpn) \(.state)"')
 		assert_equal "$(cut -d' ' -f1,2 <<<"$got")" "$want"
-		read -r a b < <(sed -n 's/^QPs \([0-9]*\) -> \([0-9]*\)$/\1 \2/p' "$BATS_TEST_TMPDIR/$mode.out")
+		a=$qp_a b=$qp_b
 		case $mode in
 		rnr)	# The sender gave up; the receiver, with nothing posted, is fine.
 			grep -q '^completion 13 ' "$BATS_TEST_TMPDIR/$mode.out"

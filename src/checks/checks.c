@@ -50,6 +50,8 @@ void check_ctx_free(struct check_ctx *c)
 		freeifaddrs(c->ifa);
 	if (c->nlm_done && !c->nlm_err)
 		model_free(&c->nlm);
+	if (c->proc_done && !c->proc_err)
+		proc_free(&c->proc);
 }
 
 const struct model *check_ctx_model(struct check_ctx *c)

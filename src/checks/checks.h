@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/proc.h"
 #include "model/model.h"
 
 struct ifaddrs;
@@ -32,6 +33,7 @@ struct check_opts {
 	const char *peer;	/* the remote address, or NULL */
 	const char *module_file;	/* an out-of-tree .ko to vet */
 	const char *only;	/* "ID,ID,...": only these checks; NULL: all */
+	int pid;		/* --pid: that process's checks alone; 0: the host's */
 };
 
 struct check_ctx {
@@ -55,12 +57,17 @@ struct check_ctx {
 	/* The kernel check found no rdma_rxe for this kernel: the checks that
 	 * need it skip, so a user sees one cause and one fix. */
 	bool no_rxe;
+	/* --pid's process, read once. */
+	struct proc_info proc;
+	int proc_err;
+	bool proc_done;
 };
 
 struct check_def {
 	const char *id;
 	void (*run)(struct check_ctx *c);
 	const char *summary;
+	bool pid;		/* one of --pid's, run only with it */
 };
 
 extern const struct check_def check_defs[];
@@ -122,5 +129,11 @@ void check_subnet(struct check_ctx *c);
 void check_firewall(struct check_ctx *c);
 void check_ipv6(struct check_ctx *c);
 void check_counters(struct check_ctx *c);
+/* process.c: check --pid's. */
+void check_process(struct check_ctx *c);
+void check_process_memlock(struct check_ctx *c);
+void check_process_env(struct check_ctx *c);
+void check_process_netns(struct check_ctx *c);
+void check_process_qps(struct check_ctx *c);
 
 #endif

@@ -8,21 +8,35 @@
 
 /* Stable ids, in the order a broken host is best read: bottom up. */
 const struct check_def check_defs[] = {
-	{ "kernel", check_kernel, "the running kernel can do Soft-RoCE at all" },
-	{ "modules", check_modules, "ib_core, ib_uverbs, rdma_ucm, rdma_rxe installed, matching, loaded" },
+	{ "kernel", check_kernel, "the running kernel can do Soft-RoCE at all", false },
+	{ "modules", check_modules, "ib_core, ib_uverbs, rdma_ucm, rdma_rxe installed, matching, "
+	  "loaded", false },
 	{ "netns", check_netns, "rxe can carry traffic from this network namespace; the RDMA "
-	  "namespace mode" },
-	{ "uverbs", check_uverbs, "/dev/infiniband nodes exist and are usable" },
-	{ "provider", check_provider, "libibverbs has an rxe provider and lists every rxe device" },
-	{ "link", check_link, "an rxe link exists and its port is ACTIVE" },
-	{ "mtu", check_mtu, "the active MTU is what the netdev MTU gives" },
-	{ "gid-consistency", check_gid_consistency, "the GID table matches the netdev's addresses" },
-	{ "gid-index", check_gid_index, "the GID index to use (--gid-index, --peer)" },
-	{ "subnet", check_subnet, "no two rxe netdevs share a subnet; rp_filter; route to --peer" },
-	{ "firewall", check_firewall, "nothing drops RoCE v2's UDP port 4791" },
-	{ "memlock", check_memlock, "RLIMIT_MEMLOCK allows memory registration" },
-	{ "ipv6", check_ipv6, "IPv6 is enabled on rxe netdevs (their fe80:: GID)" },
-	{ "counters", check_counters, "rxe hw_counters that show past trouble" },
+	  "namespace mode", false },
+	{ "uverbs", check_uverbs, "/dev/infiniband nodes exist and are usable", false },
+	{ "provider", check_provider, "libibverbs has an rxe provider and lists every rxe device",
+	  false },
+	{ "link", check_link, "an rxe link exists and its port is ACTIVE", false },
+	{ "mtu", check_mtu, "the active MTU is what the netdev MTU gives", false },
+	{ "gid-consistency", check_gid_consistency, "the GID table matches the netdev's addresses",
+	  false },
+	{ "gid-index", check_gid_index, "the GID index to use (--gid-index, --peer)", false },
+	{ "subnet", check_subnet, "no two rxe netdevs share a subnet; rp_filter; route to --peer",
+	  false },
+	{ "firewall", check_firewall, "nothing drops RoCE v2's UDP port 4791", false },
+	{ "memlock", check_memlock, "RLIMIT_MEMLOCK allows memory registration", false },
+	{ "ipv6", check_ipv6, "IPv6 is enabled on rxe netdevs (their fe80:: GID)", false },
+	{ "counters", check_counters, "rxe hw_counters that show past trouble", false },
+	/* check --pid PID: one process's. */
+	{ "process", check_process, "--pid: the process, its libibverbs and provider", true },
+	{ "process-memlock", check_process_memlock, "--pid: its memlock limit, or CAP_IPC_LOCK",
+	  true },
+	{ "process-env", check_process_env, "--pid: the RDMA stacks' variables it sets, against "
+	  "the links", true },
+	{ "process-netns", check_process_netns, "--pid: rxe can carry traffic from its network "
+	  "namespace", true },
+	{ "process-qps", check_process_qps, "--pid: its QPs, and the likely cause of any in error",
+	  true },
 };
 const size_t check_ndefs = sizeof(check_defs) / sizeof(check_defs[0]);
 
@@ -61,7 +75,8 @@ void checks_run(const struct check_opts *o, struct check_ctx *c)
 	for (size_t i = 0; i < check_ndefs; i++) {
 		const char *id = check_defs[i].id;
 
-		if (o->only && !listed(o->only, id, strlen(id)))
+		if (check_defs[i].pid != (o->pid != 0) ||
+		    (o->only && !listed(o->only, id, strlen(id))))
 			continue;
 		c->cur = id;
 		check_defs[i].run(c);

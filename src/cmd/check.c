@@ -28,7 +28,8 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct check_opts o = { .root = ctx->sysfs_root, .gid_index = -1,
 				.dev = cli_str(a, "dev"), .peer = cli_str(a, "peer"),
 				.only = cli_str(a, "only"),
-				.module_file = cli_str(a, "module-file") };
+				.module_file = cli_str(a, "module-file"),
+				.pid = (int)cli_num(a, "pid", 0) };
 	struct check_ctx c;
 	unsigned char addr[16];
 	const char *bad;
@@ -47,6 +48,9 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (o.only && (bad = checks_unknown(o.only)))
 		return cli_usage(a, "unknown check '%.*s' ('rdmactl check --list' lists them)",
 				 (int)strcspn(bad, ","), bad);
+	if (o.pid && (o.dev || o.peer || o.module_file))
+		return cli_usage(a, "--pid checks one process: not with --dev, --peer or "
+				 "--module-file");
 	if (cli_str(a, "gid-index"))
 		o.gid_index = (int64_t)cli_num(a, "gid-index", 0);
 

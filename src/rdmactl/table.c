@@ -111,6 +111,8 @@ static const struct cli_opt check_opts[] = {
 	  .from = "check --list", .list = true },
 	{ "list", 0, CLI_FLAG, .help = "list the checks and their ids" },
 	{ "strict", 0, CLI_FLAG, .help = "warnings fail too" },
+	{ "pid", 0, CLI_UINT, "PID", .min = 1, .max = 4194304, .help = "check that process "
+	  "instead: its libibverbs, memlock limit, RDMA variables, namespace and QPs" },
 	{ "module-file", 0, CLI_STR, "KO", .help = "vet an out-of-tree module before loading it",
 	  .complete = CLI_C_FILE },
 	{ NULL },

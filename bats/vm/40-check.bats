@@ -306,3 +306,47 @@ fix_of() {
 	assert_line --regexp "^FAIL  link +there is no rxe link; the default route leaves by $N$"
 	assert_line "      fix: rdmactl add rxe0 $N"
 }
+
+@test "check --pid: a failing program's QPs named with their likely cause; a healthy one passes" {
+	start_qpfail rnr
+	run rdmactl check --pid "$prog"
+	assert_failure 1
+	assert_line "FAIL  process-qps      $prog (qpfail): QP $qp_a (RC) on rxe0 is in ERR: its peer is still fine: most likely RNR (the peer had no receive posted) or a request the peer refused; the first error completion says which"
+	assert_equal "$(grep -c '^FAIL  process-qps' <<<"$output")" 1
+	kill "$prog"; wait "$prog" || true
+	start_qpfail bad-rkey
+	run rdmactl check --pid "$prog" --only process-qps
+	assert_failure 1
+	for q in "$qp_a" "$qp_b"; do
+		assert_line "FAIL  process-qps      $prog (qpfail): QP $q (RC) on rxe0 is in ERR: both ends in ERR: most likely a remote access error (a wrong rkey, address or access flags), which rxe counts nowhere"
+	done
+	kill "$prog"; wait "$prog" || true
+	# A healthy program with the right variables passes; rdma-core's version decides the warning.
+	gid=$(rdmactl -j gids rxe0 | jq -r 'first(.[] | select(.recommended)) | .index')
+	NCCL_IB_HCA=rxe0 NCCL_IB_GID_INDEX=$gid start_qpfail ok
+	run rdmactl check --pid "$prog"
+	version=$(dpkg-query -W -f '${Version}' libibverbs1 | cut -d. -f1)
+	if [ "$version" -lt 55 ]; then
+		assert_line --regexp "^WARN  process +$prog \(qpfail\) runs rdma-core $version's rxe provider: its extended CQ polling"
+	else
+		assert_line "PASS  process          $prog (qpfail) runs rdma-core $version's libibverbs with the rxe provider"
+	fi
+	assert_line "PASS  process-env      $prog (qpfail): the RDMA stacks' variables it sets agree with the links"
+	assert_line "PASS  process-netns    $prog (qpfail): rdma_rxe's UDP 4791 socket is in its network namespace"
+	assert_line "PASS  process-qps      $prog (qpfail): 2 QPs, none in error"
+	refute_line --regexp '^FAIL '
+	kill "$prog"; wait "$prog" || true
+	# The wrong GID index in its environment is named, with the right one.
+	NCCL_IB_GID_INDEX=0 start_qpfail ok
+	run rdmactl check --pid "$prog" --only process-env
+	assert_failure 1
+	assert_line "FAIL  process-env      $prog (qpfail): NCCL_IB_GID_INDEX=0, but rxe0's RoCE v2 GID of an IPv4 address is index $gid: GID 0 is another type or address, and the stack talks past its peer"
+	kill "$prog"; wait "$prog" || true
+	# Without CAP_IPC_LOCK, a 64 KiB limit binds: its registration failed, and check says why.
+	start_qpfail memlock setpriv --bounding-set=-ipc_lock --inh-caps=-ipc_lock
+	grep -q '^ibv_reg_mr 12 ' "$BATS_TEST_TMPDIR/memlock.out"
+	run rdmactl check --pid "$prog" --only process-memlock
+	kill "$prog"; wait "$prog" || true
+	assert_success
+	assert_line --regexp "^WARN  process-memlock  $prog \(qpfail\): RLIMIT_MEMLOCK is 64 KiB and it has no CAP_IPC_LOCK: ibv_reg_mr of more than that fails with ENOMEM$"
+}

@@ -185,6 +185,21 @@ EOF
 	assert_line "FAIL  process-env      $pid (sleep): NCCL_IB_GID_INDEX=0, but rxe0's RoCE v2 GID of an IPv4 address is index 1: GID 0 is another type or address, and the stack talks past its peer"
 	assert_line "      fix: 'rdmactl env rxe0' gives the settings for the links"
 	refute_line --partial NCCL_IB_HCA
+	# A netdev is looked for in the fixture, not on the host running the check.
+	host=$(for n in /sys/class/net/*; do
+		[ -e "$F/sys/class/net/${n##*/}" ] || { echo "${n##*/}"; break; }; done)
+	[ -n "$host" ] || skip "this host has no netdev the fixture lacks"
+	FI_VERBS_DEVICE_NAME=$host sleep 60 &
+	pid2=$!
+	mkdir -p "$BATS_TEST_TMPDIR/f/proc/$pid2"
+	for n in comm status limits environ maps; do
+		cat "/proc/$pid2/$n" >"$BATS_TEST_TMPDIR/f/proc/$pid2/$n"
+	done
+	kill "$pid2"
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" check --pid "$pid2" --only process-env
+	assert_failure 1
+	assert_line "FAIL  process-env      $pid2 (sleep): FI_VERBS_DEVICE_NAME=$host names $host, which is no RDMA device or netdev here"
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" check --pid "$pid"
 	# Its network namespace has no UDP 4791 socket (this host has no rxe).
 	assert_line --regexp "^FAIL  process-netns    $pid \(sleep\): no rdma_rxe UDP 4791 socket in its network namespace"
 	# Only the process's checks ran, each once in the registry's order.

@@ -134,15 +134,16 @@ static const struct rdma_dev *their_dev(struct check_ctx *c, const struct proc_i
 	return nrxe == 1 ? only : NULL;
 }
 
-/* Whether each device of the list VALUE ("=a:1,b" or "^a") is a device or netdev here. */
-static const char *unknown_item(const char *value, const struct model *m, char *buf, size_t len)
+/* The first item of the list VALUE ("=a:1,b"; "^a" excludes) that is no device or netdev of ROOT's. */
+static const char *unknown_item(const char *root, const char *value, const struct model *m,
+				char *buf, size_t len)
 {
 	if (*value == '^' || !strcmp(value, "all"))
 		return NULL;	/* an exclusion, or every one: nothing to name */
 	value += strspn(value, "=");
 	for (const char *s = value; *s; s += strcspn(s, ","), s += *s == ',') {
 		snprintf(buf, len, "%.*s", (int)strcspn(s, ",:"), s);
-		if (*buf && !model_find(m, buf) && !sysfs_exists("", "/sys/class/net/%s", buf))
+		if (*buf && !model_find(m, buf) && !sysfs_exists(root, "/sys/class/net/%s", buf))
 			return buf;
 	}
 	return NULL;
@@ -181,7 +182,7 @@ void check_process_env(struct check_ctx *c)
 		const char *v = proc_env(p, dev_vars[i]), *bad;
 
 		any |= v != NULL;
-		if (v && (bad = unknown_item(v, m, buf, sizeof(buf)))) {
+		if (v && (bad = unknown_item(c->o.root, v, m, buf, sizeof(buf)))) {
 			check_report(c, V_FAIL, fix, "%s: %s=%s names %s, which is no RDMA device or "
 				     "netdev here", who(p), dev_vars[i], v, bad);
 			ok = false;

@@ -16,7 +16,6 @@
 
 struct fill {
 	struct model_qps *q;
-	const char *dev;
 	int err;		/* what stopped the dump's parse */
 };
 
@@ -26,8 +25,6 @@ static int add_qp(const struct nldev_qp *n, void *arg)
 	struct model_qps *q = f->q;
 	struct rdma_qp *v, *e;
 
-	if (f->dev && strcmp(f->dev, n->dev_name))
-		return 0;
 	v = realloc(q->v, (q->n + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
@@ -92,7 +89,7 @@ static int load_dev_qps(const struct model_src *src, const struct rdma_dev *dev,
 
 int model_load_qps(const struct model_src *src, const char *dev, struct model_qps *q)
 {
-	struct fill f = { .q = q, .dev = dev };
+	struct fill f = { .q = q };
 	struct model devs;
 	int err;
 

@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/socket.h>
+
 #include <linux/netlink.h>
 
 #include "kernel/nl.h"
@@ -347,4 +349,39 @@ int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
 		ret = nl_reply_run(&nl->r, nl->buf, (size_t)n, seq, nl->portid, cb, data);
 	} while (ret > 0);
 	return ret;
+}
+
+int nl_join(struct nl *nl, unsigned int group)
+{
+	if (!nl->sock)
+		return -EINVAL;
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP, &group, sizeof(group)) < 0)
+		return -errno;
+	return 0;
+}
+
+int nl_fd(const struct nl *nl)
+{
+	return nl->sock ? mnl_socket_get_fd(nl->sock) : -1;
+}
+
+int nl_drain(struct nl *nl)
+{
+	int n = 0;
+
+	if (!nl->sock)
+		return -EINVAL;
+	for (;;) {
+		ssize_t r = recv(mnl_socket_get_fd(nl->sock), nl->buf, sizeof(nl->buf), MSG_DONTWAIT);
+
+		if (r == 0) {
+			return n;
+		} else if (r > 0 || errno == ENOBUFS) {
+			n++;
+		} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			return n;
+		} else if (errno != EINTR) {
+			return -errno;
+		}
+	}
 }

@@ -63,6 +63,20 @@ struct nlmsghdr *nl_request(struct nl *nl, uint16_t type, uint16_t flags);
  */
 int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data);
 const char *nl_ext_msg(const struct nl *nl);
+/*
+ * Joins NL's family's multicast group GROUP (RTNLGRP_LINK, ...): its
+ * notifications then wait in the socket, for nl_drain. Best on a socket of
+ * its own, that makes no requests. -EINVAL on a replay.
+ */
+int nl_join(struct nl *nl, unsigned int group);
+/* The socket's descriptor, to poll(2) for notifications; -1 on a replay. */
+int nl_fd(const struct nl *nl);
+/*
+ * Reads every notification waiting, never blocking, and discards them: how
+ * many were read (the socket's overrun, ENOBUFS, counts as one: some were
+ * lost), or a negative errno.
+ */
+int nl_drain(struct nl *nl);
 
 /*
  * Parses an NLMSG_ERROR message: returns its error (0 for an ACK, negative

@@ -61,4 +61,48 @@ const char *model_qp_state_name(uint8_t state);
  */
 const char *model_qp_verdict(const struct rdma_qp *q);
 
+/* The QP of device DEV numbered QPN among Q's, or NULL. */
+const struct rdma_qp *model_qp_find(const struct model_qps *q, const char *dev, uint32_t qpn);
+/* Who owns Q, in BUF: "1234 (prog)", "1234" when its command is unknown, "the kernel's ib_core". */
+const char *model_qp_owner(const struct rdma_qp *q, char *buf, size_t len);
+
+/* What a QP's port shows that tells its trouble apart, from one or two readings. */
+struct model_qp_port {
+	bool known;		/* the port was read; else the rest is 0 */
+	bool active;		/* its state is ACTIVE */
+	uint64_t rnr_exceeded;	/* retry_rnr_exceeded_err */
+	uint64_t retry_exceeded;	/* retry_exceeded_err */
+	uint64_t link_downed;
+	int64_t resent;		/* completer_retry_err's rise between two readings; -1: one reading */
+};
+
+/* NOW's facts, and BEFORE's (NULL: one reading) for the rise of completer_retry_err. */
+void model_qp_port_facts(const struct port *now, const struct port *before,
+			 struct model_qp_port *f);
+
+enum model_qp_trouble {
+	MODEL_QPT_NONE,
+	MODEL_QPT_ERROR,	/* in ERR or SQE */
+	MODEL_QPT_STALLED,	/* an RC QP in RTS resending with no answer */
+};
+
+/* A QP's trouble: its most likely cause, what that rests on, and the fix. */
+struct model_qp_diag {
+	enum model_qp_trouble trouble;
+	bool sure;		/* the evidence leaves no other cause */
+	const char *cause;
+	char evidence[256];
+	const char *fix;
+};
+
+/*
+ * Diagnoses NOW's QP I from its state, its peer's on this host, its port's
+ * facts PORT and, when BEFORE (a reading of the QPs before PORT->resent's
+ * interval) is given, whether it and its peer moved meanwhile. Counters are
+ * the device's, not the QP's: where several QPs share a port, what they
+ * show is the likeliest cause, never a certain one.
+ */
+void model_qp_diagnose(const struct model_qps *now, size_t i, const struct model_qps *before,
+		       const struct model_qp_port *port, struct model_qp_diag *d);
+
 #endif

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Unit tests for model/qp.c: peers found where each QP names the other, never guessed. */
+/*
+ * Unit tests for model/qp.c: peers found where each QP names the other, never
+ * guessed; a QP's trouble told from its state, its peer's, its port's counters
+ * and, over two readings, whether it made progress.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -69,12 +73,215 @@ static void no_peer_without_one(void **state)
 	assert_int_equal(v[2].peer, -1);
 }
 
+/* An RC pair on rxe0 (17 sends to 18), A's state SA and B's SB, both PSNs at 100. */
+static void pair_of(struct rdma_qp v[2], uint8_t sa, uint8_t sb)
+{
+	struct model_qps q = { v, 2 };
+
+	v[0] = qp("rxe0", 17, 18);
+	v[1] = qp("rxe0", 18, 17);
+	v[0].state = sa;
+	v[1].state = sb;
+	for (int i = 0; i < 2; i++) {
+		v[i].port = 1;
+		v[i].pid = 40;
+		snprintf(v[i].comm, sizeof(v[i].comm), "prog");
+		v[i].has_sq_psn = v[i].has_rq_psn = true;
+		v[i].sq_psn = v[i].rq_psn = 100;
+	}
+	model_qp_find_peers(&q);
+}
+
+static const struct model_qp_port active = { .known = true, .active = true, .resent = -1 };
+
+static void error_causes(void **state)
+{
+	struct rdma_qp v[2];
+	struct model_qps q = { v, 2 };
+	struct model_qp_port f = active;
+	struct model_qp_diag d;
+
+	(void)state;
+	/* The port down: certain, whatever else. */
+	pair_of(v, MODEL_QPS_ERR, MODEL_QPS_RTS);
+	f.active = false;
+	f.rnr_exceeded = 3;
+	model_qp_diagnose(&q, 0, NULL, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_ERROR);
+	assert_true(d.sure);
+	assert_non_null(strstr(d.cause, "port went down"));
+	assert_string_equal(d.evidence, "port 1 of rxe0 is not ACTIVE");
+
+	/* RNR: the peer fine, the RNR counter moved. */
+	f = active;
+	f.rnr_exceeded = 1;
+	model_qp_diagnose(&q, 0, NULL, &f, &d);
+	assert_false(d.sure);
+	assert_non_null(strstr(d.cause, "RNR retries ran out"));
+	assert_string_equal(d.evidence, "its peer QP 18 of 40 (prog) is in RTS; "
+			    "retry_rnr_exceeded_err is 1 on rxe0");
+	/* ... but not when both ends are in ERR: that is no RNR. */
+	pair_of(v, MODEL_QPS_ERR, MODEL_QPS_ERR);
+	model_qp_diagnose(&q, 0, NULL, &f, &d);
+	assert_non_null(strstr(d.cause, "remote access error"));
+
+	/* Both in ERR, nothing counted: remote access, told by no counter. */
+	f = active;
+	model_qp_diagnose(&q, 1, NULL, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_ERROR);
+	assert_non_null(strstr(d.cause, "remote access error"));
+	assert_string_equal(d.evidence, "its peer QP 17 of 40 (prog) is in ERR; RNR and unanswered "
+			    "requests leave the receiver in RTS; rxe counts remote access errors "
+			    "nowhere");
+
+	/* One end in ERR, nothing counted: a local error (the GID's address gone). */
+	pair_of(v, MODEL_QPS_ERR, MODEL_QPS_RTS);
+	model_qp_diagnose(&q, 0, NULL, &f, &d);
+	assert_non_null(strstr(d.cause, "local error"));
+	assert_string_equal(d.evidence, "its peer QP 18 of 40 (prog) is in RTS; rxe0 counts no "
+			    "RNR, exhausted retries or port down");
+	/* ... unless the port went down and came back meanwhile. */
+	f.link_downed = 1;
+	model_qp_diagnose(&q, 0, NULL, &f, &d);
+	assert_non_null(strstr(d.cause, "went down and came back"));
+
+	/* No peer here, retries exhausted; SQE is trouble too. */
+	f = active;
+	f.retry_exceeded = 2;
+	v[0].rqpn = 99;
+	v[0].peer = -1;
+	v[0].state = MODEL_QPS_SQE;
+	model_qp_diagnose(&q, 0, NULL, &f, &d);
+	assert_non_null(strstr(d.cause, "transport retries ran out"));
+	assert_string_equal(d.evidence, "its peer QP 99 is on no device of this host; "
+			    "retry_exceeded_err is 2 on rxe0");
+
+	/* Healthy states are no trouble. */
+	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_INIT);
+	model_qp_diagnose(&q, 0, NULL, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+}
+
+static void resending(void **state)
+{
+	struct rdma_qp v[2], w[2];
+	struct model_qps now = { v, 2 }, before = { w, 2 };
+	struct model_qp_port f = active;
+	struct model_qp_diag d;
+
+	(void)state;
+	/* A pair caught up (17's next PSN is what 18 expects): fine, whatever the port resent. */
+	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_RTS);
+	pair_of(w, MODEL_QPS_RTS, MODEL_QPS_RTS);
+	f.resent = 15;
+	model_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+
+	/* 17 owes 18 packets that 18 never takes in: stalled. */
+	now.v[0].sq_psn = before.v[0].sq_psn = 103;
+	model_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_STALLED);
+	assert_non_null(strstr(d.cause, "do not reach its peer"));
+	assert_string_equal(d.evidence, "rxe0 resent 15 times meanwhile; its peer QP 18 of "
+			    "40 (prog), in RTS, still expects PSN 100 where it sends 103");
+	/* A peer in ERR takes nothing in: the sender resends to it for ever. */
+	now.v[1].state = MODEL_QPS_ERR;
+	model_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_STALLED);
+	assert_non_null(strstr(d.cause, "takes in nothing"));
+	now.v[1].state = MODEL_QPS_RTS;
+	/* ... but not when 18 took some in meanwhile (a loaded link losing a few). */
+	before.v[1].rq_psn = 90;
+	model_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+	/* ... nor when the port resent nothing, or there is one reading. */
+	before.v[1].rq_psn = 100;
+	f.resent = 0;
+	model_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+	f.resent = 15;
+	model_qp_diagnose(&now, 0, NULL, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+
+	/* The peer destroyed: 17 alone, receiving nothing, while the port resends. */
+	now.n = before.n = 1;
+	now.v[0].peer = before.v[0].peer = -1;
+	model_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_STALLED);
+	assert_non_null(strstr(d.cause, "peer QP is gone"));
+	assert_string_equal(d.evidence, "rxe0 resent 15 times meanwhile; its peer QP 18 is on no "
+			    "device of this host");
+	/* ... but one that received meanwhile has a peer that talks to it. */
+	now.v[0].rq_psn = 120;
+	model_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+	/* ... and a QP made during the interval is not judged. */
+	now.v[0].rq_psn = 100;
+	before.v[0].qpn = 30;
+	model_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+	/* PSNs wrap at 24 bits. */
+	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_RTS);
+	pair_of(w, MODEL_QPS_RTS, MODEL_QPS_RTS);
+	now.n = before.n = 2;
+	now.v[0].sq_psn = before.v[0].sq_psn = 0x1000000 + 100;
+	model_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+}
+
+static void port_facts(void **state)
+{
+	struct counter a[] = { { "completer_retry_err", 10 }, { "retry_rnr_exceeded_err", 2 },
+			       { "link_downed", 1 } };
+	struct counter b[] = { { "completer_retry_err", 25 }, { "retry_rnr_exceeded_err", 2 },
+			       { "link_downed", 1 }, { "retry_exceeded_err", 4 } };
+	struct port before = { .num = 1, .state = 4, .counters_known = true, .counters = a,
+			       .ncounters = 3 };
+	struct port now = { .num = 1, .state = 1, .counters_known = true, .counters = b,
+			    .ncounters = 4 };
+	struct model_qp_port f;
+
+	(void)state;
+	model_qp_port_facts(&now, &before, &f);
+	assert_true(f.known);
+	assert_false(f.active);
+	assert_int_equal(f.rnr_exceeded, 2);
+	assert_int_equal(f.retry_exceeded, 4);
+	assert_int_equal(f.link_downed, 1);
+	assert_int_equal(f.resent, 15);
+	model_qp_port_facts(&before, &now, &f);	/* a counter reset between: no rise */
+	assert_int_equal(f.resent, 0);
+	model_qp_port_facts(&now, NULL, &f);
+	assert_int_equal(f.resent, -1);
+	model_qp_port_facts(NULL, NULL, &f);
+	assert_false(f.known);
+}
+
+static void owner(void **state)
+{
+	struct rdma_qp q = qp("rxe0", 1, 0);
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(model_qp_owner(&q, buf, sizeof(buf)), "the kernel's own");
+	snprintf(q.comm, sizeof(q.comm), "ib_core");
+	assert_string_equal(model_qp_owner(&q, buf, sizeof(buf)), "the kernel's ib_core");
+	q.pid = 7;
+	assert_string_equal(model_qp_owner(&q, buf, sizeof(buf)), "7 (ib_core)");
+	q.comm[0] = '\0';
+	assert_string_equal(model_qp_owner(&q, buf, sizeof(buf)), "7");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(peers),
 		cmocka_unit_test(across_devices_only_when_one),
 		cmocka_unit_test(no_peer_without_one),
+		cmocka_unit_test(error_causes),
+		cmocka_unit_test(resending),
+		cmocka_unit_test(port_facts),
+		cmocka_unit_test(owner),
 	};
 
 	unit_filter(argc, argv);

@@ -117,25 +117,63 @@ static int write_all(int fd, const char *s, size_t len)
 	return 0;
 }
 
+/*
+ * A file in DIR with no name yet (O_TMPFILE): a process killed before it is
+ * linked leaves nothing behind. -EOPNOTSUPP (and the like) where the file
+ * system has none: the caller falls back to a named temporary file.
+ */
+static int open_unnamed(const char *dir, mode_t mode)
+{
+	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode & 07777);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * The unnamed file FD as a temporary name TMP (LEN bytes) beside TARGET,
+ * through /proc (linkat with AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH): the
+ * name then lives only between this link and the rename that follows it.
+ */
+static int link_unnamed(int fd, const char *target, char *tmp, size_t len)
+{
+	char self[64];
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	for (unsigned int i = 0; i < 100; i++) {
+		if (snprintf(tmp, len, "%s.tmp.%d.%u", target, (int)getpid(), i) >= (int)len)
+			return -ENAMETOOLONG;
+		if (!linkat(AT_FDCWD, self, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW))
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
 int safe_write(const char *path, const char *text, size_t len, mode_t mode,
 	       struct safe_path *p)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX + 16];
+	char dir[PATH_MAX], buf[PATH_MAX], tmp[PATH_MAX + 32];
 	struct stat st;
-	bool exists;
+	bool exists, named = false;
 	int fd, dfd, err = resolve_stat(path, p, &st);
 
 	if (err && err != -ENOENT)
 		return err;
 	exists = !err;
-	snprintf(dir, sizeof(dir), "%s", p->target);
-	snprintf(dir, sizeof(dir), "%s", dirname(dir));
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", p->target) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
+	/* dirname() may write into its argument and return it: never the buffer it fills. */
+	snprintf(buf, sizeof(buf), "%s", p->target);
+	snprintf(dir, sizeof(dir), "%s", dirname(buf));
 	/* The temporary file beside the file it replaces: the rename stays on one file system. */
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	fd = open_unnamed(dir, exists ? st.st_mode : mode);
+	if (fd < 0) {
+		if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", p->target) >= (int)sizeof(tmp))
+			return -ENAMETOOLONG;
+		fd = mkostemp(tmp, O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		named = true;
+	}
 	err = write_all(fd, text, len);
 	if (!err && exists && fchown(fd, st.st_uid, st.st_gid) < 0 && errno != EPERM)
 		err = -errno;
@@ -144,12 +182,17 @@ int safe_write(const char *path, const char *text, size_t len, mode_t mode,
 	/* On disk before the rename makes it the file: a crash leaves old or new. */
 	if (!err && fsync(fd) < 0)
 		err = -errno;
+	if (!err && !named) {
+		err = link_unnamed(fd, p->target, tmp, sizeof(tmp));
+		named = !err;
+	}
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	if (!err && rename(tmp, p->target) < 0)
 		err = -errno;
 	if (err) {
-		unlink(tmp);
+		if (named)
+			unlink(tmp);
 		return err;
 	}
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -212,7 +212,7 @@ EOF
 	pid=$(jq -r '[.[] | select(.state == "RTS" and .type == "RC")][0].pid' "$Q/oracle/rdma-res-qp.json")
 	run rdmactl --sysfs-root "$Q" check --pid "$pid"
 	assert_success
-	assert_line "PASS  process-qps      $pid (ibv_rc_pingpong): 1 QP, none in error"
+	assert_line "PASS  process-qps      $pid (ibv_rc_pingpong): 1 QP, none in error (one reading: resending is not told)"
 	assert_line --regexp "^SKIP  process-env +$pid \(ibv_rc_pingpong\): its environment cannot be read"
 	run rdmactl --sysfs-root "$Q" -j check --pid 4000000
 	assert_failure 1
@@ -227,4 +227,39 @@ EOF
 	# Without --pid, the host's checks alone: no process check runs.
 	run rdmactl --sysfs-root "$Q" check
 	refute_line --partial 'process'
+	# The host's live QPs: a fixture is one reading; one captured with no QP dump says so.
+	assert_line "PASS  qps              6 QPs, none in error (one reading: resending is not told)"
+	run rdmactl --sysfs-root "$TOP/bats/fixtures/two-netdevs" check --only qps
+	assert_success
+	assert_line "SKIP  qps              the fixture holds no QP dump"
+}
+
+@test "check: a captured bed's failing programs: each QP in ERR named with its owner and likely cause" {
+	F=$TOP/bats/fixtures/qps-failed
+	res=$F/oracle/rdma-res-qp.json
+	# What 'rdma res show qp' saw: an RNR sender in ERR beside its receiver in RTS,
+	# a pair both in ERR after a WRITE with a wrong rkey, a sender alone in RTS.
+	read -r rnr rnr_a rnr_b < <(jq -r '. as $all | .[] | select(.state == "ERR") | . as $q |
+		select(any($all[]; .ifname == $q.ifname and .lqpn == $q.rqpn and .state == "RTS")) |
+		"\(.pid) \(.lqpn) \(.rqpn)"' "$res")
+	read -r bad bad_a bad_b < <(jq -r '[.[] | select(.state == "ERR" and .lqpn != '"$rnr_a"')][0] |
+		"\(.pid) \(.lqpn) \(.rqpn)"' "$res")
+	dead=$(jq -r '.[] | select(.state == "RTS" and .type == "RC" and .pid != '"$rnr"') | .pid' "$res")
+	run rdmactl --sysfs-root "$F" check --only qps
+	assert_failure 1
+	assert_line --regexp "^FAIL  qps +QP $rnr_a \(RC\) of $rnr \(qpfail\) on rxe0 is in ERR: RNR retries ran out: its peer had no receive posted when its SEND came \(likely: its peer QP $rnr_b of $rnr \(qpfail\) is in RTS; retry_rnr_exceeded_err is [1-9][0-9]* on rxe0\)$"
+	for pair in "$bad_a $bad_b" "$bad_b $bad_a"; do
+		read -r q p <<<"$pair"
+		assert_line "FAIL  qps              QP $q (RC) of $bad (qpfail) on rxe0 is in ERR: a remote access error most likely (a wrong rkey, address, length or access flags in an RDMA READ or WRITE); one end's error flushed the other (likely: its peer QP $p of $bad (qpfail) is in ERR; RNR and unanswered requests leave the receiver in RTS; rxe counts remote access errors nowhere)"
+	done
+	# Three, with a fix each; the receiver in RTS and the hung sender are not named (one reading).
+	assert_equal "$(grep -c '^FAIL  qps ' <<<"$output")" 3
+	assert_equal "$(grep -c '^      fix: ' <<<"$output")" 3
+	refute_output --partial "of $dead (qpfail)"
+	run rdmactl --sysfs-root "$F" -j check --only qps
+	assert_json_contract --exact check <<<"$output"
+	# The hung sender's own check: its one QP is in RTS, and one reading cannot tell resending.
+	run rdmactl --sysfs-root "$F" check --pid "$dead" --only process-qps
+	assert_success
+	assert_line "PASS  process-qps      $dead (qpfail): 1 QP, none in error (one reading: resending is not told)"
 }

@@ -20,7 +20,7 @@ fix_of() {
 	run rdmactl check
 	assert_success
 	refute_line --regexp '^(FAIL|WARN) '
-	assert_line --regexp '^check: 1[34] pass, 0 warn, 0 fail, [01] skip$'
+	assert_line --regexp '^check: 1[45] pass, 0 warn, 0 fail, [01] skip$'
 }
 
 # bats test_tags=kernels
@@ -311,15 +311,15 @@ fix_of() {
 	start_qpfail rnr
 	run rdmactl check --pid "$prog"
 	assert_failure 1
-	assert_line "FAIL  process-qps      $prog (qpfail): QP $qp_a (RC) on rxe0 is in ERR: its peer is still fine: most likely RNR (the peer had no receive posted) or a request the peer refused; the first error completion says which"
+	assert_line --regexp "^FAIL  process-qps      QP $qp_a \(RC\) of $prog \(qpfail\) on rxe0 is in ERR: RNR retries ran out: its peer had no receive posted when its SEND came \(likely: its peer QP $qp_b of $prog \(qpfail\) is in RTS; retry_rnr_exceeded_err is [1-9][0-9]* on rxe0\)$"
+	assert_line "      fix: have the receiver post its receives before the sender sends, or set a larger rnr_retry (7 retries for ever)"
 	assert_equal "$(grep -c '^FAIL  process-qps' <<<"$output")" 1
 	kill "$prog"; wait "$prog" || true
 	start_qpfail bad-rkey
 	run rdmactl check --pid "$prog" --only process-qps
 	assert_failure 1
-	for q in "$qp_a" "$qp_b"; do
-		assert_line "FAIL  process-qps      $prog (qpfail): QP $q (RC) on rxe0 is in ERR: both ends in ERR: most likely a remote access error (a wrong rkey, address or access flags), which rxe counts nowhere"
-	done
+	assert_line "FAIL  process-qps      QP $qp_a (RC) of $prog (qpfail) on rxe0 is in ERR: a remote access error most likely (a wrong rkey, address, length or access flags in an RDMA READ or WRITE); one end's error flushed the other (likely: its peer QP $qp_b of $prog (qpfail) is in ERR; RNR and unanswered requests leave the receiver in RTS; rxe counts remote access errors nowhere)"
+	assert_line "FAIL  process-qps      QP $qp_b (RC) of $prog (qpfail) on rxe0 is in ERR: a remote access error most likely (a wrong rkey, address, length or access flags in an RDMA READ or WRITE); one end's error flushed the other (likely: its peer QP $qp_a of $prog (qpfail) is in ERR; RNR and unanswered requests leave the receiver in RTS; rxe counts remote access errors nowhere)"
 	kill "$prog"; wait "$prog" || true
 	# A healthy program with the right variables passes; rdma-core's version decides the warning.
 	gid=$(rdmactl -j gids rxe0 | jq -r 'first(.[] | select(.recommended)) | .index')
@@ -333,7 +333,7 @@ fix_of() {
 	fi
 	assert_line "PASS  process-env      $prog (qpfail): the RDMA stacks' variables it sets agree with the links"
 	assert_line "PASS  process-netns    $prog (qpfail): rdma_rxe's UDP 4791 socket is in its network namespace"
-	assert_line "PASS  process-qps      $prog (qpfail): 2 QPs, none in error"
+	assert_line "PASS  process-qps      $prog (qpfail): 2 QPs, none in error, none owing its peer a packet"
 	refute_line --regexp '^FAIL '
 	kill "$prog"; wait "$prog" || true
 	# The wrong GID index in its environment is named, with the right one.
@@ -350,3 +350,41 @@ fix_of() {
 	assert_success
 	assert_line --regexp "^WARN  process-memlock  $prog \(qpfail\): RLIMIT_MEMLOCK is 64 KiB and it has no CAP_IPC_LOCK: ibv_reg_mr of more than that fails with ENOMEM$"
 }
+
+@test "check: live QPs of three failing programs, each named with its cause; ib_write_bw's are not" {
+	start_qpfail rnr
+	rnr=$prog rnr_a=$qp_a rnr_b=$qp_b
+	start_qpfail bad-rkey
+	bad=$prog bad_a=$qp_a bad_b=$qp_b
+	start_qpfail dead-peer
+	dead=$prog dead_a=$qp_a dead_b=$qp_b
+	# A healthy pair under load beside them, while rxe0 resends for the hung one.
+	eval "$(rdmactl env rxe0)"
+	# shellcheck disable=SC2086
+	timeout 60 ib_write_bw $RDMA_PERFTEST_ARGS -p 18782 -D 6 >"$BATS_TEST_TMPDIR/bw" 2>&1 &
+	bw=$!
+	wait_listen 18782
+	# shellcheck disable=SC2086
+	timeout 60 ib_write_bw $RDMA_PERFTEST_ARGS -p 18782 -D 6 "$RDMA_ADDRESS" >"$BATS_TEST_TMPDIR/bwc" 2>&1 &
+	bwc=$!
+	for _ in $(seq 50); do
+		[ "$(rdma res show qp | grep -c ib_write_bw)" -ge 2 ] && break
+		sleep 0.1
+	done
+	sleep 1
+	run rdmactl check --only qps
+	rdma res show qp >"$BATS_TEST_TMPDIR/res"
+	wait "$bw" "$bwc" || fail "ib_write_bw: $(cat "$BATS_TEST_TMPDIR/bw" "$BATS_TEST_TMPDIR/bwc")"
+	kill "$rnr" "$bad" "$dead"; wait "$rnr" "$bad" "$dead" || true
+	assert_failure 1
+	assert_equal "$(grep -c ib_write_bw "$BATS_TEST_TMPDIR/res")" 2
+	assert_line --regexp "^FAIL  qps +QP $rnr_a \(RC\) of $rnr \(qpfail\) on rxe0 is in ERR: RNR retries ran out"
+	assert_line --regexp "^FAIL  qps +QP $bad_a \(RC\) of $bad \(qpfail\) on rxe0 is in ERR: a remote access error most likely"
+	assert_line --regexp "^FAIL  qps +QP $bad_b \(RC\) of $bad \(qpfail\) on rxe0 is in ERR: a remote access error most likely"
+	assert_line --regexp "^FAIL  qps +QP $dead_a \(RC\) of $dead \(qpfail\) on rxe0 is in RTS and resending with no answer: its peer QP is gone \(destroyed, or its process ended\) or does not answer: rxe resends for as long as the program runs, and no error completion comes \(likely: rxe0 resent [1-9][0-9]* times meanwhile; its peer QP $dead_b is on no device of this host\)$"
+	# Four QPs in trouble, and nothing said of the rest: the RNR receiver, ib_write_bw's pair.
+	assert_equal "$(grep -c '^[A-Z]*  qps ' <<<"$output")" 4
+	refute_output --partial "$rnr_b (RC)"
+	refute_output --partial ib_write_bw
+}
+

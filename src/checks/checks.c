@@ -143,3 +143,22 @@ bool check_ctx_on_netdev(const struct check_ctx *c, const char *ifname, const ch
 	return !strcmp(ifname, netdev) ||
 	       sysfs_exists(c->o.root, "/sys/class/net/%s/upper_%s", netdev, ifname);
 }
+
+const struct proc_info *check_ctx_proc(struct check_ctx *c)
+{
+	if (!c->proc_done) {
+		c->proc_err = proc_read(c->o.root, c->o.pid, &c->proc);
+		c->proc_done = true;
+	}
+	if (c->proc_err) {
+		check_report(c, V_SKIP, NULL, "there is no process %d", c->o.pid);
+		return NULL;
+	}
+	return &c->proc;
+}
+
+const char *check_proc_who(const struct proc_info *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d (%s)", p->pid, *p->comm ? p->comm : "?");
+	return buf;
+}

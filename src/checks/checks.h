@@ -108,6 +108,11 @@ bool check_dev_here(struct check_ctx *c, const struct rdma_dev *d);
 /* Whether IFNAME is NETDEV or one of its VLAN (upper) devices. */
 bool check_ctx_on_netdev(const struct check_ctx *c, const char *ifname, const char *netdev);
 
+/* --pid's process, read once; NULL (and the running check skipped) when there is none. */
+const struct proc_info *check_ctx_proc(struct check_ctx *c);
+/* "PID (comm)" of P, in BUF. */
+const char *check_proc_who(const struct proc_info *p, char *buf, size_t len);
+
 /* At most this many rxe devices are checked. */
 #define CHECK_MAX_DEVS 64
 
@@ -129,11 +134,13 @@ void check_subnet(struct check_ctx *c);
 void check_firewall(struct check_ctx *c);
 void check_ipv6(struct check_ctx *c);
 void check_counters(struct check_ctx *c);
+/* qp.c: the live QPs', of the host and of --pid's process. */
+void check_qps(struct check_ctx *c);
+void check_process_qps(struct check_ctx *c);
 /* process.c: check --pid's. */
 void check_process(struct check_ctx *c);
 void check_process_memlock(struct check_ctx *c);
 void check_process_env(struct check_ctx *c);
 void check_process_netns(struct check_ctx *c);
-void check_process_qps(struct check_ctx *c);
 
 #endif

@@ -14,33 +14,16 @@
 #include "checks/checks.h"
 #include "kernel/errname.h"
 #include "kernel/netns.h"
-#include "kernel/nl.h"
 #include "kernel/proc.h"
 #include "kernel/sysfs.h"
-#include "model/qp.h"
 #include "model/roce.h"
-
-/* The process, read once; NULL (and the running check skipped) when there is none. */
-static const struct proc_info *proc(struct check_ctx *c)
-{
-	if (!c->proc_done) {
-		c->proc_err = proc_read(c->o.root, c->o.pid, &c->proc);
-		c->proc_done = true;
-	}
-	if (c->proc_err) {
-		check_report(c, V_SKIP, NULL, "there is no process %d", c->o.pid);
-		return NULL;
-	}
-	return &c->proc;
-}
 
 /* "PID (comm)" of P. */
 static const char *who(const struct proc_info *p)
 {
 	static char buf[64];
 
-	snprintf(buf, sizeof(buf), "%d (%s)", p->pid, *p->comm ? p->comm : "?");
-	return buf;
+	return check_proc_who(p, buf, sizeof(buf));
 }
 
 void check_process(struct check_ctx *c)
@@ -76,7 +59,7 @@ void check_process(struct check_ctx *c)
 
 void check_process_memlock(struct check_ctx *c)
 {
-	const struct proc_info *p = proc(c);
+	const struct proc_info *p = check_ctx_proc(c);
 
 	if (!p)
 		return;
@@ -157,7 +140,7 @@ void check_process_env(struct check_ctx *c)
 						"FI_VERBS_DEVICE_NAME", NULL };
 	static const char *const net_vars[] = { "NCCL_SOCKET_IFNAME", "FI_VERBS_IFACE",
 						"UCX_TLS", NULL };
-	const struct proc_info *p = proc(c);
+	const struct proc_info *p = check_ctx_proc(c);
 	const struct model *m;
 	const struct rdma_dev *d;
 	char fix[160], buf[64];
@@ -221,7 +204,7 @@ void check_process_env(struct check_ctx *c)
 
 void check_process_netns(struct check_ctx *c)
 {
-	const struct proc_info *p = proc(c);
+	const struct proc_info *p = check_ctx_proc(c);
 	const struct rdma_dev *devs[CHECK_MAX_DEVS];
 	int sock;
 
@@ -246,60 +229,4 @@ void check_process_netns(struct check_ctx *c)
 			     "traffic for it (before Linux 7.1, rdma_rxe has its socket in the initial "
 			     "namespace alone)", who(p), ROCE_V2_UDP_PORT);
 	}
-}
-
-/* What a QP Q of the process, in error, most likely means, from its peer's state. */
-static const char *cause(const struct model_qps *qs, const struct rdma_qp *q)
-{
-	const struct rdma_qp *peer = q->peer >= 0 ? &qs->v[q->peer] : NULL;
-
-	if (!peer)
-		return "a request of it failed: the program's first error completion says which "
-		       "('rdmactl explain' it)";
-	if (peer->state == MODEL_QPS_ERR)
-		return "both ends in ERR: most likely a remote access error (a wrong rkey, address "
-		       "or access flags), which rxe counts nowhere";
-	return "its peer is still fine: most likely RNR (the peer had no receive posted) or a "
-	       "request the peer refused; the first error completion says which";
-}
-
-void check_process_qps(struct check_ctx *c)
-{
-	const struct proc_info *p = proc(c);
-	struct model_src src = { .root = c->o.root };
-	struct model_qps qs;
-	size_t mine = 0, bad = 0;
-	char path[4096];
-	int err;
-
-	if (!p)
-		return;
-	model_netlink_capture(c->o.root, path, sizeof(path));
-	err = check_ctx_live(c) ? nl_open(&src.nl, NETLINK_RDMA) : nl_open_replay(path, &src.nl);
-	if (!err)
-		err = model_load_qps(&src, NULL, &qs);
-	nl_close(src.nl);
-	if (err) {
-		check_report(c, V_SKIP, NULL, "the QPs cannot be read from the RDMA netlink (%s: %s)",
-			     errname(err), strerror(-err));
-		return;
-	}
-	for (size_t i = 0; i < qs.n; i++) {
-		const struct rdma_qp *q = &qs.v[i];
-
-		if (q->pid != (uint32_t)p->pid)
-			continue;
-		mine++;
-		if (q->state != MODEL_QPS_ERR && q->state != MODEL_QPS_SQE)
-			continue;
-		bad++;
-		check_report(c, V_FAIL, "'rdmactl explain' the program's first error completion; "
-			     "'rdmactl qp' shows both ends", "%s: QP %u (%s) on %s is in %s: %s", who(p),
-			     q->qpn, model_qp_type_name(q->type), q->dev, model_qp_state_name(q->state),
-			     cause(&qs, q));
-	}
-	if (!bad)
-		check_report(c, V_PASS, NULL, "%s: %zu QP%s, none in error", who(p), mine,
-			     mine == 1 ? "" : "s");
-	model_qps_free(&qs);
 }

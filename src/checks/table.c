@@ -27,6 +27,8 @@ const struct check_def check_defs[] = {
 	{ "memlock", check_memlock, "RLIMIT_MEMLOCK allows memory registration", false },
 	{ "ipv6", check_ipv6, "IPv6 is enabled on rxe netdevs (their fe80:: GID)", false },
 	{ "counters", check_counters, "rxe hw_counters that show past trouble", false },
+	{ "qps", check_qps, "live QPs: each in error or resending unanswered, with its owner and "
+	  "likely cause", false },
 	/* check --pid PID: one process's. */
 	{ "process", check_process, "--pid: the process, its libibverbs and provider", true },
 	{ "process-memlock", check_process_memlock, "--pid: its memlock limit, or CAP_IPC_LOCK",
@@ -35,7 +37,8 @@ const struct check_def check_defs[] = {
 	  "the links", true },
 	{ "process-netns", check_process_netns, "--pid: rxe can carry traffic from its network "
 	  "namespace", true },
-	{ "process-qps", check_process_qps, "--pid: its QPs, and the likely cause of any in error",
+	{ "process-qps", check_process_qps, "--pid: its QPs: each in error or resending unanswered, "
+	  "with its likely cause",
 	  true },
 };
 const size_t check_ndefs = sizeof(check_defs) / sizeof(check_defs[0]);

@@ -119,6 +119,7 @@ TEST_MODS_gid := model/gid
 TEST_MODS_klog := kernel/klog
 TEST_MODS_link := $(MODEL_MODS)
 TEST_MODS_model := $(MODEL_MODS)
+TEST_MODS_monitor := model/monitor model/qp model/counter $(MODEL_MODS)
 TEST_MODS_names := model/names
 TEST_MODS_nl := $(NL_MODS)
 TEST_MODS_nldev := kernel/nldev kernel/nl

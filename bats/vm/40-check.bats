@@ -388,3 +388,51 @@ fix_of() {
 	refute_output --partial ib_write_bw
 }
 
+# The epoch seconds of monitor's UTC time T.
+epoch() { date -d "$1" +%s.%N; }
+
+@test "monitor: a QP's move to ERR within a second with its cause; GIDs, the netdev and the end follow" {
+	local mon=$BATS_TEST_TMPDIR/mon ev t rc
+	# The binary itself, not the helpers' function: a background subshell ignores SIGINT.
+	"$RDMACTL" -j monitor >"$mon" 2>"$mon.err" &
+	monpid=$!
+	sleep 1
+	start_qpfail rnr
+	held=$(date +%s.%N)
+	for _ in $(seq 30); do grep -q '"to":"ERR"' "$mon" && break; sleep 0.1; done
+	ip addr add 10.11.11.78/24 dev "$N"
+	for _ in $(seq 30); do grep -q '"event":"gid-added"' "$mon" && break; sleep 0.1; done
+	ip addr del 10.11.11.78/24 dev "$N"
+	ip link set "$N" down
+	for _ in $(seq 30); do grep -q '"event":"port-state"' "$mon" && break; sleep 0.1; done
+	kill "$prog"; wait "$prog" || true
+	for _ in $(seq 30); do grep -q '"event":"qp-destroyed"' "$mon" && break; sleep 0.1; done
+	ip link set "$N" up
+	kill -INT "$monpid"
+	rc=0
+	wait "$monpid" || rc=$?
+	assert_equal "$rc" 0
+	assert_equal "$(cat "$mon.err")" ""
+	# Every line one JSON object, in the contract.
+	run jq -e -c 'select(type != "object")' "$mon"
+	assert_failure 4
+	assert_json_contract monitor <"$mon"
+	# The sender's move to ERR: its owner, the cause, within a second of its program holding.
+	ev=$(jq -c "select(.qpn == $qp_a and .to == \"ERR\")" "$mon")
+	[ -n "$ev" ] || fail "no move to ERR of QP $qp_a: $(cat "$mon")"
+	assert_equal "$(jq -r '.owner.pid' <<<"$ev")" "$prog"
+	assert_equal "$(jq -r '.owner.comm' <<<"$ev")" qpfail
+	assert_equal "$(jq -r '.cause' <<<"$ev")" "RNR retries ran out: its peer had no receive posted when its SEND came"
+	t=$(epoch "$(jq -r '.time' <<<"$ev")")
+	awk -v t="$t" -v h="$held" 'BEGIN { exit !(t <= h + 1.0) }' ||
+		fail "QP $qp_a's move to ERR said at $t, its program held at $held"
+	# The address's GID, come and gone; the netdev down, then its port; both QPs destroyed.
+	assert_equal "$(jq -r 'select(.event == "gid-added" and (.gid | endswith("0a0b:0b4e"))) | .type' "$mon")" "RoCE v2"
+	assert_equal "$(jq -r 'select(.event == "gid-removed" and (.gid | endswith("0a0b:0b4e"))) | .index' "$mon" | wc -l)" 1
+	assert_equal "$(jq -r 'select(.event == "port-state") | "\(.ifname) \(.from) \(.to)"' "$mon" | head -1)" "rxe0 ACTIVE DOWN"
+	assert_equal "$(jq -r 'select(.event == "netdev-state") | "\(.netdev) \(.from) \(.to)"' "$mon" | head -1)" "$N up down"
+	assert_equal "$(jq -r 'select(.event == "qp-destroyed") | .qpn' "$mon" | sort -n | tr '\n' ' ')" \
+		"$(printf '%s\n' "$qp_a" "$qp_b" | sort -n | tr '\n' ' ')"
+	# Nothing was said of a QP resending: none was.
+	assert_equal "$(grep -c '"event":"qp-resending"' "$mon")" 0
+}

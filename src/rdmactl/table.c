@@ -338,6 +338,12 @@ static const struct cli_opt stat_opts[] = {
 	{ NULL },
 };
 
+static const struct cli_opt monitor_opts[] = {
+	{ "count", 0, CLI_UINT, "N", .min = 1, .max = 1000000,
+	  .help = "stop after N events (default: until interrupted)" },
+	{ NULL },
+};
+
 static const struct cli_opt env_opts[] = {
 	{ "family", 0, CLI_CHOICE, "FAMILY", .choices = env_families,
 	  .help = "the address family whose GID index to give (default ipv4)" },
@@ -413,6 +419,15 @@ const struct cli_cmd rdmactl_commands[] = {
 	  .help = "Read from the RDMA netlink's resource dump, as 'rdma res show qp' reads it; "
 		  "each owner's command from /proc. A QP whose other end is a QP of this host "
 		  "(loopback, another namespace, a lab) names that peer, its state and owner." },
+	{ "monitor", .fn = cmd_monitor, .opts = { monitor_opts }, .libs = LAZY_VERBS,
+	  .summary = "What changes, as it happens: devices, ports, netdevs, GIDs, QPs (made, "
+		     "moving to error with the likely cause, resending, destroyed), error counters.",
+	  .help = "A line an event (JSON: an object a line) until interrupted or --count "
+		  "events. Link and address changes come from route netlink as they happen; "
+		  "devices, ports, QPs and counters are read every half second, so an event "
+		  "comes within that of its change. Error counters that rise are said at most "
+		  "every 5 seconds, their rises summed; a QP resending with no answer is said "
+		  "once." },
 	{ "system", .verbs = system_verbs, .dflt = "show",
 	  .summary = "The RDMA subsystem's settings, as 'rdma system': the network namespace mode "
 		     "and copy-on-fork; set the mode, now and from boot." },

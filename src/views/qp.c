@@ -6,8 +6,7 @@
 #include "model/qp.h"
 #include "views/qp.h"
 
-/* PID and command under KEY: "pid 1234 (prog)", "[ib_core]" for the kernel's own. */
-static void owner(struct out *o, const char *key, const char *label, const struct rdma_qp *q)
+void view_qp_owner(struct out *o, const char *key, const char *label, const struct rdma_qp *q)
 {
 	out_obj_open(o, key);
 	out_text(o, "%s", label);
@@ -44,7 +43,7 @@ void view_qp(struct out *o, const struct model_qps *qs)
 		out_u64(o, "qpn", " qpn %" PRIu64, q->qpn);
 		out_str(o, "type", " %s", model_qp_type_name(q->type));
 		out_str(o, "state", " %s", model_qp_state_name(q->state));
-		owner(o, "owner", " ", q);
+		view_qp_owner(o, "owner", " ", q);
 		psn(o, "rqpn", " rqpn %" PRIu64, q->has_rqpn, q->rqpn);
 		psn(o, "sq_psn", " sq_psn %" PRIu64, q->has_sq_psn, q->sq_psn);
 		psn(o, "rq_psn", " rq_psn %" PRIu64, q->has_rq_psn, q->rq_psn);
@@ -55,7 +54,7 @@ void view_qp(struct out *o, const struct model_qps *qs)
 			out_str(o, "ifname", " peer %s", p->dev);
 			out_u64(o, "qpn", " qpn %" PRIu64, p->qpn);
 			out_str(o, "state", " %s", model_qp_state_name(p->state));
-			owner(o, "owner", " ", p);
+			view_qp_owner(o, "owner", " ", p);
 			out_obj_close(o);
 		} else {
 			out_str(o, "peer", NULL, NULL);

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * monitor: what changes, as it happens, until interrupted: devices, ports,
+ * netdevs, GIDs, QPs and error counters. Route netlink's link and address
+ * notifications wake it at once (the GIDs follow the addresses); the rest
+ * is read every MONITOR_TICK_MS, which bounds an event's delay.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/rtnetlink.h>
+
+#include "cli/grammar.h"
+#include "cli/out.h"
+#include "cmd/cmd.h"
+#include "kernel/clock.h"
+#include "kernel/nl.h"
+#include "model/monitor.h"
+#include "ops/explain.h"
+#include "views/monitor.h"
+
+#define MONITOR_TICK_MS 500
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+struct emitter {
+	struct cmd_ctx *ctx;
+	unsigned long left;	/* events still to print; 0: no limit */
+	int err;
+};
+
+static void emit(const struct monitor_event *e, void *arg)
+{
+	struct emitter *em = arg;
+	struct timespec now;
+	struct tm tm;
+	char t[40];
+	struct out *o;
+	int err;
+
+	if (stop || em->err)
+		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	gmtime_r(&now.tv_sec, &tm);
+	strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(t + strlen(t), sizeof(t) - strlen(t), ".%03ldZ", now.tv_nsec / 1000000);
+	o = out_new(stdout, em->ctx->json, false);
+	if (!o) {
+		em->err = -ENOMEM;
+		return;
+	}
+	view_monitor_event(o, e, t);
+	err = out_finish(o);
+	if (!err && fflush(stdout))
+		err = -errno;
+	if (err)
+		em->err = err;
+	if (em->left && !--em->left)
+		stop = 1;
+}
+
+/* A reading into S: the ports and counters from sysfs, the QPs from the netlink (open). */
+static int snap(struct cmd_ctx *ctx, struct monitor_snap *s)
+{
+	struct model_src src = cmd_model_src(ctx);
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->ms = mono_ms();
+	err = model_load(&src, NULL, (struct model_ask){ .ports = MODEL_PORTS_STATES,
+							 .counters = true,
+							 .mtu = MODEL_MTU_LINK }, &s->m);
+	if (err)
+		return err;
+	src.nl = ctx->nl;
+	s->qs_ok = !model_load_qps(&src, NULL, &s->qs);
+	return 0;
+}
+
+static int gids(struct cmd_ctx *ctx, struct model *m)
+{
+	struct model_src src = cmd_model_src(ctx);
+
+	src.verbs = true;
+	return model_load(&src, NULL, (struct model_ask){ .ports = MODEL_PORTS_STATES,
+							  .gids = MODEL_GIDS_USED }, m);
+}
+
+/* A route netlink socket that the links' and addresses' changes wake; NULL when none can be had. */
+static struct nl *route_events(void)
+{
+	static const unsigned int groups[] = { RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR,
+					       RTNLGRP_IPV6_IFADDR };
+	struct nl *r;
+
+	if (nl_open(&r, NETLINK_ROUTE))
+		return NULL;
+	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+		if (nl_join(r, groups[i])) {
+			nl_close(r);
+			return NULL;
+		}
+	return r;
+}
+
+int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
+{
+	struct emitter em = { .ctx = ctx, .left = cli_num(a, "count", 0) };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct monitor_snap prev, now;
+	struct monitor_memo memo = { 0 };
+	struct model g, g2;
+	struct op_err e;
+	struct nl *route, *rdma;
+	uint64_t next;
+	int err;
+
+	if (*ctx->sysfs_root)
+		return cli_usage(a, "monitor watches the running system: not with --sysfs-root");
+	/* The QPs come from the RDMA netlink: without it there is nothing to watch. */
+	err = cmd_netlink(ctx, &rdma);
+	if (err)
+		return err;
+	stop = 0;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	err = snap(ctx, &prev);
+	if (err)
+		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
+	if (gids(ctx, &g))
+		memset(&g, 0, sizeof(g));
+	route = route_events();
+	if (!route)
+		pr_warn("monitor: no route netlink notifications: GID changes are not followed");
+	next = mono_ms() + MONITOR_TICK_MS;
+	while (!stop && !em.err) {
+		struct pollfd p = { .fd = route ? nl_fd(route) : -1, .events = POLLIN };
+		uint64_t t = mono_ms();
+		int n = poll(&p, 1, t >= next ? 0 : (int)(next - t));
+
+		if (n < 0 && errno != EINTR) {
+			err = -errno;
+			break;
+		}
+		if (stop)
+			break;
+		if (n > 0 && nl_drain(route) > 0 && !gids(ctx, &g2)) {
+			monitor_diff_gids(&g, &g2, emit, &em);
+			model_free(&g);
+			g = g2;
+		}
+		if (n <= 0 && mono_ms() < next)
+			continue;
+		next = mono_ms() + MONITOR_TICK_MS;
+		if (snap(ctx, &now))
+			continue;	/* sysfs mid-change: the next reading tells */
+		monitor_diff(&prev, &now, &memo, emit, &em);
+		monitor_snap_free(&prev);
+		prev = now;
+	}
+	monitor_snap_free(&prev);
+	model_free(&g);
+	monitor_memo_free(&memo);
+	nl_close(route);
+	if (em.err == -EPIPE)
+		return 0;	/* the reader went away: a pipe to head, say */
+	if (em.err || err) {
+		op_err_set(&e, em.err ? em.err : err, NULL, "monitor: cannot go on");
+		return cmd_fail(&e);
+	}
+	return 0;
+}

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for model/monitor.c: each change between two readings said
+ * once, in order; a QP's move to ERR with its cause; a resending QP said
+ * once; error counters' rises summed and said at most every few seconds.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/unit.h"
+
+#include "model/monitor.h"
+
+struct seen {
+	char lines[32][160];
+	size_t n;
+};
+
+static void record(const struct monitor_event *e, void *arg)
+{
+	struct seen *s = arg;
+	char *l = s->lines[s->n++];
+
+	switch (e->kind) {
+	case MON_DEVICE_ADDED:
+		snprintf(l, 160, "added %s", e->dev->name);
+		break;
+	case MON_DEVICE_REMOVED:
+		snprintf(l, 160, "removed %s", e->dev->name);
+		break;
+	case MON_PORT_STATE:
+	case MON_NETDEV_STATE:
+		snprintf(l, 160, "%s %s/%u %s->%s", e->kind == MON_PORT_STATE ? "port" : "netdev",
+			 e->dev->name, e->port->num, e->from, e->to);
+		break;
+	case MON_NETDEV_MTU:
+		snprintf(l, 160, "mtu %d->%d", e->from_mtu, e->to_mtu);
+		break;
+	case MON_GID_ADDED:
+	case MON_GID_REMOVED:
+		snprintf(l, 160, "gid %s %u", e->kind == MON_GID_ADDED ? "added" : "removed",
+			 e->gid->index);
+		break;
+	case MON_QP_CREATED:
+		snprintf(l, 160, "qp %u created %s%s", e->qp->qpn, e->to, e->diag ? " (why)" : "");
+		break;
+	case MON_QP_DESTROYED:
+		snprintf(l, 160, "qp %u destroyed", e->qp->qpn);
+		break;
+	case MON_QP_STATE:
+		snprintf(l, 160, "qp %u %s->%s%s%s", e->qp->qpn, e->from, e->to,
+			 e->diag ? ": " : "", e->diag ? e->diag->cause : "");
+		break;
+	case MON_QP_STALLED:
+		snprintf(l, 160, "qp %u resending", e->qp->qpn);
+		break;
+	case MON_COUNTER:
+		snprintf(l, 160, "%s +%llu = %llu", e->counter, (unsigned long long)e->delta,
+			 (unsigned long long)e->value);
+		break;
+	}
+}
+
+/* A reading: rxe0 with one port (state ST, operstate OP, MTU), its counters C, QPs Q. */
+struct fake {
+	struct rdma_dev dev;
+	struct port port;
+	struct counter c[3];
+	struct rdma_qp q[4];
+	struct monitor_snap s;
+};
+
+static void fake(struct fake *f, uint8_t st, const char *op, int mtu, uint64_t resent,
+		 uint64_t rnr, uint64_t ms)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->dev.name, sizeof(f->dev.name), "rxe0");
+	snprintf(f->dev.driver, sizeof(f->dev.driver), "rxe");
+	f->port.num = 1;
+	f->port.state = st;
+	snprintf(f->port.operstate, sizeof(f->port.operstate), "%s", op);
+	f->port.netdev_mtu = mtu;
+	f->port.counters_known = true;
+	f->c[0] = (struct counter){ "completer_retry_err", resent };
+	f->c[1] = (struct counter){ "retry_rnr_exceeded_err", rnr };
+	f->c[2] = (struct counter){ "sent_pkts", 1000 + ms };	/* no error counter: never said */
+	f->port.counters = f->c;
+	f->port.ncounters = 3;
+	f->dev.ports = &f->port;
+	f->dev.nports = 1;
+	f->s.m.devs = &f->dev;
+	f->s.m.n = 1;
+	f->s.qs.v = f->q;
+	f->s.qs_ok = true;
+	f->s.ms = ms;
+}
+
+static void add_qp(struct fake *f, uint32_t qpn, uint32_t rqpn, uint8_t state)
+{
+	struct rdma_qp *q = &f->q[f->s.qs.n++];
+
+	*q = (struct rdma_qp){ .port = 1, .qpn = qpn, .rqpn = rqpn, .has_rqpn = true, .type = 2,
+			       .state = state, .pid = 40, .peer = -1, .has_sq_psn = true,
+			       .has_rq_psn = true };
+	snprintf(q->dev, sizeof(q->dev), "rxe0");
+	model_qp_find_peers(&f->s.qs);
+}
+
+static void ports_and_devices(void **state)
+{
+	struct fake a, b;
+	struct monitor_memo memo = { 0 };
+	struct seen s = { 0 };
+	struct monitor_snap none = { 0 };
+
+	(void)state;
+	fake(&a, 4, "up", 1500, 0, 0, 10000);
+	fake(&b, 1, "down", 9000, 0, 0, 10500);
+	monitor_diff(&a.s, &b.s, &memo, record, &s);
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.lines[0], "port rxe0/1 ACTIVE->DOWN");
+	assert_string_equal(s.lines[1], "netdev rxe0/1 up->down");
+	assert_string_equal(s.lines[2], "mtu 1500->9000");
+	/* A device gone, and back. */
+	s.n = 0;
+	monitor_diff(&b.s, &none, &memo, record, &s);
+	monitor_diff(&none, &b.s, &memo, record, &s);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.lines[0], "removed rxe0");
+	assert_string_equal(s.lines[1], "added rxe0");
+	/* Nothing changed: nothing said. */
+	s.n = 0;
+	monitor_diff(&b.s, &b.s, &memo, record, &s);
+	assert_int_equal(s.n, 0);
+	monitor_memo_free(&memo);
+}
+
+static void qps(void **state)
+{
+	struct fake a, b, c, d;
+	struct monitor_memo memo = { 0 };
+	struct seen s = { 0 };
+
+	(void)state;
+	fake(&a, 4, "up", 1500, 0, 0, 10000);
+	add_qp(&a, 17, 18, MODEL_QPS_RTS);
+	fake(&b, 4, "up", 1500, 0, 1, 10500);
+	add_qp(&b, 17, 18, MODEL_QPS_ERR);
+	add_qp(&b, 18, 17, MODEL_QPS_RTS);
+	add_qp(&b, 19, 20, MODEL_QPS_RTS);
+	add_qp(&b, 21, 22, MODEL_QPS_ERR);
+	monitor_diff(&a.s, &b.s, &memo, record, &s);
+	assert_int_equal(s.n, 5);
+	assert_string_equal(s.lines[0], "qp 17 RTS->ERR: RNR retries ran out: its peer had no "
+			    "receive posted when its SEND came");
+	assert_string_equal(s.lines[1], "qp 18 created RTS");
+	assert_string_equal(s.lines[2], "qp 19 created RTS");
+	/* ... one made and failed within a reading comes with its cause. */
+	assert_string_equal(s.lines[3], "qp 21 created ERR (why)");
+	assert_string_equal(s.lines[4], "retry_rnr_exceeded_err +1 = 1");
+	/* 19's peer 20 is nowhere and rxe0 resends: said once, though it goes on. */
+	s.n = 0;
+	fake(&c, 4, "up", 1500, 15, 1, 11000);
+	add_qp(&c, 17, 18, MODEL_QPS_ERR);
+	add_qp(&c, 18, 17, MODEL_QPS_RTS);
+	add_qp(&c, 19, 20, MODEL_QPS_RTS);
+	monitor_diff(&b.s, &c.s, &memo, record, &s);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.lines[0], "qp 21 destroyed");
+	assert_string_equal(s.lines[1], "qp 19 resending");
+	/* The counter's rise is held back within the interval, and summed after it. */
+	s.n = 0;
+	fake(&d, 4, "up", 1500, 30, 1, 12000);
+	add_qp(&d, 18, 17, MODEL_QPS_RTS);
+	add_qp(&d, 19, 20, MODEL_QPS_RTS);
+	monitor_diff(&c.s, &d.s, &memo, record, &s);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.lines[0], "qp 17 destroyed");
+	/* 18's peer is gone too, and it took nothing in while rxe0 resent: one that may be. */
+	assert_string_equal(s.lines[1], "qp 18 resending");
+	s.n = 0;
+	d.s.ms = 10500 + MONITOR_COUNTER_MS;
+	monitor_diff(&d.s, &d.s, &memo, record, &s);
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.lines[0], "completer_retry_err +30 = 30");
+	monitor_memo_free(&memo);
+}
+
+static void gids(void **state)
+{
+	struct gid_slot ga[2] = { { .index = 0 }, { .index = 1 } }, gb[2] = { { .index = 0 },
+									  { .index = 2 } };
+	struct fake a, b;
+	struct seen s = { 0 };
+
+	(void)state;
+	fake(&a, 4, "up", 1500, 0, 0, 0);
+	fake(&b, 4, "up", 1500, 0, 0, 0);
+	ga[1].raw[15] = 1;
+	gb[1].raw[15] = 2;
+	a.port.gids = ga;
+	b.port.gids = gb;
+	a.port.ngids = b.port.ngids = 2;
+	a.port.gids_known = b.port.gids_known = true;
+	monitor_diff_gids(&a.s.m, &b.s.m, record, &s);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.lines[0], "gid removed 1");
+	assert_string_equal(s.lines[1], "gid added 2");
+	/* A table not read is not an empty one. */
+	s.n = 0;
+	b.port.gids_known = false;
+	monitor_diff_gids(&a.s.m, &b.s.m, record, &s);
+	assert_int_equal(s.n, 0);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ports_and_devices),
+		cmocka_unit_test(qps),
+		cmocka_unit_test(gids),
+	};
+
+	unit_filter(argc, argv);
+	return cmocka_run_group_tests_name("monitor", tests, NULL, NULL);
+}

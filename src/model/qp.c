@@ -57,24 +57,88 @@ static bool pair(const struct rdma_qp *a, const struct rdma_qp *b)
 	return a != b && a->has_rqpn && b->has_rqpn && b->qpn == a->rqpn && b->rqpn == a->qpn;
 }
 
+static int by_qpn_cmp(const void *a, const void *b, void *arg)
+{
+	const struct rdma_qp *v = arg, *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
+
+	if (x->qpn != y->qpn)
+		return x->qpn < y->qpn ? -1 : 1;
+	return strcmp(x->dev, y->dev);
+}
+
+/* Q's indices sorted by QPN and device, or NULL when out of memory. */
+static size_t *index_by_qpn(const struct model_qps *q)
+{
+	size_t *ix = malloc((q->n ? q->n : 1) * sizeof(*ix));
+
+	if (!ix)
+		return NULL;
+	for (size_t i = 0; i < q->n; i++)
+		ix[i] = i;
+	qsort_r(ix, q->n, sizeof(*ix), by_qpn_cmp, q->v);
+	return ix;
+}
+
+/* The first position in IX (Q's index) of a QP numbered QPN, or Q->n. */
+static size_t first_of(const struct model_qps *q, const size_t *ix, uint32_t qpn)
+{
+	size_t lo = 0, hi = q->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (q->v[ix[mid]].qpn < qpn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct rdma_qp *model_qp_find(const struct model_qps *q, const char *dev, uint32_t qpn)
+{
+	if (!q)
+		return NULL;
+	if (!q->by_qpn) {
+		for (size_t i = 0; i < q->n; i++)
+			if (q->v[i].qpn == qpn && !strcmp(q->v[i].dev, dev))
+				return &q->v[i];
+		return NULL;
+	}
+	for (size_t k = first_of(q, q->by_qpn, qpn); k < q->n && q->v[q->by_qpn[k]].qpn == qpn; k++)
+		if (!strcmp(q->v[q->by_qpn[k]].dev, dev))
+			return &q->v[q->by_qpn[k]];
+	return NULL;
+}
+
 void model_qp_find_peers(struct model_qps *q)
 {
+	size_t *ix = q->by_qpn ? q->by_qpn : index_by_qpn(q);
+
+	if (!ix)
+		return;
 	for (size_t i = 0; i < q->n; i++) {
 		struct rdma_qp *a = &q->v[i];
 		long other = -1;
 		size_t others = 0;
 
-		for (size_t k = 0; a->peer < 0 && k < q->n; k++) {
-			if (!pair(a, &q->v[k]))
+		if (!a->has_rqpn)
+			continue;
+		/* The candidates are the QPs numbered a's rqpn, on any device. */
+		for (size_t k = first_of(q, ix, a->rqpn);
+		     a->peer < 0 && k < q->n && q->v[ix[k]].qpn == a->rqpn; k++) {
+			if (!pair(a, &q->v[ix[k]]))
 				continue;
-			if (!strcmp(a->dev, q->v[k].dev))
-				a->peer = (long)k;
+			if (!strcmp(a->dev, q->v[ix[k]].dev))
+				a->peer = (long)ix[k];
 			else if (others++ == 0)
-				other = (long)k;
+				other = (long)ix[k];
 		}
 		if (a->peer < 0 && others == 1)
 			a->peer = other;
 	}
+	if (ix != q->by_qpn)
+		free(ix);
 }
 
 /* DEV's QPs: the kernel dumps one device's resources a request, by its index. */
@@ -113,10 +177,21 @@ int model_load_qps(const struct model_src *src, const char *dev, struct model_qp
 		model_qps_free(q);
 		return err;
 	}
-	for (size_t i = 0; i < q->n; i++)
-		if (q->v[i].pid && sysfs_read(src->root, q->v[i].comm, sizeof(q->v[i].comm),
-					      "/proc/%u/comm", q->v[i].pid) < 0)
-			q->v[i].comm[0] = '\0';
+	for (size_t i = 0; i < q->n; i++) {
+		struct rdma_qp *e = &q->v[i];
+
+		/* A process's QPs come together: its command is read once. */
+		if (i && e->pid && e->pid == q->v[i - 1].pid)
+			memcpy(e->comm, q->v[i - 1].comm, sizeof(e->comm));
+		else if (e->pid && sysfs_read(src->root, e->comm, sizeof(e->comm), "/proc/%u/comm",
+					      e->pid) < 0)
+			e->comm[0] = '\0';
+	}
+	q->by_qpn = index_by_qpn(q);
+	if (!q->by_qpn) {
+		model_qps_free(q);
+		return -ENOMEM;
+	}
 	model_qp_find_peers(q);
 	return 0;
 }
@@ -124,6 +199,7 @@ int model_load_qps(const struct model_src *src, const char *dev, struct model_qp
 void model_qps_free(struct model_qps *q)
 {
 	free(q->v);
+	free(q->by_qpn);
 	memset(q, 0, sizeof(*q));
 }
 
@@ -159,14 +235,6 @@ const char *model_qp_verdict(const struct rdma_qp *q)
 	default:
 		return "not-ready";
 	}
-}
-
-const struct rdma_qp *model_qp_find(const struct model_qps *q, const char *dev, uint32_t qpn)
-{
-	for (size_t i = 0; q && i < q->n; i++)
-		if (q->v[i].qpn == qpn && !strcmp(q->v[i].dev, dev))
-			return &q->v[i];
-	return NULL;
 }
 
 const char *model_qp_owner(const struct rdma_qp *q, char *buf, size_t len)

@@ -35,6 +35,13 @@ struct rdma_qp {
 struct model_qps {
 	struct rdma_qp *v;
 	size_t n;
+	/*
+	 * V's indices by QPN, then device: what model_qp_find and the peer
+	 * finder search, so a thousand QPs are not compared pair by pair.
+	 * model_load_qps makes it; NULL (a list built by hand) is searched
+	 * one by one.
+	 */
+	size_t *by_qpn;
 };
 
 /*

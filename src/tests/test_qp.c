@@ -31,7 +31,7 @@ static void peers(void **state)
 		qp("rxe1", 17, 18), qp("rxe1", 18, 17),	/* the same numbers on another */
 		qp("rxe0", 19, 40),			/* its peer is elsewhere */
 	};
-	struct model_qps q = { v, sizeof(v) / sizeof(v[0]) };
+	struct model_qps q = { .v = v, .n = sizeof(v) / sizeof(v[0]) };
 
 	(void)state;
 	model_qp_find_peers(&q);
@@ -48,7 +48,7 @@ static void across_devices_only_when_one(void **state)
 		qp("rxe0", 17, 17), qp("rxe1", 17, 17),	/* rxe0 to rxe1 across the veth */
 		qp("rxe0", 20, 21), qp("rxe1", 21, 20), qp("rxe2", 21, 20),	/* two would do */
 	};
-	struct model_qps q = { v, sizeof(v) / sizeof(v[0]) };
+	struct model_qps q = { .v = v, .n = sizeof(v) / sizeof(v[0]) };
 
 	(void)state;
 	model_qp_find_peers(&q);
@@ -62,7 +62,7 @@ static void across_devices_only_when_one(void **state)
 static void no_peer_without_one(void **state)
 {
 	struct rdma_qp v[] = { qp("rxe0", 17, 18), qp("rxe0", 18, 17), qp("rxe0", 1, 0) };
-	struct model_qps q = { v, 3 };
+	struct model_qps q = { .v = v, .n = 3 };
 
 	(void)state;
 	v[1].has_rqpn = false;	/* UD, or a QP the kernel gave no peer */
@@ -76,7 +76,7 @@ static void no_peer_without_one(void **state)
 /* An RC pair on rxe0 (17 sends to 18), A's state SA and B's SB, both PSNs at 100. */
 static void pair_of(struct rdma_qp v[2], uint8_t sa, uint8_t sb)
 {
-	struct model_qps q = { v, 2 };
+	struct model_qps q = { .v = v, .n = 2 };
 
 	v[0] = qp("rxe0", 17, 18);
 	v[1] = qp("rxe0", 18, 17);
@@ -97,7 +97,7 @@ static const struct model_qp_port active = { .known = true, .active = true, .res
 static void error_causes(void **state)
 {
 	struct rdma_qp v[2];
-	struct model_qps q = { v, 2 };
+	struct model_qps q = { .v = v, .n = 2 };
 	struct model_qp_port f = active;
 	struct model_qp_diag d;
 
@@ -165,7 +165,7 @@ static void error_causes(void **state)
 static void resending(void **state)
 {
 	struct rdma_qp v[2], w[2];
-	struct model_qps now = { v, 2 }, before = { w, 2 };
+	struct model_qps now = { .v = v, .n = 2 }, before = { .v = w, .n = 2 };
 	struct model_qp_port f = active;
 	struct model_qp_diag d;
 

@@ -424,8 +424,9 @@ const struct cli_cmd rdmactl_commands[] = {
 		     "moving to error with the likely cause, resending, destroyed), error counters.",
 	  .help = "A line an event (JSON: an object a line) until interrupted or --count "
 		  "events. Link and address changes come from route netlink as they happen; "
-		  "devices, ports, QPs and counters are read every half second, so an event "
-		  "comes within that of its change. Error counters that rise are said at most "
+		  "devices, ports, QPs and counters are read every half second (less often "
+		  "with thousands of QPs, to keep to some 5% of a core), so an event comes "
+		  "within that of its change. Error counters that rise are said at most "
 		  "every 5 seconds, their rises summed; a QP resending with no answer is said "
 		  "once." },
 	{ "system", .verbs = system_verbs, .dflt = "show",

@@ -7,12 +7,13 @@
  * rdmactl would, and prints each completion it polls ("completion STATUS
  * TEXT", libibverbs' words), then "holding PID".
  *
- * Usage: qpfail DEV GID_INDEX ok|rnr|dead-peer|bad-rkey|memlock
+ * Usage: qpfail DEV GID_INDEX ok|rnr|dead-peer|bad-rkey|memlock|many PAIRS
  *   ok         a SEND into a posted receive: both QPs stay in RTS
  *   rnr        a SEND with no receive posted and rnr_retry 0: RNR retry exceeded
  *   dead-peer  the receiving QP destroyed, then a SEND: no completion comes
  *   bad-rkey   an RDMA WRITE with a key the peer never gave: remote access error
  *   memlock    4 MiB registered under a 64 KiB locked-memory limit: ENOMEM
+ *   many       PAIRS pairs connected to each other, idle: the benchmark's load
  */
 #include <errno.h>
 #include <poll.h>
@@ -158,11 +159,12 @@ int main(int argc, char **argv)
 	struct prog p = { 0 };
 	const char *mode;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: qpfail DEV GID_INDEX ok|rnr|dead-peer|bad-rkey|memlock\n");
+	mode = argc > 3 ? argv[3] : "";
+	if (argc != 4 + !strcmp(mode, "many")) {
+		fprintf(stderr, "usage: qpfail DEV GID_INDEX ok|rnr|dead-peer|bad-rkey|memlock|"
+			"many PAIRS\n");
 		return 2;
 	}
-	mode = argv[3];
 	p.gid_index = atoi(argv[2]);
 	signal(SIGTERM, on_term);
 	p.ctx = open_dev(argv[1]);
@@ -215,6 +217,13 @@ int main(int argc, char **argv)
 		post_recv(&p);
 		post_send(&p, IBV_WR_RDMA_WRITE, p.mr->rkey ^ 0x5a5a00);
 		poll_for(&p, 2, 10);
+	} else if (!strcmp(mode, "many")) {
+		for (int i = 1; i < atoi(argv[4]); i++) {
+			struct ibv_qp *x = make_qp(&p), *y = make_qp(&p);
+
+			connect_qp(&p, x, y->qp_num, 7);
+			connect_qp(&p, y, x->qp_num, 7);
+		}
 	} else {
 		fprintf(stderr, "qpfail: no mode '%s'\n", mode);
 		return 2;

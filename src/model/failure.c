@@ -16,8 +16,10 @@
 #define CM MODEL_FAILURE_CM_EVENT
 #define ER MODEL_FAILURE_ERRNO
 
-/* What tells a QP's failure on this host: its state and owner, then the counters. */
-#define TELL_QP "'rdmactl qp' (the QP's state and its peer's), 'rdmactl stat' (the counters)"
+/* What tells a QP's failure on this host: the live check, its state and owner, the counters. */
+#define TELL_QP "'rdmactl check --only qps' (each QP in trouble with its owner and likely " \
+	"cause; '--pid PID' for one program's), 'rdmactl qp' (the QP's state and its peer's), " \
+	"'rdmactl stat' (the counters)"
 
 static const struct model_failure table[] = {
 	{ WC, IBV_WC_SUCCESS, "IBV_WC_SUCCESS", "the work request completed", { NULL }, NULL },

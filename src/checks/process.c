@@ -30,8 +30,10 @@ void check_process(struct check_ctx *c)
 {
 	const struct proc_info *p;
 
-	c->proc_err = proc_read(c->o.root, c->o.pid, &c->proc);
-	c->proc_done = true;
+	if (!c->proc_done) {
+		c->proc_err = proc_read(c->o.root, c->o.pid, &c->proc);
+		c->proc_done = true;
+	}
 	if (c->proc_err) {
 		check_report(c, V_FAIL, NULL, "there is no process %d (it ended, or it is in another "
 			     "PID namespace)", c->o.pid);

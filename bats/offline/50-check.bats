@@ -191,6 +191,8 @@ EOF
 	[ -n "$host" ] || skip "this host has no netdev the fixture lacks"
 	FI_VERBS_DEVICE_NAME=$host sleep 60 &
 	pid2=$!
+	# Until it has exec'd, the child is a copy of bats' shell: its comm is bash.
+	for _ in $(seq 50); do [ "$(cat "/proc/$pid2/comm")" = sleep ] && break; sleep 0.1; done
 	mkdir -p "$BATS_TEST_TMPDIR/f/proc/$pid2"
 	for n in comm status limits environ maps; do
 		cat "/proc/$pid2/$n" >"$BATS_TEST_TMPDIR/f/proc/$pid2/$n"

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "checks/checks.h"
+#include "kernel/clock.h"
 #include "kernel/errname.h"
 #include "kernel/nl.h"
 #include "model/qp.h"
@@ -94,14 +95,6 @@ static size_t could_resend(const struct model_qps *qs, int pid, size_t *rts)
 	return n;
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec t = { ms / 1000, (ms % 1000) * 1000000 };
-
-	while (nanosleep(&t, &t) && errno == EINTR)
-		;
-}
-
 /* How many of NOW's QPs on the device of QP I are stalled as DIAG[] says. */
 static size_t stalled_on(const struct model_qps *now, const struct model_qp_diag *diag, size_t i)
 {
@@ -161,7 +154,7 @@ static void check_qps_of(struct check_ctx *c, int pid, const char *who)
 		return;
 	}
 	if (could_resend(&r[0].qs, pid, &rts) && check_ctx_live(c)) {
-		sleep_ms(WATCH_MS);
+		mono_sleep_ms(WATCH_MS);
 		if (!read_now(c, &r[1]))
 			before = &r[0], now = &r[1];
 	}

@@ -8,6 +8,7 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
+#include "kernel/clock.h"
 #include "kernel/sysfs.h"
 #include "model/model.h"
 #include "ops/explain.h"
@@ -64,12 +65,10 @@ int cmd_stat(struct cmd_ctx *ctx, const struct cli_args *a)
 	}
 	/* Each change its own document (JSON lines with -j), printed as it comes. */
 	for (unsigned long i = 0; i < count; i++) {
-		struct timespec t = { .tv_sec = interval };
 		struct out *o;
 
 		prev = m;
-		while (nanosleep(&t, &t) && errno == EINTR)
-			;
+		mono_sleep_ms((uint64_t)interval * 1000);
 		err = sample(ctx, dev, &m);
 		if (err) {
 			model_free(&prev);

@@ -3,6 +3,7 @@
 #ifndef RDMACTL_CLOCK_H
 #define RDMACTL_CLOCK_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -36,6 +37,15 @@ static inline uint64_t mono_coarse_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/* Sleeps MS milliseconds whole, a signal's interruption resumed. */
+static inline void mono_sleep_ms(uint64_t ms)
+{
+	struct timespec t = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&t, &t) && errno == EINTR)
+		;
 }
 
 #endif

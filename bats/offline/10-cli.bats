@@ -190,12 +190,22 @@ libs_loaded() {
 	# Walks the tree as a user would: at each command, every word offered
 	# (a verb, an alias, an argument) and every option, with each value
 	# offered for it (or, where none is, a number the option takes).
+	# offer WORD...: what completion offers for the last word, into
+	# $offered, in this shell (a subshell a word made this test slow).
+	offer() {
+		COMP_WORDS=(rdmactl "$@")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		COMPREPLY=()
+		_rdmactl || true
+		offered=("${COMPREPLY[@]}")
+	}
 	walk() {
-		local path=$1 w o v words names dflt opts valued kind
+		local path=$1 w o words names dflt opts valued kind offered
 		shift
 		_rdmactl_node "$path"
 		local here_words=" $words " here_names=($names) here_words_a=($words)
-		while read -r w; do
+		offer "$@" ''
+		for w in "${offered[@]}"; do
 			[ -n "$w" ] || continue
 			parses "$@" "$w"
 			if [[ $here_words == *" $w "* ]] && [ ${#@} -lt 3 ]; then
@@ -204,22 +214,30 @@ libs_loaded() {
 						walk "${path:+$path }${here_names[i]}" "$@" "$w"
 				done
 			fi
-		done < <(complete_words rdmactl "$@" '')
-		while read -r o; do
+		done
+		offer "$@" -
+		local opts_offered=("${offered[@]}")
+		for o in "${opts_offered[@]}"; do
 			[ -n "$o" ] || continue
+			# The global options once at the top and once under a verb
+			# deep in the tree, not again at every command: the parser
+			# takes them the same wherever they come.
+			[ ${#@} -eq 0 ] || [ "$path" = 'selftest client' ] ||
+				[[ $globals != *" $o "* ]] || continue
 			_rdmactl_node "$path"
 			if [[ " $valued --sysfs-root --config --netns -n " == *" $o "* ]]; then
-				v=$(complete_words rdmactl "$@" "$o" '' | head -n 1)
-				parses "$@" "$o" "${v:-1}"
+				offer "$@" "$o" ''
+				parses "$@" "$o" "${offered[0]:-1}"
 			else
 				parses "$@" "$o"
 			fi
-		done < <(complete_words rdmactl "$@" -)
+		done
 	}
 	checked=0
+	globals=" $(complete_words rdmactl - | tr '\n' ' ') "
 	walk ''
 	# Enough was tried to mean something: every command and its options.
-	[ "$checked" -gt 300 ] || fail "only $checked words checked"
+	[ "$checked" -gt 250 ] || fail "only $checked words checked"
 	# The aliases are offered, and a word after one completes as after its verb.
 	assert_equal "$(complete_words rdmactl link '' | tr '\n' ' ')" 'show list add del remove delete move '
 	assert_equal "$(complete_words rdmactl link re)" 'remove'

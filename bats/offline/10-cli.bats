@@ -181,6 +181,10 @@ libs_loaded() {
 }
 
 @test "completion offers only what the parser takes: every completed word, fed back, parses" {
+	# Whether completion and the parser agree does not hang on the build;
+	# under ASan the walk's 300 runs took 37 s, and the parser runs under
+	# it in every other test of that tier.
+	[ "$RDMACTL" = "$TOP/rdmactl" ] || skip "the walk is the offline tier's, not again here"
 	load_completion
 	parses() {	# the words after rdmactl, then -h: a usage error exits 2
 		"$RDMACTL" "$@" -h >/dev/null 2>"$BATS_TEST_TMPDIR/err" ||

@@ -4,7 +4,7 @@
  * netdevs, GIDs, QPs and error counters. Route netlink's link and address
  * notifications wake it at once (the GIDs follow the addresses); the rest
  * is read every MONITOR_TICK_MS (longer with thousands of QPs, whose dump
- * costs), which bounds an event's delay.
+ * costs), which bounds an event's delay; the counters less often (snap).
  */
 #include <errno.h>
 #include <poll.h>
@@ -85,10 +85,18 @@ static void emit(const struct monitor_event *e, void *arg)
 		stop = 1;
 }
 
-/* A reading into S: the ports and counters from sysfs, the QPs from the netlink (open). */
-static int snap(struct cmd_ctx *ctx, struct monitor_snap *s)
+/*
+ * A reading into S: the QPs from the netlink (open), the ports from sysfs;
+ * their counters too when PREV is NULL, MONITOR_COUNTER_MS have passed since
+ * *COUNTED, or a QP was made, moved or destroyed (its cause may be in
+ * them), else PREV's carried over: sysfs's dozens of files a port are most
+ * of a reading's cost, and nothing changed that they would explain.
+ */
+static int snap(struct cmd_ctx *ctx, const struct monitor_snap *prev, uint64_t *counted,
+		struct monitor_snap *s)
 {
 	struct model_src src = cmd_model_src(ctx);
+	bool counters;
 	int err;
 
 	memset(s, 0, sizeof(*s));
@@ -102,13 +110,23 @@ static int snap(struct cmd_ctx *ctx, struct monitor_snap *s)
 	src.nl = ctx->nl;
 	s->qs_ok = !model_load_qps(&src, NULL, &s->qs);
 	src.nl = NULL;
+	counters = !prev || s->ms - *counted >= MONITOR_COUNTER_MS || monitor_qps_changed(prev, s);
 	err = model_load(&src, NULL, (struct model_ask){ .ports = MODEL_PORTS_STATES,
-							 .counters = true,
+							 .counters = counters,
 							 .mtu = MODEL_MTU_LINK }, &s->m);
 	if (err) {
 		model_qps_free(&s->qs);
 		return err;
 	}
+	if (!counters) {
+		err = monitor_carry_counters(prev, s);
+		if (err) {
+			monitor_snap_free(s);
+			return err;
+		}
+	}
+	if (counters)
+		*counted = s->ms;
 	return 0;
 }
 
@@ -147,7 +165,7 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct model g, g2;
 	struct op_err e;
 	struct nl *route, *rdma;
-	uint64_t next, cost;
+	uint64_t next, cost, counted = 0;
 	int err;
 
 	if (*ctx->sysfs_root)
@@ -159,7 +177,7 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 	stop = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	err = snap(ctx, &prev);
+	err = snap(ctx, NULL, &counted, &prev);
 	if (err)
 		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
 	if (gids(ctx, &g))
@@ -187,7 +205,7 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 		if (n <= 0 && mono_ms() < next)
 			continue;
 		cost = cpu_ms();
-		if (snap(ctx, &now)) {
+		if (snap(ctx, &prev, &counted, &now)) {
 			next = mono_ms() + MONITOR_TICK_MS;
 			continue;	/* sysfs mid-change: the next reading tells */
 		}

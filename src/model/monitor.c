@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What changed between two readings, as monitor's events; each said once. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,43 @@ void monitor_diff(const struct monitor_snap *a, const struct monitor_snap *b,
 		each_error_counter(b, memo, true, emit, arg);
 		memo->said_ms = b->ms;
 	}
+}
+
+bool monitor_qps_changed(const struct monitor_snap *a, const struct monitor_snap *b)
+{
+	if (a->qs_ok != b->qs_ok || a->qs.n != b->qs.n)
+		return true;
+	for (size_t i = 0; i < b->qs.n; i++) {
+		const struct rdma_qp *was = model_qp_find(&a->qs, b->qs.v[i].dev, b->qs.v[i].qpn);
+
+		if (!was || was->state != b->qs.v[i].state)
+			return true;
+	}
+	return false;
+}
+
+int monitor_carry_counters(const struct monitor_snap *a, struct monitor_snap *b)
+{
+	for (size_t i = 0; i < b->m.n; i++) {
+		struct rdma_dev *d = &b->m.devs[i];
+		const struct rdma_dev *was = model_find(&a->m, d->name);
+
+		for (size_t k = 0; was && k < d->nports; k++) {
+			struct port *p = &d->ports[k];
+			const struct port *o = find_port(was, p->num);
+
+			if (!o || !o->counters_known || p->counters_known)
+				continue;
+			p->counters = o->ncounters ? malloc(o->ncounters * sizeof(*o->counters)) : NULL;
+			if (o->ncounters && !p->counters)
+				return -ENOMEM;
+			if (o->ncounters)
+				memcpy(p->counters, o->counters, o->ncounters * sizeof(*o->counters));
+			p->ncounters = o->ncounters;
+			p->counters_known = true;
+		}
+	}
+	return 0;
 }
 
 void monitor_memo_free(struct monitor_memo *memo)

@@ -83,6 +83,14 @@ void monitor_diff(const struct monitor_snap *a, const struct monitor_snap *b,
 /* The GIDs added and removed from A's tables to B's (both read with GIDs). */
 void monitor_diff_gids(const struct model *a, const struct model *b, monitor_emit emit,
 		       void *arg);
+/* Whether B's QPs differ from A's: one made, gone, or in another state. */
+bool monitor_qps_changed(const struct monitor_snap *a, const struct monitor_snap *b);
+/*
+ * B, read without its counters, given A's for each port both have: the
+ * counters as last read, which a reading with them is then measured
+ * against. -ENOMEM, B left with what it had.
+ */
+int monitor_carry_counters(const struct monitor_snap *a, struct monitor_snap *b);
 void monitor_memo_free(struct monitor_memo *memo);
 void monitor_snap_free(struct monitor_snap *s);
 

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -191,6 +192,39 @@ static void qps(void **state)
 	monitor_memo_free(&memo);
 }
 
+static void counters_carried(void **state)
+{
+	struct fake a, b;
+	struct port p;
+
+	(void)state;
+	fake(&a, 4, "up", 1500, 7, 2, 10000);
+	add_qp(&a, 17, 18, MODEL_QPS_RTS);
+	fake(&b, 4, "up", 1500, 0, 0, 10500);
+	add_qp(&b, 17, 18, MODEL_QPS_RTS);
+	assert_false(monitor_qps_changed(&a.s, &b.s));
+	/* B read without counters takes A's, its own array, to be freed with B. */
+	p = b.port;
+	p.counters = NULL;
+	p.ncounters = 0;
+	p.counters_known = false;
+	b.dev.ports = &p;
+	assert_int_equal(monitor_carry_counters(&a.s, &b.s), 0);
+	assert_true(p.counters_known);
+	assert_int_equal(p.ncounters, 3);
+	assert_ptr_not_equal(p.counters, a.port.counters);
+	assert_int_equal(p.counters[0].value, 7);
+	assert_int_equal(p.counters[1].value, 2);
+	free(p.counters);
+	/* A QP moved, made or gone is a change. */
+	b.q[0].state = MODEL_QPS_ERR;
+	assert_true(monitor_qps_changed(&a.s, &b.s));
+	b.q[0].state = MODEL_QPS_RTS;
+	add_qp(&b, 18, 17, MODEL_QPS_RTS);
+	assert_true(monitor_qps_changed(&a.s, &b.s));
+	assert_true(monitor_qps_changed(&b.s, &a.s));
+}
+
 static void gids(void **state)
 {
 	struct gid_slot ga[2] = { { .index = 0 }, { .index = 1 } }, gb[2] = { { .index = 0 },
@@ -223,6 +257,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ports_and_devices),
 		cmocka_unit_test(qps),
+		cmocka_unit_test(counters_carried),
 		cmocka_unit_test(gids),
 	};
 

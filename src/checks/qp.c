@@ -83,14 +83,12 @@ static size_t could_resend(const struct model_qps *qs, int pid, size_t *rts)
 
 	*rts = 0;
 	for (size_t i = 0; i < qs->n; i++) {
-		const struct rdma_qp *q = &qs->v[i], *peer;
+		const struct rdma_qp *q = &qs->v[i];
 
 		if (q->type != 2 || q->state != MODEL_QPS_RTS || (pid && q->pid != (uint32_t)pid))
 			continue;
 		++*rts;
-		peer = q->peer >= 0 ? &qs->v[q->peer] : NULL;
-		n += !peer || !q->has_sq_psn || !peer->has_rq_psn ||
-		     ((q->sq_psn ^ peer->rq_psn) & 0xffffff);
+		n += model_qp_owes(qs, i) != 0;
 	}
 	return n;
 }

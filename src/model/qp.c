@@ -286,6 +286,18 @@ static bool psn_moved(bool has_a, uint32_t a, bool has_b, uint32_t b)
 	return has_a && has_b && ((a ^ b) & 0xffffff);
 }
 
+int model_qp_owes(const struct model_qps *qs, size_t i)
+{
+	const struct rdma_qp *q = &qs->v[i];
+	const struct rdma_qp *peer = q->peer >= 0 ? &qs->v[q->peer] : NULL;
+
+	if (q->type != 2 || q->state != MODEL_QPS_RTS)
+		return 0;
+	if (!peer || !q->has_sq_psn || !peer->has_rq_psn)
+		return -1;
+	return psn_moved(true, q->sq_psn, true, peer->rq_psn);
+}
+
 /* A QP in ERR or SQE: the likeliest cause from its port and its peer on this host. */
 static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
 			   const struct model_qp_port *f, struct model_qp_diag *d)
@@ -384,8 +396,7 @@ void model_qp_diagnose(const struct model_qps *now, size_t i, const struct model
 		char who[64];
 
 		if (!peer_was || psn_moved(peer_was->has_rq_psn, peer_was->rq_psn,
-					   peer->has_rq_psn, peer->rq_psn) ||
-		    !psn_moved(q->has_sq_psn, q->sq_psn, peer->has_rq_psn, peer->rq_psn))
+					   peer->has_rq_psn, peer->rq_psn) || model_qp_owes(now, i) != 1)
 			return;
 		if (peer->state != MODEL_QPS_RTS && peer->state != MODEL_QPS_RTR)
 			d->cause = "its peer on this host takes in nothing in its state, and rxe "

@@ -103,6 +103,15 @@ struct model_qp_diag {
 };
 
 /*
+ * Whether QS's QP I, an RC QP in RTS, owes its peer packets: 1 when its
+ * peer on this host has taken in less than it sent, 0 when they are caught
+ * up (or it is no RC QP in RTS), -1 when it cannot be told (its peer is not
+ * on this host, or a PSN is not known): a QP that owes, or may, is one rxe
+ * may be resending for.
+ */
+int model_qp_owes(const struct model_qps *qs, size_t i);
+
+/*
  * Diagnoses NOW's QP I from its state, its peer's on this host, its port's
  * facts PORT and, when BEFORE (a reading of the QPs before PORT->resent's
  * interval) is given, whether it and its peer moved meanwhile. Counters are

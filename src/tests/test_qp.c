@@ -229,6 +229,33 @@ static void resending(void **state)
 	assert_int_equal(d.trouble, MODEL_QPT_NONE);
 }
 
+static void owes(void **state)
+{
+	struct rdma_qp v[2];
+	struct model_qps q = { .v = v, .n = 2 };
+
+	(void)state;
+	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_RTS);
+	assert_int_equal(model_qp_owes(&q, 0), 0);
+	/* 17 sent past what 18 took in; PSNs wrap at 24 bits. */
+	v[0].sq_psn = 101;
+	assert_int_equal(model_qp_owes(&q, 0), 1);
+	v[0].sq_psn = 100 + (1u << 24);
+	assert_int_equal(model_qp_owes(&q, 0), 0);
+	/* A PSN not known, or no peer here: cannot be told. */
+	v[1].has_rq_psn = false;
+	assert_int_equal(model_qp_owes(&q, 0), -1);
+	v[1].has_rq_psn = true;
+	v[0].peer = -1;
+	assert_int_equal(model_qp_owes(&q, 0), -1);
+	/* Only an RC QP in RTS owes anything. */
+	v[0].state = MODEL_QPS_ERR;
+	assert_int_equal(model_qp_owes(&q, 0), 0);
+	v[0].state = MODEL_QPS_RTS;
+	v[0].type = 4;
+	assert_int_equal(model_qp_owes(&q, 0), 0);
+}
+
 static void port_facts(void **state)
 {
 	struct counter a[] = { { "completer_retry_err", 10 }, { "retry_rnr_exceeded_err", 2 },
@@ -280,6 +307,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(no_peer_without_one),
 		cmocka_unit_test(error_causes),
 		cmocka_unit_test(resending),
+		cmocka_unit_test(owes),
 		cmocka_unit_test(port_facts),
 		cmocka_unit_test(owner),
 	};

@@ -86,7 +86,7 @@ int cmd_del(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct op_err e;
 	size_t n = 0;
 	struct nl *nl;
-	int err, ret = 0;
+	int err, ret = 0, lock = -1;
 
 	if ((a->argc > 0) + !!netdev + all > 1)
 		return cli_usage(a, "%s and %s: give one of NAME..., --netdev NETDEV or --all",
@@ -102,9 +102,13 @@ int cmd_del(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = cmd_netlink(ctx, &nl);
 	if (err)
 		return err;
-	/* The file first: a broken one is reported before anything changes. */
-	if (persist && (err = persist_load(ctx->config, &c, &e)))
+	/* The file first, held until written: a broken one is reported before anything changes. */
+	if (persist && (lock = persist_lock(ctx->config, &e)) < 0)
 		return cmd_fail(&e);
+	if (persist && (err = persist_load(ctx->config, &c, &e))) {
+		persist_unlock(lock);
+		return cmd_fail(&e);
+	}
 	/*
 	 * One device named: that device alone, without its ports (or, a
 	 * netdev's name, all of them with their ports).
@@ -140,6 +144,7 @@ int cmd_del(struct cmd_ctx *ctx, const struct cli_args *a)
 		view_persist_edited(ctx->config);
 	err = ret;
 out:
+	persist_unlock(lock);
 	free(targets);
 	model_free(&m);
 	conf_free(&c);

@@ -52,4 +52,16 @@ int safe_read(const char *path, char *buf, size_t max, size_t *len, struct safe_
 int safe_write(const char *path, const char *text, size_t len, mode_t mode,
 	       struct safe_path *p);
 
+/*
+ * Edits of PATH held to one process at a time, as visudo and apt hold
+ * theirs: an exclusive lock on the directory the file is replaced in (each
+ * write makes it a new inode, on which no lock would hold), waited for up
+ * to WAIT_MS. The descriptor to give safe_unlock; -EWOULDBLOCK when another
+ * still holds it; -ENOTREG (P says what is there), or -ENOENT when the
+ * directory does not exist. Readers need
+ * none: they see the old file or the new, whole.
+ */
+int safe_lock(const char *path, int wait_ms, struct safe_path *p);
+void safe_unlock(int fd);
+
 #endif

@@ -6,7 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define RDMACTL_CONF_DEFAULT "/etc/rdmactl/rxe.conf"
+#define RDMACTL_CONF_DIR "/etc/rdmactl"
+#define RDMACTL_CONF_DEFAULT RDMACTL_CONF_DIR "/rxe.conf"
 
 struct conf_entry {
 	char *name;

@@ -16,6 +16,29 @@
 #include "ops/persist.h"
 #include "ops/link.h"
 
+int persist_lock(const char *path, struct op_err *e)
+{
+	struct safe_path p;
+	int fd;
+
+	if (!strcmp(path, RDMACTL_CONF_DEFAULT) && mkdir(RDMACTL_CONF_DIR, 0755) < 0 &&
+	    errno != EEXIST)
+		return explain_file(e, -errno, FILE_MKDIR, RDMACTL_CONF_DIR);
+	fd = safe_lock(path, PERSIST_LOCK_MS, &p);
+	if (fd >= 0)
+		return fd;
+	if (fd == -EWOULDBLOCK)
+		return op_err_set(e, fd, NULL, "cannot edit %s: another rdmactl has been editing it "
+				  "for %d s (it holds its directory's lock); try again when it is "
+				  "done", path, PERSIST_LOCK_MS / 1000);
+	return explain_conf_save(e, fd, path, &p);
+}
+
+void persist_unlock(int lock)
+{
+	safe_unlock(lock);
+}
+
 int persist_load(const char *path, struct conf *c, struct op_err *e)
 {
 	char msg[512];
@@ -62,17 +85,22 @@ static int record(const char *path, struct conf *c, const char *name, const char
 int persist_add(const char *path, const char *name, const char *netdev, struct op_err *e)
 {
 	struct conf c;
-	int err = persist_load(path, &c, e);
+	int lock = persist_lock(path, e), err;
 
+	if (lock < 0)
+		return lock;
+	err = persist_load(path, &c, e);
 	if (!err)
 		err = record(path, &c, name, netdev, e);
 	if (err == 1)
 		err = persist_save(path, &c, e);
 	conf_free(&c);
+	persist_unlock(lock);
 	return err;
 }
 
-int persist_del(const char *path, char *const *words, int n, struct op_err *e)
+/* persist_del with the file's lock held. */
+static int del_locked(const char *path, char *const *words, int n, struct op_err *e)
 {
 	struct conf c;
 	int err = persist_load(path, &c, e);
@@ -94,13 +122,29 @@ int persist_del(const char *path, char *const *words, int n, struct op_err *e)
 	return err;
 }
 
+int persist_del(const char *path, char *const *words, int n, struct op_err *e)
+{
+	int lock = persist_lock(path, e), err;
+
+	if (lock < 0)
+		return lock;
+	err = del_locked(path, words, n, e);
+	persist_unlock(lock);
+	return err;
+}
+
 int persist_add_link(struct nl *nl, const char *path, struct link_add_req *r, struct op_err *e)
 {
 	struct conf c;
-	int err = persist_load(path, &c, e);
+	int lock = persist_lock(path, e), err;
 
-	if (err)
+	if (lock < 0)
+		return lock;
+	err = persist_load(path, &c, e);
+	if (err) {
+		persist_unlock(lock);
 		return err;
+	}
 	err = link_add(nl, r, e);
 	if (!err)
 		err = record(path, &c, r->made, r->netdev, e);
@@ -114,6 +158,7 @@ int persist_add_link(struct nl *nl, const char *path, struct link_add_req *r, st
 		r->created = false;
 	}
 	conf_free(&c);
+	persist_unlock(lock);
 	return err < 0 ? err : 0;
 }
 

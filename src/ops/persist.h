@@ -11,6 +11,17 @@ struct nl;
 struct op_err;
 struct link_add_req;
 
+/* How long an edit waits for another rdmactl's edit of the same file to end. */
+#define PERSIST_LOCK_MS 10000
+
+/*
+ * The file's edits held to this process (safe_lock) until persist_unlock:
+ * a descriptor, or a negative errno explained (another edit that did not
+ * end within PERSIST_LOCK_MS among them). The default file's directory is
+ * made when missing, as persist_save would.
+ */
+int persist_lock(const char *path, struct op_err *e);
+void persist_unlock(int lock);
 int persist_load(const char *path, struct conf *c, struct op_err *e);
 int persist_save(const char *path, const struct conf *c, struct op_err *e);
 /* Whether PATH is a symlink (edits replace TARGET, the file it leads to). */

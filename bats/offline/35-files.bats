@@ -92,6 +92,37 @@ setup() {
 	[ -d "$d/gen/sys-subsystem-net-devices-eth0.device.d/rdmactl.conf" ]
 }
 
+@test "files: persist wants writes through no symlink: one in the drop-in's place or its directory's is refused, named" {
+	printf 'rxe0 eth0\n' >"$d/w.conf"
+	local dropin=$d/gen/sys-subsystem-net-devices-eth0.device.d
+	mkdir -p "$dropin"
+	echo 'not rdmactl'"'"'s' >"$d/elsewhere"
+	ln -s "$d/elsewhere" "$dropin/rdmactl.conf"
+	run --separate-stderr rdmactl --config "$d/w.conf" persist wants "$d/gen"
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: will not write $dropin/rdmactl.conf: it is a symlink (to $d/elsewhere), not the drop-in rdmactl makes; remove it and run this again (EINVAL: Invalid argument)"
+	assert_equal "$(cat "$d/elsewhere")" "not rdmactl's"
+	[ -L "$dropin/rdmactl.conf" ]
+	# A symlink that leads nowhere is no better.
+	ln -sfn "$d/nowhere" "$dropin/rdmactl.conf"
+	run --separate-stderr rdmactl --config "$d/w.conf" persist wants "$d/gen"
+	assert_failure 1
+	[ ! -e "$d/nowhere" ]
+	# The drop-in's directory a symlink to another.
+	rm -r "$dropin"
+	mkdir "$d/other"
+	ln -s "$d/other" "$dropin"
+	run --separate-stderr rdmactl --config "$d/w.conf" persist wants "$d/gen"
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: will not write into $dropin: it is a symlink, not a directory of rdmactl's own; remove it and run this again (EINVAL: Invalid argument)"
+	[ -z "$(ls -A "$d/other")" ]
+	# Once gone, the drop-in is written.
+	rm "$dropin"
+	run rdmactl --config "$d/w.conf" persist wants "$d/gen"
+	assert_success
+	[ -f "$dropin/rdmactl.conf" ] && [ ! -L "$dropin/rdmactl.conf" ]
+}
+
 # One round of the race: 25 adds and 25 deletes of one file at once, with
 # 'persist list' and 'persist wants' reading it meanwhile. Every command
 # that says it succeeded must find its edit in the file at the end, and

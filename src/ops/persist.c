@@ -208,6 +208,7 @@ static int write_wants(const char *dir, const char *netdev, struct op_err *e)
 {
 	char esc[4 * 16 + 1], sub[PATH_MAX], file[PATH_MAX + 16], *text;
 	struct safe_path p;
+	struct stat st;
 	int err, n;
 
 	names_unit_escape(esc, sizeof(esc), netdev);
@@ -217,6 +218,21 @@ static int write_wants(const char *dir, const char *netdev, struct op_err *e)
 	snprintf(file, sizeof(file), "%s/rdmactl.conf", sub);
 	if (mkdir(sub, 0755) && errno != EEXIST)
 		return explain_file(e, -errno, FILE_MKDIR, sub);
+	/*
+	 * The drop-in and its directory are rdmactl's own: a symlink found in
+	 * either place is someone else's, and nothing is written through it
+	 * (the links file, which an admin may keep elsewhere, is followed).
+	 */
+	if (lstat(sub, &st) < 0)
+		return explain_file(e, -errno, FILE_MKDIR, sub);
+	if (!S_ISDIR(st.st_mode))
+		return op_err_set(e, -EINVAL, NULL, "will not write into %s: it is %s, not a "
+				  "directory of rdmactl's own; remove it and run this again", sub,
+				  safe_type_name(st.st_mode));
+	if (safe_resolve(file, &p) != -ENOENT && p.symlink)
+		return op_err_set(e, -EINVAL, NULL, "will not write %s: it is a symlink (to %s), "
+				  "not the drop-in rdmactl makes; remove it and run this again", file,
+				  p.target);
 	n = asprintf(&text, "# Made by rdmactl's generator from the persistent-links file.\n"
 		     "[Unit]\nWants=rdmactl-link@%s.service\n", esc);
 	if (n < 0)

@@ -58,3 +58,51 @@ setup() {
 	assert_output ''
 	[[ $stderr == rdmactl:* ]] || fail "$stderr"
 }
+
+# The copy of a fixture F with rxe0's netdev (veth0, or the name given
+# before) named NAME, where the kernel shows a netdev's name: its
+# directory, rxe0's parent, and its GIDs' netdev.
+set_netdev() {
+	local f=$1 name=$2 g
+	mv "$f/sys/class/net/$(cat "$f/sys/class/infiniband/rxe0/parent")" "$f/sys/class/net/$name"
+	printf '%s\n' "$name" >"$f/sys/class/infiniband/rxe0/parent"
+	for g in 0 1 2 3; do printf '%s\n' "$name" >"$f/sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs/$g"; done
+}
+
+@test "env: every netdev name the kernel takes comes back exact through eval, runs nothing, prints as ASCII" {
+	local f=$BATS_TEST_TMPDIR/fx b name got tried=0
+	cp -r "$F" "$f"
+	# The kernel's rule for a netdev name: 1 to 15 bytes, no '/', ':' or
+	# white space, not '.' or '..'. Every other byte, 13 to a name, and
+	# names that end in a quote, a backslash, or a dollar.
+	names=() name=
+	for b in $(seq 1 255); do
+		case $b in 9 | 10 | 11 | 12 | 13 | 32 | 47 | 58) continue ;; esac
+		name+=$(printf "\\$(printf %03o "$b")")
+		[ "${#name}" -lt 13 ] || { names+=("$name"); name=; }
+	done
+	[ -z "$name" ] || names+=("$name")
+	names+=("a'" 'a\' 'a$(id)' '$HOME' 'é' "a\"b" '`id`x' "''" '%s%n')
+	for name in "${names[@]}"; do
+		set_netdev "$f" "$name"
+		run -0 rdmactl --sysfs-root "$f" env rxe0
+		# Printable ASCII alone on the terminal, one comment line.
+		LC_ALL=C grep -q '[^[:print:]]' <<<"$output" && fail "a byte beyond printable ASCII printed for $(printf %q "$name")"
+		[ "$(grep -c '^#' <<<"$output")" = 1 ] || fail "the comment broke for $(printf %q "$name"): $output"
+		# shellcheck disable=SC2030,SC2031
+		got=$(PATH=/nonexistent; eval "$output"; printf '%s|%s' "$RDMA_NETDEV" "$FI_VERBS_IFACE")
+		[ "$got" = "$name|$name" ] || fail "$(printf %q "$name") came back as $(printf %q "$got")"
+		tried=$((tried + 1))
+	done
+	[ "$tried" -gt 25 ] || fail "only $tried names tried"
+}
+
+@test "env: --format github refuses a name it would write as more than one line or raw, saying why" {
+	local f=$BATS_TEST_TMPDIR/fx g
+	cp -r "$F" "$f"
+	set_netdev "$f" $'v\033x'
+	run --separate-stderr rdmactl --sysfs-root "$f" env --format github rxe0
+	assert_failure 1
+	assert_output ''
+	assert_equal "$stderr" "rdmactl: --format github: the name of rxe0 or of its netdev v\\x1bx holds a byte outside printable ASCII, which GitHub's environment file would take as it is (a newline starts a variable of its own): rename it, or use the sh format, which escapes it (EINVAL: Invalid argument)"
+}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The output layer: plain text for people, JSON (json-c) for programs. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -246,6 +247,46 @@ void out_nl(struct out *o)
 		fputc('\n', o->f);
 		wrote(o);
 	}
+}
+
+bool out_is_plain(const char *val)
+{
+	for (const unsigned char *p = (const unsigned char *)val; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			return false;
+	return true;
+}
+
+void out_sh_export(struct out *o, const char *name, const char *val)
+{
+	if (o->json)
+		return;
+	if (out_is_plain(val)) {
+		/* In single quotes, each quote closed, given in double quotes, opened again. */
+		fprintf(o->f, "export %s='", name);
+		for (const char *v = val; *v; v++) {
+			if (*v == '\'')
+				fputs("'\"'\"'", o->f);
+			else
+				fputc(*v, o->f);
+		}
+		fputs("'\n", o->f);
+	} else {
+		/*
+		 * Each byte but letters and digits as printf's \ooo; an x after
+		 * them, taken off again, keeps the newlines a command
+		 * substitution would strip from the end.
+		 */
+		fprintf(o->f, "export %s=\"$(printf '", name);
+		for (const unsigned char *v = (const unsigned char *)val; *v; v++) {
+			if (*v < 0x80 && isalnum(*v))
+				fputc(*v, o->f);
+			else
+				fprintf(o->f, "\\%03o", *v);
+		}
+		fprintf(o->f, "x')\"; %s=\"${%s%%x}\"\n", name, name);
+	}
+	wrote(o);
 }
 
 int out_finish(struct out *o)

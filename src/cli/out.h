@@ -42,6 +42,16 @@ void out_text(struct out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* End of a plain-text line. Apart from end of record, which is out_obj_close. */
 void out_nl(struct out *o);
+/*
+ * Plain text only: a line a POSIX shell's eval turns into NAME (an
+ * identifier of the caller's own) exported with VAL exactly, whatever bytes
+ * it holds, running nothing else and printing nothing but printable ASCII:
+ * VAL in single quotes, or where it holds other bytes, printf's octal
+ * escapes (the builtin, in a command substitution).
+ */
+void out_sh_export(struct out *o, const char *name, const char *val);
+/* Whether VAL is printable ASCII alone, which needs no escape anywhere. */
+bool out_is_plain(const char *val);
 
 /* Diagnostics go to stderr, never into the requested data. */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

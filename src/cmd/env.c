@@ -97,31 +97,12 @@ static void var(struct out *o, const char *format, const char *name, const char 
 	va_start(ap, fmt);
 	vsnprintf(value, sizeof(value), fmt, ap);
 	va_end(ap);
-	if (out_is_json(o)) {
+	if (out_is_json(o))
 		out_str(o, name, NULL, value);
-		return;
-	}
-	/* A netdev's name may hold any byte but '/', ':' and spaces: a quote too. */
-	if (!strcmp(format, "github")) {
-		out_text(o, "%s=%s\n", name, value);
-		return;
-	}
-	/*
-	 * In single quotes, each quote closed, given in double quotes and
-	 * opened again ('"'"'): no backslash, which out_text would escape.
-	 */
-	out_text(o, "export %s='", name);
-	for (const char *v = value; *v;) {
-		size_t n = strcspn(v, "'");
-
-		out_text(o, "%.*s", (int)n, v);
-		v += n;
-		if (*v == '\'') {
-			out_text(o, "'\"'\"'");
-			v++;
-		}
-	}
-	out_text(o, "'\n");
+	else if (!strcmp(format, "github"))
+		out_text(o, "%s=%s\n", name, value);	/* printable ASCII: cmd_env saw to it */
+	else
+		out_sh_export(o, name, value);
 }
 
 int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
@@ -147,6 +128,20 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 		model_free(&m);
 		return cmd_fail(&e);
 	}
+	/*
+	 * GitHub's environment file takes NAME=VALUE lines: a name holding a
+	 * newline would add a variable of its own, and its bytes are written
+	 * as they are. A name beyond printable ASCII is refused there.
+	 */
+	if (!out_is_json(o) && !strcmp(format, "github") &&
+	    (!out_is_plain(l.dev->name) || !out_is_plain(l.gid->netdev))) {
+		op_err_set(&e, -EINVAL, NULL, "--format github: the name of %s or of its netdev %s "
+			   "holds a byte outside printable ASCII, which GitHub's environment file "
+			   "would take as it is (a newline starts a variable of its own): rename "
+			   "it, or use the sh format, which escapes it", l.dev->name, l.gid->netdev);
+		model_free(&m);
+		return cmd_fail(&e);
+	}
 	gid_to_sysfs(l.gid->raw, gid);
 	gid_addr(l.gid->raw, addr, sizeof(addr));
 	out_obj_open(o, NULL);
@@ -160,8 +155,11 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 		out_str(o, "gid", NULL, gid);
 		out_obj_open(o, "env");
 	} else if (strcmp(format, "github")) {
-		out_text(o, "# rdmactl env: %s port %u on %s, %s, GID index %u\n", l.dev->name,
-			 l.port->num, l.gid->netdev, addr, l.gid->index);
+		/* The names escaped: a newline in one would end the comment. */
+		out_str(o, NULL, "# rdmactl env: %s", l.dev->name);
+		out_text(o, " port %u on ", l.port->num);
+		out_str(o, NULL, "%s", l.gid->netdev);
+		out_text(o, ", %s, GID index %u\n", addr, l.gid->index);
 	}
 	var(o, format, "RDMA_DEVICE", "%s", l.dev->name);
 	var(o, format, "RDMA_PORT", "%u", l.port->num);

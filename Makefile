@@ -114,7 +114,7 @@ MODEL_MODS := model/load model/sysfs model/model model/netlink model/port $(NL_M
 # tests first, then only the pure lower-layer ones that one is built on.
 TEST_MODS_cli := cli/grammar cli/help cli/complete cli/out kernel/errname kernel/release kernel/sysfs selftest/xport/parse
 TEST_MODS_conf := model/conf model/names kernel/safe
-TEST_MODS_failure := model/failure
+TEST_MODS_failure := model/failure model/rxelog
 TEST_MODS_gid := model/gid
 TEST_MODS_klog := kernel/klog
 TEST_MODS_link := $(MODEL_MODS)

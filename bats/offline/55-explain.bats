@@ -86,7 +86,7 @@ enum_members() {
 	run --separate-stderr rdmactl explain 'all went well'
 	assert_failure 2
 	assert_output ''
-	assert_equal "$stderr" "rdmactl: explain: nothing rdmactl knows is in 'all went well': give a work completion status (12, IBV_WC_RETRY_EXC_ERR, 'transport retry counter exceeded'), an rdma_cm event (RDMA_CM_EVENT_ADDR_ERROR) or an errno (ENOMEM, 'errno 12', 'error -110'); try 'rdmactl help explain'"
+	assert_equal "$stderr" "rdmactl: explain: nothing rdmactl knows is in 'all went well': give a work completion status (12, IBV_WC_RETRY_EXC_ERR, 'transport retry counter exceeded'), an rdma_cm event (RDMA_CM_EVENT_ADDR_ERROR), an errno (ENOMEM, 'errno 12', 'error -110') or a line rdma_rxe logged ('moved to error state'); try 'rdmactl help explain'"
 	run --separate-stderr rdmactl explain $'\e]0;x\a'
 	assert_failure 2
 	[[ $stderr != *$'\e'* ]] || fail "an escape went out raw: $stderr"
@@ -94,4 +94,23 @@ enum_members() {
 	assert_failure 2
 	run --separate-stderr rdmactl explain "$(head -c 2000 /dev/zero | tr '\0' x)" 12
 	assert_failure 2
+}
+
+@test "explain: rdma_rxe's log lines give their causes, the line's form, and the errno beside" {
+	run rdmactl explain 'rxe0: qp#20 rxe_receiver: moved to error state'
+	assert_success
+	assert_line --index 0 'moved to error state: rdma_rxe'"'"'s kernel log, as in "rxe0: qp#N rxe_receiver: moved to error state"'
+	assert_line '  causes on rxe, most likely first:'
+	assert_line --partial '    - a remote access error: an RDMA READ or WRITE with a wrong rkey'
+	assert_line --partial "  tells which: 'rdmactl check --only qps'"
+	# 6.1's words for a resend name the same as 7.3's.
+	run rdmactl -j explain 'rdma_rxe: retransmit_timer: fired for qp#17'
+	assert_success
+	assert_json_contract explain <<<"$output"
+	assert_equal "$(jq -r '.[] | "\(.name)|\(.kind)|\(.value)|\(.text)"' <<<"$output")" \
+		'retransmit timer fired|kernel_log|null|rxe0: qp#N retransmit_timer: retransmit timer fired'
+	# A line with an errno in it gives both, in its order.
+	run rdmactl -j explain 'rdma_rxe: rxe_mr_init_user: Unable to pin memory region err = -12'
+	assert_equal "$(jq -r '[.[] | .name] | join(",")' <<<"$output")" 'unable to pin memory region,ENOMEM'
+	assert_equal "$(jq -r '.[0].causes[0]' <<<"$output" | cut -d' ' -f1-4)" "the process's RLIMIT_MEMLOCK is"
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* explain WORDS|NUMBER: what a failing program's status, event or errno means on rxe. */
+/* explain WORDS|NUMBER: what a failing program's status, event, errno or rxe's log line means. */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,8 +39,9 @@ int cmd_explain(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (!n)
 		return cli_usage(a, "nothing rdmactl knows is in '%s': give a work completion "
 				 "status (12, IBV_WC_RETRY_EXC_ERR, 'transport retry counter "
-				 "exceeded'), an rdma_cm event (RDMA_CM_EVENT_ADDR_ERROR) or an errno "
-				 "(ENOMEM, 'errno 12', 'error -110')", text);
+				 "exceeded'), an rdma_cm event (RDMA_CM_EVENT_ADDR_ERROR), an errno "
+				 "(ENOMEM, 'errno 12', 'error -110') or a line rdma_rxe logged "
+				 "('moved to error state')", text);
 	view_explain(ctx->out, f, n, library_text);
 	return 0;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What users paste when their RDMA program fails, and what it means on rxe:
- * work completion statuses, the errnos of the verbs and rdma_cm calls, and
- * rdma_cm's events, each with its causes (most likely first) and the
- * rdmactl command that tells which.
+ * work completion statuses, the errnos of the verbs and rdma_cm calls,
+ * rdma_cm's events and rdma_rxe's kernel log lines, each with its causes
+ * (most likely first) and the rdmactl command that tells which.
  */
 #ifndef RDMACTL_MODEL_FAILURE_H
 #define RDMACTL_MODEL_FAILURE_H
@@ -14,6 +14,7 @@ enum model_failure_kind {
 	MODEL_FAILURE_WC_STATUS,	/* enum ibv_wc_status */
 	MODEL_FAILURE_CM_EVENT,		/* enum rdma_cm_event_type */
 	MODEL_FAILURE_ERRNO,		/* an errno a verbs or rdma_cm call set */
+	MODEL_FAILURE_KERNEL_LOG,	/* a line rdma_rxe logs (model/rxelog.c) */
 };
 
 #define MODEL_FAILURE_CAUSES 5
@@ -21,14 +22,20 @@ enum model_failure_kind {
 struct model_failure {
 	enum model_failure_kind kind;
 	int value;		/* the status, event or errno */
-	const char *name;	/* "IBV_WC_RETRY_EXC_ERR", "RDMA_CM_EVENT_ADDR_ERROR", "ENOMEM" */
+	/* "IBV_WC_RETRY_EXC_ERR", "RDMA_CM_EVENT_ADDR_ERROR", "ENOMEM"; a log line's words */
+	const char *name;
 	const char *what;	/* what happened */
 	const char *causes[MODEL_FAILURE_CAUSES];	/* on rxe, most likely first; NULL-ended */
 	const char *tell;	/* what tells which cause it is */
+	/* A kernel log line's: the whole line as rxe prints it; other words that say it. */
+	const char *form, *also;
 };
 
-/* "wc_status", "cm_event", "errno". */
+/* "wc_status", "cm_event", "errno", "kernel_log". */
 const char *model_failure_kind_name(enum model_failure_kind k);
+
+/* rdma_rxe's kernel log lines (model/rxelog.c): the table, its length into *N. */
+const struct model_failure *model_failure_rxelog(size_t *n);
 
 /*
  * What TEXT (a number, a name, a library's words for it, or a pasted line

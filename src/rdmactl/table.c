@@ -408,11 +408,13 @@ const struct cli_cmd rdmactl_commands[] = {
 	{ "explain", .fn = cmd_explain, .args = "WORDS|NUMBER", .min_args = 1, .max_args = CLI_ANY,
 	  .libs = LAZY_VERBS | LAZY_RDMACM,
 	  .summary = "What a failing program's words mean on rxe: a work completion status, an "
-		     "rdma_cm event or an errno, its causes and what tells which.",
+		     "rdma_cm event, an errno or rdma_rxe's log line, its causes and what tells "
+		     "which.",
 	  .help = "Give what the program printed: a status's number, name or text ('transport "
 		  "retry counter exceeded'), an event (RDMA_CM_EVENT_ADDR_ERROR, error -110), an "
-		  "errno (ENOMEM, errno 12), or the whole line; each one found is explained, in "
-		  "the order the words have them. Offline: nothing is read from the system." },
+		  "errno (ENOMEM, errno 12), a line of rdma_rxe's from dmesg ('moved to error "
+		  "state'), or the whole line; each one found is explained, in the order the "
+		  "words have them. Offline: nothing is read from the system." },
 	{ "qp", .fn = cmd_qp, .args = "[DEV]", .max_args = 1,
 	  .summary = "Every live QP: device, port, QPN, type, state, owner, PSNs, its peer when "
 		     "it is on this host, and a verdict.",

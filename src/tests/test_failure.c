@@ -58,6 +58,28 @@ static void names_whole_words_in_order(void **state)
 	assert_string_equal(names("ibv_reg_mr: Cannot allocate memory"), "ENOMEM");
 }
 
+static void kernel_log_lines(void **state)
+{
+	(void)state;
+	/* As 7.3 logged them in the bed, with rdma_rxe's dynamic debug on. */
+	assert_string_equal(names("[  41.2] rxe0: qp#20 rxe_receiver: moved to error state"),
+			    "moved to error state");
+	assert_string_equal(names("rxe0: qp#21 retransmit_timer: retransmit timer fired"),
+			    "retransmit timer fired");
+	assert_string_equal(names("rxe0: rxe_notify: ignoring netdev event = 9 for veth0"),
+			    "ignoring netdev event");
+	/* 6.1's words for the same, and a line that gives an errno too. */
+	assert_string_equal(names("rdma_rxe: qp#17 moved to error state"), "moved to error state");
+	assert_string_equal(names("rdma_rxe: retransmit_timer: fired for qp#17"),
+			    "retransmit timer fired");
+	assert_string_equal(names("rdma_rxe: rxe_mr_init_user: Unable to pin memory region err = -12"),
+			    "unable to pin memory region,ENOMEM");
+	assert_string_equal(names("rdma_rxe: already configured on eth0"), "already configured on");
+	assert_string_equal(names("infiniband rxe0: set active"), "set down");
+	assert_string_equal(names("rdma_rxe: Failed to create IPv6 UDP tunnel"),
+			    "failed to create ipv4 udp tunnel");
+}
+
 static void room_is_kept(void **state)
 {
 	const struct model_failure *f[1];
@@ -73,6 +95,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(numbers_and_keywords),
 		cmocka_unit_test(names_whole_words_in_order),
+		cmocka_unit_test(kernel_log_lines),
 		cmocka_unit_test(room_is_kept),
 	};
 

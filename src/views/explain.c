@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* What a pasted status, event or errno means on rxe: its causes and what tells them (plain and JSON). */
+/* What a pasted status, event, errno or log line means on rxe: its causes and what tells them. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -9,7 +9,8 @@
 static const char *kind_words(enum model_failure_kind k)
 {
 	return k == MODEL_FAILURE_WC_STATUS ? "work completion status" :
-	       k == MODEL_FAILURE_CM_EVENT ? "rdma_cm event" : "errno";
+	       k == MODEL_FAILURE_CM_EVENT ? "rdma_cm event" :
+	       k == MODEL_FAILURE_ERRNO ? "errno" : "rdma_rxe's kernel log";
 }
 
 void view_explain(struct out *o, const struct model_failure *const *f, size_t n,
@@ -24,8 +25,14 @@ void view_explain(struct out *o, const struct model_failure *const *f, size_t n,
 		out_str(o, "name", "%s:", f[i]->name);
 		out_str(o, "kind", NULL, model_failure_kind_name(f[i]->kind));
 		out_text(o, " %s", kind_words(f[i]->kind));
-		out_s64(o, "value", " %" PRId64, f[i]->value);
-		out_str(o, "text", ", \"%s\"", text);
+		if (f[i]->kind == MODEL_FAILURE_KERNEL_LOG) {
+			/* No number, and the kernel's words are the line itself. */
+			out_str(o, "value", NULL, NULL);
+			out_str(o, "text", ", as in \"%s\"", f[i]->form);
+		} else {
+			out_s64(o, "value", " %" PRId64, f[i]->value);
+			out_str(o, "text", ", \"%s\"", text);
+		}
 		out_nl(o);
 		out_str(o, "what", "  %s\n", f[i]->what);
 		if (f[i]->causes[0])

@@ -19,6 +19,9 @@ setup() {
 teardown() {
 	[ "${RXE_VM:-}" = 1 ] || return 0
 	pkill -f 'sleep 4242' 2>/dev/null || true
+	# A failed test's programs, which would hold bats's output open.
+	pkill -x ibv_rc_pingpong 2>/dev/null || true
+	pkill -f 'rdmactl -j monitor' 2>/dev/null || true
 	rdma_links_clear
 	ip netns del rdmactl-a 2>/dev/null || true
 	ip netns del rdmactl-b 2>/dev/null || true
@@ -300,4 +303,68 @@ word_after() {
 		assert_line 'up: va: rxe0: stopped at check: see above'
 		refute_output --partial 'selftest passed'
 	fi
+}
+
+# The QP of PID that 'rdma res show qp' lists (the first), or nothing.
+qp_of() {
+	rdma -j res show qp | jq -r --argjson p "$1" 'first(.[] | select(.pid == $p) | .lqpn) // empty'
+}
+
+# bats test_tags=kernels
+@test "netns: a stock program's pair across namespaces, cut by a firewall, then its peer killed: check, qp and monitor name it" {
+	second_namespace
+	run -0 rdmactl -n rdmactl-a add rxa va
+	run -0 rdmactl -n rdmactl-b add rxb vb
+	rxe_socket_in rdmactl-a || skip "rdma_rxe of $(uname -r) has no socket in a namespace (before 7.1): the trap tests cover it"
+	local mon=$BATS_TEST_TMPDIR/mon srv cli qs qc rc who
+	"$RDMACTL" -j monitor >"$mon" 2>"$mon.err" &
+	monpid=$!
+	# ibv_rc_pingpong's retry_cnt of 7: rxe resends without end, as it does for any program so made.
+	ip netns exec rdmactl-a ibv_rc_pingpong -d rxa -g 1 -p 18764 -n 100000000 >"$BATS_TEST_TMPDIR/ps" 2>&1 &
+	srv=$!
+	ip netns exec rdmactl-a bash -c "source '$BATS_TEST_DIRNAME/../listen.bash'; wait_listen 18764"
+	ip netns exec rdmactl-b ibv_rc_pingpong -d rxb -g 1 -p 18764 -n 100000000 10.77.0.1 >"$BATS_TEST_TMPDIR/pc" 2>&1 &
+	cli=$!
+	for _ in $(seq 50); do
+		qs=$(qp_of "$srv") qc=$(qp_of "$cli")
+		[ -n "$qs" ] && [ -n "$qc" ] && break
+		sleep 0.1
+	done
+	[ -n "$qs" ] && [ -n "$qc" ] || fail "no QPs: $(rdma res show qp)"
+	# Running, both ends healthy: nothing said of them.
+	run rdmactl check --only qps
+	assert_success
+	# UDP 4791 dropped in rdmactl-a: each end waits for the other, one of them resending.
+	ip netns exec rdmactl-a nft add table inet rdmactl_cut
+	ip netns exec rdmactl-a nft add chain inet rdmactl_cut in '{ type filter hook input priority 0; policy accept; }'
+	ip netns exec rdmactl-a nft add rule inet rdmactl_cut in udp dport 4791 drop
+	sleep 1
+	run rdmactl check --only qps
+	assert_failure 1
+	assert_line --regexp "^FAIL  qps +QP ($qs|$qc) \(RC\) of ($srv|$cli) \(ibv_rc_pingpong\) on rx[ab] is in RTS and resending with no answer: its packets do not reach its peer on this host: a firewall dropping UDP 4791 between network namespaces, or the peer in another namespace before Linux 7\.1 \(likely: "
+	assert_line --regexp "^      fix: 'rdmactl check --only firewall,netns' in both namespaces$"
+	# check --pid of the program whose QP it was says the same of it.
+	who=$(sed -n 's/^FAIL  qps .* of \([0-9]*\) (ibv_rc_pingpong) .*/\1/p' <<<"$output" | head -n 1)
+	run rdmactl check --pid "$who" --only process-qps
+	assert_failure 1
+	assert_line --regexp "^FAIL  process-qps +QP ($qs|$qc) \(RC\) of $who \(ibv_rc_pingpong\) on rx[ab] is in RTS and resending with no answer: its packets do not reach its peer on this host: a firewall dropping UDP 4791 between network namespaces"
+	run rdmactl -j qp
+	assert_equal "$(jq -r --argjson q "$qc" '.[] | select(.qpn == $q and .ifname == "rxb") | "\(.state) \(.owner.comm) \(.peer.qpn) \(.peer.state)"' <<<"$output")" \
+		"RTS ibv_rc_pingpong $qs RTS"
+	for _ in $(seq 80); do grep -q '"event":"qp-resending"' "$mon" && break; sleep 0.1; done
+	# The peer killed, the firewall gone: the client resends to a QP that is no more.
+	kill "$srv"; wait "$srv" || true
+	ip netns exec rdmactl-a nft delete table inet rdmactl_cut
+	sleep 1
+	run rdmactl check --only qps
+	kill "$cli"; wait "$cli" || true
+	kill -INT "$monpid"
+	rc=0
+	wait "$monpid" || rc=$?
+	assert_failure 1
+	assert_line --regexp "^FAIL  qps +QP $qc \(RC\) of $cli \(ibv_rc_pingpong\) on rxb is in RTS and resending with no answer: its peer QP is gone \(destroyed, or its process ended\) or does not answer: .* its peer QP $qs is on no device of this host\)$"
+	assert_equal "$rc" 0
+	assert_json_contract monitor <"$mon"
+	run jq -r 'select(.event == "qp-resending") | "\(.ifname) \(.qpn) \(.owner.comm)"' "$mon"
+	assert_line --regexp "^rx[ab] ($qs|$qc) ibv_rc_pingpong$"
 }

@@ -27,6 +27,15 @@ teardown_file() {
 	done
 }
 
+# What a failed test left running would hold bats's output open, and a
+# firewall left in place would fail every test after it.
+teardown() {
+	[ "${RXE_VM_HOST:-}" = 1 ] || return 0
+	nft delete table inet rdmactl_cut 2>/dev/null || true
+	pkill -f 'rdmactl -j monitor' 2>/dev/null || true
+	pkill -f 'ibv_rc_pingpong -d rxe0 -g 1 -p 18519' 2>/dev/null || true
+}
+
 setup() {
 	load ../helpers
 	[ "${RXE_VM_HOST:-}" = 1 ] || skip "not host 1 of 'tools/rxe-vm run --hosts 2'"
@@ -170,6 +179,49 @@ setup() {
 	run timeout 60 rping -c -a "$P" -p 7174 -C 9 -V -v
 	assert_success
 	assert_line 'ping data: rdma-ping-8: IJKLMNOPQRSTUVWXYZ[\]^_`abcdefghijklmnopqrstuvwxyz'
+}
+
+@test "live QPs: a stock ibv_rc_pingpong cut off from its peer on the other guest: check, qp and monitor name it" {
+	local mon=$BATS_TEST_TMPDIR/mon cli q rc why
+	"$RDMACTL" -j monitor >"$mon" 2>"$mon.err" &
+	monpid=$!
+	# Host 2's server on 18519 runs until killed (bats/vm2/peer).
+	ibv_rc_pingpong -d rxe0 -g 1 -p 18519 -n 100000000 "$P" >"$BATS_TEST_TMPDIR/pc" 2>&1 &
+	cli=$!
+	for _ in $(seq 100); do
+		q=$(rdma -j res show qp | jq -r --argjson p "$cli" 'first(.[] | select(.pid == $p and .state == "RTS") | .lqpn) // empty')
+		[ -n "$q" ] && break
+		sleep 0.1
+	done
+	[ -n "$q" ] || fail "no QP in RTS: $(rdma res show qp; cat "$BATS_TEST_TMPDIR/pc")"
+	run rdmactl check --only qps
+	assert_success
+	# What comes from host 2 dropped here: this end resends, and no answer comes.
+	nft add table inet rdmactl_cut
+	nft add chain inet rdmactl_cut in '{ type filter hook input priority 0; policy accept; }'
+	nft add rule inet rdmactl_cut in udp dport 4791 drop
+	sleep 1
+	# Its peer is on no device here: gone or unanswering, which this host cannot tell apart.
+	why="is in RTS and resending with no answer: its peer QP is gone \\(destroyed, or its process ended\\) or does not answer: rxe resends for as long as the program runs, and no error completion comes \\(likely: rxe0 resent [1-9][0-9]* times meanwhile; its peer QP [0-9]+ is on no device of this host\\)"
+	run rdmactl check --only qps
+	assert_failure 1
+	assert_line --regexp "^FAIL  qps +QP $q \(RC\) of $cli \(ibv_rc_pingpong\) on rxe0 $why$"
+	run rdmactl check --pid "$cli" --only process-qps
+	assert_failure 1
+	assert_line --regexp "^FAIL  process-qps +QP $q \(RC\) of $cli \(ibv_rc_pingpong\) on rxe0 $why$"
+	run rdmactl -j qp rxe0
+	assert_equal "$(jq -r --argjson q "$q" '.[] | select(.qpn == $q) | "\(.state) \(.owner.pid) \(.owner.comm) \(.peer)"' <<<"$output")" \
+		"RTS $cli ibv_rc_pingpong null"
+	for _ in $(seq 80); do grep -q '"event":"qp-resending"' "$mon" && break; sleep 0.1; done
+	kill "$cli"; wait "$cli" || true
+	nft delete table inet rdmactl_cut
+	kill -INT "$monpid"
+	rc=0
+	wait "$monpid" || rc=$?
+	assert_equal "$rc" 0
+	assert_json_contract monitor <"$mon"
+	# Said once, with its owner and the cause, within the 8 s waited.
+	assert_equal "$(jq -r 'select(.event == "qp-resending") | "\(.qpn) \(.owner.pid) \(.certainty)"' "$mon")" "$q $cli likely"
 }
 
 @test "two hosts: this netdev taken down mid-run ends with a clear error within the timeout" {

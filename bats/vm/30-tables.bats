@@ -197,7 +197,7 @@ wait_gid() {
 			grep -q '^completion \(10\|5\) ' "$BATS_TEST_TMPDIR/$mode.out"
 			assert_equal "$got" "$a ERR error qpfail $b"$'\n'"$b ERR error qpfail $a" ;;
 		dead-peer) # The peer's QP is gone: the sender still looks fine (it resends).
-			grep -q '^no completion in 5 s' "$BATS_TEST_TMPDIR/$mode.out"
+			grep -q '^no completion in 2 s' "$BATS_TEST_TMPDIR/$mode.out"
 			assert_equal "$got" "$a RTS ok qpfail null" ;;
 		esac
 		kill "$prog"

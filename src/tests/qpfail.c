@@ -211,8 +211,8 @@ int main(int argc, char **argv)
 		if (ibv_destroy_qp(p.b))
 			die("ibv_destroy_qp");
 		post_send(&p, IBV_WR_SEND, 0);
-		if (!poll_for(&p, 1, 5))
-			printf("no completion in 5 s\n");
+		if (!poll_for(&p, 1, 2))
+			printf("no completion in 2 s\n");
 	} else if (!strcmp(mode, "bad-rkey")) {
 		post_recv(&p);
 		post_send(&p, IBV_WR_RDMA_WRITE, p.mr->rkey ^ 0x5a5a00);

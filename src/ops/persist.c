@@ -16,21 +16,44 @@
 #include "ops/persist.h"
 #include "ops/link.h"
 
+/* How long to wait for another edit, in ms: RDMACTL_LOCK_TIMEOUT's seconds, else the default. */
+static int lock_wait(int *ms, struct op_err *e)
+{
+	const char *v = getenv("RDMACTL_LOCK_TIMEOUT");
+	char *end;
+	long s;
+
+	*ms = PERSIST_LOCK_MS;
+	if (!v)
+		return 0;
+	errno = 0;
+	s = strtol(v, &end, 10);
+	if (!*v || *end || errno || s < 0 || s > 3600)
+		return op_err_set(e, -EINVAL, NULL, "RDMACTL_LOCK_TIMEOUT is '%s': give the seconds "
+				  "an edit waits for another's to end, 0 to 3600 (default %d)", v,
+				  PERSIST_LOCK_MS / 1000);
+	*ms = (int)s * 1000;
+	return 0;
+}
+
 int persist_lock(const char *path, struct op_err *e)
 {
 	struct safe_path p;
-	int fd;
+	int fd, wait_ms, err = lock_wait(&wait_ms, e);
+
+	if (err)
+		return err;
 
 	if (!strcmp(path, RDMACTL_CONF_DEFAULT) && mkdir(RDMACTL_CONF_DIR, 0755) < 0 &&
 	    errno != EEXIST)
 		return explain_file(e, -errno, FILE_MKDIR, RDMACTL_CONF_DIR);
-	fd = safe_lock(path, PERSIST_LOCK_MS, &p);
+	fd = safe_lock(path, wait_ms, &p);
 	if (fd >= 0)
 		return fd;
 	if (fd == -EWOULDBLOCK)
 		return op_err_set(e, fd, NULL, "cannot edit %s: another rdmactl has been editing it "
 				  "for %d s (it holds its directory's lock); try again when it is "
-				  "done", path, PERSIST_LOCK_MS / 1000);
+				  "done, or wait longer (RDMACTL_LOCK_TIMEOUT)", path, wait_ms / 1000);
 	return explain_conf_save(e, fd, path, &p);
 }
 

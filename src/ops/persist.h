@@ -11,13 +11,13 @@ struct nl;
 struct op_err;
 struct link_add_req;
 
-/* How long an edit waits for another rdmactl's edit of the same file to end. */
+/* How long an edit waits for another rdmactl's edit of the same file to end (RDMACTL_LOCK_TIMEOUT: seconds). */
 #define PERSIST_LOCK_MS 10000
 
 /*
  * The file's edits held to this process (safe_lock) until persist_unlock:
  * a descriptor, or a negative errno explained (another edit that did not
- * end within PERSIST_LOCK_MS among them). The default file's directory is
+ * end within PERSIST_LOCK_MS, or RDMACTL_LOCK_TIMEOUT's seconds, among them). The default file's directory is
  * made when missing, as persist_save would.
  */
 int persist_lock(const char *path, struct op_err *e);

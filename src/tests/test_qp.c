@@ -238,21 +238,21 @@ static void owes(void **state)
 	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_RTS);
 	assert_int_equal(model_qp_owes(&q, 0), 0);
 	/* 17 sent past what 18 took in; PSNs wrap at 24 bits. */
-	v[0].sq_psn = 101;
+	q.v[0].sq_psn = 101;
 	assert_int_equal(model_qp_owes(&q, 0), 1);
-	v[0].sq_psn = 100 + (1u << 24);
+	q.v[0].sq_psn = 100 + (1u << 24);
 	assert_int_equal(model_qp_owes(&q, 0), 0);
 	/* A PSN not known, or no peer here: cannot be told. */
-	v[1].has_rq_psn = false;
+	q.v[1].has_rq_psn = false;
 	assert_int_equal(model_qp_owes(&q, 0), -1);
-	v[1].has_rq_psn = true;
-	v[0].peer = -1;
+	q.v[1].has_rq_psn = true;
+	q.v[0].peer = -1;
 	assert_int_equal(model_qp_owes(&q, 0), -1);
 	/* Only an RC QP in RTS owes anything. */
-	v[0].state = MODEL_QPS_ERR;
+	q.v[0].state = MODEL_QPS_ERR;
 	assert_int_equal(model_qp_owes(&q, 0), 0);
-	v[0].state = MODEL_QPS_RTS;
-	v[0].type = 4;
+	q.v[0].state = MODEL_QPS_RTS;
+	q.v[0].type = 4;
 	assert_int_equal(model_qp_owes(&q, 0), 0);
 }
 

@@ -118,3 +118,47 @@ setup() {
 	assert_line 'purge.left='
 	assert_line 'purge.etc='
 }
+
+# The package's build is this tier's (its guest installs it), not the
+# offline tier's again: one build serves both.
+@test "boot: make deb on a copy of the tree built the package, lintian passed it, its files are Debian's" {
+	command -v lintian >/dev/null || skip "no lintian (tools/install-deps deb)"
+	# The package setup_file built (make deb, lintian in it) for the guest.
+	[ -n "${DEB:-}" ] || fail "make deb failed: $(tail -n 30 "$BATS_FILE_TMPDIR/deb.log")"
+	deb=$DEB
+	# The build leaves the tree as git had it: its output is ignored, none is tracked.
+	run git -C "$BATS_FILE_TMPDIR/src/rdmactl" status --porcelain --untracked-files=all
+	assert_success
+	assert_output ''
+	run git -C "$TOP" ls-files debian
+	assert_output "$(printf '%s\n' debian/changelog debian/control debian/copyright \
+		debian/rdmactl-testbed.lintian-overrides debian/rules debian/source/format)"
+	run dpkg-deb -f "$deb" Version
+	assert_output "$("$TOP/rdmactl" --version | sed 's/^rdmactl //')"
+	run dpkg-deb -c "$deb"
+	# Units, generator and modules-load.d where this release's systemd.pc says
+	# (/lib on Debian 12, /usr/lib from 13).
+	units=.$(pkg-config --variable=systemdsystemunitdir systemd)
+	gens=.$(pkg-config --variable=systemdsystemgeneratordir systemd)
+	mload=.$(pkg-config --variable=modulesloaddir systemd)
+	for f in ./usr/sbin/rdmactl ./usr/share/man/man8/rdmactl.8.gz "$units/rdmactl.service" \
+		"$units/rdmactl-link@.service" "$gens/rdmactl-generator" \
+		"$mload/rdmactl.conf" ./etc/modprobe.d/rdmactl.conf ./etc/rdmactl/rxe.conf \
+		./usr/share/bash-completion/completions/rdmactl; do
+		assert_line --regexp " ${f//./\\.}\$"
+	done
+	run bash -c "dpkg-deb --ctrl-tarfile '$deb' | tar -xO ./conffiles"
+	assert_line /etc/rdmactl/rxe.conf
+	# Enabled for boot the Debian way, not started by the install.
+	run bash -c "dpkg-deb --ctrl-tarfile '$deb' | tar -xO ./postinst"
+	assert_line --partial "deb-systemd-helper enable 'rdmactl.service'"
+	refute_line --partial 'deb-systemd-invoke start'
+	# The test bed's package beside it: rxe-vm on PATH, its files, its man page.
+	run dpkg-deb -c "$(dirname "$deb")"/rdmactl-testbed_*_all.deb
+	assert_line --regexp ' \./usr/bin/rxe-vm -> \.\./lib/rdmactl-testbed/rxe-vm$'
+	for f in ./usr/lib/rdmactl-testbed/rxe-vm ./usr/lib/rdmactl-testbed/vm/stage2 \
+		./usr/lib/rdmactl-testbed/vm/init.c ./usr/share/man/man1/rxe-vm.1.gz \
+		./usr/share/doc/rdmactl-testbed/ci.md.gz; do
+		assert_line --regexp " ${f//./\\.}\$"
+	done
+}

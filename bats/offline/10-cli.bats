@@ -379,3 +379,18 @@ libs_loaded() {
 	assert_failure 2
 	assert_equal "$stderr" "rdmactl: -n 1: a fixture (--sysfs-root or RDMACTL_SYSFS_ROOT) has no network namespaces; leave one of them out"
 }
+
+@test "help with an ambiguous word lists what it could be, as the parser does; an unknown one says to try help" {
+	run --separate-stderr rdmactl help l
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: help: ambiguous command 'l': link or lab"
+	run --separate-stderr rdmactl help s
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: help: ambiguous command 's': status, start, stop, show, stat, system or selftest"
+	# The parser's own words for the same: the candidates alike.
+	run --separate-stderr rdmactl l
+	assert_equal "$stderr" "rdmactl: ambiguous command 'l': link or lab"
+	run --separate-stderr rdmactl help zz
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: help: unknown command 'zz'; try 'rdmactl help'"
+}

@@ -61,8 +61,7 @@ exact:
 	return n == 1 ? found : NULL;
 }
 
-/* "a, b or c" into BUF: the names of TAB's rows WORD is a prefix of (all for ""). */
-static void names(char *buf, size_t len, const struct cli_cmd *tab, const char *word)
+void cli_names(char *buf, size_t len, const struct cli_cmd *tab, const char *word)
 {
 	size_t wlen = strlen(word), n = 0, i = 0;
 
@@ -286,7 +285,7 @@ int cli_parse(const struct cli_cmd *root, int argc, char **argv, struct cli_args
 		} else {
 			char list[256];
 
-			names(list, sizeof(list), tab, n > 1 ? w : "");
+			cli_names(list, sizeof(list), tab, n > 1 ? w : "");
 			if (!c && n > 1)
 				pr_err("ambiguous command '%s': %s", w, list);
 			else if (!c)

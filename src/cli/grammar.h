@@ -119,6 +119,8 @@ extern const struct cli_opt cli_global_opts[];
  * (0: unknown, >1: ambiguous).
  */
 const struct cli_cmd *cli_lookup(const struct cli_cmd *tab, const char *word, int *nmatch);
+/* "a, b or c" into BUF: the names of TAB's rows WORD is a prefix of (all for ""). */
+void cli_names(char *buf, size_t len, const struct cli_cmd *tab, const char *word);
 
 /* What cli_parse found besides a command to run. */
 enum cli_parsed {

@@ -239,9 +239,17 @@ int cli_print_help(FILE *f, const struct cli_cmd *root, int n, const char *const
 			return -EUSAGE;
 		}
 		c = cli_lookup(tab, path[i], &m);
+		if (!c && m > 1) {
+			char list[256];
+
+			/* As the parser says it: the words it could be. */
+			cli_names(list, sizeof(list), tab, path[i]);
+			pr_err("help: ambiguous %s '%s': %s", i ? "verb" : "command", path[i], list);
+			return -EUSAGE;
+		}
 		if (!c) {
-			pr_err("help: %s %s '%s'; try 'rdmactl help'", m > 1 ? "ambiguous" : "unknown",
-			       i ? "verb" : "command", path[i]);
+			pr_err("help: unknown %s '%s'; try 'rdmactl help'", i ? "verb" : "command",
+			       path[i]);
 			return -EUSAGE;
 		}
 		if (i + 1 < n)

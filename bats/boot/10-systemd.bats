@@ -11,8 +11,8 @@ setup_file() {
 	export FACTS=$BATS_FILE_TMPDIR/facts
 	command -v dpkg-buildpackage >/dev/null ||
 		{ echo "no dpkg-dev (tools/install-deps deb)" >"$FACTS.skip"; return; }
-	# The package of this tree, as 'make deb' builds it. Its failure is the
-	# offline tier's to report; here every test then fails saying so.
+	# The package of this tree, as 'make deb' builds it (the last test
+	# checks it). A failed build fails every test here, saying so.
 	deb=$(build_deb_copy "$BATS_FILE_TMPDIR") ||
 		{ echo "status=make deb failed: $(tail -n 5 "$BATS_FILE_TMPDIR/deb.log")" >"$FACTS"; return; }
 	export DEB=$deb

@@ -3,12 +3,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kernel/safe.h"
@@ -284,21 +282,13 @@ char *conf_format(const struct conf *c, size_t *len)
 	return text;
 }
 
-int conf_save(const struct conf *c, const char *path, bool make_dir, struct safe_path *p)
+int conf_save(const struct conf *c, const char *path, struct safe_path *p)
 {
 	struct safe_path own;
 	size_t len;
 	char *text;
 	int err;
 
-	/* The default file's own directory may be made; no other is. */
-	if (make_dir) {
-		char dir[PATH_MAX];
-
-		snprintf(dir, sizeof(dir), "%s", path);
-		if (mkdir(dirname(dir), 0755) < 0 && errno != EEXIST)
-			return -errno;
-	}
 	text = conf_format(c, &len);
 	if (!text)
 		return -ENOMEM;

@@ -51,9 +51,9 @@ char *conf_format(const struct conf *c, size_t *len);
 /*
  * Writes C to PATH as kernel/safe.h's safe_write does: a regular file (a
  * symlink's target) replaced atomically, owner and mode kept, never torn.
- * MAKE_DIR: PATH's directory may be made (the default file's own); no other
- * directory ever is. P says what PATH named; it may be NULL.
+ * No directory is made (persist_lock makes the default file's own). P says
+ * what PATH named; it may be NULL.
  */
-int conf_save(const struct conf *c, const char *path, bool make_dir, struct safe_path *p);
+int conf_save(const struct conf *c, const char *path, struct safe_path *p);
 
 #endif

@@ -74,8 +74,8 @@ int persist_load(const char *path, struct conf *c, struct op_err *e)
 int persist_save(const char *path, const struct conf *c, struct op_err *e)
 {
 	struct safe_path p;
-	/* The default file's own directory is made when missing; no other is. */
-	int err = conf_save(c, path, !strcmp(path, RDMACTL_CONF_DEFAULT), &p);
+	/* Under persist_lock, which made the default file's directory when missing. */
+	int err = conf_save(c, path, &p);
 
 	return err ? explain_conf_save(e, err, path, &p) : 0;
 }

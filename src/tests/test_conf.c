@@ -157,7 +157,7 @@ static void add_and_del_keep_comments(void **state)
 	assert_int_equal(conf_add(&c, "rxe2", "eth9"), -EEXIST);
 	assert_int_equal(conf_del(&c, "eth1"), 1);		/* by netdev */
 	assert_int_equal(conf_del(&c, "nosuch"), 0);
-	assert_int_equal(conf_save(&c, path, true, NULL), 0);
+	assert_int_equal(conf_save(&c, path, NULL), 0);
 	conf_free(&c);
 	assert_string_equal(read_file(), "# keep me\nrxe0 eth0 # and me\n\n# tail\nrxe2 eth2\n");
 
@@ -169,7 +169,7 @@ static void add_and_del_keep_comments(void **state)
 	conf_free(&c);
 }
 
-static void new_file_gets_header_and_dirs(void **state)
+static void new_file_gets_header(void **state)
 {
 	char etc[160];
 	struct conf c;
@@ -179,12 +179,14 @@ static void new_file_gets_header_and_dirs(void **state)
 	(void)state;
 	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
 	assert_int_equal(conf_add(&c, "rxe0", "ens4"), 0);
-	/* No directory is made but the file's own, and only when asked. */
-	assert_int_equal(conf_save(&c, path, true, NULL), -ENOENT);	/* etc/ missing */
+	/* No directory is made (persist_lock makes the default file's own). */
+	assert_int_equal(conf_save(&c, path, NULL), -ENOENT);	/* etc/ missing */
 	snprintf(etc, sizeof(etc), "%s/etc", dir);
 	assert_int_equal(mkdir(etc, 0755), 0);
-	assert_int_equal(conf_save(&c, path, false, NULL), -ENOENT);
-	assert_int_equal(conf_save(&c, path, true, NULL), 0);	/* makes etc/rdmactl */
+	assert_int_equal(conf_save(&c, path, NULL), -ENOENT);	/* etc/rdmactl missing */
+	snprintf(etc, sizeof(etc), "%s/etc/rdmactl", dir);
+	assert_int_equal(mkdir(etc, 0755), 0);
+	assert_int_equal(conf_save(&c, path, NULL), 0);
 	conf_free(&c);
 	assert_non_null(strstr(read_file(), "# rdmactl persistent rxe links"));
 	assert_non_null(strstr(read_file(), "\nrxe0 ens4\n"));
@@ -202,7 +204,7 @@ static void save_keeps_mode_and_leaves_no_temp(void **state)
 	chmod(path, 0600);
 	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
 	assert_int_equal(conf_add(&c, "rxe1", "eth1"), 0);
-	assert_int_equal(conf_save(&c, path, true, NULL), 0);
+	assert_int_equal(conf_save(&c, path, NULL), 0);
 	conf_free(&c);
 	struct stat st;
 	assert_int_equal(stat(path, &st), 0);
@@ -227,7 +229,7 @@ static void save_failure_leaves_old_file(void **state)
 	getrlimit(RLIMIT_FSIZE, &old);
 	small.rlim_max = old.rlim_max;
 	setrlimit(RLIMIT_FSIZE, &small);
-	ret = conf_save(&c, path, true, NULL);
+	ret = conf_save(&c, path, NULL);
 	setrlimit(RLIMIT_FSIZE, &old);
 	conf_free(&c);
 	assert_int_equal(ret, -EFBIG);
@@ -284,7 +286,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(malformed_lines_named, setup, teardown),
 		cmocka_unit_test_setup_teardown(binary_file_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(add_and_del_keep_comments, setup, teardown),
-		cmocka_unit_test_setup_teardown(new_file_gets_header_and_dirs, setup, teardown),
+		cmocka_unit_test_setup_teardown(new_file_gets_header, setup, teardown),
 		cmocka_unit_test_setup_teardown(save_keeps_mode_and_leaves_no_temp, setup, teardown),
 		cmocka_unit_test_setup_teardown(save_failure_leaves_old_file, setup, teardown),
 		cmocka_unit_test(names_round_trip),

@@ -104,7 +104,7 @@ build/obj/%.o: src/%.c
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The netlink transport and the RDMA messages over it.
-NL_MODS := kernel/nl kernel/nldev
+NL_MODS := kernel/nl kernel/nldev kernel/safe
 # The device model and what it reads through: named once, for the unit tests,
 # the fuzz targets and the capture tool that link it.
 MODEL_MODS := model/load model/sysfs model/model model/netlink model/port $(NL_MODS) \
@@ -112,7 +112,7 @@ MODEL_MODS := model/load model/sysfs model/model model/netlink model/port $(NL_M
 
 # Each unit test (src/tests/test_X.c) links the modules listed here: the one it
 # tests first, then only the pure lower-layer ones that one is built on.
-TEST_MODS_cli := cli/grammar cli/help cli/complete cli/out kernel/errname kernel/release kernel/sysfs selftest/xport/parse
+TEST_MODS_cli := cli/grammar cli/help cli/complete cli/out kernel/errname kernel/release kernel/sysfs kernel/safe selftest/xport/parse
 TEST_MODS_conf := model/conf model/names kernel/safe
 TEST_MODS_failure := model/failure model/rxelog
 TEST_MODS_gid := model/gid
@@ -122,11 +122,11 @@ TEST_MODS_model := $(MODEL_MODS)
 TEST_MODS_monitor := model/monitor model/qp model/counter $(MODEL_MODS)
 TEST_MODS_names := model/names
 TEST_MODS_nl := $(NL_MODS)
-TEST_MODS_nldev := kernel/nldev kernel/nl
+TEST_MODS_nldev := kernel/nldev kernel/nl kernel/safe
 TEST_MODS_proc := kernel/proc kernel/safe kernel/sysfs
 TEST_MODS_qp := model/qp model/counter $(MODEL_MODS)
-TEST_MODS_out := cli/out kernel/errname kernel/release kernel/sysfs
-TEST_MODS_sysfs := kernel/sysfs
+TEST_MODS_out := cli/out kernel/errname kernel/release kernel/sysfs kernel/safe
+TEST_MODS_sysfs := kernel/sysfs kernel/safe
 TEST_MODS_wire := selftest/wire selftest/fault model/gid
 .SECONDEXPANSION:
 test_srcs = src/tests/test_$*.c $(patsubst %,src/%.c,$(TEST_MODS_$*))

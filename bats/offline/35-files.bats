@@ -189,3 +189,61 @@ race_round() {
 	assert_success
 	assert_equal "$(grep -c '^rxe' "$d/rxe.conf")" 2
 }
+
+# Every command that reads a fixture, and what it reads there.
+FIXTURE_READERS=('link show' status show 'show -s' gids netdevs stat qp check env)
+
+# One regular file of fixture FIX, picked at random (sysfs, proc or netlink).
+random_file() {
+	local files
+	mapfile -t files < <(find "$1" -type f ! -name CAPTURED)
+	printf '%s\n' "${files[RANDOM % ${#files[@]}]}"
+}
+
+@test "files: a FIFO or socket anywhere in a fixture is refused within a second, named, by every reader" {
+	for fix in two-netdevs qps-failed no-rdma; do
+		rm -rf "$d/fx" && cp -a "$TOP/bats/fixtures/$fix" "$d/fx"
+		for kind in fifo socket; do
+			f=$(random_file "$d/fx")
+			mv "$f" "$d/kept"
+			if [ $kind = fifo ]; then
+				mkfifo "$f"; want="$f is a FIFO"
+			else
+				python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$f"
+				want="$f is a socket"
+			fi
+			for cmd in "${FIXTURE_READERS[@]}"; do
+				# shellcheck disable=SC2086 # the command's words
+				run --separate-stderr timeout 1 "$RDMACTL" --sysfs-root "$d/fx" $cmd
+				[ "$status" = 2 ] || fail "$fix, $kind at $f, $cmd: exit $status: $stderr"
+				[[ $stderr == *"$want; a fixture holds only directories, regular files and symlinks"* ]] ||
+					fail "$fix, $cmd: $stderr"
+			done
+			rm "$f" && mv "$d/kept" "$f"
+		done
+	done
+}
+
+@test "files: a fixture's file that is a symlink to a FIFO outside it blocks no reader" {
+	mkfifo "$d/fifo"
+	rm -rf "$d/fx" && cp -a "$TOP/bats/fixtures/qps" "$d/fx"
+	for round in 1 2; do
+		f=$(random_file "$d/fx")
+		mv "$f" "$d/kept"
+		ln -s "$d/fifo" "$f"
+		for cmd in "${FIXTURE_READERS[@]}"; do
+			# shellcheck disable=SC2086 # the command's words
+			run timeout 1 "$RDMACTL" --sysfs-root "$d/fx" $cmd
+			[ "$status" != 124 ] || fail "$f a symlink to a FIFO: '$cmd' blocked (round $round)"
+		done
+		rm "$f" && mv "$d/kept" "$f"
+	done
+}
+
+@test "files: RDMACTL_SYSFS_ROOT is named as itself when it is not a directory" {
+	RDMACTL_SYSFS_ROOT=$d/none run --separate-stderr "$RDMACTL" show
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: RDMACTL_SYSFS_ROOT=$d/none: no such directory; give a fixture captured with tools/capture-sysfs"
+	run --separate-stderr "$RDMACTL" --sysfs-root "$d/none" show
+	assert_equal "$stderr" "rdmactl: --sysfs-root $d/none: no such directory; give a fixture captured with tools/capture-sysfs"
+}

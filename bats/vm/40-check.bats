@@ -124,6 +124,11 @@ fix_of() {
 	run rdmactl check --only modules --module-file "$BATS_TEST_TMPDIR/bad.ko"
 	assert_failure 1
 	assert_output --partial 'is not a kernel module libkmod can read'
+	# A FIFO in the module's place is named, never opened: no wait for a writer.
+	mkfifo "$BATS_TEST_TMPDIR/fifo.ko"
+	run timeout 1 "$RDMACTL" check --only modules --module-file "$BATS_TEST_TMPDIR/fifo.ko"
+	assert_failure 1
+	assert_line --index 0 "FAIL  modules          $BATS_TEST_TMPDIR/fifo.ko is a FIFO, not a kernel module file"
 }
 
 # bats test_tags=kernels

@@ -16,6 +16,7 @@
 #include "kernel/kconfig.h"
 #include "kernel/kmods.h"
 #include "kernel/release.h"
+#include "kernel/safe.h"
 #include "kernel/nl.h"
 #include "kernel/sysfs.h"
 #include "kernel/verbs.h"
@@ -108,9 +109,18 @@ static bool vermagic_matches(const struct check_ctx *c, const char *vermagic)
 static void module_file(struct check_ctx *c, struct kmods *km)
 {
 	char vermagic[256], depends[512], *save = NULL;
-	int err = kmods_info(km, c->o.module_file, true, vermagic, sizeof(vermagic), depends,
-			     sizeof(depends));
+	struct safe_path sp;
+	int err = safe_resolve(c->o.module_file, &sp);
 
+	/* libkmod opens it as it finds it: a FIFO would hold the check forever. */
+	if (err == -ENOTREG || err == -ENOENT) {
+		check_report(c, V_FAIL, "give the path of a .ko file", err == -ENOENT ?
+			     "%s: no such file" : "%s is %s, not a kernel module file",
+			     c->o.module_file, safe_type_name(sp.type));
+		return;
+	}
+	err = kmods_info(km, sp.target, true, vermagic, sizeof(vermagic), depends,
+			 sizeof(depends));
 	if (err) {
 		check_report(c, V_FAIL, NULL, "%s is not a kernel module libkmod can read (%s)",
 			     c->o.module_file, strerror(-err));

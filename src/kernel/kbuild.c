@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 
 #include "kernel/kbuild.h"
+#include "kernel/safe.h"
 #include "kernel/spawn.h"
 #include "kernel/sysfs.h"
 
@@ -43,7 +44,7 @@ static const char *mk_var(const char *t, const char *name, char *buf, size_t len
 
 static int read_small(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = safe_fopen(path);
 	size_t n;
 
 	if (!f)
@@ -137,14 +138,14 @@ static void find_module(struct kbuild *k)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/lib/modules/%s/modules.builtin", k->kver);
-	if ((f = fopen(path, "r"))) {
+	if ((f = safe_fopen(path))) {
 		while (fgets(line, sizeof(line), f))
 			if (strstr(line, "/rdma_rxe.ko"))
 				k->origin = RXE_BUILTIN;
 		fclose(f);
 	}
 	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", k->kver);
-	if (k->origin == RXE_NONE && (f = fopen(path, "r"))) {
+	if (k->origin == RXE_NONE && (f = safe_fopen(path))) {
 		while (fgets(line, sizeof(line), f)) {
 			char *colon = strchr(line, ':');
 			const char *base;

@@ -1,25 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The running kernel's build configuration: /boot/config-RELEASE or /proc/config.gz. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <zlib.h>
 
 #include "kernel/kconfig.h"
+#include "kernel/safe.h"
 
 #define KCONFIG_MAX (4 << 20)
 
 /* gzread reads plain files too, so one reader serves both sources. */
 static int slurp(const char *path, char **out)
 {
-	gzFile f = gzopen(path, "rb");
+	int fd = safe_open_at(AT_FDCWD, path, NULL);
+	gzFile f = fd >= 0 ? gzdopen(fd, "rb") : NULL;
 	char *buf;
 	int n;
 
-	if (!f)
-		return -ENOENT;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return fd < 0 ? fd : -EIO;
+	}
 	buf = malloc(KCONFIG_MAX + 1);
 	if (!buf) {
 		gzclose(f);

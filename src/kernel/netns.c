@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "kernel/netns.h"
+#include "kernel/safe.h"
 
 #define NETNS_RUN_DIR "/run/netns"
 
@@ -44,7 +45,8 @@ int netns_open(const char *spec, char *path, size_t len)
 
 	if (err)
 		return err;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: whatever else sits at PATH, the open never waits on it. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }
 
@@ -103,7 +105,7 @@ static int udp_table_has(const char *root, int pid, const char *file, unsigned i
 		snprintf(path, sizeof(path), "%s/proc/%d/net/%s", root, pid, file);
 	else
 		snprintf(path, sizeof(path), "%s/proc/net/%s", root, file);
-	f = fopen(path, "re");
+	f = safe_fopen(path);
 	if (!f)
 		return -errno;
 	/* "  361: 00000000:12B7 00000000:0000 07 ...", after a header line */

@@ -14,6 +14,7 @@
 #include <linux/netlink.h>
 
 #include "kernel/nl.h"
+#include "kernel/safe.h"
 
 struct nl {
 	struct mnl_socket *sock;	/* NULL when answers are replayed */
@@ -80,7 +81,7 @@ int nl_open_replay(const char *path, struct nl **nlp)
 	if (!nl)
 		return -ENOMEM;
 	nl->rec_fd = -1;
-	f = fopen(path, "rb");
+	f = safe_fopen(path);
 	if (!f) {
 		err = -errno;
 		free(nl);

@@ -74,6 +74,43 @@ int safe_resolve(const char *path, struct safe_path *p)
 	return resolve_stat(path, p, &st);
 }
 
+int safe_open_at(int dirfd, const char *path, mode_t *type)
+{
+	struct stat st;
+	int fd;
+
+	/* O_NONBLOCK: a FIFO opens at once instead of waiting for a writer;
+	 * on the regular file it lets through, it changes nothing. */
+	fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		if (type)
+			*type = st.st_mode & S_IFMT;
+		close(fd);
+		return -ENOTREG;
+	}
+	return fd;
+}
+
+FILE *safe_fopen(const char *path)
+{
+	int fd = safe_open_at(AT_FDCWD, path, NULL);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+
+	if (fd < 0)
+		errno = -fd;
+	else if (!f)
+		close(fd);
+	return f;
+}
+
 int safe_read(const char *path, char *buf, size_t max, size_t *len, struct safe_path *p)
 {
 	struct stat st;
@@ -84,14 +121,9 @@ int safe_read(const char *path, char *buf, size_t max, size_t *len, struct safe_
 	if (err)
 		return err;
 	/* Never blocks, should a FIFO have taken the file's place meanwhile. */
-	fd = open(p->target, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	fd = safe_open_at(AT_FDCWD, p->target, &p->type);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		p->type = st.st_mode & S_IFMT;
-		close(fd);
-		return -ENOTREG;
-	}
+		return fd;
 	while (*len <= max && (n = read(fd, buf + *len, max + 1 - *len)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;

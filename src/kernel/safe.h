@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* What a path named when it was read or written. */
@@ -36,6 +37,16 @@ const char *safe_type_name(mode_t type);
  * symlink to one), -ENOENT for nothing, -ENOTREG for anything else.
  */
 int safe_resolve(const char *path, struct safe_path *p);
+
+/*
+ * PATH (relative to DIRFD, or AT_FDCWD) opened for reading if it is a regular
+ * file, without ever waiting on a FIFO: the descriptor, -ENOTREG (*TYPE, when
+ * given, says what is there) or open's errno. Every file rdmactl reads is
+ * opened here or by safe_read.
+ */
+int safe_open_at(int dirfd, const char *path, mode_t *type);
+/* The same as a stdio stream: NULL with errno set (ENOTREG too) when it cannot be. */
+FILE *safe_fopen(const char *path);
 
 /*
  * Up to MAX bytes of PATH into BUF (*LEN of them; MAX + 1 read means longer):

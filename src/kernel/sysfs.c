@@ -3,12 +3,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fts.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernel/safe.h"
 #include "kernel/sysfs.h"
 
 static int build_path(char *path, const char *root, const char *fmt, va_list ap)
@@ -67,9 +70,9 @@ int sysfs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 	if (err)
 		return err;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = safe_open_at(AT_FDCWD, path, NULL);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	return read_fd(fd, buf, len);
 }
 
@@ -79,9 +82,9 @@ int sysfs_read_at(int dirfd, const char *name, char *buf, size_t len)
 
 	if (len == 0)
 		return -EINVAL;
-	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	fd = safe_open_at(dirfd, name, NULL);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	return read_fd(fd, buf, len);
 }
 
@@ -155,4 +158,29 @@ int sysfs_link_base(const char *root, char *buf, size_t len, const char *fmt, ..
 		return -EFBIG;
 	strcpy(buf, base);
 	return (int)strlen(buf);
+}
+
+int sysfs_tree_check(const char *root, char *bad, size_t len, mode_t *type)
+{
+	char *const paths[] = { (char *)root, NULL };
+	FTSENT *e;
+	FTS *fts = fts_open(paths, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
+	int err = 0;
+
+	if (!fts)
+		return -errno;
+	while (!err && (e = fts_read(fts))) {
+		switch (e->fts_info) {
+		case FTS_D: case FTS_DP: case FTS_F: case FTS_SL: case FTS_SLNONE:
+			break;
+		case FTS_DNR: case FTS_ERR: case FTS_NS:
+			break;	/* unreadable: the read that meets it says so */
+		default:	/* FTS_DEFAULT: a FIFO, socket or device */
+			snprintf(bad, len, "%s", e->fts_path);
+			*type = e->fts_statp->st_mode & S_IFMT;
+			err = -ENOTREG;
+		}
+	}
+	fts_close(fts);
+	return err;
 }

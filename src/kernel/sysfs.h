@@ -5,11 +5,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * Reads the file ROOT/PATH (PATH from FMT) into BUF, without its trailing
  * newline. Returns the length, or a negative errno (the kernel's own, such as
- * -EINVAL for an empty GID slot's attributes). -EFBIG when it does not fit
+ * -EINVAL for an empty GID slot's attributes), -ENOTREG for what is not a
+ * regular file (a FIFO is never waited on). -EFBIG when it does not fit
  * (BUF is then "").
  */
 int sysfs_read(const char *root, char *buf, size_t len, const char *fmt, ...)
@@ -36,6 +38,13 @@ int sysfs_list(const char *root, const char *dir, int (*each)(void *arg, const c
  * with its bytes.
  */
 int sysfs_text(char *buf, size_t n, size_t len);
+/*
+ * Whether the fixture ROOT holds only what a capture does (directories,
+ * regular files, symlinks): 0, or -ENOTREG with the first other thing's
+ * path in BAD and its S_IFMT in *TYPE (a FIFO, socket or device, which a
+ * read of sysfs would otherwise meet), or the errno of ROOT's walk.
+ */
+int sysfs_tree_check(const char *root, char *bad, size_t len, mode_t *type);
 bool sysfs_exists(const char *root, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The last component of the symlink ROOT/PATH's target. */

@@ -6,6 +6,6 @@
 
 struct lazy_lib lazy_zlib = { .soname = "libz.so.1", .package = "zlib1g" };
 
-LAZY(lazy_zlib, gzFile, gzopen, (const char *path, const char *mode), (path, mode))
+LAZY(lazy_zlib, gzFile, gzdopen, (int fd, const char *mode), (fd, mode))
 LAZY(lazy_zlib, int, gzread, (gzFile file, voidp buf, unsigned len), (file, buf, len))
 LAZY(lazy_zlib, int, gzclose, (gzFile file), (file))

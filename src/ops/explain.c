@@ -11,9 +11,9 @@
 #include "kernel/kmods.h"
 #include "kernel/netdev.h"
 #include "kernel/release.h"
+#include "kernel/safe.h"
 #include "kernel/sysfs.h"
 #include "model/model.h"
-#include "kernel/safe.h"
 #include "ops/explain.h"
 
 static void vadd(struct op_err *e, const char *fmt, va_list ap)
@@ -52,7 +52,7 @@ static bool have_net_admin(void)
 {
 	char line[256];
 	unsigned long long caps = 0;
-	FILE *f = fopen("/proc/self/status", "re");
+	FILE *f = safe_fopen("/proc/self/status");
 
 	if (!f)
 		return geteuid() == 0;

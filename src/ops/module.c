@@ -13,13 +13,14 @@
 #include "kernel/clock.h"
 #include "kernel/kbuild.h"
 #include "kernel/nl.h"
+#include "kernel/safe.h"
 #include "kernel/spawn.h"
 #include "model/model.h"
 #include "ops/explain.h"
-#include "ops/service.h"
 #include "ops/link.h"
 #include "ops/module.h"
 #include "ops/module_source.h"
+#include "ops/service.h"
 #include "ops/tools.h"
 
 #define SRC_ROOT "/usr/src"
@@ -91,7 +92,7 @@ static void first_error(const char *version, char *buf, size_t len, char *kept, 
 
 	buf[0] = kept[0] = '\0';
 	snprintf(path, sizeof(path), DKMS_TREE "/rdma_rxe/%s/build/make.log", version);
-	f = fopen(path, "r");
+	f = safe_fopen(path);
 	if (!f)
 		return;
 	snprintf(kept, klen, "/tmp/rdmactl-rdma_rxe-make-XXXXXX.log");
@@ -281,7 +282,7 @@ static bool ours(const char *version)
 	FILE *f;
 
 	snprintf(path, sizeof(path), SRC_ROOT "/rdma_rxe-%s/dkms.conf", version);
-	f = fopen(path, "r");
+	f = safe_fopen(path);
 	if (!f)
 		return false;
 	if (!fgets(line, sizeof(line), f))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* rdmactl: parse, dispatch, and map errnos to exit statuses in one place. */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 #include "cmd/cmd.h"
 #include "kernel/netns.h"
 #include "kernel/nl.h"
+#include "kernel/safe.h"
+#include "kernel/sysfs.h"
 #include "kernel/errname.h"
 #include "lazy/lazy.h"
 #include "model/conf.h"
@@ -41,6 +44,32 @@ static bool is_dir(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * The fixture G names, looked at before anything reads it: a directory that
+ * holds only what tools/capture-sysfs writes. A FIFO, socket or device in it
+ * would stop a read (or feed it forever), so it is refused here by name.
+ */
+static bool fixture_bad(const struct cli_globals *g)
+{
+	const char *word = g->sysfs_root == getenv("RDMACTL_SYSFS_ROOT") ?
+			   "RDMACTL_SYSFS_ROOT=" : "--sysfs-root ";
+	char bad[PATH_MAX];
+	mode_t type = 0;
+
+	if (!is_dir(g->sysfs_root)) {
+		pr_err("%s%s: no such directory; give a fixture captured with "
+		       "tools/capture-sysfs", word, g->sysfs_root);
+		return true;
+	}
+	if (sysfs_tree_check(g->sysfs_root, bad, sizeof(bad), &type) == -ENOTREG) {
+		pr_err("%s%s: %s is %s; a fixture holds only directories, regular files "
+		       "and symlinks: capture it again with tools/capture-sysfs", word,
+		       g->sysfs_root, bad, safe_type_name(type));
+		return true;
+	}
+	return false;
 }
 
 /*
@@ -123,11 +152,8 @@ int main(int argc, char **argv)
 	}
 
 	/* A fixture that is not there is not a kernel without RDMA: said as what it is. */
-	if (g.sysfs_root && !is_dir(g.sysfs_root)) {
-		pr_err("--sysfs-root %s: no such directory; give a fixture captured with "
-		       "tools/capture-sysfs", g.sysfs_root);
+	if (g.sysfs_root && fixture_bad(&g))
 		return RDMACTL_EXIT_USAGE;
-	}
 	if (g.netns && enter_netns(g.netns, g.sysfs_root))
 		return RDMACTL_EXIT_USAGE;
 	ctx.json = g.json;

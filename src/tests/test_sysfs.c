@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Unit tests for sysfs.c: reads below a root, trailing newlines, links, errors. */
+/* Unit tests for sysfs.c: reads below a root, trailing newlines, links, errors, what is no file. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,9 +14,19 @@
 
 #include "tests/unit.h"
 
+#include "kernel/safe.h"
 #include "kernel/sysfs.h"
 
 static char root[64];
+
+/* ROOT/REL (one static buffer: use it before the next call). */
+static const char *path_of(const char *rel)
+{
+	static char path[256];
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	return path;
+}
 
 static void put(const char *rel, const char *text)
 {
@@ -80,8 +90,25 @@ static void read_errors(void **state)
 	/* And what is left in the buffer is a string, empty (fuzz_sysfs found it unterminated). */
 	assert_string_equal(buf, "");
 	assert_int_equal(sysfs_read(root, buf, 0, "/sys/class/infiniband/rxe0/node_guid"), -EINVAL);
-	/* A directory reads as EISDIR. */
-	assert_int_equal(sysfs_read(root, buf, sizeof(buf), "/sys/class/infiniband"), -EISDIR);
+	/* A directory, a FIFO: not regular files, refused at once (a FIFO is never waited on). */
+	assert_int_equal(sysfs_read(root, buf, sizeof(buf), "/sys/class/infiniband"), -ENOTREG);
+	assert_int_equal(mkfifo(path_of("/sys/class/infiniband/rxe0/fifo"), 0600), 0);
+	assert_int_equal(sysfs_read(root, buf, sizeof(buf), "/sys/class/infiniband/rxe0/fifo"),
+			 -ENOTREG);
+}
+
+static void tree_check(void **state)
+{
+	char bad[256];
+	mode_t type = 0;
+
+	(void)state;
+	put("/sys/class/infiniband/rxe0/node_type", "1: CA\n");
+	assert_int_equal(sysfs_tree_check(root, bad, sizeof(bad), &type), 0);
+	assert_int_equal(mkfifo(path_of("/sys/class/infiniband/rxe0/ports/1/state"), 0600), 0);
+	assert_int_equal(sysfs_tree_check(root, bad, sizeof(bad), &type), -ENOTREG);
+	assert_string_equal(bad, path_of("/sys/class/infiniband/rxe0/ports/1/state"));
+	assert_int_equal(type, S_IFIFO);
 }
 
 static void exists_and_links(void **state)
@@ -117,6 +144,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(read_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(exists_and_links, setup, teardown),
 		cmocka_unit_test_setup_teardown(path_too_long, setup, teardown),
+		cmocka_unit_test_setup_teardown(tree_check, setup, teardown),
 	};
 
 	unit_filter(argc, argv);

@@ -72,6 +72,23 @@ teardown() {
 	done
 }
 
+@test "on a kernel built without RDMA, every command says so with the one fix that works there" {
+	[ ! -d /sys/class/infiniband ] || skip "this kernel has RDMA"
+	{ zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null; } |
+		grep -qx '# CONFIG_INFINIBAND is not set' || skip "this kernel's config is not readable"
+	for cmd in show gids netdevs stat env 'selftest loopback' start up; do
+		run --separate-stderr rdmactl $cmd
+		assert_failure 1
+		[[ $stderr == *'has no RDMA support: it was built without CONFIG_INFINIBAND'* ]] ||
+			fail "$cmd: $stderr"
+		[[ $stderr == *'boot a kernel with CONFIG_INFINIBAND and CONFIG_RDMA_RXE'* ]] ||
+			fail "$cmd: $stderr"
+		# No hint that cannot work there: no module to load or build, no link to make.
+		[[ $stderr != *"'rdmactl start'"* && $stderr != *'module install'* &&
+			$stderr != *"'rdmactl up"* && $stderr != *"'rdmactl add"* ]] || fail "$cmd: $stderr"
+	done
+}
+
 @test "persist add, list and del edit the file and keep its comments" {
 	conf=$BATS_TEST_TMPDIR/etc/rxe.conf
 	mkdir -p "${conf%/*}"

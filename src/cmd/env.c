@@ -43,8 +43,8 @@ static bool usable(const struct rdma_dev *d, bool ipv6, struct env_link *l)
 }
 
 /* The link: DEV's, or the one rxe device that has one. */
-static int pick(const struct model *m, const char *dev, bool ipv6, struct env_link *l,
-		struct op_err *e)
+static int pick(const struct model *m, const char *root, const char *dev, bool ipv6,
+		struct env_link *l, struct op_err *e)
 {
 	const char *family = ipv6 ? "IPv6" : "IPv4";
 	char names[256] = "";
@@ -77,8 +77,8 @@ static int pick(const struct model *m, const char *dev, bool ipv6, struct env_li
 			 n > 1 ? ", " : "", m->devs[i].name);
 	}
 	if (n == 0)
-		return op_err_set(e, -ENODEV, NULL, "no rxe device has an ACTIVE port with a RoCE v2 GID "
-				  "of an %s address ('rdmactl up NETDEV' makes one)", family);
+		return explain_no_devices(e, root, "no rxe device has an ACTIVE port with a RoCE v2 "
+					  "GID of an %s address ('rdmactl up NETDEV' makes one)", family);
 	if (n > 1)
 		return op_err_set(e, -EINVAL, NULL, "%zu rxe devices could serve (%s): name one, as "
 				  "'rdmactl env DEV'", n, names);
@@ -123,7 +123,7 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = model_load(&src, NULL, (struct model_ask){ .gids = MODEL_GIDS_USED }, &m);
 	if (err)
 		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
-	err = pick(&m, dev, ipv6, &l, &e);
+	err = pick(&m, ctx->sysfs_root, dev, ipv6, &l, &e);
 	if (err) {
 		model_free(&m);
 		return cmd_fail(&e);

@@ -104,8 +104,8 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 				devs[n++] = m.devs[i].name;
 		if (n == 0) {
 			model_free(&m);
-			return cmd_fail((op_err_set(&e, -ENODEV, NULL, "there is no rxe device to "
-						    "test ('rdmactl add rxe0 NETDEV' makes one)"), &e));
+			return cmd_fail((explain_no_devices(&e, ctx->sysfs_root, "there is no rxe "
+						    "device to test ('rdmactl add rxe0 NETDEV' makes one)"), &e));
 		}
 	}
 	r = malloc(sizeof(*r));

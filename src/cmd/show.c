@@ -28,9 +28,7 @@ static int load(struct cmd_ctx *ctx, const struct cli_args *a, struct model_ask 
 	if (dev && (err = cmd_check_name(a, "device name", dev, true)))
 		return err;
 	if (!sysfs_exists(ctx->sysfs_root, "/sys/class/infiniband"))
-		return cmd_fail((op_err_set(&e, -ENODEV, NULL, "%s/sys/class/infiniband is missing: "
-					    "the RDMA core is not loaded ('rdmactl start' loads it) "
-					    "or not built into this kernel", ctx->sysfs_root), &e));
+		return cmd_fail((explain_no_class(&e, ctx->sysfs_root), &e));
 	src = cmd_model_src(ctx);
 	err = model_load(&src, dev, ask, m);
 	if (err)

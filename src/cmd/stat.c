@@ -47,9 +47,7 @@ int cmd_stat(struct cmd_ctx *ctx, const struct cli_args *a)
 		return cli_usage(a, "--format prometheus is one sample in Prometheus's text format: "
 				 "not with --interval or -j");
 	if (!sysfs_exists(ctx->sysfs_root, "/sys/class/infiniband"))
-		return cmd_fail((op_err_set(&e, -ENODEV, NULL, "%s/sys/class/infiniband is missing: "
-					    "the RDMA core is not loaded ('rdmactl start' loads it) "
-					    "or not built into this kernel", ctx->sysfs_root), &e));
+		return cmd_fail((explain_no_class(&e, ctx->sysfs_root), &e));
 	err = sample(ctx, dev, &m);
 	if (err)
 		return err;

@@ -8,6 +8,7 @@
 
 #include "kernel/holders.h"
 #include "kernel/kbuild.h"
+#include "kernel/kconfig.h"
 #include "kernel/kmods.h"
 #include "kernel/netdev.h"
 #include "kernel/release.h"
@@ -65,6 +66,15 @@ static bool have_net_admin(void)
 
 static const char no_priv[] = "this needs root or CAP_NET_ADMIN";
 
+/* The kernel at ROOT has no RDMA at all (WHY says how that is known): the one hint that works. */
+static int no_rdma(struct op_err *e, int err, const char *root, const char *why)
+{
+	return op_err_set(e, err, NULL, "the running kernel (%s) has no RDMA support: %s\n"
+			  "boot a kernel with CONFIG_INFINIBAND and CONFIG_RDMA_RXE, such as "
+			  "Debian's linux-image-amd64, where rdma_rxe is a module",
+			  release_name(root), why);
+}
+
 int explain_netlink_open(struct op_err *e, int err, const char *root)
 {
 	char path[4096];
@@ -78,13 +88,45 @@ int explain_netlink_open(struct op_err *e, int err, const char *root)
 		return op_err_set(e, err, NULL, "cannot read the fixture's netlink capture %s%s",
 				  path, err == -EBADMSG ? ": it is not whole netlink messages" : "");
 	if (err == -EPROTONOSUPPORT)
-		return op_err_set(e, err, NULL,
-				  "the running kernel (%s) has no RDMA support: RDMA netlink is "
-				  "missing (CONFIG_INFINIBAND is off)\n"
-				  "boot a kernel with CONFIG_INFINIBAND and CONFIG_RDMA_RXE, such as "
-				  "Debian's linux-image-amd64, where rdma_rxe is a module",
-				  release_name(root));
+		return no_rdma(e, err, root, "RDMA netlink is missing (CONFIG_INFINIBAND is off)");
 	return op_err_set(e, err, NULL, "cannot open the RDMA netlink socket");
+}
+
+bool explain_kernel_no_rdma(struct op_err *e, const char *root)
+{
+	struct kconfig k;
+	char why[300];
+	bool none;
+
+	if (kconfig_load(root, release_name(root), &k))
+		return false;	/* not known: nothing claimed */
+	none = kconfig_value(&k, "CONFIG_INFINIBAND") == 'n';
+	snprintf(why, sizeof(why), "it was built without CONFIG_INFINIBAND (%s)", k.source);
+	kconfig_free(&k);
+	if (none)
+		no_rdma(e, -EPROTONOSUPPORT, root, why);
+	return none;
+}
+
+int explain_no_devices(struct op_err *e, const char *root, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (explain_kernel_no_rdma(e, root))
+		return e->err;
+	e->err = -ENODEV;
+	e->ext[0] = e->what[0] = '\0';
+	va_start(ap, fmt);
+	vadd(e, fmt, ap);
+	va_end(ap);
+	return -ENODEV;
+}
+
+int explain_no_class(struct op_err *e, const char *root)
+{
+	return explain_no_devices(e, root, "%s/sys/class/infiniband is missing: the RDMA core "
+				  "is not loaded ('rdmactl start' loads it) or not built into "
+				  "this kernel", root);
 }
 
 int explain_dump(struct op_err *e, int err, const char *ext)

@@ -40,6 +40,21 @@ void op_err_add(struct op_err *e, const char *fmt, ...) __attribute__((format(pr
 
 /* What each operation's errnos mean. ROOT is the sysfs root, for the facts they look up. */
 int explain_netlink_open(struct op_err *e, int err, const char *root);
+/*
+ * Whether the kernel at ROOT was built without CONFIG_INFINIBAND, by its
+ * config: E then says so, with the one fix that works there. False when
+ * that is not so or cannot be known.
+ */
+bool explain_kernel_no_rdma(struct op_err *e, const char *root);
+/*
+ * No RDMA device to act on (-ENODEV, FMT said), unless the kernel at ROOT was
+ * built without CONFIG_INFINIBAND: then that, and the one fix that works
+ * there (-EPROTONOSUPPORT), for no other hint can.
+ */
+int explain_no_devices(struct op_err *e, const char *root, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* ROOT/sys/class/infiniband is missing: explain_no_devices's word for it. */
+int explain_no_class(struct op_err *e, const char *root);
 int explain_dump(struct op_err *e, int err, const char *ext);
 /* The QP resource dump failed with ERR (EXT: the kernel's extended ACK). */
 int explain_qp_dump(struct op_err *e, int err, const char *ext);

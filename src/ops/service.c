@@ -50,6 +50,11 @@ int service_load_modules(struct service_module res[RXE_NMODULES], struct op_err 
 	err = kmods_open(&km);
 	if (err)
 		return explain_kmod_index(e, err);
+	/* No module can help a kernel built without RDMA: that alone is said. */
+	if (kmods_state(km, rxe_modules[0]) == KMOD_ABSENT && explain_kernel_no_rdma(e, "")) {
+		kmods_close(km);
+		return e->err;
+	}
 	for (size_t i = 0; i < RXE_NMODULES; i++) {
 		struct service_module *r = &res[i];
 

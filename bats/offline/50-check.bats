@@ -19,6 +19,20 @@ setup() {
 	done
 }
 
+@test "check: each check alone gives the verdict it gives in the whole run, here and on fixtures" {
+	for root in '' "$TOP/bats/fixtures/two-netdevs" "$TOP/bats/fixtures/qps-failed"; do
+		args=()
+		[ -z "$root" ] || args=(--sysfs-root "$root")
+		whole=$("$RDMACTL" "${args[@]}" -j check || true)
+		for id in $(rdmactl -j check --list | jq -r '.[] | select(.pid | not) | .id'); do
+			want=$(jq -r --arg id "$id" '[.[] | select(.id == $id) | .result] | join(",")' <<<"$whole")
+			got=$({ "$RDMACTL" "${args[@]}" -j check --only "$id" || true; } |
+				jq -r '[.[].result] | join(",")')
+			assert_equal "${root:-this host} $id: $got" "${root:-this host} $id: $want"
+		done
+	done
+}
+
 @test "check: on a kernel without RDMA, kernel fails naming the option, exit 1, no crash" {
 	[ ! -d /sys/class/infiniband ] || skip "this kernel has RDMA"
 	run --separate-stderr rdmactl check

@@ -45,57 +45,81 @@ static bool rxe_installed(const struct check_ctx *c)
 	return found;
 }
 
-void check_kernel(struct check_ctx *c)
+/* What the kernel check looks at: the config's options, RDMA netlink, sysfs. */
+struct kernel_facts {
+	char missing[256];	/* the options the config lacks, comma separated */
+	char source[256];	/* where the config was read; "" when none was */
+	int nl_err;
+	bool have_sysfs, rxe_outside;
+};
+
+/* F filled, and C->no_rxe set: without rdma_rxe, or RDMA at all, what needs it skips. */
+static void kernel_facts(struct check_ctx *c, struct kernel_facts *f)
 {
 	static const char *const opts[] = {
 		"CONFIG_INFINIBAND", "CONFIG_RDMA_RXE", "CONFIG_INFINIBAND_USER_ACCESS",
 		"CONFIG_INFINIBAND_USER_MEM",
 	};
-	char missing[256] = "";
 	struct kconfig k;
 	struct nl *nl = NULL;
-	int nl_err = check_ctx_live(c) ? nl_open(&nl, NETLINK_RDMA) : 0;
 	bool have_conf = kconfig_load(c->o.root, release(c), &k) == 0;
-	bool have_sysfs = sysfs_exists(c->o.root, "/sys/class/infiniband");
-	bool rxe_outside = false;
 
+	memset(f, 0, sizeof(*f));
+	f->nl_err = check_ctx_live(c) ? nl_open(&nl, NETLINK_RDMA) : 0;
+	f->have_sysfs = sysfs_exists(c->o.root, "/sys/class/infiniband");
 	nl_close(nl);
 	for (size_t i = 0; have_conf && i < sizeof(opts) / sizeof(opts[0]); i++) {
 		if (kconfig_value(&k, opts[i]) != 'n')
 			continue;
 		/* An rdma_rxe built outside the kernel's tree stands in for the option. */
 		if (!strcmp(opts[i], "CONFIG_RDMA_RXE") && rxe_installed(c)) {
-			rxe_outside = true;
+			f->rxe_outside = true;
 			continue;
 		}
-		snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s",
-			 *missing ? ", " : "", opts[i]);
+		snprintf(f->missing + strlen(f->missing), sizeof(f->missing) - strlen(f->missing),
+			 "%s%s", *f->missing ? ", " : "", opts[i]);
 	}
-	/* No rdma_rxe, or no RDMA at all: the checks that need it skip. */
-	c->no_rxe = *missing != '\0' || nl_err == -EPROTONOSUPPORT;
-	if (*missing)
-		check_report(c, V_FAIL, !strcmp(missing, "CONFIG_RDMA_RXE") ? FIX_MODULE : FIX_KERNEL,
-			     "kernel %s was built without %s (%s)", release(c), missing, k.source);
-	else if (nl_err == -EPROTONOSUPPORT)
+	if (have_conf) {
+		snprintf(f->source, sizeof(f->source), "%s", k.source);
+		kconfig_free(&k);
+	}
+	c->no_rxe = *f->missing != '\0' || f->nl_err == -EPROTONOSUPPORT;
+}
+
+void check_kernel_assess(struct check_ctx *c)
+{
+	struct kernel_facts f;
+
+	kernel_facts(c, &f);
+}
+
+void check_kernel(struct check_ctx *c)
+{
+	struct kernel_facts f;
+
+	kernel_facts(c, &f);
+	if (*f.missing)
+		check_report(c, V_FAIL, !strcmp(f.missing, "CONFIG_RDMA_RXE") ? FIX_MODULE : FIX_KERNEL,
+			     "kernel %s was built without %s (%s)", release(c), f.missing, f.source);
+	else if (f.nl_err == -EPROTONOSUPPORT)
 		check_report(c, V_FAIL, FIX_KERNEL,
 			     "kernel %s has no RDMA netlink (EPROTONOSUPPORT): CONFIG_INFINIBAND is off or "
-			     "ib_core cannot load%s", release(c), have_conf ? "" : " (no kernel config found)");
-	else if (nl_err)
+			     "ib_core cannot load%s", release(c), *f.source ? "" : " (no kernel config found)");
+	else if (f.nl_err)
 		check_report(c, V_FAIL, NULL, "the RDMA netlink socket cannot be opened (%s)",
-			     strerror(-nl_err));
-	else if (!have_sysfs)
+			     strerror(-f.nl_err));
+	else if (!f.have_sysfs)
 		check_report(c, V_FAIL, "modprobe ib_core",
 			     "/sys/class/infiniband is missing: the RDMA core is not loaded");
 	else
 		check_report(c, V_PASS, NULL, "kernel %s: %s present; %s", release(c),
 			     check_ctx_live(c) ? "RDMA netlink and /sys/class/infiniband" :
-			     "/sys/class/infiniband (a fixture: RDMA netlink not asked)", !have_conf ? "no kernel config to read (/boot/config-*, /proc/config.gz)" :
-			     rxe_outside ? "CONFIG_INFINIBAND, CONFIG_INFINIBAND_USER_ACCESS, "
+			     "/sys/class/infiniband (a fixture: RDMA netlink not asked)",
+			     !*f.source ? "no kernel config to read (/boot/config-*, /proc/config.gz)" :
+			     f.rxe_outside ? "CONFIG_INFINIBAND, CONFIG_INFINIBAND_USER_ACCESS, "
 			     "CONFIG_INFINIBAND_USER_MEM set; rdma_rxe is installed apart from the kernel's "
 			     "build" : "CONFIG_INFINIBAND, CONFIG_RDMA_RXE, CONFIG_INFINIBAND_USER_ACCESS, "
 			     "CONFIG_INFINIBAND_USER_MEM set");
-	if (have_conf)
-		kconfig_free(&k);
 }
 
 /* vermagic's first word is the kernel release the module was built for. */

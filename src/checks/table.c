@@ -75,6 +75,9 @@ void checks_run(const struct check_opts *o, struct check_ctx *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->o = *o;
+	/* What skips on a kernel without rdma_rxe skips with --only too. */
+	if (!o->pid && o->only && !listed(o->only, "kernel", strlen("kernel")))
+		check_kernel_assess(c);
 	for (size_t i = 0; i < check_ndefs; i++) {
 		const char *id = check_defs[i].id;
 

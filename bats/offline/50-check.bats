@@ -160,6 +160,25 @@ EOF
 	run rdmactl --sysfs-root "$F" check --only gid-index --dev rxe0 --peer 10.11.11.2
 	assert_success
 	assert_line --regexp '^PASS  gid-index +rxe0: RoCE v2 to 10\.11\.11\.2: -g 1 '
+	# An IPv4-mapped peer, in either spelling, is the IPv4 peer it is.
+	for p in ::ffff:10.11.11.2 ::ffff:a0b:b02 ::FFFF:10.11.11.2; do
+		run rdmactl --sysfs-root "$F" check --only gid-index --dev rxe0 --peer "$p"
+		assert_success
+		assert_line --regexp '^PASS  gid-index +rxe0: RoCE v2 to 10\.11\.11\.2: -g 1 '
+		run rdmactl --sysfs-root "$F" check --only gid-index --dev rxe0 --peer "$p" --gid-index 1
+		assert_success
+	done
+	# A link-local peer with its zone: the zone's rxe device only, its fe80:: GID.
+	run rdmactl --sysfs-root "$F" check --only gid-index --peer 'fe80::1%veth1'
+	assert_success
+	assert_line --regexp '^PASS  gid-index +rxe1: RoCE v2 to fe80::1: -g 0 \(fe80::[0-9a-f:]+ on veth1\)$'
+	refute_line --partial 'rxe0'
+	run rdmactl --sysfs-root "$F" check --only gid-index --peer 'fe80::1%veth9'
+	assert_failure 1
+	assert_line --regexp '^FAIL  gid-index +no rxe device is on veth9, the link --peer fe80::1%veth9 is on$'
+	run --separate-stderr rdmactl check --peer '2001:db8::1%veth0'
+	assert_failure 2
+	[[ $stderr == *'a zone (%NETDEV) is for a link-local peer (fe80::/10) only'* ]] || fail "$stderr"
 }
 
 @test "check: fixes name the device named; a fixture reads nothing live; a missing fixture is said as one" {

@@ -31,6 +31,7 @@ struct check_opts {
 	const char *dev;	/* only this RDMA device */
 	int64_t gid_index;	/* -1: not given */
 	const char *peer;	/* the remote address, or NULL */
+	const char *peer_zone;	/* a link-local peer's netdev (fe80::1%veth0), or NULL */
 	const char *module_file;	/* an out-of-tree .ko to vet */
 	const char *only;	/* "ID,ID,...": only these checks; NULL: all */
 	int pid;		/* --pid: that process's checks alone; 0: the host's */

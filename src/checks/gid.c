@@ -252,13 +252,14 @@ static void gid_index_one(struct check_ctx *c, const struct rdma_dev *d)
 void check_gid_index(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[CHECK_MAX_DEVS];
-	size_t n = check_ctx_rxe_devs_or_skip(c, devs, CHECK_MAX_DEVS);
+	size_t n = check_ctx_rxe_devs_or_skip(c, devs, CHECK_MAX_DEVS), zoned = 0;
 
 	if (n == 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const struct rdma_dev *d = devs[i];
 		char list[512] = "", addr[GID_ADDR_LEN];
+		const struct gid_slot *w;
 		const struct port *p;
 
 		if (d->nports == 0)
@@ -270,9 +271,14 @@ void check_gid_index(struct check_ctx *c)
 		p = &d->ports[0];
 		/* A peer's family picks the GID: IPv4, IPv6 global or link-local. */
 		if (c->o.peer) {
-			int64_t want = right_index(c, p, d->netdev, c->o.peer);
-			const struct gid_slot *w = want >= 0 ? slot(p, want) : NULL;
+			int64_t want;
 
+			/* A zoned link-local peer is on its zone's link, not any other. */
+			if (c->o.peer_zone && !check_ctx_on_netdev(c, c->o.peer_zone, d->netdev))
+				continue;
+			zoned++;
+			want = right_index(c, p, d->netdev, c->o.peer);
+			w = want >= 0 ? slot(p, want) : NULL;
 			if (w) {
 				gid_addr(w->raw, addr, sizeof(addr));
 				check_report(c, V_PASS, NULL, "%s: RoCE v2 to %s: -g %" PRId64 " (%s on %s)",
@@ -304,5 +310,12 @@ void check_gid_index(struct check_ctx *c)
 			check_report(c, V_WARN, fix, "%s has no IPv4 GID: %s has no IPv4 address, so RoCE v2 "
 				     "over IPv4 is impossible", d->name, d->netdev);
 		}
+	}
+	if (c->o.peer_zone && c->o.gid_index < 0 && !zoned) {
+		char fix[64];
+
+		snprintf(fix, sizeof(fix), "rdmactl add %s", c->o.peer_zone);
+		check_report(c, V_FAIL, fix, "no rxe device is on %s, the link --peer %s%%%s is on",
+			     c->o.peer_zone, c->o.peer, c->o.peer_zone);
 	}
 }

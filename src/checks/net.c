@@ -211,7 +211,9 @@ void check_subnet(struct check_ctx *c)
 	}
 	if (c->o.peer) {
 		char dev[IF_NAMESIZE];
-		int err = rtnl_route_dev(c->o.peer, dev);
+		/* A link-local peer is reached by the netdev its zone names, no route. */
+		int err = c->o.peer_zone ? (snprintf(dev, sizeof(dev), "%s", c->o.peer_zone), 0) :
+			  rtnl_route_dev(c->o.peer, dev);
 		bool rxe = false;
 
 		for (size_t i = 0; !err && i < n; i++)

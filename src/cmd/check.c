@@ -2,6 +2,8 @@
 /* check: run the checks, print verdicts and fixes, map them to an exit status. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +25,43 @@ static void list(struct cmd_ctx *ctx)
 	out_arr_close(ctx->out);
 }
 
+/*
+ * --peer as the checks want it in O (PEER and ZONE its buffers): an IPv4
+ * address; an IPv4-mapped IPv6 one (::ffff:a.b.c.d, an IPv4 GID's very form)
+ * as the IPv4 address it is; an IPv6 one; a link-local one with its zone,
+ * fe80::1%veth0, as ping and ssh take it.
+ */
+static int peer_parse(const struct cli_args *a, struct check_opts *o, char *peer, char *zone)
+{
+	const char *pct = strchr(o->peer, '%');
+	size_t len = pct ? (size_t)(pct - o->peer) : strlen(o->peer);
+	unsigned char raw[16];
+
+	if (len >= INET6_ADDRSTRLEN)
+		return cli_usage(a, "--peer takes an IPv4 or IPv6 address, not '%s'", o->peer);
+	memcpy(peer, o->peer, len);
+	peer[len] = '\0';
+	if (inet_pton(AF_INET, peer, raw) == 1 && !pct) {
+		o->peer = peer;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, peer, raw) != 1)
+		return cli_usage(a, "--peer takes an IPv4 or IPv6 address, not '%s'", o->peer);
+	if (pct) {
+		if (!IN6_IS_ADDR_LINKLOCAL((struct in6_addr *)raw))
+			return cli_usage(a, "--peer %s: a zone (%%NETDEV) is for a link-local "
+					 "peer (fe80::/10) only", o->peer);
+		if (cmd_check_name(a, "--peer's zone", pct + 1, false))
+			return -EUSAGE;
+		snprintf(zone, IF_NAMESIZE, "%s", pct + 1);
+		o->peer_zone = zone;
+	}
+	if (IN6_IS_ADDR_V4MAPPED((struct in6_addr *)raw))
+		inet_ntop(AF_INET, raw + 12, peer, INET6_ADDRSTRLEN);
+	o->peer = peer;
+	return 0;
+}
+
 int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct check_opts o = { .root = ctx->sysfs_root, .gid_index = -1,
@@ -30,8 +69,8 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 				.only = cli_str(a, "only"),
 				.module_file = cli_str(a, "module-file"),
 				.pid = (int)cli_num(a, "pid", 0) };
+	char peer[INET6_ADDRSTRLEN], zone[IF_NAMESIZE];
 	struct check_ctx c;
-	unsigned char addr[16];
 	const char *bad;
 	size_t count[4];
 	int err;
@@ -42,9 +81,8 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 	}
 	if (o.dev && (err = cmd_check_name(a, "--dev", o.dev, true)))
 		return err;
-	if (o.peer && inet_pton(AF_INET, o.peer, addr) != 1 &&
-	    inet_pton(AF_INET6, o.peer, addr) != 1)
-		return cli_usage(a, "--peer takes an IPv4 or IPv6 address, not '%s'", o.peer);
+	if (o.peer && (err = peer_parse(a, &o, peer, zone)))
+		return err;
 	if (o.only && (bad = checks_unknown(o.only)))
 		return cli_usage(a, "unknown check '%.*s' ('rdmactl check --list' lists them)",
 				 (int)strcspn(bad, ","), bad);

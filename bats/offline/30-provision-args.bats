@@ -122,6 +122,11 @@ teardown() {
 	run rdmactl --config "$conf" persist add rxe0 eth0
 	assert_success
 	assert_equal "$(cat "$conf")" "$before"
+	# A second name on eth0 would fail at every boot: refused, naming the first.
+	run --separate-stderr rdmactl --config "$conf" persist add rxe1 eth0
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: eth0 carries rxe0 in $conf already, and the kernel makes one rxe link a netdev: 'rdmactl persist del rxe0' first, or keep rxe0 (EBUSY: Device or resource busy)"
+	assert_equal "$(cat "$conf")" "$before"
 }
 
 @test "a malformed config file is named by line and never rewritten" {

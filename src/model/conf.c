@@ -206,6 +206,14 @@ const struct conf_entry *conf_find(const struct conf *c, const char *name)
 	return NULL;
 }
 
+const struct conf_entry *conf_find_netdev(const struct conf *c, const char *netdev)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->e[i].netdev, netdev))
+			return &c->e[i];
+	return NULL;
+}
+
 int conf_add(struct conf *c, const char *name, const char *netdev)
 {
 	const struct conf_entry *e = conf_find(c, name);
@@ -214,6 +222,9 @@ int conf_add(struct conf *c, const char *name, const char *netdev)
 
 	if (e)
 		return strcmp(e->netdev, netdev) ? -EEXIST : 1;
+	/* The kernel makes one rxe link a netdev: a second would fail at every boot. */
+	if (conf_find_netdev(c, netdev))
+		return -EBUSY;
 	/* A new file says what it is. */
 	if (c->nlines == 0 && (push_line(c, CONF_HEADER_1, strlen(CONF_HEADER_1)) ||
 			       push_line(c, CONF_HEADER_2, strlen(CONF_HEADER_2))))

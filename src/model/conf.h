@@ -41,7 +41,12 @@ void conf_free(struct conf *c);
 void conf_entry_free(struct conf_entry *e);
 
 const struct conf_entry *conf_find(const struct conf *c, const char *name);
-/* Appends "NAME NETDEV". -EEXIST if NAME is already there with another netdev, 1 if identical. */
+/* The entry on NETDEV, or NULL. */
+const struct conf_entry *conf_find_netdev(const struct conf *c, const char *netdev);
+/*
+ * Appends "NAME NETDEV". -EEXIST if NAME is already there with another netdev,
+ * -EBUSY if another name is on NETDEV, 1 if identical.
+ */
 int conf_add(struct conf *c, const char *name, const char *netdev);
 /* Removes the entries named NAME or on netdev NAME; the number removed. */
 int conf_del(struct conf *c, const char *name);

@@ -358,6 +358,10 @@ int explain_model_load(struct op_err *e, int err, const char *root, const char *
 int explain_persist_conflict(struct op_err *e, int err, const char *name, const char *had,
 			     const char *path, const char *netdev)
 {
+	if (err == -EBUSY)
+		return op_err_set(e, err, NULL, "%s carries %s in %s already, and the kernel makes one "
+				  "rxe link a netdev: 'rdmactl persist del %s' first, or keep %s",
+				  netdev, had, path, had, had);
 	if (err != -EEXIST)
 		return op_err_set(e, err, NULL, "cannot record %s", name);
 	return op_err_set(e, err, NULL, "%s is persisted on %s in %s, not on %s: 'rdmactl persist "

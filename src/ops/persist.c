@@ -91,7 +91,7 @@ bool persist_is_symlink(const char *path, char *target, size_t len)
 	return true;
 }
 
-/* Adds NAME NETDEV to C: 1 when it is new, 0 when there already, -EEXIST explained. */
+/* Adds NAME NETDEV to C: 1 when it is new, 0 when there already, -EEXIST or -EBUSY explained. */
 static int record(const char *path, struct conf *c, const char *name, const char *netdev,
 		  struct op_err *e)
 {
@@ -101,8 +101,9 @@ static int record(const char *path, struct conf *c, const char *name, const char
 		return 0;	/* there already */
 	if (err == 0)
 		return 1;
-	return explain_persist_conflict(e, err, name, err == -EEXIST ?
-					conf_find(c, name)->netdev : "", path, netdev);
+	return explain_persist_conflict(e, err, name, err == -EEXIST ? conf_find(c, name)->netdev :
+					err == -EBUSY ? conf_find_netdev(c, netdev)->name : "",
+					path, netdev);
 }
 
 int persist_add(const char *path, const char *name, const char *netdev, struct op_err *e)

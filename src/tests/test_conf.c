@@ -155,6 +155,7 @@ static void add_and_del_keep_comments(void **state)
 	assert_int_equal(conf_add(&c, "rxe2", "eth2"), 0);
 	assert_int_equal(conf_add(&c, "rxe2", "eth2"), 1);	/* identical: no change */
 	assert_int_equal(conf_add(&c, "rxe2", "eth9"), -EEXIST);
+	assert_int_equal(conf_add(&c, "rxe3", "eth2"), -EBUSY);	/* eth2 has rxe2 */
 	assert_int_equal(conf_del(&c, "eth1"), 1);		/* by netdev */
 	assert_int_equal(conf_del(&c, "nosuch"), 0);
 	assert_int_equal(conf_save(&c, path, NULL), 0);

@@ -52,6 +52,9 @@ const char *names_kernel_release_invalid(const char *kver)
 		return "longer than a kernel release (64 characters)";
 	if (!strcmp(kver, ".") || !strcmp(kver, ".."))
 		return "'.' and '..' are not kernel releases";
+	/* Its version comes first, as 'uname -r' says: 6.1.0-56-amd64, never -1 or amd64. */
+	if (!isdigit((unsigned char)kver[0]) || !strchr(kver, '.'))
+		return "a kernel release starts with its version, as 'uname -r' says (6.1.0-56-amd64)";
 	/* What 'uname -r' and /lib/modules hold: 6.1.0-56-amd64, 6.12.107+deb13-amd64. */
 	for (const char *p = kver; *p; p++)
 		if (!isalnum((unsigned char)*p) && !strchr("._+~-", *p))

@@ -235,3 +235,29 @@ teardown() {
 	assert_equal "$(cat "$BATS_TEST_TMPDIR/gen/sys-subsystem-net-devices-eth0.device.d/rdmactl.conf")" \
 		$'# Made by rdmactl\'s generator from the persistent-links file.\n[Unit]\nWants=rdmactl-link@eth0.service'
 }
+
+@test "lab: a bad --name or N is a usage error for every verb, exit 2, before anything is done" {
+	for verb in add show test del; do
+		n=; [ $verb = add ] && n=2
+		for name in ABC a1 toolongname 'a b' -x; do
+			run --separate-stderr rdmactl lab $verb --name "$name" $n
+			assert_failure 2
+			[[ $stderr == "rdmactl: lab $verb: --name '$name'"* ]] || fail "$verb '$name': $stderr"
+		done
+	done
+	for n in 0 65 99999999999999999999 ' 2' 2x; do
+		run --separate-stderr rdmactl lab add "$n"
+		assert_failure 2
+		assert_equal "$stderr" "rdmactl: lab add: N is a number of nodes from 1 to 64, not '$n'; try 'rdmactl help lab add'"
+	done
+	run --separate-stderr rdmactl link move rxe0 rdmactl-no-such-ns
+	assert_failure 2
+	[[ $stderr == "rdmactl: link move: there is no network namespace rdmactl-no-such-ns: "* ]] || fail "$stderr"
+}
+
+@test "lab del as a user says it needs root, not that a bridge failed" {
+	[ "$(id -u)" = 0 ] || skip "setpriv to another user needs root"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups "$RDMACTL" lab del
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: lab del needs root: it deletes the lab's namespaces, veths and bridge (EPERM: Operation not permitted)"
+}

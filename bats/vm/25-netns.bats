@@ -244,8 +244,8 @@ word_after() {
 	# In shared mode a device does not move: every namespace sees it already.
 	run -0 rdmactl add rxb vb
 	run --separate-stderr rdmactl link move rxb rdmactl-nosuch
-	assert_failure 1
-	[[ $stderr == "rdmactl: there is no network namespace rdmactl-nosuch: /run/netns/rdmactl-nosuch does not exist"*'(ENOENT: '* ]] || fail "$stderr"
+	assert_failure 2	# a word that names nothing, as with -n
+	[[ $stderr == "rdmactl: link move: there is no network namespace rdmactl-nosuch: /run/netns/rdmactl-nosuch does not exist"* ]] || fail "$stderr"
 	run --separate-stderr rdmactl link move rxb rdmactl-a
 	assert_failure 1
 	[[ $stderr == *'moves between network namespaces only in the exclusive namespace mode'* ]] || fail "$stderr"

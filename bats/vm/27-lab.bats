@@ -95,14 +95,14 @@ assert_no_lab() {
 		assert_failure 2
 		[[ $stderr == *"$want"* ]] || fail "lab add $args: $stderr"
 	done <<-'EOF'
-	0|a lab has 1 to 64 nodes, not 0
-	65|a lab has 1 to 64 nodes, not 65
-	x|N is a number of nodes, not 'x'
+	0|N is a number of nodes from 1 to 64, not '0'
+	65|N is a number of nodes from 1 to 64, not '65'
+	x|N is a number of nodes from 1 to 64, not 'x'
 	2 --subnet 10.1.2.3|--subnet takes an IPv4 subnet A.B.C.D/P with P from 8 to 30, not '10.1.2.3'
 	2 --subnet 10.1.2.0/31|--subnet takes an IPv4 subnet A.B.C.D/P with P from 8 to 30, not '10.1.2.0/31'
 	8 --subnet 10.1.2.0/30|10.1.2.0/30 has room for 2 nodes, not 8
-	2 --name A1|'A1' is no lab name
-	2 --name toolongname|'toolongname' is no lab name
+	2 --name A1|--name 'A1': a lab's name is 1 to 8 lower-case letters
+	2 --name toolongname|--name 'toolongname': a lab's name is 1 to 8 lower-case letters
 	EOF
 	assert_no_lab
 	run --separate-stderr rdmactl lab del

@@ -112,7 +112,6 @@ static int collect(const struct cli_cmd *c, const struct cli_opt **v)
 static int set_value(struct cli_args *a, int i, const char *val)
 {
 	const struct cli_opt *o = a->opt[i];
-	char *end;
 
 	a->val[i] = val ? val : "";
 	if (!val)
@@ -122,11 +121,7 @@ static int set_value(struct cli_args *a, int i, const char *val)
 		return cli_usage(a, "--%s takes %s, not an empty word", o->name,
 				 o->meta ? o->meta : "a value");
 	if (o->kind == CLI_UINT) {
-		errno = 0;
-		a->num[i] = strtoul(val, &end, 10);
-		/* strtoul takes "-1" as ULONG_MAX and skips leading space: refuse both. */
-		if (errno || *end || end == val || !(*val >= '0' && *val <= '9') ||
-		    a->num[i] < o->min || a->num[i] > o->max)
+		if (!cli_uint(val, o->min, o->max, &a->num[i]))
 			return cli_usage(a, "--%s takes a number from %lu to %lu, not '%s'", o->name,
 					 o->min, o->max, val);
 	} else if (o->kind == CLI_CHOICE) {
@@ -385,6 +380,16 @@ void cli_default_text(const struct cli_opt *o, char *buf, size_t len)
 			     o->unit ? o->unit : "");
 	for (; d->when && n < len; d++)
 		n += (size_t)snprintf(buf + n, len - n, "; %lu with --%s", d->value, d->when);
+}
+
+bool cli_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	/* strtoul takes "-1" as ULONG_MAX and skips leading space: refuse both. */
+	return !errno && !*end && end != s && *s >= '0' && *s <= '9' && *out >= min && *out <= max;
 }
 
 unsigned long cli_num(const struct cli_args *a, const char *name, unsigned long dflt)

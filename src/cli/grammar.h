@@ -145,6 +145,8 @@ bool cli_takes(const struct cli_args *a, const char *name);
 bool cli_flag(const struct cli_args *a, const char *name);
 const char *cli_str(const struct cli_args *a, const char *name);
 unsigned long cli_num(const struct cli_args *a, const char *name, unsigned long dflt);
+/* S as a decimal number from MIN to MAX in *OUT: digits only, no sign or space. */
+bool cli_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out);
 /* The option's number when given, else its table default for the options given. */
 unsigned long cli_value(const struct cli_args *a, const char *name);
 /* "default 5 s; 30 with --pingpong" of O into BUF ("" when it has none). */

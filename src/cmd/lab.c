@@ -15,9 +15,14 @@
 
 #define LAB_DEFAULT_NAME "rdlab"
 
-static const char *lab_name(const struct cli_args *a)
+/* The lab --name names (the default rdlab), checked as a usage error for every verb alike. */
+static int lab_name(const struct cli_args *a, const char **name)
 {
-	return cli_str(a, "name") ? cli_str(a, "name") : LAB_DEFAULT_NAME;
+	const char *why;
+
+	*name = cli_str(a, "name") ? cli_str(a, "name") : LAB_DEFAULT_NAME;
+	why = lab_name_invalid(*name);
+	return why ? cli_usage(a, "--name '%s': %s", *name, why) : 0;
 }
 
 /* The nodes, a record each: what add made and what show finds. */
@@ -49,19 +54,21 @@ static int nodes_done(struct cmd_ctx *ctx, struct lab *l, int err, const struct 
 
 int cmd_lab_add(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	struct lab *l = malloc(sizeof(*l));
+	const char *name;
+	struct lab *l;
 	struct op_err e;
-	char *end;
-	unsigned long n = strtoul(a->argv[0], &end, 10);
+	unsigned long n;
 	int err;
 
+	if ((err = lab_name(a, &name)))
+		return err;
+	if (!cli_uint(a->argv[0], 1, LAB_MAX_NODES, &n))
+		return cli_usage(a, "N is a number of nodes from 1 to %d, not '%s'", LAB_MAX_NODES,
+				 a->argv[0]);
+	l = malloc(sizeof(*l));
 	if (!l)
 		return -ENOMEM;
-	if (*end || end == a->argv[0]) {
-		free(l);
-		return cli_usage(a, "N is a number of nodes, not '%s'", a->argv[0]);
-	}
-	err = lab_plan(l, lab_name(a), n, cli_str(a, "subnet") ? cli_str(a, "subnet") :
+	err = lab_plan(l, name, n, cli_str(a, "subnet") ? cli_str(a, "subnet") :
 		       "10.78.0.0/24", &e);
 	if (err) {
 		free(l);
@@ -73,24 +80,33 @@ int cmd_lab_add(struct cmd_ctx *ctx, const struct cli_args *a)
 
 int cmd_lab_show(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	struct lab *l = malloc(sizeof(*l));
+	const char *name;
 	struct op_err e;
+	struct lab *l;
+	int err = lab_name(a, &name);
 
+	if (err)
+		return err;
+	l = malloc(sizeof(*l));
 	if (!l)
 		return -ENOMEM;
-	return nodes_done(ctx, l, lab_find(lab_name(a), l, &e), &e);
+	return nodes_done(ctx, l, lab_find(name, l, &e), &e);
 }
 
 int cmd_lab_del(struct cmd_ctx *ctx, const struct cli_args *a)
 {
+	const char *name;
 	struct op_err e;
 	size_t nodes;
-	int err = lab_del(lab_name(a), &nodes, &e);
+	int err = lab_name(a, &name);
 
+	if (err)
+		return err;
+	err = lab_del(name, &nodes, &e);
 	if (err)
 		return cmd_fail(&e);
 	out_obj_open(ctx->out, NULL);
-	out_str(ctx->out, "lab", "lab %s removed:", lab_name(a));
+	out_str(ctx->out, "lab", "lab %s removed:", name);
 	out_u64(ctx->out, "nodes", " %" PRIu64 " nodes", nodes);
 	out_text(ctx->out, ", their rxe links, veths and namespaces, and the bridge");
 	out_nl(ctx->out);
@@ -131,17 +147,21 @@ static void matrix_text(struct out *o, const struct lab *l, const struct lab_pai
 
 int cmd_lab_test(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	struct lab *l = malloc(sizeof(*l));
 	struct out *o = ctx->out;
 	struct lab_pair *p = NULL;
 	size_t n = 0, failed = 0;
+	const char *name;
 	struct op_err e;
+	struct lab *l;
 	uint64_t t0;
-	int err;
+	int err = lab_name(a, &name);
 
+	if (err)
+		return err;
+	l = malloc(sizeof(*l));
 	if (!l)
 		return -ENOMEM;
-	err = lab_find(lab_name(a), l, &e);
+	err = lab_find(name, l, &e);
 	if (err) {
 		free(l);
 		return cmd_fail(&e);

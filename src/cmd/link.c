@@ -194,10 +194,13 @@ int cmd_link_move(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (fd == -EINVAL || fd == -ENAMETOOLONG)
 		return cli_usage(a, "'%s' names no network namespace: a name 'ip netns list' "
 				 "lists, or a PID", spec);
+	/* A word that names nothing is the argument's fault, as with -n: exit 2. */
+	if (fd == -ENOENT)
+		return cli_usage(a, "there is no network namespace %s: %s does not exist ('ip netns "
+				 "list' lists the names; a PID must be a running process's)", spec,
+				 path);
 	if (fd < 0) {
-		op_err_set(&e, fd, NULL, fd == -ENOENT ? "there is no network namespace %s: %s "
-			   "does not exist ('ip netns list' lists the names; a PID must be a running "
-			   "process's)" : "cannot open network namespace %s (%s)", spec, path);
+		op_err_set(&e, fd, NULL, "cannot open network namespace %s (%s)", spec, path);
 		return cmd_fail(&e);
 	}
 	err = cmd_netlink(ctx, &nl);

@@ -26,16 +26,23 @@
 #include "ops/link.h"
 #include "ops/system.h"
 
-static bool lab_name_ok(const char *name)
+const char *lab_name_invalid(const char *name)
 {
 	size_t n = strlen(name);
 
 	if (n == 0 || n > LAB_NAME_MAX || name[0] < 'a' || name[0] > 'z')
-		return false;
+		return "a lab's name is 1 to " LAB_NAME_MAX_TEXT " lower-case letters, '-' or '_', "
+		       "starting with a letter (the nodes are NAME1, NAME2, ...)";
 	for (size_t i = 0; i < n; i++)
 		if (!((name[i] >= 'a' && name[i] <= 'z') || name[i] == '-' || name[i] == '_'))
-			return false;	/* no digits: NAME then digits is a node */
-	return true;
+			return "a lab's name has no digits or other signs: only lower-case letters, "
+			       "'-' or '_' (the nodes are NAME1, NAME2, ...)";
+	return NULL;
+}
+
+static bool lab_name_ok(const char *name)
+{
+	return !lab_name_invalid(name);
 }
 
 static void node_names(struct lab *l, size_t i, unsigned int num)
@@ -389,6 +396,10 @@ int lab_del(const char *name, size_t *nodes, struct op_err *e)
 		found = !b;
 	}
 	nl_close(r);
+	/* The kernel checks the privilege before it looks for what is named: said as that. */
+	if (err == -EPERM || err == -EACCES)
+		return op_err_set(e, err, NULL, "lab del needs root: it deletes the lab's "
+				  "namespaces, veths and bridge");
 	if (!err && !found && !*nodes)
 		return op_err_set(e, -ENOENT, NULL, "there is no lab named %s (no namespace %s1..., "
 				  "no bridge %s)", name, name, name);

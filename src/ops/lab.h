@@ -18,6 +18,7 @@ struct op_err;
 
 #define LAB_MAX_NODES 64
 #define LAB_NAME_MAX 8		/* NAMEnn-h fits a netdev's 15 bytes */
+#define LAB_NAME_MAX_TEXT "8"	/* the same, for messages */
 #define LAB_NETDEV "eth0"	/* each node's netdev, as in a container */
 
 struct lab_node {
@@ -32,6 +33,9 @@ struct lab {
 	size_t n;
 	struct lab_node node[LAB_MAX_NODES];
 };
+
+/* Why NAME cannot name a lab, or NULL when it can. */
+const char *lab_name_invalid(const char *name);
 
 /* L's nodes for NAME, N nodes and SUBNET ("A.B.C.D/P"): -EINVAL with E saying what is wrong. */
 int lab_plan(struct lab *l, const char *name, unsigned long n, const char *subnet,

@@ -60,7 +60,8 @@ libs_loaded() {
 }
 
 @test "a command loads only the libraries it uses: verbs, rdma_cm, kmod, json-c and zlib when it needs them" {
-	for cmd in --version help "link show" show; do
+	F=$TOP/bats/fixtures/two-netdevs
+	for cmd in --version help "link show" "--sysfs-root $F show"; do
 		# shellcheck disable=SC2086 # the command's words
 		run libs_loaded $cmd
 		refute_line --regexp '^lib(ibverbs|rdmacm|kmod|nl|crypto|lzma|zstd|json-c|z\.)'
@@ -76,6 +77,11 @@ libs_loaded() {
 	assert_line librdmacm.so.1
 	run libs_loaded check
 	assert_line libkmod.so.2
+	# zlib only to read /proc/config.gz: on a kernel without RDMA, to say so.
+	if [ ! -d /sys/class/infiniband ] && [ -e /proc/config.gz ]; then
+		run libs_loaded show
+		assert_line libz.so.1
+	fi
 }
 
 @test "an unknown command exits 2 with a one-line hint on stderr only" {

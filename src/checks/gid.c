@@ -259,7 +259,6 @@ void check_gid_index(struct check_ctx *c)
 	for (size_t i = 0; i < n; i++) {
 		const struct rdma_dev *d = devs[i];
 		char list[512] = "", addr[GID_ADDR_LEN];
-		const struct gid_slot *w;
 		const struct port *p;
 
 		if (d->nports == 0)
@@ -271,6 +270,7 @@ void check_gid_index(struct check_ctx *c)
 		p = &d->ports[0];
 		/* A peer's family picks the GID: IPv4, IPv6 global or link-local. */
 		if (c->o.peer) {
+			const struct gid_slot *w;
 			int64_t want;
 
 			/* A zoned link-local peer is on its zone's link, not any other. */

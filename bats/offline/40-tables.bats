@@ -398,3 +398,23 @@ EOF
 	[[ $output != *$'\e'* ]] || fail "an escape went out raw"
 	assert_line 'rx"e\x1b1/1:'
 }
+
+@test "tables: a netdev whose operstate is 'unknown' but carries (lo, dummy) is Up, as ip shows it" {
+	cp -a "$F" "$BATS_TEST_TMPDIR/f"
+	echo unknown >"$BATS_TEST_TMPDIR/f/sys/class/net/veth0/operstate"
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" netdevs
+	assert_line 'rxe0 port 1 ==> veth0 (Up)'
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" status
+	assert_line --regexp '^veth0 +yes '
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" -j netdevs
+	assert_equal "$(jq -r '.[0].netdev_state' <<<"$output")" unknown
+	# Without a carrier it is Down; an operstate not read is unknown (null, "-").
+	echo 0 >"$BATS_TEST_TMPDIR/f/sys/class/net/veth0/carrier"
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" netdevs
+	assert_line 'rxe0 port 1 ==> veth0 (Down)'
+	rm "$BATS_TEST_TMPDIR/f/sys/class/net/veth0/operstate"
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" netdevs
+	assert_line 'rxe0 port 1 ==> veth0 (-)'
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" -j status
+	assert_equal "$(jq -c '.[0].netdev_state' <<<"$output")" null
+}

@@ -13,6 +13,7 @@
 #include "cli/grammar.h"
 #include "cmd/cmd.h"
 #include "views/link.h"
+#include "kernel/netdev.h"
 #include "kernel/sysfs.h"
 #include "kernel/verbs.h"
 
@@ -186,20 +187,18 @@ int cmd_netdevs(struct cmd_ctx *ctx, const struct cli_args *a)
 		const struct rdma_dev *d = &m.devs[i];
 
 		for (size_t j = 0; j < d->nports; j++) {
-			char oper[16] = "";
-			const char *state = NULL;
+			struct netdev nd = { 0 };
 			struct out *o = ctx->out;
+			bool known = *d->netdev && netdev_get_link(ctx->sysfs_root, d->netdev, &nd) == 0 &&
+				     *nd.operstate;
 
-			/* ibdev2netdev's words: Up or Down; JSON has the operstate. */
-			if (*d->netdev && sysfs_read(ctx->sysfs_root, oper, sizeof(oper),
-						     "/sys/class/net/%s/operstate", d->netdev) > 0)
-				state = oper;
 			out_obj_open(o, NULL);
 			out_str(o, "ifname", "%s", d->name);
 			out_u64(o, "port", " port %" PRIu64, d->ports[j].num);
 			out_str(o, "netdev", " ==> %s", *d->netdev ? d->netdev : NULL);
-			out_str(o, "netdev_state", NULL, state);
-			out_text(o, " (%s)", !state ? "-" : strcmp(state, "up") ? "Down" : "Up");
+			out_str(o, "netdev_state", NULL, nd.operstate);
+			/* ibdev2netdev's words, Up or Down; JSON has the operstate itself. */
+			out_text(o, " (%s)", !known ? "-" : netdev_carries(&nd) ? "Up" : "Down");
 			out_nl(o);
 			out_obj_close(o);
 		}

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ifaddrs.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,11 @@
 #include "kernel/netdev.h"
 #include "kernel/sysfs.h"
 
+/*
+ * The netdev's numeric attribute ATTR, or DFLT when it is missing or not a
+ * number from 0 to INT_MAX: "-1" (speed's unknown) or a fixture's garbage is
+ * never taken for a huge value.
+ */
 static unsigned long read_ulong(const char *root, const char *name, const char *attr, long dflt)
 {
 	char buf[64], *end;
@@ -24,9 +30,11 @@ static unsigned long read_ulong(const char *root, const char *name, const char *
 
 	if (sysfs_read(root, buf, sizeof(buf), "/sys/class/net/%s/%s", name, attr) <= 0)
 		return (unsigned long)dflt;
+	if (!(buf[0] >= '0' && buf[0] <= '9'))
+		return (unsigned long)dflt;
 	errno = 0;
 	v = strtoul(buf, &end, 0);
-	return errno || *end ? (unsigned long)dflt : v;
+	return errno || *end || v > INT_MAX ? (unsigned long)dflt : v;
 }
 
 /* The driver name as ethtool reports it; works for virtual devices too. */
@@ -123,10 +131,17 @@ int netdev_get_link(const char *root, const char *name, struct netdev *n)
 		return -ENODEV;
 	n->flags = (unsigned int)read_ulong(root, name, "flags", 0);
 	n->carrier = read_ulong(root, name, "carrier", 0) == 1;
+	/* Not read is unknown (""), not the kernel's own word "unknown" (lo, dummy). */
 	if (sysfs_read(root, n->operstate, sizeof(n->operstate), "/sys/class/net/%s/operstate",
 		       name) < 0)
-		strcpy(n->operstate, "unknown");
+		n->operstate[0] = '\0';
 	return 0;
+}
+
+bool netdev_carries(const struct netdev *n)
+{
+	/* lo, dummy and the like say "unknown" while they carry traffic, as 'ip link' shows. */
+	return !strcmp(n->operstate, "up") || (!strcmp(n->operstate, "unknown") && n->carrier);
 }
 
 int netdev_get(const char *root, const char *name, struct netdev *n)

@@ -34,6 +34,8 @@ int netdev_mtu(const char *root, const char *name, unsigned int *mtu);
 int netdev_operstate(const char *root, const char *name, char *buf, size_t len);
 /* NAME, type, flags, carrier and operstate only (four files): -ENODEV when there is none. */
 int netdev_get_link(const char *root, const char *name, struct netdev *n);
+/* Whether N carries traffic by its operstate: "up", or "unknown" with a carrier. */
+bool netdev_carries(const struct netdev *n);
 /* Every device in ROOT/sys/class/net, sorted by name. */
 int netdev_list(const char *root, struct netdev **v, size_t *n);
 bool netdev_is_ethernet(const struct netdev *n);

@@ -288,35 +288,52 @@ doc_paths() {
 # with --exact, every listed member must be there too. RDMACTL_JSON_RECORD=FILE
 # appends the members seen to FILE, for typing a new member in docs/json.md.
 assert_json_contract() {
-	local exact=false doc got p t d dt ok re
+	local exact=false doc got msg
 	[ "$1" = --exact ] && { exact=true; shift; }
 	got=$(json_paths)
 	doc=$(for b in "$@"; do doc_paths "$b"; done | sort -u)
 	[ -n "$doc" ] || fail "docs/json.md has no block for: $*" || return
 	[ -n "$got" ] || fail "no JSON members for: $*" || return
 	[ -z "${RDMACTL_JSON_RECORD:-}" ] || printf '%s\n' "$got" | sed "s|^|$*\t|" >>"$RDMACTL_JSON_RECORD"
-	while read -r p t; do
-		ok=false
-		while read -r d dt; do
-			if [[ $p != "$d" ]]; then
-				[[ $d == *NAME* ]] || continue
-				re=$(sed 's/[].[]/\\&/g; s/NAME/[^.]+/g' <<<"$d")
-				[[ $p =~ ^$re$ ]] || continue
-			fi
-			[[ "|$dt|" == *"|$t|"* ]] ||
-				fail "$*: member '$p' is a $t, docs/json.md says ${dt:-nothing of its type}" || return
-			ok=true
-			break
-		done <<<"$doc"
-		$ok || fail "$*: member '$p' is not in docs/json.md" || return
-	done <<<"$got"
-	if $exact; then
-		while read -r d dt; do
-			[[ $d == *NAME* ]] && continue
-			grep -q -- "^$(sed 's/[].[]/\\&/g' <<<"$d") " <<<"$got" ||
-				fail "$*: docs/json.md lists '$d', the output lacks it" || return
-		done <<<"$doc"
-	fi
+	msg=$(json_contract_says "$*" "$exact" "$doc" "$got")
+	[ -z "$msg" ] || fail "$msg"
+}
+
+# What breaks the contract, in one line ("" when nothing does): WHAT names
+# the blocks, EXACT is true when every listed member must be there, DOC the
+# blocks' "PATH TYPES" lines (a NAME matches any member's name), GOT the
+# output's (json_paths).
+json_contract_says() {
+	awk -v what="$1" -v exact="$2" '
+		NR == FNR {
+			type[$1] = $2
+			if ($1 ~ /NAME/) {
+				re = $1; gsub(/[].[]/, "\\\\&", re); gsub(/NAME/, "[^.]+", re)
+				pat[$1] = "^" re "$"
+			}
+			next
+		}
+		!bad {
+			d = ""
+			if ($1 in type) d = $1
+			else for (k in pat) if ($1 ~ pat[k]) { d = k; break }
+			if (d == "") { bad = what ": member '\''" $1 "'\'' is not in docs/json.md"; next }
+			if (index("|" type[d] "|", "|" $2 "|") == 0) {
+				bad = what ": member '\''" $1 "'\'' is a " $2 ", docs/json.md says " \
+				      (type[d] == "" ? "nothing of its type" : type[d])
+				next
+			}
+			seen[d] = 1
+		}
+		END {
+			if (!bad && exact == "true")
+				for (k in type)
+					if (k !~ /NAME/ && !(k in seen)) {
+						bad = what ": docs/json.md lists '\''" k "'\'', the output lacks it"
+						break
+					}
+			if (bad) print bad
+		}' <(printf '%s\n' "$3") <(printf '%s\n' "$4")
 }
 
 # wire_frame KIND LEN: a message of the selftest's exchange (src/selftest/wire.h),

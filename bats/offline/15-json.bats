@@ -74,3 +74,66 @@ setup() {
 	assert_failure
 	assert_output --partial "member 'directory' is a null"
 }
+
+# Every command that reads a fixture, with the docs/json.md block it keeps to.
+FIXTURE_JSON=('link show|link show' 'status|status' 'show|show' 'show -s|show,show -s' 'gids|gids'
+	'gids --all|gids' 'netdevs|netdevs' 'stat|stat' 'qp|qp' 'check|check' 'env|env')
+
+# Holds every fixture reader's -j output on the fixture $1 to docs/json.md:
+# one document, the members and types listed, no "" and no sentinel number.
+# One jq a command reads all three ($2 prefixes what is said).
+fixture_contract() {
+	local spec cmd blocks b doc out got msg
+	for spec in "${FIXTURE_JSON[@]}"; do
+		cmd=${spec%|*}
+		IFS=, read -ra blocks <<<"${spec#*|}"
+		# shellcheck disable=SC2086 # the command's words
+		out=$("$RDMACTL" --sysfs-root "$1" -j $cmd 2>/dev/null) || true
+		[ -n "$out" ] || continue	# refused: said on stderr, nothing on stdout
+		got=$(jq -rs 'if length != 1 then "!not one JSON document" else .[0] |
+			([paths(scalars) as $p | getpath($p) | select(. == "" or . == -1 or
+			  . == 4294967295 or . == 18446744073709551615 or . == 2147483647)] | unique |
+			 if length > 0 then "!values no contract allows: \(tojson)" else empty end),
+			(paths(type != "object" and type != "array") as $p
+			 | ($p | map(if type == "number" then "[]" else . end) | join("."))
+			 + " " + (getpath($p) | type)) end' <<<"$out" | sed 's/\.\[\]/[]/g' | sort -u)
+		msg=$(grep -m1 "^!" <<<"$got") && { fail "$2$cmd: ${msg#!}"; return 1; }
+		[ -n "$got" ] || continue	# [] : no member to hold
+		doc=
+		for b in "${blocks[@]}"; do
+			[ -n "${DOCS[$b]+set}" ] || DOCS[$b]=$(doc_paths "$b")
+			doc+=${DOCS[$b]}$'\n'
+		done
+		msg=$(json_contract_says "$2$cmd" false "$(sort -u <<<"$doc" | sed '/^$/d')" "$got")
+		[ -z "$msg" ] || fail "$msg" || return
+	done
+}
+declare -gA DOCS=()
+
+@test "json: every fixture reader keeps to docs/json.md on every fixture" {
+	for fix in "$TOP"/bats/fixtures/*/; do
+		[ -d "$fix/sys" ] || continue
+		fixture_contract "$fix" "${fix%/}: "
+	done
+}
+
+@test "json: attributes a fixture holds empty, negative, huge or garbage: unknown is null, nothing made up" {
+	cp -a "$TOP/bats/fixtures/two-netdevs" "$BATS_TEST_TMPDIR/fx"
+	fx=$BATS_TEST_TMPDIR/fx
+	# The attributes these defects were found in, then some picked at random.
+	fixed="$fx/sys/class/net/veth0/operstate $fx/sys/class/net/veth1/mtu"
+	random=$(find "$fx/sys" "$fx/proc" -type f | shuf -n "${RDMACTL_TEST_JSON_FILES:-4}" | tr '\n' ' ')
+	for group in "$fixed" "$random"; do
+		for v in '' '-1' '99999999999999999999 garbage'; do
+			k=0
+			for f in $group; do
+				cp -p "$f" "$BATS_TEST_TMPDIR/kept$((++k))" && printf '%s\n' "$v" >"$f"
+			done
+			fixture_contract "$fx" "$group = '$v': "
+			k=0
+			for f in $group; do
+				mv "$BATS_TEST_TMPDIR/kept$((++k))" "$f"
+			done
+		done
+	done
+}

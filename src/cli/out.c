@@ -158,7 +158,10 @@ void out_str(struct out *o, const char *key, const char *fmt, const char *val)
 	FILE *m;
 
 	if (o->json) {
-		add_new(o, key, val ? json_object_new_string(val) : NULL, !val);
+		/* Unknown is null, never "": one rule for every command (docs/json.md). */
+		bool known = val && *val;
+
+		add_new(o, key, known ? json_object_new_string(val) : NULL, !known);
 		return;
 	}
 	if (!fmt)

@@ -27,7 +27,8 @@ void out_arr_close(struct out *o);
 /*
  * Fields. KEY is the JSON member name; FMT is the plain-text format for the
  * value (NULL: JSON only), always a literal with one conversion of the value's
- * type. A NULL string value is JSON null and prints as "-".
+ * type. A NULL string value is JSON null and prints as "-"; an empty one is
+ * JSON null too (unknown is null, never "").
  */
 void out_str(struct out *o, const char *key, const char *fmt, const char *val);
 void out_u64(struct out *o, const char *key, const char *fmt, uint64_t val);

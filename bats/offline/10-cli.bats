@@ -155,6 +155,13 @@ libs_loaded() {
 			grep -q -- "\*$o\*" "$man" || fail "'$c $o' is missing from the man page"
 		done
 	done
+	# Each "Defaults:" line stands under its own command: the options it names
+	# are in a synopsis of the command of the heading above it.
+	run awk '/^\*[a-z]/ { cmd = substr($1, 2); sub(/\*$/, "", cmd); syn[cmd] = syn[cmd] $0 }
+		/^\tDefaults:/ { n = split($0, w, "*"); for (i = 2; i <= n; i += 2)
+			if (w[i] ~ /^--/ && index(syn[cmd], "*" w[i] "*") == 0)
+				print w[i] " under " cmd }' "$man"
+	assert_output ''
 	[ -s "$TOP/docs/rdmactl.8" ] || fail "make did not build docs/rdmactl.8"
 	run man -l "$TOP/docs/rdmactl.8"
 	assert_success

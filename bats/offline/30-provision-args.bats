@@ -139,6 +139,14 @@ teardown() {
 		[[ $stderr == *"$conf:2: expected 'NAME NETDEV', found one word"* ]] || fail "$cmd: $stderr"
 		assert_equal "$(sha256sum <"$conf")" "$sum"
 	done
+	# A name's bytes are shown as the man page says: \xNN, each one, nothing lost to '?'.
+	printf 'rx\001e eth0\nrxe\303\251 eth1\n' >"$conf"
+	run --separate-stderr rdmactl --config "$conf" persist list
+	assert_failure 1
+	[[ $stderr == *"$conf:1: 'rx\x01e' is not a valid RDMA device name: contains a control character"* ]] || fail "$stderr"
+	printf 'rxe\303\251 eth1\n' >"$conf"
+	run --separate-stderr rdmactl --config "$conf" persist list
+	[[ $stderr == *"$conf:1: 'rxe\xc3\xa9' is not a valid RDMA device name"* ]] || fail "$stderr"
 }
 
 @test "persist usage errors exit 2" {

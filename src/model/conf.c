@@ -98,10 +98,7 @@ static int parse_line(struct conf *c, size_t i, const char *path, char *err, siz
 		const char *why = k ? names_netdev_invalid(tok[1]) : names_rdma_invalid(tok[0]);
 
 		if (why) {
-			/* The name goes to a terminal: nothing unprintable of it. */
-			for (char *q = tok[k]; *q; q++)
-				if (!isprint((unsigned char)*q))
-					*q = '?';
+			/* Bytes as they are: the message is escaped where it is printed (\xNN). */
 			snprintf(err, errlen, "%s:%zu: '%s' is not a valid %s name: %s", path, i + 1,
 				 tok[k], k ? "network device" : "RDMA device", why);
 			drop(copy, small);

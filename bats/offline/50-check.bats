@@ -33,6 +33,17 @@ setup() {
 	done
 }
 
+@test "check: every row that warns or fails has a fix to paste, here and on every fixture" {
+	for root in '' "$TOP"/bats/fixtures/*/; do
+		[ -z "$root" ] || [ -d "$root/sys" ] || continue
+		args=()
+		[ -z "$root" ] || args=(--sysfs-root "$root")
+		run jq -r '.[] | select((.result == "warn" or .result == "fail") and .fix == null) |
+			"\(.id): \(.detail)"' <<<"$("$RDMACTL" "${args[@]}" -j check || true)"
+		assert_equal "${root:-this host}: $output" "${root:-this host}: "
+	done
+}
+
 @test "check: on a kernel without RDMA, kernel fails naming the option, exit 1, no crash" {
 	[ ! -d /sys/class/infiniband ] || skip "this kernel has RDMA"
 	run --separate-stderr rdmactl check

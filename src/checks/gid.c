@@ -240,10 +240,11 @@ static void gid_index_one(struct check_ctx *c, const struct rdma_dev *d)
 			     c->o.peer ? c->o.peer : "");
 		return;
 	}
-	if (want < 0)
-		check_report(c, V_FAIL, NULL, "GID index mismatch on %s: %s; no GID of the right family "
+	if (want < 0) {
+		snprintf(fix, sizeof(fix), "ip addr add ADDRESS/PREFIX dev %s", d->netdev);
+		check_report(c, V_FAIL, fix, "GID index mismatch on %s: %s; no GID of the right family "
 			     "exists: add an address to %s", d->name, why, d->netdev);
-	else
+	} else
 		check_report(c, V_FAIL, fix, "GID index mismatch on %s: %s (verbs programs then fail with "
 			     "'failed to modify QP state to RTR'); use -g %" PRId64 " (%s on %s)", d->name,
 			     why, want, good, w->netdev);

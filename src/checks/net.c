@@ -29,7 +29,8 @@ void check_link(struct check_ctx *c)
 		return;
 	}
 	if (!check_ctx_model(c)) {
-		check_report(c, V_FAIL, NULL, "the RDMA devices cannot be read (%s)", strerror(-c->model_err));
+		check_report(c, V_FAIL, "rdmactl show", "the RDMA devices cannot be read (%s)",
+			     strerror(-c->model_err));
 		return;
 	}
 	if (n == 0 && c->no_rxe) {
@@ -97,8 +98,13 @@ void check_link(struct check_ctx *c)
 					     p->netdev);
 				continue;
 			}
-			snprintf(fix, sizeof(fix), "ip link set %s up", p->netdev);
-			check_report(c, V_FAIL, p->carrier ? NULL : fix,
+			/* Down: set it up; up with a carrier: the device did not follow it. */
+			if (p->carrier)
+				snprintf(fix, sizeof(fix), "rdmactl del %s && rdmactl add %s %s", d->name,
+					 d->name, p->netdev);
+			else
+				snprintf(fix, sizeof(fix), "ip link set %s up", p->netdev);
+			check_report(c, V_FAIL, fix,
 				     "%s port %u is %s (%s): %s is %s, carrier %s", d->name, p->num,
 				     model_port_state_name(p->state),
 				     model_phys_state_name(p->phys_state), p->netdev,
@@ -119,7 +125,7 @@ void check_mtu(struct check_ctx *c)
 		const struct rdma_dev *d = devs[i];
 		const struct port *p = d->nports ? &d->ports[0] : NULL;	/* rxe has one */
 		int want, max;
-		char next[96] = "";
+		char next[96] = "", fix[256];
 
 		if (!p || p->netdev_mtu <= 0)
 			continue;	/* the link check says why */
@@ -133,8 +139,10 @@ void check_mtu(struct check_ctx *c)
 		if (want < 4096)
 			snprintf(next, sizeof(next), "; netdev MTU %d would give %d",
 				 want * 2 + ROCE_HEADERS, want * 2);
+		snprintf(fix, sizeof(fix), "rdmactl del %s && rdmactl add %s %s", d->name, d->name,
+			 p->netdev);
 		if (p->active_mtu != want)
-			check_report(c, V_WARN, NULL, "%s: active MTU %d, but %s's MTU %d gives %d: the device "
+			check_report(c, V_WARN, fix, "%s: active MTU %d, but %s's MTU %d gives %d: the device "
 				     "did not follow an MTU change (re-create it: rdmactl del %s && rdmactl add "
 				     "%s %s)", d->name, p->active_mtu, p->netdev, p->netdev_mtu, want, d->name,
 				     d->name, p->netdev);
@@ -219,7 +227,8 @@ void check_subnet(struct check_ctx *c)
 		for (size_t i = 0; !err && i < n; i++)
 			rxe |= check_ctx_on_netdev(c, dev, devs[i]->netdev);
 		if (err) {
-			check_report(c, V_FAIL, NULL, "there is no route to %s (%s)", c->o.peer, strerror(-err));
+			check_report(c, V_FAIL, "ip route add PEER/PREFIX via GATEWAY dev NETDEV",
+				     "there is no route to %s (%s)", c->o.peer, strerror(-err));
 			ok = false;
 		} else if (!rxe && strcmp(dev, "lo")) {
 			snprintf(fix, sizeof(fix), "rdmactl add %s", dev);
@@ -279,9 +288,14 @@ void check_counters(struct check_ctx *c)
 				const struct model_counter_info *t =
 					model_counter_info(p->counters[k].name);
 
+				char fix[192];
+
 				if (!t || !t->trouble || p->counters[k].value == 0)
 					continue;
-				check_report(c, V_WARN, NULL, "%s port %u: %s is %" PRIu64 ": %s",
+				/* Past trouble: which QP has it now, and whether it still moves. */
+				snprintf(fix, sizeof(fix), "rdmactl qp %s; rdmactl stat %s --interval 5",
+					 devs[i]->name, devs[i]->name);
+				check_report(c, V_WARN, fix, "%s port %u: %s is %" PRIu64 ": %s",
 					     devs[i]->name, p->num, p->counters[k].name,
 					     p->counters[k].value, t->trouble);
 				ok = false;

@@ -106,7 +106,8 @@ void check_netns(struct check_ctx *c)
 		return;
 	}
 	if (nhere && sock == 0) {
-		check_report(c, V_WARN, NULL, "no UDP %d socket is open in this network namespace, yet "
+		check_report(c, V_WARN, "ss -uanp 'sport = :4791'; then rdmactl stop && rdmactl start",
+			     "no UDP %d socket is open in this network namespace, yet "
 			     "%s %s here: rdma_rxe receives nothing (is rdma_rxe's port taken? "
 			     "ss -uanp sport = :%d)", ROCE_V2_UDP_PORT, here, nhere > 1 ? "are" : "is",
 			     ROCE_V2_UDP_PORT);

@@ -35,7 +35,8 @@ void check_process(struct check_ctx *c)
 		c->proc_done = true;
 	}
 	if (c->proc_err) {
-		check_report(c, V_FAIL, NULL, "there is no process %d (it ended, or it is in another "
+		check_report(c, V_FAIL, "give a running process's PID: pgrep -a PROGRAM",
+			     "there is no process %d (it ended, or it is in another "
 			     "PID namespace)", c->o.pid);
 		return;
 	}

@@ -106,7 +106,7 @@ void check_kernel(struct check_ctx *c)
 			     "kernel %s has no RDMA netlink (EPROTONOSUPPORT): CONFIG_INFINIBAND is off or "
 			     "ib_core cannot load%s", release(c), *f.source ? "" : " (no kernel config found)");
 	else if (f.nl_err)
-		check_report(c, V_FAIL, NULL, "the RDMA netlink socket cannot be opened (%s)",
+		check_report(c, V_FAIL, "modprobe ib_core; dmesg | tail", "the RDMA netlink socket cannot be opened (%s)",
 			     strerror(-f.nl_err));
 	else if (!f.have_sysfs)
 		check_report(c, V_FAIL, "modprobe ib_core",
@@ -146,7 +146,8 @@ static void module_file(struct check_ctx *c, struct kmods *km)
 	err = kmods_info(km, sp.target, true, vermagic, sizeof(vermagic), depends,
 			 sizeof(depends));
 	if (err) {
-		check_report(c, V_FAIL, NULL, "%s is not a kernel module libkmod can read (%s)",
+		check_report(c, V_FAIL, "give the path of a .ko file built for this kernel",
+			     "%s is not a kernel module libkmod can read (%s)",
 			     c->o.module_file, strerror(-err));
 		return;
 	}
@@ -160,11 +161,16 @@ static void module_file(struct check_ctx *c, struct kmods *km)
 		enum kmod_state s = kmods_state(km, d);
 
 		if (s == KMOD_ABSENT)
-			check_report(c, V_FAIL, NULL, "%s needs module %s, which this kernel does not have",
+			check_report(c, V_FAIL, "rebuild it against this kernel: make -C /lib/modules/$(uname -r)/build M=$PWD",
+				     "%s needs module %s, which this kernel does not have",
 				     c->o.module_file, d);
-		else if (s == KMOD_AVAILABLE)
-			check_report(c, V_WARN, NULL, "%s needs %s loaded first: 'modprobe %s' before insmod, "
+		else if (s == KMOD_AVAILABLE) {
+			char fix[160];
+
+			snprintf(fix, sizeof(fix), "modprobe %s", d);
+			check_report(c, V_WARN, fix, "%s needs %s loaded first: 'modprobe %s' before insmod, "
 				     "or install it and use modprobe", c->o.module_file, d, d);
+		}
 	}
 }
 
@@ -188,7 +194,7 @@ void check_modules(struct check_ctx *c)
 		return;
 	}
 	if (kmods_open(&km)) {
-		check_report(c, V_FAIL, NULL, "the module index of kernel %s cannot be read", release(c));
+		check_report(c, V_FAIL, "depmod -a", "the module index of kernel %s cannot be read", release(c));
 		return;
 	}
 	/* Without rdma_rxe only the log can say more: an rdma_rxe of one's own that failed. */
@@ -228,7 +234,9 @@ void check_modules(struct check_ctx *c)
 		    sysfs_read(c->o.root, taint, sizeof(taint), "/sys/module/%s/taint", mods[i]) > 0 &&
 		    strpbrk(taint, "OE")) {
 			taint[strcspn(taint, "\n")] = '\0';
-			check_report(c, V_WARN, NULL, "the loaded %s taints the kernel %s:%s%s%s", mods[i], taint,
+			check_report(c, V_WARN, strchr(taint, 'O') ? "rdmactl module remove (back to the kernel's own, if it has one)" :
+				     "sign the module with a key the kernel trusts (mokutil --import), or use the kernel's own",
+				     "the loaded %s taints the kernel %s:%s%s%s", mods[i], taint,
 				     strchr(taint, 'O') ? " it is built out of the kernel's tree (if RDMA "
 				     "misbehaves, try the kernel's own module)" : "",
 				     strchr(taint, 'O') && strchr(taint, 'E') ? ";" : "",

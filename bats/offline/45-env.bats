@@ -106,3 +106,19 @@ set_netdev() {
 	assert_output ''
 	assert_equal "$stderr" "rdmactl: --format github: the name of rxe0 or of its netdev v\\x1bx holds a byte outside printable ASCII, which GitHub's environment file would take as it is (a newline starts a variable of its own): rename it, or use the sh format, which escapes it (EINVAL: Invalid argument)"
 }
+
+@test "env --family ipv6 takes the link-local GID where no global one is, and says it reaches that link only" {
+	cp -a "$TOP/bats/fixtures/two-netdevs" "$BATS_TEST_TMPDIR/f"
+	p=$BATS_TEST_TMPDIR/f/sys/class/infiniband/rxe1/ports/1
+	# rxe1's one global IPv6 address gone, as its empty slot reads.
+	cat "$p/gids/5" >"$p/gids/2"
+	rm "$p/gid_attrs/types/2" "$p/gid_attrs/ndevs/2"
+	run --separate-stderr rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" env --family ipv6 rxe1
+	assert_success
+	assert_line "export RDMA_GID_INDEX='0'"
+	assert_line --regexp "^export RDMA_ADDRESS='fe80::"
+	assert_equal "$stderr" "rdmactl: note: veth1 has no global IPv6 address: its link-local GID is the one, and it reaches peers on veth1's link only"
+	# A global one, where there is one, is still first.
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" env --family ipv6 rxe0
+	assert_line "export RDMA_ADDRESS='2001:db8:11::1'"
+}

@@ -105,9 +105,17 @@ void model_free(struct model *m)
 
 const struct gid_slot *model_port_roce_gid(const struct port *p, const char *netdev, bool ipv6)
 {
+	const struct gid_slot *g = model_port_roce_gid_scoped(p, netdev, ipv6, false);
+
+	return g || !ipv6 ? g : model_port_roce_gid_scoped(p, netdev, true, true);
+}
+
+const struct gid_slot *model_port_roce_gid_scoped(const struct port *p, const char *netdev,
+						  bool ipv6, bool link_local)
+{
 	for (size_t i = 0; i < p->ngids; i++) {
 		const struct gid_slot *g = &p->gids[i];
-		bool family = ipv6 ? !gid_is_v4mapped(g->raw) && !gid_is_link_local(g->raw) :
+		bool family = ipv6 ? !gid_is_v4mapped(g->raw) && gid_is_link_local(g->raw) == link_local :
 				     gid_is_v4mapped(g->raw);
 
 		if (!g->empty && family && !strcmp(g->type, "RoCE v2") &&

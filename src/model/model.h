@@ -240,7 +240,13 @@ int model_load_verbs_gids(const char *dev, struct port *p);
 
 /* The lowest RoCE v2 IPv4 GID on NETDEV of port P: what -g needs; -1 when none. */
 int64_t model_port_ipv4_gid_index(const struct port *p, const char *netdev);
-/* That GID's slot, or with IPV6 the lowest RoCE v2 GID of a global IPv6 address (not fe80::). */
+/*
+ * That GID's slot, or with IPV6 the lowest RoCE v2 GID of a global IPv6
+ * address, else the link-local (fe80::) one: it reaches that link's peers.
+ */
 const struct gid_slot *model_port_roce_gid(const struct port *p, const char *netdev, bool ipv6);
+/* The same of one scope: with IPV6, global or LINK_LOCAL only. */
+const struct gid_slot *model_port_roce_gid_scoped(const struct port *p, const char *netdev,
+						  bool ipv6, bool link_local);
 
 #endif

@@ -44,10 +44,11 @@ setup() {
 }
 
 @test "env: two candidates, an unknown device, a bad option, no RDMA: each said, nothing printed on stdout" {
+	# DEV is wanted: a usage error, with no errno after it.
 	run --separate-stderr rdmactl --sysfs-root "$F" env
-	assert_failure 1
+	assert_failure 2
 	assert_output ''
-	assert_equal "$stderr" "rdmactl: 2 rxe devices could serve (rxe0, rxe1): name one, as 'rdmactl env DEV' (EINVAL: Invalid argument)"
+	assert_equal "$stderr" "rdmactl: env: 2 rxe devices could serve (rxe0, rxe1): name one, as 'rdmactl env DEV'; try 'rdmactl help env'"
 	run --separate-stderr rdmactl --sysfs-root "$F" env rxe9
 	assert_failure 1
 	assert_equal "$stderr" "rdmactl: there is no RDMA device named rxe9 ('rdmactl link' lists them) (ENODEV: No such device)"

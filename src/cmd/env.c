@@ -79,8 +79,8 @@ static int pick(const struct model *m, const char *root, const char *dev, bool i
 	if (n == 0)
 		return explain_no_devices(e, root, "no rxe device has an ACTIVE port with a RoCE v2 "
 					  "GID of an %s address ('rdmactl up NETDEV' makes one)", family);
-	if (n > 1)
-		return op_err_set(e, -EINVAL, NULL, "%zu rxe devices could serve (%s): name one, as "
+	if (n > 1)	/* the argument is wanted: a usage error (pick's caller says it) */
+		return op_err_set(e, -EUSAGE, NULL, "%zu rxe devices could serve (%s): name one, as "
 				  "'rdmactl env DEV'", n, names);
 	return 0;
 }
@@ -126,7 +126,7 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = pick(&m, ctx->sysfs_root, dev, ipv6, &l, &e);
 	if (err) {
 		model_free(&m);
-		return cmd_fail(&e);
+		return err == -EUSAGE ? cli_usage(a, "%s", e.what) : cmd_fail(&e);
 	}
 	/*
 	 * GitHub's environment file takes NAME=VALUE lines: a name holding a

@@ -70,10 +70,9 @@ int cmd_lab_add(struct cmd_ctx *ctx, const struct cli_args *a)
 		return -ENOMEM;
 	err = lab_plan(l, name, n, cli_str(a, "subnet") ? cli_str(a, "subnet") :
 		       "10.78.0.0/24", &e);
-	if (err) {
+	if (err) {	/* the plan's refusals are the arguments': a usage error, no errno */
 		free(l);
-		cmd_fail(&e);
-		return -EUSAGE;
+		return cli_usage(a, "%s", e.what);
 	}
 	return nodes_done(ctx, l, lab_add(l, &e), &e);
 }

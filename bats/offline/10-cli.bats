@@ -266,14 +266,22 @@ libs_loaded() {
 }
 
 @test "help is wrapped to the terminal and never cut" {
-	for w in 40 80 132; do
-		COLUMNS=$w run rdmactl help
-		assert_success
-		while IFS= read -r line; do
-			# Only a word longer than a line may pass the width.
-			t=${line#"${line%%[! ]*}"}
-			[ ${#line} -le $w ] || [[ $t != *' '* ]] || fail "$w: '$line'"
-		done <<<"$output"
+	# Every node of the tree: the top, each command, each verb.
+	mapfile -t paths < <(echo; rdmactl -j help | jq -r '.[].command | split(" ") | (.[0], join(" "))' | sort -u)
+	# 60 and more: an option's bracketed group ("[--source TARBALL|DIR]") is
+	# never broken, and under its column it needs that much.
+	for w in 60 80; do
+		for p in "${paths[@]}"; do
+			# shellcheck disable=SC2086 # the path's words
+			COLUMNS=$w run rdmactl help $p
+			assert_success
+			while IFS= read -r line; do
+				# Only a word longer than a line may pass the width; no line ends in a space.
+				t=${line#"${line%%[! ]*}"}
+				[ ${#line} -le $w ] || [[ $t != *' '* ]] || fail "$w, help $p: '$line'"
+				[[ $line != *' ' ]] || fail "$w, help $p: a trailing space: '$line'"
+			done <<<"$output"
+		done
 		COLUMNS=$w run rdmactl help selftest client
 		assert_output --partial '[--depth N]'
 		assert_output --partial '[--bench[=WHAT]]'

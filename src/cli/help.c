@@ -213,10 +213,8 @@ static void help_leaf(const char *path, const struct cli_cmd *c, void *arg)
 	cli_print_synopsis(f, "Usage: rdmactl ", path, c, width);
 	fputc('\n', f);
 	col = wrap(f, c->summary, 0, 0, width);
-	if (c->help) {
-		fputc(' ', f);
-		wrap(f, c->help, col + 1, 0, width);
-	}
+	if (c->help)
+		wrap(f, c->help, col, 0, width);	/* its own space, or a new line */
 	fputc('\n', f);
 	if (c->opts[0]) {
 		fputs("\nOptions:\n", f);
@@ -262,19 +260,30 @@ int cli_print_help(FILE *f, const struct cli_cmd *root, int n, const char *const
 		return 0;
 	}
 	if (c->verbs) {
-		fprintf(f, "Usage: rdmactl %s%s", prefix, *prefix ? " " : "");
-		fprintf(f, "%s {", c->name);
-		for (const struct cli_cmd *v = c->verbs; v->name; v++)
-			fprintf(f, "%s%s", v == c->verbs ? "" : "|", v->name);
-		fputs("} ...\n\n", f);
-		int col = wrap(f, c->summary, 0, 0, cli_width(f));
+		char usage[512], dflt[64];
+		size_t len = (size_t)snprintf(usage, sizeof(usage), "%s%s%s {", prefix,
+					      *prefix ? " " : "", c->name);
+		int col;
 
-		if (c->help) {
-			fputc(' ', f);
-			wrap(f, c->help, col + 1, 0, cli_width(f));
+		for (const struct cli_cmd *v = c->verbs; v->name && len < sizeof(usage); v++)
+			len += (size_t)snprintf(usage + len, sizeof(usage) - len, "%s%s",
+						v == c->verbs ? "" : "|", v->name);
+		if (len < sizeof(usage))
+			snprintf(usage + len, sizeof(usage) - len, "} ...");
+		/* Wrapped as the rest is, its lines under the command's first word. */
+		fputs("Usage: rdmactl ", f);
+		wrap(f, usage, (int)strlen("Usage: rdmactl "), (int)strlen("Usage: rdmactl "),
+		     cli_width(f));
+		fputs("\n\n", f);
+		col = wrap(f, c->summary, 0, 0, cli_width(f));
+
+		/* wrap puts the space between words itself, and breaks the line there. */
+		if (c->help)
+			col = wrap(f, c->help, col, 0, cli_width(f));
+		if (c->dflt) {
+			snprintf(dflt, sizeof(dflt), "Without a verb: %s.", c->dflt);
+			wrap(f, dflt, col, 0, cli_width(f));
 		}
-		if (c->dflt)
-			fprintf(f, " Without a verb: %s.", c->dflt);
 		fputs("\n\n", f);
 		cli_each_leaf(c, prefix, list_leaf, f);
 		return 0;

@@ -149,8 +149,8 @@ static const char *const bench_words[] = { "all", "lat", "bw", NULL };
 static const struct cli_opt st_bench_opts[] = {
 	{ "bench", 0, CLI_CHOICE, "WHAT", .optional = true, .choices = bench_words,
 	  .help = "measure instead: SEND and RDMA WRITE latency (min, typical, 99%) and RDMA "
-		  "WRITE bandwidth (lat or bw: only those); --size defaults to 2 for latency, "
-		  "65536 for bandwidth" },
+		  "WRITE bandwidth; WHAT is all (the default), lat or bw; --size defaults to 2 "
+		  "for latency, 65536 for bandwidth" },
 	{ "depth", 0, CLI_UINT, "N", .min = 1, .max = 4096,
 	  .help = "--bench: writes in flight", .defaults = depth_defaults },
 	{ NULL },

@@ -127,6 +127,12 @@ setup() {
 	assert_output "$n"
 	run rdmactl --sysfs-root "$F" show -s rxe0
 	assert_output --regexp 'retry_exceeded_err +[0-9]+'
+	# In columns: each number ends where the others of its column end; no line ends in a space.
+	run rdmactl --sysfs-root "$TOP/bats/fixtures/qps-failed" show -s rxe0
+	refute_output --regexp ' $'
+	run awk '/^        [a-z]/ && !/max_mtu/ { n++; len[n] = length($0) }
+		END { for (i = 2; i < n; i++) if (len[i] != len[1]) print "line " i ": " len[i] " not " len[1] }' <<<"$output"
+	assert_output ''
 	run rdmactl --sysfs-root "$F" -j show rxe0
 	run jq '.[0].ports[0] | has("counters")' <<<"$output"
 	assert_output false

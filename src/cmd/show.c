@@ -45,6 +45,36 @@ static void str_or_none(struct out *o, const char *key, const char *fmt, const c
 	out_str(o, key, fmt, v && *v ? v : NULL);
 }
 
+/* P's counters, "name value" cells in aligned columns, as many as 80 columns hold. */
+static void show_counters(struct out *o, const struct port *p)
+{
+	int nw = 1, vw = 1, per;
+
+	for (size_t i = 0; i < p->ncounters; i++) {
+		char v[24];
+		int n = snprintf(v, sizeof(v), "%" PRIu64, p->counters[i].value);
+
+		if ((int)strlen(p->counters[i].name) > nw)
+			nw = (int)strlen(p->counters[i].name);
+		if (n > vw)
+			vw = n;
+	}
+	per = (80 - 8 + 3) / (nw + 1 + vw + 3);
+	if (per < 1)
+		per = 1;
+	out_obj_open(o, "counters");
+	for (size_t i = 0; i < p->ncounters; i++) {
+		/* The name padded, the number right-aligned; no space ends a line. */
+		out_text(o, "%s%-*s ", i % (size_t)per ? "   " : i ? "\n        " : "        ", nw,
+			 p->counters[i].name);
+		out_text(o, "%*s", vw - snprintf(NULL, 0, "%" PRIu64, p->counters[i].value), "");
+		out_u64(o, p->counters[i].name, "%" PRIu64, p->counters[i].value);
+	}
+	if (p->ncounters)
+		out_nl(o);
+	out_obj_close(o);
+}
+
 static void show_port(struct cmd_ctx *ctx, const struct port *p, bool stats)
 {
 	struct out *o = ctx->out;
@@ -67,18 +97,8 @@ static void show_port(struct cmd_ctx *ctx, const struct port *p, bool stats)
 	out_u64(o, "gid_tbl_len", " gid_tbl_len %" PRIu64, p->gid_tbl_len);
 	out_u64(o, "pkey_tbl_len", " pkey_tbl_len %" PRIu64, p->pkey_tbl_len);
 	out_nl(o);
-	if (stats) {
-		out_obj_open(o, "counters");
-		for (size_t i = 0; i < p->ncounters; i++) {
-			if (i % 4 == 0)
-				out_text(o, "%s        ", i ? "\n" : "");
-			out_text(o, "%s ", p->counters[i].name);
-			out_u64(o, p->counters[i].name, "%-10" PRIu64, p->counters[i].value);
-		}
-		if (p->ncounters)
-			out_nl(o);
-		out_obj_close(o);
-	}
+	if (stats)
+		show_counters(o, p);
 	out_obj_close(o);
 }
 

@@ -247,3 +247,20 @@ random_file() {
 	run --separate-stderr "$RDMACTL" --sysfs-root "$d/none" show
 	assert_equal "$stderr" "rdmactl: --sysfs-root $d/none: no such directory; give a fixture captured with tools/capture-sysfs"
 }
+
+@test "files: a write refused says what became of the file: left as it was, or nothing written" {
+	[ "$(id -u)" = 0 ] || skip "setpriv to another user needs root"
+	# Where another user can look (the test's own directory is root's alone).
+	d=$(mktemp -d /tmp/rdmactl-files.XXXXXX) && chmod 755 "$d" && mkdir -m 755 "$d/etc"
+	printf 'rxe9 eth9\n' >"$d/etc/old.conf"
+	as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$RDMACTL" "$@"; }
+	run --separate-stderr as_nobody --config "$d/etc/new.conf" persist add rxe0 eth0
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: cannot write $d/etc/new.conf: run as root; nothing was written (EACCES: Permission denied)"
+	[ ! -e "$d/etc/new.conf" ]
+	run --separate-stderr as_nobody --config "$d/etc/old.conf" persist add rxe0 eth0
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: cannot write $d/etc/old.conf: run as root; it was left as it was (EACCES: Permission denied)"
+	assert_equal "$(cat "$d/etc/old.conf")" 'rxe9 eth9'
+	rm -r "$d"
+}

@@ -320,6 +320,9 @@ int explain_conf_load(struct op_err *e, int err, const char *path, const char *l
 
 int explain_conf_save(struct op_err *e, int err, const char *path, const struct safe_path *p)
 {
+	/* What became of the file: one that was not there is still not. */
+	const char *kept = p && p->type ? "it was left as it was" : "nothing was written";
+
 	switch (err) {
 	case -ENOTREG:
 		return not_regular(e, "write", path, p);
@@ -327,17 +330,16 @@ int explain_conf_save(struct op_err *e, int err, const char *path, const struct 
 		return op_err_set(e, err, NULL, "cannot write %s: its directory does not exist (it "
 				  "is not made: make it, or give another --config)", path);
 	case -ENOSPC:
-		return op_err_set(e, err, NULL, "cannot write %s: its file system is full; it was "
-				  "left as it was", path);
+		return op_err_set(e, err, NULL, "cannot write %s: its file system is full; %s",
+				  path, kept);
 	case -EACCES:
 	case -EPERM:
-		return op_err_set(e, err, NULL, "cannot write %s: run as root; it was left as it "
-				  "was", path);
+		return op_err_set(e, err, NULL, "cannot write %s: run as root; %s", path, kept);
 	case -EROFS:
 		return op_err_set(e, err, NULL, "cannot write %s: its file system is read-only",
 				  path);
 	default:
-		return op_err_set(e, err, NULL, "cannot write %s; it was left as it was", path);
+		return op_err_set(e, err, NULL, "cannot write %s; %s", path, kept);
 	}
 }
 

@@ -309,3 +309,13 @@ EOF
 	assert_success
 	assert_line "PASS  process-qps      $dead (qpfail): 1 QP, none in error (one reading: resending is not told)"
 }
+
+@test "check: on a fixture, mtu names the RoCE MTU link shows, and skips only the device's own word" {
+	F=$TOP/bats/fixtures/two-netdevs
+	for dev in rxe0 rxe1; do
+		mtu=$(rdmactl --sysfs-root "$F" -j link show "$dev" | jq -r '.[0].active_mtu')
+		nmtu=$(rdmactl --sysfs-root "$F" -j link show "$dev" | jq -r '.[0].netdev_mtu')
+		run rdmactl --sysfs-root "$F" check --only mtu
+		assert_line --regexp "^SKIP  mtu +$dev: veth[01]'s MTU $nmtu gives RoCE MTU $mtu, as link shows; "
+	done
+}

@@ -129,13 +129,16 @@ void check_mtu(struct check_ctx *c)
 
 		if (!p || p->netdev_mtu <= 0)
 			continue;	/* the link check says why */
-		if (p->mtu_source != MTU_DEVICE) {
-			check_report(c, V_SKIP, NULL, "%s: the active MTU needs the live system and ib_uverbs",
-				     d->name);
-			continue;
-		}
 		/* What the driver would set for this netdev MTU, against what it reports. */
 		model_rxe_port_mtu((unsigned int)p->netdev_mtu, &want, &max);
+		if (p->mtu_source != MTU_DEVICE) {
+			/* link shows WANT (it follows from the netdev); the device's own word is live. */
+			check_report(c, V_SKIP, NULL, "%s: %s's MTU %d gives RoCE MTU %d, as link shows; "
+				     "whether the device followed it is asked of the device itself "
+				     "(libibverbs), on the live system with ib_uverbs only", d->name,
+				     p->netdev, p->netdev_mtu, want);
+			continue;
+		}
 		if (want < 4096)
 			snprintf(next, sizeof(next), "; netdev MTU %d would give %d",
 				 want * 2 + ROCE_HEADERS, want * 2);

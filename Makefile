@@ -277,11 +277,13 @@ demo:
 	$(MAKE) all
 	tools/demo
 
-lint:
+# The generated completion too: what users source is held to the same checks.
+lint: build/rdmactl.bash
 	tools/install-deps lint
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--std=c11 --inline-suppr --suppress=missingIncludeSystem -Isrc src
 	shellcheck -x -S warning $(SCRIPTS) bats/helpers.bash bats/stacks/stacks.bash bats/fixtures/outside-project/test.sh
+	shellcheck -s bash -S warning build/rdmactl.bash
 
 SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@CONFIG@|$(SYSCONFDIR)/rdmactl/rxe.conf|g'
 

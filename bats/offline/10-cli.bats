@@ -191,6 +191,37 @@ libs_loaded() {
 	assert_equal "$(complete_words rdmactl selftest client --transport u)" 'uc ud'
 	assert_equal "$(complete_words rdmactl --sysfs-root /x show -)" \
 		'--stats -s --json -j --pretty -p --sysfs-root --config --netns -n --help -h --version -V'
+	# Each argument by its place: a setting and its words, a command's verbs after help.
+	assert_equal "$(complete_words rdmactl system set '')" 'netns'
+	assert_equal "$(complete_words rdmactl system set netns '')" 'shared exclusive'
+	assert_equal "$(complete_words rdmactl system set netns shared '')" ''
+	assert_equal "$(complete_words rdmactl help lab '')" 'show list add test del remove delete'
+	assert_equal "$(complete_words rdmactl help lab add '')" ''
+	# A word the parser takes, though help leaves it out.
+	assert_equal "$(complete_words rdmactl de)" 'del delete dev'
+	# The fixture's devices, not this host's; bash makes '=' a word of its own.
+	F=$TOP/bats/fixtures/two-netdevs
+	assert_equal "$(complete_words rdmactl --sysfs-root "$F" gids '')" 'rxe0 rxe1'
+	assert_equal "$(complete_words rdmactl --sysfs-root = "$F" show -s r)" 'rxe0 rxe1'
+	assert_equal "$(RDMACTL_SYSFS_ROOT=$F complete_words rdmactl qp '')" 'rxe0 rxe1'
+	assert_equal "$(complete_words rdmactl --sysfs-root "$F" show rxe0 '')" ''
+	# An optional value after its '=': --bench=lat.
+	assert_equal "$(complete_words rdmactl selftest --bench = '')" 'all lat bw'
+	assert_equal "$(complete_words rdmactl selftest client --bench = l)" 'lat'
+	assert_equal "$(complete_words rdmactl selftest --bench =)" 'all lat bw'	# the cursor on the =
+	# A namespace after link move's device (ip netns list's names).
+	if [ "$(id -u)" = 0 ] && ip netns add rdmactl-compl 2>/dev/null; then
+		out=$(complete_words rdmactl link move rxe0 rdmactl-co)
+		ip netns del rdmactl-compl
+		assert_equal "$out" 'rdmactl-compl'
+	fi
+	# A file name with a space is one word.
+	mkdir "$BATS_TEST_TMPDIR/a dir" && touch "$BATS_TEST_TMPDIR/a dir/m 1.ko"
+	compopt() { :; }
+	COMP_WORDS=(rdmactl check --module-file "$BATS_TEST_TMPDIR/a dir/m")
+	COMP_CWORD=3 COMPREPLY=()
+	_rdmactl
+	assert_equal "${#COMPREPLY[@]}: ${COMPREPLY[0]}" "1: $BATS_TEST_TMPDIR/a dir/m 1.ko"
 }
 
 @test "completion offers only what the parser takes: every completed word, fed back, parses" {

@@ -30,35 +30,81 @@ static void bash_valued(const struct cli_opt *o, void *arg)
 		fprintf(arg, " -%c", o->letter);
 }
 
-/* What a positional word of C is: a netdev, an RDMA device, a host, a command. */
-static const char *arg_kind(const struct cli_cmd *c)
+/* What an ARGS word stands for: a netdev, an RDMA device, a host, a command... */
+static void word_kind(FILE *f, const struct cli_cmd *c, const char *w, size_t len)
 {
-	const char *a = c->args ? c->args : "";
+	static const struct { const char *word, *kind; } kinds[] = {
+		{ "DEV", "rdma" }, { "NAME", "rdma" }, { "NETDEV", "netdev" },
+		{ "NAME|NETDEV", "both" }, { "NETNS", "netns" }, { "HOST", "host" },
+		{ "DIR", "file" }, { "COMMAND", "command" }, { "VERB", "command" },
+	};
+	bool lower = len && w[0] >= 'a' && w[0] <= 'z';
 
-	if (strstr(a, "COMMAND"))
-		return "command";
-	if (strstr(a, "HOST"))
-		return "host";
-	if (strstr(a, "NETDEV") && (strstr(a, "NAME") || strstr(a, "DEV ")))
-		return "both";
-	if (strstr(a, "NETDEV"))
-		return "netdev";
-	if (strstr(a, "DEV") || strstr(a, "NAME"))
-		return "rdma";
-	return "none";
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strlen(kinds[i].word) == len && !strncmp(kinds[i].word, w, len)) {
+			fputs(kinds[i].kind, f);
+			return;
+		}
+	if (lower) {			/* a word typed as it is: "netns" */
+		fprintf(f, "words:%.*s", (int)len, w);
+	} else if (c->arg_words) {	/* MODE: the words the table gives */
+		fputs("words:", f);
+		for (size_t i = 0; c->arg_words[i]; i++)
+			fprintf(f, "%s%s", i ? "," : "", c->arg_words[i]);
+	} else {
+		fputs("none", f);	/* a number, an address, free words */
+	}
 }
 
 /*
- * The words a node takes next, hidden verbs left out: each verb's name and
- * aliases (NAMES false), or for each of those words the verb's own name.
+ * What each positional word of C is, in order ("rdma netns"); "..." after
+ * the last when it repeats. Where an optional word comes first ("[NAME]
+ * NETDEV"), any word may be either: one kind for all, repeating.
+ */
+static void arg_kinds(FILE *f, const struct cli_cmd *c)
+{
+	const char *a = c->args ? c->args : "";
+	const char *sep = "";
+
+	if (!strncmp(a, "[NAME]", 6)) {
+		fputs("both...", f);
+		return;
+	}
+	while (*a) {
+		size_t len;
+
+		a += strspn(a, " [");
+		len = strcspn(a, " []");
+		if (len > 3 && !strncmp(a + len - 3, "...", 3)) {
+			fputs(sep, f);
+			word_kind(f, c, a, len - 3);
+			fputs("...", f);
+			return;
+		}
+		if (len) {
+			fputs(sep, f);
+			word_kind(f, c, a, len);
+			sep = " ";
+		}
+		a += len;
+		a += strspn(a, "]");
+		if (!strncmp(a, "...", 3)) {	/* "[NETDEV]...": the word before repeats */
+			fputs("...", f);
+			return;
+		}
+	}
+}
+
+/*
+ * The words a node takes next, the hidden ones too (help leaves them out;
+ * the parser takes them): each verb's name and aliases (NAMES false), or for
+ * each of those words the verb's own name.
  */
 static void node_words(FILE *f, const struct cli_cmd *tab, bool names)
 {
 	const char *sep = "";
 
 	for (const struct cli_cmd *v = tab; v->name; v++) {
-		if (v->hidden)
-			continue;
 		fprintf(f, "%s%s", sep, v->name);
 		sep = " ";
 		for (size_t i = 0; i < sizeof(v->aliases) / sizeof(v->aliases[0]) && v->aliases[i];
@@ -91,7 +137,9 @@ static void leaf_fields(FILE *f, const struct cli_cmd *c)
 	cli_each_opt(c, bash_opt, f);
 	fputs("' valued='", f);
 	cli_each_opt(c, bash_valued, f);
-	fprintf(f, "' kind=%s", arg_kind(c));
+	fputs("' kind='", f);
+	arg_kinds(f, c);
+	fputs("'", f);
 }
 
 static void bash_node(FILE *f, const struct cli_cmd *c, const char *path)
@@ -137,12 +185,13 @@ static void bash_value(const struct cli_opt *o, void *arg)
 	const struct value_ctx *v = arg;
 	enum cli_complete what = o->kind == CLI_CHOICE ? CLI_C_WORDS : o->complete;
 
-	if (!takes_word(o) || what == CLI_C_NONE)
+	/* An optional value is completed after '=' (--bench=lat). */
+	if (o->kind == CLI_FLAG || what == CLI_C_NONE)
 		return;
 	value_pattern(v, o);
 	switch (what) {
 	case CLI_C_FILE:
-		fputs("COMPREPLY=($(compgen -f -- \"$cur\"))", v->f);
+		fputs("_rdmactl_args file", v->f);
 		break;
 	case CLI_C_RDMA:
 		fputs("_rdmactl_args rdma", v->f);
@@ -198,7 +247,7 @@ void cli_print_bash(FILE *f, const struct cli_cmd *root, const struct cli_opt *g
 	      "# default verb, its options, those that take the next word as their value,\n"
 	      "# and what its arguments are.\n"
 	      "_rdmactl_node() {\n"
-	      "\twords= names= dflt= opts= valued= kind=\n"
+	      "\twords='' names='' dflt='' opts='' valued='' kind=''\n"
 	      "\tcase \"$1\" in\n"
 	      "\t\"\")", f);
 	words_and_names(f, root);
@@ -223,29 +272,38 @@ void cli_print_bash(FILE *f, const struct cli_cmd *root, const struct cli_opt *g
 	      "\tlocal c\n"
 	      "\tif [[ $2 == 1 ]]; then\n"
 	      "\t\tc=${cur%\"${cur##*,}\"}\n"
-	      "\t\tCOMPREPLY=($(compgen -P \"$c\" -W \"$1\" -- \"${cur##*,}\"))\n"
+	      "\t\tmapfile -t COMPREPLY < <(compgen -P \"$c\" -W \"$1\" -- \"${cur##*,}\")\n"
 	      "\t\tcompopt -o nospace 2>/dev/null\n"
 	      "\telse\n"
-	      "\t\tCOMPREPLY=($(compgen -W \"$1\" -- \"$cur\"))\n"
+	      "\t\tmapfile -t COMPREPLY < <(compgen -W \"$1\" -- \"$cur\")\n"
 	      "\tfi\n"
 	      "}\n"
 	      "\n"
-	      "# Appends the words of KIND that start with $cur: netdevs, RDMA devices, ...\n"
+	      "# Appends the words of KIND that start with $cur: netdevs and RDMA devices\n"
+	      "# (the fixture's, with --sysfs-root), files, namespaces, hosts, the words of\n"
+	      "# a command (those after help, in $pos, name it), or the words KIND lists.\n"
 	      "_rdmactl_args() {\n"
-	      "\tlocal w= words names dflt opts valued kind\n"
+	      "\tlocal w='' words names dflt opts valued kind\n"
 	      "\tcase $1 in\n"
-	      "\tcommand) _rdmactl_node ''; w=$words ;;\n"
-	      "\thost) COMPREPLY+=($(compgen -A hostname -- \"$cur\")); return ;;\n"
-	      "\tnetdev) w=$(ls /sys/class/net 2>/dev/null) ;;\n"
-	      "\trdma) w=$(ls /sys/class/infiniband 2>/dev/null) ;;\n"
-	      "\tboth) w=\"$(ls /sys/class/infiniband /sys/class/net 2>/dev/null | grep -v ':$')\" ;;\n"
+	      "\tcommand) _rdmactl_node \"${pos[*]}\"; w=$words ;;\n"
+	      "\thost) w=$(compgen -A hostname -- \"$cur\") ;;\n"
+	      "\tfile)\n"
+	      "\t\tmapfile -t -O \"${#COMPREPLY[@]}\" COMPREPLY < <(compgen -f -- \"$cur\")\n"
+	      "\t\tcompopt -o filenames 2>/dev/null\n"
+	      "\t\treturn ;;\n"
+	      "\tnetns) w=$(ip netns list 2>/dev/null | awk '{ print $1 }') ;;\n"
+	      "\tnetdev) w=$(ls \"$root/sys/class/net\" 2>/dev/null) ;;\n"
+	      "\trdma) w=$(ls \"$root/sys/class/infiniband\" 2>/dev/null) ;;\n"
+	      "\tboth) w=\"$(ls \"$root/sys/class/infiniband\" 2>/dev/null) $(ls \"$root/sys/class/net\" 2>/dev/null)\" ;;\n"
+	      "\twords:*) w=${1#words:} w=${w//,/ } ;;\n"
 	      "\tesac\n"
-	      "\tCOMPREPLY+=($(compgen -W \"$w\" -- \"$cur\"))\n"
+	      "\tmapfile -t -O \"${#COMPREPLY[@]}\" COMPREPLY < <(compgen -W \"$w\" -- \"$cur\")\n"
 	      "}\n"
 	      "\n"
 	      "_rdmactl() {\n"
 	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
-	      "\tlocal path= i j w words names dflt opts valued kind\n"
+	      "\tlocal path='' i j w words names dflt opts valued kind root=${RDMACTL_SYSFS_ROOT-}\n"
+	      "\tlocal -a pos=() ka\n"
 	      "\tlocal gopts='", f);
 	for (const struct cli_opt *o = globals; o->name; o++)
 		bash_opt(o, f);
@@ -257,30 +315,55 @@ void cli_print_bash(FILE *f, const struct cli_cmd *root, const struct cli_opt *g
 	      "\t\tw=${COMP_WORDS[i]}\n"
 	      "\t\t_rdmactl_node \"$path\"\n"
 	      "\t\tcase \"$w\" in\n"
+	      "\t\t=) ((i++)); continue ;;\t# --name=VALUE: bash makes '=' a word of its own\n"
+	      "\t\t--sysfs-root)\n"
+	      "\t\t\t[[ ${COMP_WORDS[i+1]} == = ]] && ((i++))\n"
+	      "\t\t\troot=${COMP_WORDS[i+1]}\n"
+	      "\t\t\t((i++))\n"
+	      "\t\t\tcontinue ;;\n"
 	      "\t\t-*) [[ \"$gvalued$valued \" == *\" $w \"* ]] && ((i++)); continue ;;\n"
 	      "\t\tesac\n"
 	      "\t\tif [[ -n $words && \" $words \" == *\" $w \"* ]]; then\n"
 	      "\t\t\t# an alias stands for its verb, by its place in the lists\n"
-	      "\t\t\tlocal -a wa=($words) na=($names)\n"
+	      "\t\t\tlocal -a wa na\n"
+	      "\t\t\tread -ra wa <<<\"$words\"\n"
+	      "\t\t\tread -ra na <<<\"$names\"\n"
 	      "\t\t\tfor j in \"${!wa[@]}\"; do\n"
 	      "\t\t\t\t[[ ${wa[j]} == \"$w\" ]] && w=${na[j]} && break\n"
 	      "\t\t\tdone\n"
 	      "\t\t\tpath=${path:+$path }$w\n"
-	      "\t\telif [[ -n $dflt ]]; then\n"
-	      "\t\t\tpath=${path:+$path }$dflt\n"
+	      "\t\telse\n"
+	      "\t\t\t# an argument: of the default verb, where the node has one\n"
+	      "\t\t\t[[ -n $dflt ]] && path=${path:+$path }$dflt\n"
+	      "\t\t\tpos+=(\"$w\")\n"
 	      "\t\tfi\n"
 	      "\tdone\n"
 	      "\t_rdmactl_node \"$path\"\n"
+	      "\tif [[ $cur == = || $prev == = ]]; then\n"
+	      "\t\t# --name=VALUE: the value of the option before the '='\n"
+	      "\t\t[[ $cur == = ]] && cur= || prev=${COMP_WORDS[COMP_CWORD-2]}\n"
+	      "\t\t_rdmactl_value \"$path\" \"$prev\"\n"
+	      "\t\treturn\n"
+	      "\tfi\n"
 	      "\tif [[ \"$gvalued$valued \" == *\" $prev \"* ]]; then\n"
 	      "\t\t_rdmactl_value \"$path\" \"$prev\"\n"
 	      "\t\treturn\n"
 	      "\tfi\n"
 	      "\tif [[ $cur == -* ]]; then\n"
-	      "\t\tCOMPREPLY=($(compgen -W \"$opts $gopts\" -- \"$cur\"))\n"
+	      "\t\tmapfile -t COMPREPLY < <(compgen -W \"$opts $gopts\" -- \"$cur\")\n"
 	      "\t\treturn\n"
 	      "\tfi\n"
-	      "\t[[ -n $words ]] && COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-	      "\t_rdmactl_args \"$kind\"\n"
+	      "\t[[ -n $words ]] && mapfile -t COMPREPLY < <(compgen -W \"$words\" -- \"$cur\")\n"
+	      "\t# The kind of this argument by its place; the last repeats where it ends in \"...\".\n"
+	      "\tread -ra ka <<<\"$kind\"\n"
+	      "\tif ((${#pos[@]} < ${#ka[@]})); then\n"
+	      "\t\tkind=${ka[${#pos[@]}]}\n"
+	      "\telif ((${#ka[@]})) && [[ ${ka[${#ka[@]}-1]} == *... ]]; then\n"
+	      "\t\tkind=${ka[${#ka[@]}-1]}\n"
+	      "\telse\n"
+	      "\t\tkind=none\n"
+	      "\tfi\n"
+	      "\t_rdmactl_args \"${kind%...}\"\n"
 	      "}\n"
 	      "complete -F _rdmactl rdmactl\n", f);
 }

@@ -81,6 +81,8 @@ struct cli_cmd {
 	/* The options (tables ending with a NULL name), shared tables allowed. */
 	const struct cli_opt *opts[CLI_OPT_TABLES];
 	const char *args;	/* positional arguments in synopses: "[NAME] NETDEV" */
+	/* What an ARGS word in capitals that is no name takes ("netns MODE"'s MODE). */
+	const char *const *arg_words;
 	int min_args, max_args;
 	const char *summary;	/* one sentence */
 	const char *help;	/* the rest, or NULL */

@@ -304,6 +304,8 @@ static const struct cli_opt system_set_opts[] = {
 	{ NULL },
 };
 
+static const char *const netns_modes[] = { "shared", "exclusive", NULL };
+
 static const struct cli_cmd system_verbs[] = {
 	{ "show", .fn = cmd_system_show, .live_only = true,
 	  .summary = "The RDMA subsystem's settings, as 'rdma system show': the network "
@@ -313,6 +315,7 @@ static const struct cli_cmd system_verbs[] = {
 		  "memory is copied into a forked child, off before Linux 5.13 (JSON: netns, "
 		  "null when the kernel does not say; copy_on_fork)." },
 	{ "set", .fn = cmd_system_set, .opts = { system_set_opts }, .args = "netns MODE",
+	  .arg_words = netns_modes,
 	  .min_args = 2, .max_args = 2, .live_only = true,
 	  .summary = "Set the network namespace mode (shared or exclusive), as 'rdma system "
 		     "set netns MODE'; then show the settings.",

@@ -260,7 +260,7 @@ int cli_print_help(FILE *f, const struct cli_cmd *root, int n, const char *const
 		return 0;
 	}
 	if (c->verbs) {
-		char usage[512], dflt[64];
+		char usage[512];
 		size_t len = (size_t)snprintf(usage, sizeof(usage), "%s%s%s {", prefix,
 					      *prefix ? " " : "", c->name);
 		int col;
@@ -281,6 +281,8 @@ int cli_print_help(FILE *f, const struct cli_cmd *root, int n, const char *const
 		if (c->help)
 			col = wrap(f, c->help, col, 0, cli_width(f));
 		if (c->dflt) {
+			char dflt[64];
+
 			snprintf(dflt, sizeof(dflt), "Without a verb: %s.", c->dflt);
 			wrap(f, dflt, col, 0, cli_width(f));
 		}

@@ -35,7 +35,7 @@ setup() {
 	mkdir "$d/dir"
 	run --separate-stderr rdmactl --config "$d/dir" persist add rxe0 eth0
 	assert_failure 1
-	[[ $stderr == *"it is a directory, not a regular file"* ]] || fail "$stderr"
+	[[ $stderr == *"it is a directory, not a regular file"*"(EISDIR: Is a directory)" ]] || fail "$stderr"
 	[ -d "$d/dir" ] && [ -z "$(ls -A "$d/dir")" ] || fail "the directory changed"
 	python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$d/sock"
 	run --separate-stderr rdmactl --config "$d/sock" persist add rxe0 eth0

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kernel/holders.h"
@@ -289,7 +290,9 @@ int explain_not_regular(struct op_err *e, const char *verb, const char *path,
 	if (p->symlink && !p->type)
 		return op_err_set(e, -EINVAL, NULL, "will not %s %s: it is a symlink that leads "
 				  "nowhere%s%s", verb, path, fix ? "; " : "", fix ? fix : "");
-	return op_err_set(e, -EINVAL, NULL, "will not %s %s: it is %s%s%s%s, not a regular file%s%s",
+	/* A directory is EISDIR, as the man page says; a FIFO, socket or device EINVAL. */
+	return op_err_set(e, S_ISDIR(p->type) ? -EISDIR : -EINVAL, NULL,
+			  "will not %s %s: it is %s%s%s%s, not a regular file%s%s",
 			  verb, path, safe_type_name(p->type),
 			  p->symlink ? " (the symlink leads to " : "", p->symlink ? p->target : "",
 			  p->symlink ? ")" : "", fix ? "; " : "", fix ? fix : "");

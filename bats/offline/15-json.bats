@@ -123,8 +123,10 @@ declare -gA DOCS=()
 	# The attributes these defects were found in, then some picked at random.
 	fixed="$fx/sys/class/net/veth0/operstate $fx/sys/class/net/veth1/mtu"
 	random=$(find "$fx/sys" "$fx/proc" -type f | shuf -n "${RDMACTL_TEST_JSON_FILES:-4}" | tr '\n' ' ')
-	for group in "$fixed" "$random"; do
-		for v in '' '-1' '99999999999999999999 garbage'; do
+	# Each group empty, and each one of the two other shapes.
+	for round in "$fixed|" "$fixed|-1" "$random|" "$random|99999999999999999999 garbage"; do
+		group=${round%|*} v=${round##*|}
+		{
 			k=0
 			for f in $group; do
 				cp -p "$f" "$BATS_TEST_TMPDIR/kept$((++k))" && printf '%s\n' "$v" >"$f"
@@ -134,6 +136,6 @@ declare -gA DOCS=()
 			for f in $group; do
 				mv "$BATS_TEST_TMPDIR/kept$((++k))" "$f"
 			done
-		done
+		}
 	done
 }

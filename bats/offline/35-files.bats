@@ -201,9 +201,10 @@ random_file() {
 }
 
 @test "files: a FIFO or socket anywhere in a fixture is refused within a second, named, by every reader" {
-	for fix in two-netdevs qps-failed no-rdma; do
+	for case in two-netdevs:fifo qps-failed:socket no-rdma:fifo; do
+		fix=${case%:*}
 		rm -rf "$d/fx" && cp -a "$TOP/bats/fixtures/$fix" "$d/fx"
-		for kind in fifo socket; do
+		for kind in "${case#*:}"; do
 			f=$(random_file "$d/fx")
 			mv "$f" "$d/kept"
 			if [ $kind = fifo ]; then

@@ -111,6 +111,9 @@ fixture_contract() {
 declare -gA DOCS=()
 
 @test "json: every fixture reader keeps to docs/json.md on every fixture" {
+	# What the output holds is the same built either way; garbage in the
+	# fixture, the sanitizers' part, is the next test's.
+	[ "$RDMACTL" = "$TOP/rdmactl" ] || skip "the contract is the offline tier's, not again here"
 	for fix in "$TOP"/bats/fixtures/*/; do
 		[ -d "$fix/sys" ] || continue
 		fixture_contract "$fix" "${fix%/}: "

@@ -226,6 +226,7 @@ random_file() {
 }
 
 @test "files: a fixture's file that is a symlink to a FIFO outside it blocks no reader" {
+	[ "$RDMACTL" = "$TOP/rdmactl" ] || skip "how files are opened is the offline tier's, not again here"
 	mkfifo "$d/fifo"
 	rm -rf "$d/fx" && cp -a "$TOP/bats/fixtures/qps" "$d/fx"
 	for round in 1 2; do

@@ -123,3 +123,48 @@ set_netdev() {
 	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" env --family ipv6 rxe0
 	assert_line "export RDMA_ADDRESS='2001:db8:11::1'"
 }
+
+# The fixture $1 with rxe0 named $2 (four bytes, rxe0's length, so that the
+# captured netlink answers keep their lengths) and rxe1's port down, so that
+# env without DEV takes the renamed device.
+set_rdma_name() {
+	local f=$1
+	python3 - "$f/netlink/rdma" "$2" <<-'PY'
+		import sys
+		p, name = sys.argv[1], sys.argv[2].encode('latin-1', 'surrogateescape')
+		data = open(p, 'rb').read()
+		assert data.count(b'rxe0\0') >= 1 and len(name) == 4
+		open(p, 'wb').write(data.replace(b'rxe0\0', name + b'\0'))
+	PY
+	mv "$f/sys/class/infiniband/rxe0" "$f/sys/class/infiniband/$2"
+	printf '%s\n' "$2" >"$f/sys/class/infiniband_verbs/uverbs0/ibdev"
+	echo '1: DOWN' >"$f/sys/class/infiniband/rxe1/ports/1/state"
+}
+
+@test "env: an RDMA device's name the kernel takes comes back exact through eval and runs nothing" {
+	local f=$BATS_TEST_TMPDIR/fx name got
+	# The kernel refuses only '%' and the empty name for an RDMA device:
+	# a newline, quotes, a command substitution, an escape are all taken.
+	for name in $'r\ne0' '$(x)' '`x`;' "a'b'" $'\e[2J' 'a\nb'; do
+		rm -rf "$f" && cp -r "$F" "$f"
+		set_rdma_name "$f" "$name"
+		run -0 rdmactl --sysfs-root "$f" env
+		LC_ALL=C grep -q '[^[:print:]]' <<<"$output" && fail "a byte beyond printable ASCII printed for $(printf %q "$name")"
+		[ "$(grep -c '^#' <<<"$output")" = 1 ] || fail "the comment broke for $(printf %q "$name"): $output"
+		# shellcheck disable=SC2030,SC2031
+		got=$(PATH=/nonexistent; x() { echo RAN; }; eval "$output"; printf '%s|%s' "$RDMA_DEVICE" "$NCCL_IB_HCA")
+		[ "$got" = "$name|=$name:1" ] || fail "$(printf %q "$name") came back as $(printf %q "$got")"
+		# And every table and message shows it escaped the one way the man page
+		# says (\xNN, a backslash doubled), and nothing beyond printable ASCII.
+		esc=$(python3 -c 'import sys; print("".join(c if " " <= c <= "~" and c != "\\" else
+			"\\\\" if c == "\\" else "\\x%02x" % ord(c) for c in sys.argv[1]))' "$name")
+		run -0 rdmactl --sysfs-root "$f" link show
+		assert_line --partial "$esc/1 state ACTIVE"
+		for cmd in 'link show' show gids netdevs qp check 'show nosuch'; do
+			# shellcheck disable=SC2086 # the command's words
+			"$RDMACTL" --sysfs-root "$f" $cmd >"$BATS_TEST_TMPDIR/out" 2>&1 || true
+			! LC_ALL=C grep -q '[^[:print:][:space:]]' "$BATS_TEST_TMPDIR/out" ||
+				fail "$cmd printed $(printf %q "$name") raw: $(cat -v "$BATS_TEST_TMPDIR/out")"
+		done
+	done
+}

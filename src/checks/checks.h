@@ -119,7 +119,10 @@ const char *check_proc_who(const struct proc_info *p, char *buf, size_t len);
 
 /* The checks, by file. */
 void check_kernel(struct check_ctx *c);
-/* The kernel check's finding (C->no_rxe) without its row: for --only lists without it. */
+/*
+ * The kernel check's finding (C->no_rxe) without its row, from the kernel's
+ * config alone (no socket that would load ib_core): for --only lists without it.
+ */
 void check_kernel_assess(struct check_ctx *c);
 void check_modules(struct check_ctx *c);
 void check_netns(struct check_ctx *c);

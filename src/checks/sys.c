@@ -53,8 +53,12 @@ struct kernel_facts {
 	bool have_sysfs, rxe_outside;
 };
 
-/* F filled, and C->no_rxe set: without rdma_rxe, or RDMA at all, what needs it skips. */
-static void kernel_facts(struct check_ctx *c, struct kernel_facts *f)
+/*
+ * F filled, and C->no_rxe set: without rdma_rxe, or RDMA at all, what needs
+ * it skips. With PROBE, RDMA netlink is asked too: opening its socket loads
+ * ib_core where it can, which only the kernel check's own row may do.
+ */
+static void kernel_facts(struct check_ctx *c, struct kernel_facts *f, bool probe)
 {
 	static const char *const opts[] = {
 		"CONFIG_INFINIBAND", "CONFIG_RDMA_RXE", "CONFIG_INFINIBAND_USER_ACCESS",
@@ -65,7 +69,7 @@ static void kernel_facts(struct check_ctx *c, struct kernel_facts *f)
 	bool have_conf = kconfig_load(c->o.root, release(c), &k) == 0;
 
 	memset(f, 0, sizeof(*f));
-	f->nl_err = check_ctx_live(c) ? nl_open(&nl, NETLINK_RDMA) : 0;
+	f->nl_err = probe && check_ctx_live(c) ? nl_open(&nl, NETLINK_RDMA) : 0;
 	f->have_sysfs = sysfs_exists(c->o.root, "/sys/class/infiniband");
 	nl_close(nl);
 	for (size_t i = 0; have_conf && i < sizeof(opts) / sizeof(opts[0]); i++) {
@@ -90,14 +94,15 @@ void check_kernel_assess(struct check_ctx *c)
 {
 	struct kernel_facts f;
 
-	kernel_facts(c, &f);
+	/* The config alone: 'check --only modules' must not load ib_core itself. */
+	kernel_facts(c, &f, false);
 }
 
 void check_kernel(struct check_ctx *c)
 {
 	struct kernel_facts f;
 
-	kernel_facts(c, &f);
+	kernel_facts(c, &f, true);
 	if (*f.missing)
 		check_report(c, V_FAIL, !strcmp(f.missing, "CONFIG_RDMA_RXE") ? FIX_MODULE : FIX_KERNEL,
 			     "kernel %s was built without %s (%s)", release(c), f.missing, f.source);

@@ -177,7 +177,7 @@ assert_whole_json() {
 	printf 'rxe0 %s\nrxe\033[31m1 veth1\n' "$N" >"$conf"
 	run --separate-stderr rdmactl persist list
 	assert_failure 1
-	[[ $stderr == *"$conf:2: 'rxe?[31m1' is not a valid RDMA device name: contains a control character"* ]] ||
+	[[ $stderr == *"$conf:2: 'rxe\\x1b[31m1' is not a valid RDMA device name: contains a control character"* ]] ||
 		fail "$stderr"
 	run rdma_links
 	assert_output ''

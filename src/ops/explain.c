@@ -27,15 +27,22 @@ static void vadd(struct op_err *e, const char *fmt, va_list ap)
 	vsnprintf(e->what + len, sizeof(e->what) - len, fmt, ap);
 }
 
+/* E made afresh: ERR, the kernel's EXT, and FMT's words. */
+static int vset(struct op_err *e, int err, const char *ext, const char *fmt, va_list ap)
+{
+	e->err = err;
+	snprintf(e->ext, sizeof(e->ext), "%s", ext ? ext : "");
+	e->what[0] = '\0';
+	vadd(e, fmt, ap);
+	return err;
+}
+
 int op_err_set(struct op_err *e, int err, const char *ext, const char *fmt, ...)
 {
 	va_list ap;
 
-	e->err = err;
-	snprintf(e->ext, sizeof(e->ext), "%s", ext ? ext : "");
-	e->what[0] = '\0';
 	va_start(ap, fmt);
-	vadd(e, fmt, ap);
+	vset(e, err, ext, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -115,10 +122,8 @@ int explain_no_devices(struct op_err *e, const char *root, const char *fmt, ...)
 
 	if (explain_kernel_no_rdma(e, root))
 		return e->err;
-	e->err = -ENODEV;
-	e->ext[0] = e->what[0] = '\0';
 	va_start(ap, fmt);
-	vadd(e, fmt, ap);
+	vset(e, -ENODEV, NULL, fmt, ap);
 	va_end(ap);
 	return -ENODEV;
 }

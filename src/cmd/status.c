@@ -52,7 +52,7 @@ static void widen(int *w, const char *s)
 
 static void print_row(struct out *o, const struct status_row *r, const int *w)
 {
-	bool up = r->nd.carrier && netdev_carries(&r->nd);
+	bool up = netdev_carries(&r->nd);
 
 	out_obj_open(o, NULL);
 	col(o, "netdev", r->nd.name, w[C_NAME], false);

@@ -119,12 +119,12 @@ TEST_MODS_gid := model/gid
 TEST_MODS_klog := kernel/klog
 TEST_MODS_link := $(MODEL_MODS)
 TEST_MODS_model := $(MODEL_MODS)
-TEST_MODS_monitor := model/monitor model/qp model/counter $(MODEL_MODS)
+TEST_MODS_monitor := model/monitor model/qp model/qpdiag model/counter $(MODEL_MODS)
 TEST_MODS_names := model/names
 TEST_MODS_nl := $(NL_MODS)
 TEST_MODS_nldev := kernel/nldev kernel/nl kernel/safe
 TEST_MODS_proc := kernel/proc kernel/safe kernel/sysfs
-TEST_MODS_qp := model/qp model/counter $(MODEL_MODS)
+TEST_MODS_qp := model/qp model/qpdiag model/counter $(MODEL_MODS)
 TEST_MODS_out := cli/out kernel/errname kernel/release kernel/sysfs kernel/safe
 TEST_MODS_sysfs := kernel/sysfs kernel/safe
 TEST_MODS_wire := selftest/wire selftest/fault model/gid
@@ -158,7 +158,7 @@ build/tests/qpfail: src/tests/qpfail.c
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(shell $(PKG_CONFIG) --libs libibverbs)
 
 # Records the netlink answers of a fixture (tools/capture-sysfs), from rdmactl's model.
-CAPTURE_MODS := $(MODEL_MODS) model/qp model/counter
+CAPTURE_MODS := $(MODEL_MODS) model/qp model/qpdiag model/counter
 build/tools/nl-capture: tools/nl-capture.c $(CAPTURE_MODS:%=build/obj/%.o)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)

@@ -316,7 +316,7 @@ qp_of() {
 	run -0 rdmactl -n rdmactl-a add rxa va
 	run -0 rdmactl -n rdmactl-b add rxb vb
 	rxe_socket_in rdmactl-a || skip "rdma_rxe of $(uname -r) has no socket in a namespace (before 7.1): the trap tests cover it"
-	local mon=$BATS_TEST_TMPDIR/mon srv cli qs qc rc who
+	local mon=$BATS_TEST_TMPDIR/mon srv cli qs qc rc who n
 	"$RDMACTL" -j monitor >"$mon" 2>"$mon.err" &
 	monpid=$!
 	# ibv_rc_pingpong's retry_cnt of 7: rxe resends without end, as it does for any program so made.
@@ -351,6 +351,9 @@ qp_of() {
 	run rdmactl -j qp
 	assert_equal "$(jq -r --argjson q "$qc" '.[] | select(.qpn == $q and .ifname == "rxb") | "\(.state) \(.owner.comm) \(.peer.qpn) \(.peer.state)"' <<<"$output")" \
 		"RTS ibv_rc_pingpong $qs RTS"
+	# Its second look tells an end that resends (each is alone on its device).
+	n=$(jq -r '[.[] | select(.owner.comm == "ibv_rc_pingpong" and .verdict == "resending")] | length' <<<"$output")
+	[ "$n" -ge 1 ] || fail "no QP said to be resending: $output"
 	for _ in $(seq 80); do grep -q '"event":"qp-resending"' "$mon" && break; sleep 0.1; done
 	# The peer killed, the firewall gone: the client resends to a QP that is no more.
 	kill "$srv"; wait "$srv" || true

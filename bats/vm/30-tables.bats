@@ -196,9 +196,9 @@ wait_gid() {
 		bad-rkey) # Both ends go to ERR on a remote access error.
 			grep -q '^completion \(10\|5\) ' "$BATS_TEST_TMPDIR/$mode.out"
 			assert_equal "$got" "$a ERR error qpfail $b"$'\n'"$b ERR error qpfail $a" ;;
-		dead-peer) # The peer's QP is gone: the sender still looks fine (it resends).
+		dead-peer) # The peer's QP is gone: the sender stays in RTS, resending, and a second look tells.
 			grep -q '^no completion in 2 s' "$BATS_TEST_TMPDIR/$mode.out"
-			assert_equal "$got" "$a RTS ok qpfail null" ;;
+			assert_equal "$got" "$a RTS resending qpfail null" ;;
 		esac
 		kill "$prog"
 		wait "$prog" || true

@@ -16,6 +16,7 @@
 #include "kernel/errname.h"
 #include "kernel/nl.h"
 #include "model/qp.h"
+#include "model/qpdiag.h"
 
 /*
  * How long a check watches whether rxe resends: some fifteen of rxe's retry
@@ -88,13 +89,13 @@ static size_t could_resend(const struct model_qps *qs, int pid, size_t *rts)
 		if (q->type != 2 || q->state != MODEL_QPS_RTS || (pid && q->pid != (uint32_t)pid))
 			continue;
 		++*rts;
-		n += model_qp_owes(qs, i) != 0;
+		n += model_qpdiag_owes(qs, i) != 0;
 	}
 	return n;
 }
 
 /* How many of NOW's QPs on the device of QP I are stalled as DIAG[] says. */
-static size_t stalled_on(const struct model_qps *now, const struct model_qp_diag *diag, size_t i)
+static size_t stalled_on(const struct model_qps *now, const struct model_qpdiag *diag, size_t i)
 {
 	size_t n = 0;
 
@@ -104,10 +105,10 @@ static size_t stalled_on(const struct model_qps *now, const struct model_qp_diag
 }
 
 static void report(struct check_ctx *c, const struct model_qps *now,
-		   const struct model_qp_diag *diag, size_t i)
+		   const struct model_qpdiag *diag, size_t i)
 {
 	const struct rdma_qp *q = &now->v[i];
-	const struct model_qp_diag *d = &diag[i];
+	const struct model_qpdiag *d = &diag[i];
 	size_t others = d->trouble == MODEL_QPT_STALLED ? stalled_on(now, diag, i) : 1;
 	char who[64];
 
@@ -137,7 +138,8 @@ static void check_qps_of(struct check_ctx *c, int pid, const char *who)
 {
 	struct reading r[2];
 	struct reading *now = &r[0], *before = NULL;
-	struct model_qp_diag *diag;
+	struct model_qpdiag_memo facts = { 0 };
+	struct model_qpdiag *diag;
 	size_t mine = 0, bad = 0, rts;
 	int err;
 
@@ -163,12 +165,13 @@ static void check_qps_of(struct check_ctx *c, int pid, const char *who)
 	}
 	for (size_t i = 0; i < now->qs.n; i++) {
 		const struct rdma_qp *q = &now->qs.v[i];
-		struct model_qp_port f;
 
 		/* Every QP, not PID's alone: how many of a device stalled together is told. */
 		mine += !pid || q->pid == (uint32_t)pid;
-		model_qp_port_facts(port_of(now, q), before ? port_of(before, q) : NULL, &f);
-		model_qp_diagnose(&now->qs, i, before ? &before->qs : NULL, &f, &diag[i]);
+		model_qpdiag_diagnose(&now->qs, i, before ? &before->qs : NULL,
+				  model_qpdiag_facts_memo(&facts, port_of(now, q),
+							   before ? port_of(before, q) : NULL),
+				  &diag[i]);
 	}
 	for (size_t i = 0; i < now->qs.n; i++) {
 		if (diag[i].trouble == MODEL_QPT_NONE ||

@@ -129,17 +129,22 @@ static void forget_stalled(struct monitor_memo *memo, const struct model_qps *qs
 	memo->nstalled = n;
 }
 
-static void qp_facts(const struct monitor_snap *a, const struct monitor_snap *b,
-		     const struct rdma_qp *q, struct model_qp_port *f)
+static const struct model_qpdiag_port *qp_facts(const struct monitor_snap *a,
+					    const struct monitor_snap *b,
+					    const struct rdma_qp *q,
+					    struct model_qpdiag_memo *m)
 {
-	model_qp_port_facts(find_port(model_find(&b->m, q->dev), q->port),
-			    find_port(model_find(&a->m, q->dev), q->port), f);
+	return model_qpdiag_facts_memo(m, find_port(model_find(&b->m, q->dev), q->port),
+					find_port(model_find(&a->m, q->dev), q->port));
 }
 
 static void diff_qps(const struct monitor_snap *a, const struct monitor_snap *b,
 		     struct monitor_memo *memo, monitor_emit emit, void *arg)
 {
-	if (!a->qs_ok || !b->qs_ok)
+	struct model_qpdiag_memo m;
+
+	/* QPs carried over, with the counters too, have nothing new to say. */
+	if (!a->qs_ok || !b->qs_ok || (b->qs_carried && !b->counted))
 		return;
 	for (size_t i = 0; i < a->qs.n; i++)
 		if (!model_qp_find(&b->qs, a->qs.v[i].dev, a->qs.v[i].qpn))
@@ -147,15 +152,14 @@ static void diff_qps(const struct monitor_snap *a, const struct monitor_snap *b,
 						      .dev = model_find(&a->m, a->qs.v[i].dev),
 						      .qp = &a->qs.v[i] }, arg);
 	forget_stalled(memo, &b->qs);
+	memset(&m, 0, sizeof(m));
 	for (size_t i = 0; i < b->qs.n; i++) {
 		const struct rdma_qp *q = &b->qs.v[i];
 		const struct rdma_qp *was = model_qp_find(&a->qs, q->dev, q->qpn);
 		struct monitor_event e = { .dev = model_find(&b->m, q->dev), .qp = q };
-		struct model_qp_diag d;
-		struct model_qp_port f;
+		struct model_qpdiag d;
 
-		qp_facts(a, b, q, &f);
-		model_qp_diagnose(&b->qs, i, &a->qs, &f, &d);
+		model_qpdiag_diagnose(&b->qs, i, &a->qs, qp_facts(a, b, q, &m), &d);
 		if (!was) {
 			/* Made and failed within one reading: said as made, with the cause. */
 			e.kind = MON_QP_CREATED;

@@ -13,12 +13,15 @@
 
 #include "model/model.h"
 #include "model/qp.h"
+#include "model/qpdiag.h"
 
 /* One reading: the ports' states, netdevs' MTUs and states, counters; the QPs. */
 struct monitor_snap {
 	struct model m;
 	struct model_qps qs;
 	bool qs_ok;		/* the QPs were read */
+	bool counted;		/* the counters were read, not carried over */
+	bool qs_carried;	/* the QPs are the last reading's, not read anew */
 	uint64_t ms;		/* when, on the monotonic clock */
 };
 
@@ -47,7 +50,7 @@ struct monitor_event {
 	int from_mtu, to_mtu;
 	const char *counter;
 	uint64_t value, delta;
-	const struct model_qp_diag *diag;	/* NULL when no cause is told */
+	const struct model_qpdiag *diag;	/* NULL when no cause is told */
 };
 
 typedef void (*monitor_emit)(const struct monitor_event *e, void *arg);

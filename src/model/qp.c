@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The live QPs, from the RDMA netlink's resource dump: owners and peers. */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +12,11 @@
 #include "kernel/nl.h"
 #include "kernel/nldev.h"
 #include "kernel/sysfs.h"
-#include "model/counter.h"
 #include "model/qp.h"
 
 struct fill {
 	struct model_qps *q;
+	size_t cap;		/* room in q->v */
 	int err;		/* what stopped the dump's parse */
 };
 
@@ -27,11 +26,17 @@ static int add_qp(const struct nldev_qp *n, void *arg)
 	struct model_qps *q = f->q;
 	struct rdma_qp *v, *e;
 
-	v = realloc(q->v, (q->n + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	q->v = v;
-	e = &v[q->n++];
+	if (q->n == f->cap) {
+		/* Doubled, not grown by one: a dump of thousands copied once, not each time. */
+		size_t cap = f->cap ? 2 * f->cap : 64;
+
+		v = reallocarray(q->v, cap, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		q->v = v;
+		f->cap = cap;
+	}
+	e = &q->v[q->n++];
 	*e = (struct rdma_qp){
 		.port = n->port, .qpn = n->lqpn, .type = n->type, .state = n->state,
 		.has_rqpn = n->has_rqpn, .has_rq_psn = n->has_rq_psn, .has_sq_psn = n->has_sq_psn,
@@ -196,6 +201,24 @@ int model_load_qps(const struct model_src *src, const char *dev, struct model_qp
 	return 0;
 }
 
+int model_qps_copy(const struct model_qps *from, struct model_qps *to)
+{
+	memset(to, 0, sizeof(*to));
+	to->v = malloc((from->n ? from->n : 1) * sizeof(*to->v));
+	to->by_qpn = from->by_qpn ? malloc((from->n ? from->n : 1) * sizeof(*to->by_qpn)) : NULL;
+	if (!to->v || (from->by_qpn && !to->by_qpn)) {
+		model_qps_free(to);
+		return -ENOMEM;
+	}
+	if (from->n) {
+		memcpy(to->v, from->v, from->n * sizeof(*to->v));
+		if (from->by_qpn)
+			memcpy(to->by_qpn, from->by_qpn, from->n * sizeof(*to->by_qpn));
+	}
+	to->n = from->n;
+	return 0;
+}
+
 void model_qps_free(struct model_qps *q)
 {
 	free(q->v);
@@ -225,7 +248,8 @@ const char *model_qp_verdict(const struct rdma_qp *q)
 {
 	switch (q->state) {
 	case MODEL_QPS_RTS:
-		return "ok";
+		return q->resend == MODEL_QPR_YES ? "resending" :
+		       q->resend == MODEL_QPR_MAYBE ? "maybe-resending" : "ok";
 	case MODEL_QPS_ERR:
 		return "error";
 	case MODEL_QPS_SQE:
@@ -246,185 +270,4 @@ const char *model_qp_owner(const struct rdma_qp *q, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%u", q->pid);
 	return buf;
-}
-
-/* P's counter NAME (rdmactl's name for it), 0 when P has none such. */
-static uint64_t counter(const struct port *p, const char *name)
-{
-	for (size_t k = 0; p && k < p->ncounters; k++) {
-		const struct model_counter_info *t = model_counter_info(p->counters[k].name);
-
-		if (t && !strcmp(t->name, name))
-			return p->counters[k].value;
-	}
-	return 0;
-}
-
-void model_qp_port_facts(const struct port *now, const struct port *before,
-			 struct model_qp_port *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->resent = -1;
-	if (!now)
-		return;
-	f->known = true;
-	f->active = now->state == 4;
-	f->rnr_exceeded = counter(now, "retry_rnr_exceeded_err");
-	f->retry_exceeded = counter(now, "retry_exceeded_err");
-	f->link_downed = counter(now, "link_downed");
-	if (before && before->counters_known && now->counters_known) {
-		uint64_t a = counter(before, "completer_retry_err");
-		uint64_t b = counter(now, "completer_retry_err");
-
-		f->resent = b >= a ? (int64_t)(b - a) : 0;
-	}
-}
-
-/* PSNs are 24 bits: whether A and B, both read, differ. */
-static bool psn_moved(bool has_a, uint32_t a, bool has_b, uint32_t b)
-{
-	return has_a && has_b && ((a ^ b) & 0xffffff);
-}
-
-int model_qp_owes(const struct model_qps *qs, size_t i)
-{
-	const struct rdma_qp *q = &qs->v[i];
-	const struct rdma_qp *peer = q->peer >= 0 ? &qs->v[q->peer] : NULL;
-
-	if (q->type != 2 || q->state != MODEL_QPS_RTS)
-		return 0;
-	if (!peer || !q->has_sq_psn || !peer->has_rq_psn)
-		return -1;
-	return psn_moved(true, q->sq_psn, true, peer->rq_psn);
-}
-
-/* A QP in ERR or SQE: the likeliest cause from its port and its peer on this host. */
-static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
-			   const struct model_qp_port *f, struct model_qp_diag *d)
-{
-	size_t n;
-
-	d->trouble = MODEL_QPT_ERROR;
-	if (f->known && !f->active) {
-		d->sure = true;
-		d->cause = "its port went down under it (its netdev set down, or its link removed): "
-			   "every QP on the port moved to ERR";
-		snprintf(d->evidence, sizeof(d->evidence), "port %u of %s is not ACTIVE", q->port,
-			 q->dev);
-		d->fix = "bring the netdev up ('rdmactl check --only link' says how), then make the "
-			 "QP again: a QP in ERR stays there";
-		return;
-	}
-	n = 0;
-	d->evidence[0] = '\0';
-	if (peer) {
-		char who[64];
-
-		n = (size_t)snprintf(d->evidence, sizeof(d->evidence), "its peer QP %u of %s is in "
-				     "%s; ", peer->qpn, model_qp_owner(peer, who, sizeof(who)),
-				     model_qp_state_name(peer->state));
-	} else if (q->has_rqpn && q->rqpn) {
-		n = (size_t)snprintf(d->evidence, sizeof(d->evidence), "its peer QP %u is on no "
-				     "device of this host; ", q->rqpn);
-	}
-	if (n >= sizeof(d->evidence))
-		n = sizeof(d->evidence) - 1;
-	if (f->rnr_exceeded && (!peer || peer->state != MODEL_QPS_ERR)) {
-		d->cause = "RNR retries ran out: its peer had no receive posted when its SEND came";
-		snprintf(d->evidence + n, sizeof(d->evidence) - n, "retry_rnr_exceeded_err is "
-			 "%" PRIu64 " on %s", f->rnr_exceeded, q->dev);
-		d->fix = "have the receiver post its receives before the sender sends, or set a "
-			 "larger rnr_retry (7 retries for ever)";
-	} else if (f->retry_exceeded && (!peer || peer->state != MODEL_QPS_ERR)) {
-		d->cause = "transport retries ran out: its requests went unanswered (the peer's QP "
-			   "gone, a firewall dropping UDP 4791, a route, another network namespace "
-			   "before Linux 7.1)";
-		snprintf(d->evidence + n, sizeof(d->evidence) - n, "retry_exceeded_err is "
-			 "%" PRIu64 " on %s", f->retry_exceeded, q->dev);
-		d->fix = "'rdmactl check --only firewall,netns,subnet' on both hosts, and whether "
-			 "the peer's program still runs";
-	} else if (peer && peer->state == MODEL_QPS_ERR) {
-		d->cause = "a remote access error most likely (a wrong rkey, address, length or "
-			   "access flags in an RDMA READ or WRITE); one end's error flushed the other";
-		snprintf(d->evidence + n, sizeof(d->evidence) - n, "%s", "RNR and unanswered "
-			 "requests leave the receiver in RTS; rxe counts remote access errors nowhere");
-		d->fix = "hold the rkey, address and length the program sends against the peer's "
-			 "MR and its access flags (IBV_ACCESS_REMOTE_WRITE, _READ); the first error "
-			 "completion it polled (10: remote access error) tells: 'rdmactl explain' it";
-	} else if (f->link_downed) {
-		d->cause = "its port went down and came back (its netdev set down and up): the QP "
-			   "moved to ERR meanwhile";
-		snprintf(d->evidence + n, sizeof(d->evidence) - n, "link_downed is %" PRIu64
-			 " on %s", f->link_downed, q->dev);
-		d->fix = "make the QP again: a QP in ERR stays there";
-	} else {
-		d->cause = "a local error most likely: its source GID's address removed or its "
-			   "route gone under it (Linux 7.3 says flush, 6.1 local QP operation error), "
-			   "or a work request the device refused";
-		snprintf(d->evidence + n, sizeof(d->evidence) - n, "%s counts no RNR, exhausted "
-			 "retries or port down", q->dev);
-		d->fix = "'rdmactl check --only gid-consistency' for the GIDs, and 'rdmactl "
-			 "explain' the program's first error completion";
-	}
-}
-
-void model_qp_diagnose(const struct model_qps *now, size_t i, const struct model_qps *before,
-		       const struct model_qp_port *port, struct model_qp_diag *d)
-{
-	const struct rdma_qp *q = &now->v[i];
-	const struct rdma_qp *peer = q->peer >= 0 ? &now->v[q->peer] : NULL;
-	const struct rdma_qp *was;
-
-	memset(d, 0, sizeof(*d));
-	if (q->state == MODEL_QPS_ERR || q->state == MODEL_QPS_SQE) {
-		diagnose_error(q, peer, port, d);
-		return;
-	}
-	/*
-	 * An RC QP in RTS is resending unanswered when its port resent
-	 * meanwhile and it made no progress: a peer of this host took in
-	 * nothing with packets still owed to it, or, with no peer here, it
-	 * received nothing either (a peer that sends to it is there).
-	 */
-	if (q->type != 2 || q->state != MODEL_QPS_RTS || !before || port->resent <= 0)
-		return;
-	was = model_qp_find(before, q->dev, q->qpn);
-	if (!was)
-		return;		/* made during the interval */
-	if (peer) {
-		const struct rdma_qp *peer_was = model_qp_find(before, peer->dev, peer->qpn);
-		char who[64];
-
-		if (!peer_was || psn_moved(peer_was->has_rq_psn, peer_was->rq_psn,
-					   peer->has_rq_psn, peer->rq_psn) || model_qp_owes(now, i) != 1)
-			return;
-		if (peer->state != MODEL_QPS_RTS && peer->state != MODEL_QPS_RTR)
-			d->cause = "its peer on this host takes in nothing in its state, and rxe "
-				   "resends to it for as long as the program runs";
-		else
-			d->cause = "its packets do not reach its peer on this host: a firewall "
-				   "dropping UDP 4791 between network namespaces, or the peer in "
-				   "another namespace before Linux 7.1";
-		snprintf(d->evidence, sizeof(d->evidence), "%s resent %" PRId64 " times meanwhile; "
-			 "its peer QP %u of %s, in %s, still expects PSN %u where it sends %u",
-			 q->dev, port->resent, peer->qpn, model_qp_owner(peer, who, sizeof(who)),
-			 model_qp_state_name(peer->state), peer->rq_psn, q->sq_psn);
-		d->fix = "'rdmactl check --only firewall,netns' in both namespaces";
-	} else {
-		if (psn_moved(was->has_rq_psn, was->rq_psn, q->has_rq_psn, q->rq_psn))
-			return;
-		d->cause = "its peer QP is gone (destroyed, or its process ended) or does not "
-			   "answer: rxe resends for as long as the program runs, and no error "
-			   "completion comes";
-		if (q->has_rqpn)
-			snprintf(d->evidence, sizeof(d->evidence), "%s resent %" PRId64 " times "
-				 "meanwhile; its peer QP %u is on no device of this host", q->dev,
-				 port->resent, q->rqpn);
-		else
-			snprintf(d->evidence, sizeof(d->evidence), "%s resent %" PRId64 " times "
-				 "meanwhile", q->dev, port->resent);
-		d->fix = "find whether the peer's program still runs ('rdmactl qp' on its host); "
-			 "a program should time out its own waits, as rxe never fails the QP";
-	}
-	d->trouble = MODEL_QPT_STALLED;
 }

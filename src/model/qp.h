@@ -30,6 +30,15 @@ struct rdma_qp {
 	uint32_t pid;		/* 0: the kernel's own (comm is then its kernel name) */
 	char comm[32];		/* the owner's command, "" when it is gone or unreadable */
 	long peer;		/* the QP of this host that is its other end: an index, or -1 */
+	uint8_t resend;		/* enum model_qp_resend: what a second look told */
+};
+
+/* Whether an RC QP in RTS was seen resending with no answer (model_qpdiag_watch). */
+enum model_qp_resend {
+	MODEL_QPR_UNTOLD,	/* not looked at twice: one reading cannot tell */
+	MODEL_QPR_NO,
+	MODEL_QPR_YES,		/* the one QP of its device that made no progress while it resent */
+	MODEL_QPR_MAYBE,	/* one of several such: the counters are the device's */
 };
 
 struct model_qps {
@@ -50,6 +59,8 @@ struct model_qps {
  * peer found: 0, -ENODEV when DEV is no device, or a netlink error.
  */
 int model_load_qps(const struct model_src *src, const char *dev, struct model_qps *q);
+/* TO, a copy of FROM (its index too): 0, or -ENOMEM with TO empty. */
+int model_qps_copy(const struct model_qps *from, struct model_qps *to);
 void model_qps_free(struct model_qps *q);
 /*
  * Each RC and UC QP's other end among Q's QPs (its peer index, else -1).
@@ -64,7 +75,8 @@ const char *model_qp_type_name(uint8_t type);
 const char *model_qp_state_name(uint8_t state);
 /*
  * What a QP's state says, in a word for its verdict column: "ok" (RTS),
- * "error", "send-queue-error", "draining", "not-ready" (RESET, INIT, RTR).
+ * "error", "send-queue-error", "draining", "not-ready" (RESET, INIT, RTR);
+ * for an RC QP in RTS seen resending, "resending" or "maybe-resending".
  */
 const char *model_qp_verdict(const struct rdma_qp *q);
 
@@ -72,53 +84,5 @@ const char *model_qp_verdict(const struct rdma_qp *q);
 const struct rdma_qp *model_qp_find(const struct model_qps *q, const char *dev, uint32_t qpn);
 /* Who owns Q, in BUF: "1234 (prog)", "1234" when its command is unknown, "the kernel's ib_core". */
 const char *model_qp_owner(const struct rdma_qp *q, char *buf, size_t len);
-
-/* What a QP's port shows that tells its trouble apart, from one or two readings. */
-struct model_qp_port {
-	bool known;		/* the port was read; else the rest is 0 */
-	bool active;		/* its state is ACTIVE */
-	uint64_t rnr_exceeded;	/* retry_rnr_exceeded_err */
-	uint64_t retry_exceeded;	/* retry_exceeded_err */
-	uint64_t link_downed;
-	int64_t resent;		/* completer_retry_err's rise between two readings; -1: one reading */
-};
-
-/* NOW's facts, and BEFORE's (NULL: one reading) for the rise of completer_retry_err. */
-void model_qp_port_facts(const struct port *now, const struct port *before,
-			 struct model_qp_port *f);
-
-enum model_qp_trouble {
-	MODEL_QPT_NONE,
-	MODEL_QPT_ERROR,	/* in ERR or SQE */
-	MODEL_QPT_STALLED,	/* an RC QP in RTS resending with no answer */
-};
-
-/* A QP's trouble: its most likely cause, what that rests on, and the fix. */
-struct model_qp_diag {
-	enum model_qp_trouble trouble;
-	bool sure;		/* the evidence leaves no other cause */
-	const char *cause;
-	char evidence[256];
-	const char *fix;
-};
-
-/*
- * Whether QS's QP I, an RC QP in RTS, owes its peer packets: 1 when its
- * peer on this host has taken in less than it sent, 0 when they are caught
- * up (or it is no RC QP in RTS), -1 when it cannot be told (its peer is not
- * on this host, or a PSN is not known): a QP that owes, or may, is one rxe
- * may be resending for.
- */
-int model_qp_owes(const struct model_qps *qs, size_t i);
-
-/*
- * Diagnoses NOW's QP I from its state, its peer's on this host, its port's
- * facts PORT and, when BEFORE (a reading of the QPs before PORT->resent's
- * interval) is given, whether it and its peer moved meanwhile. Counters are
- * the device's, not the QP's: where several QPs share a port, what they
- * show is the likeliest cause, never a certain one.
- */
-void model_qp_diagnose(const struct model_qps *now, size_t i, const struct model_qps *before,
-		       const struct model_qp_port *port, struct model_qp_diag *d);
 
 #endif

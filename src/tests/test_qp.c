@@ -15,6 +15,7 @@
 #include "tests/unit.h"
 
 #include "model/qp.h"
+#include "model/qpdiag.h"
 
 static struct rdma_qp qp(const char *dev, uint32_t qpn, uint32_t rqpn)
 {
@@ -92,21 +93,21 @@ static void pair_of(struct rdma_qp v[2], uint8_t sa, uint8_t sb)
 	model_qp_find_peers(&q);
 }
 
-static const struct model_qp_port active = { .known = true, .active = true, .resent = -1 };
+static const struct model_qpdiag_port active = { .known = true, .active = true, .resent = -1 };
 
 static void error_causes(void **state)
 {
 	struct rdma_qp v[2];
 	struct model_qps q = { .v = v, .n = 2 };
-	struct model_qp_port f = active;
-	struct model_qp_diag d;
+	struct model_qpdiag_port f = active;
+	struct model_qpdiag d;
 
 	(void)state;
 	/* The port down: certain, whatever else. */
 	pair_of(v, MODEL_QPS_ERR, MODEL_QPS_RTS);
 	f.active = false;
 	f.rnr_exceeded = 3;
-	model_qp_diagnose(&q, 0, NULL, &f, &d);
+	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_ERROR);
 	assert_true(d.sure);
 	assert_non_null(strstr(d.cause, "port went down"));
@@ -115,19 +116,19 @@ static void error_causes(void **state)
 	/* RNR: the peer fine, the RNR counter moved. */
 	f = active;
 	f.rnr_exceeded = 1;
-	model_qp_diagnose(&q, 0, NULL, &f, &d);
+	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
 	assert_false(d.sure);
 	assert_non_null(strstr(d.cause, "RNR retries ran out"));
 	assert_string_equal(d.evidence, "its peer QP 18 of 40 (prog) is in RTS; "
 			    "retry_rnr_exceeded_err is 1 on rxe0");
 	/* ... but not when both ends are in ERR: that is no RNR. */
 	pair_of(v, MODEL_QPS_ERR, MODEL_QPS_ERR);
-	model_qp_diagnose(&q, 0, NULL, &f, &d);
+	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
 	assert_non_null(strstr(d.cause, "remote access error"));
 
 	/* Both in ERR, nothing counted: remote access, told by no counter. */
 	f = active;
-	model_qp_diagnose(&q, 1, NULL, &f, &d);
+	model_qpdiag_diagnose(&q, 1, NULL, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_ERROR);
 	assert_non_null(strstr(d.cause, "remote access error"));
 	assert_string_equal(d.evidence, "its peer QP 17 of 40 (prog) is in ERR; RNR and unanswered "
@@ -136,13 +137,13 @@ static void error_causes(void **state)
 
 	/* One end in ERR, nothing counted: a local error (the GID's address gone). */
 	pair_of(v, MODEL_QPS_ERR, MODEL_QPS_RTS);
-	model_qp_diagnose(&q, 0, NULL, &f, &d);
+	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
 	assert_non_null(strstr(d.cause, "local error"));
 	assert_string_equal(d.evidence, "its peer QP 18 of 40 (prog) is in RTS; rxe0 counts no "
 			    "RNR, exhausted retries or port down");
 	/* ... unless the port went down and came back meanwhile. */
 	f.link_downed = 1;
-	model_qp_diagnose(&q, 0, NULL, &f, &d);
+	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
 	assert_non_null(strstr(d.cause, "went down and came back"));
 
 	/* No peer here, retries exhausted; SQE is trouble too. */
@@ -151,14 +152,14 @@ static void error_causes(void **state)
 	v[0].rqpn = 99;
 	v[0].peer = -1;
 	v[0].state = MODEL_QPS_SQE;
-	model_qp_diagnose(&q, 0, NULL, &f, &d);
+	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
 	assert_non_null(strstr(d.cause, "transport retries ran out"));
 	assert_string_equal(d.evidence, "its peer QP 99 is on no device of this host; "
 			    "retry_exceeded_err is 2 on rxe0");
 
 	/* Healthy states are no trouble. */
 	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_INIT);
-	model_qp_diagnose(&q, 0, NULL, &f, &d);
+	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_NONE);
 }
 
@@ -166,66 +167,66 @@ static void resending(void **state)
 {
 	struct rdma_qp v[2], w[2];
 	struct model_qps now = { .v = v, .n = 2 }, before = { .v = w, .n = 2 };
-	struct model_qp_port f = active;
-	struct model_qp_diag d;
+	struct model_qpdiag_port f = active;
+	struct model_qpdiag d;
 
 	(void)state;
 	/* A pair caught up (17's next PSN is what 18 expects): fine, whatever the port resent. */
 	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_RTS);
 	pair_of(w, MODEL_QPS_RTS, MODEL_QPS_RTS);
 	f.resent = 15;
-	model_qp_diagnose(&now, 0, &before, &f, &d);
+	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_NONE);
 
 	/* 17 owes 18 packets that 18 never takes in: stalled. */
 	now.v[0].sq_psn = before.v[0].sq_psn = 103;
-	model_qp_diagnose(&now, 0, &before, &f, &d);
+	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_STALLED);
 	assert_non_null(strstr(d.cause, "do not reach its peer"));
 	assert_string_equal(d.evidence, "rxe0 resent 15 times meanwhile; its peer QP 18 of "
 			    "40 (prog), in RTS, still expects PSN 100 where it sends 103");
 	/* A peer in ERR takes nothing in: the sender resends to it for ever. */
 	now.v[1].state = MODEL_QPS_ERR;
-	model_qp_diagnose(&now, 0, &before, &f, &d);
+	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_STALLED);
 	assert_non_null(strstr(d.cause, "takes in nothing"));
 	now.v[1].state = MODEL_QPS_RTS;
 	/* ... but not when 18 took some in meanwhile (a loaded link losing a few). */
 	before.v[1].rq_psn = 90;
-	model_qp_diagnose(&now, 0, &before, &f, &d);
+	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_NONE);
 	/* ... nor when the port resent nothing, or there is one reading. */
 	before.v[1].rq_psn = 100;
 	f.resent = 0;
-	model_qp_diagnose(&now, 0, &before, &f, &d);
+	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_NONE);
 	f.resent = 15;
-	model_qp_diagnose(&now, 0, NULL, &f, &d);
+	model_qpdiag_diagnose(&now, 0, NULL, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_NONE);
 
 	/* The peer destroyed: 17 alone, receiving nothing, while the port resends. */
 	now.n = before.n = 1;
 	now.v[0].peer = before.v[0].peer = -1;
-	model_qp_diagnose(&now, 0, &before, &f, &d);
+	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_STALLED);
 	assert_non_null(strstr(d.cause, "peer QP is gone"));
 	assert_string_equal(d.evidence, "rxe0 resent 15 times meanwhile; its peer QP 18 is on no "
 			    "device of this host");
 	/* ... but one that received meanwhile has a peer that talks to it. */
 	now.v[0].rq_psn = 120;
-	model_qp_diagnose(&now, 0, &before, &f, &d);
+	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_NONE);
 	/* ... and a QP made during the interval is not judged. */
 	now.v[0].rq_psn = 100;
 	before.v[0].qpn = 30;
-	model_qp_diagnose(&now, 0, &before, &f, &d);
+	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_NONE);
 	/* PSNs wrap at 24 bits. */
 	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_RTS);
 	pair_of(w, MODEL_QPS_RTS, MODEL_QPS_RTS);
 	now.n = before.n = 2;
 	now.v[0].sq_psn = before.v[0].sq_psn = 0x1000000 + 100;
-	model_qp_diagnose(&now, 0, &before, &f, &d);
+	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_NONE);
 }
 
@@ -236,24 +237,24 @@ static void owes(void **state)
 
 	(void)state;
 	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_RTS);
-	assert_int_equal(model_qp_owes(&q, 0), 0);
+	assert_int_equal(model_qpdiag_owes(&q, 0), 0);
 	/* 17 sent past what 18 took in; PSNs wrap at 24 bits. */
 	q.v[0].sq_psn = 101;
-	assert_int_equal(model_qp_owes(&q, 0), 1);
+	assert_int_equal(model_qpdiag_owes(&q, 0), 1);
 	q.v[0].sq_psn = 100 + (1u << 24);
-	assert_int_equal(model_qp_owes(&q, 0), 0);
+	assert_int_equal(model_qpdiag_owes(&q, 0), 0);
 	/* A PSN not known, or no peer here: cannot be told. */
 	q.v[1].has_rq_psn = false;
-	assert_int_equal(model_qp_owes(&q, 0), -1);
+	assert_int_equal(model_qpdiag_owes(&q, 0), -1);
 	q.v[1].has_rq_psn = true;
 	q.v[0].peer = -1;
-	assert_int_equal(model_qp_owes(&q, 0), -1);
+	assert_int_equal(model_qpdiag_owes(&q, 0), -1);
 	/* Only an RC QP in RTS owes anything. */
 	q.v[0].state = MODEL_QPS_ERR;
-	assert_int_equal(model_qp_owes(&q, 0), 0);
+	assert_int_equal(model_qpdiag_owes(&q, 0), 0);
 	q.v[0].state = MODEL_QPS_RTS;
 	q.v[0].type = 4;
-	assert_int_equal(model_qp_owes(&q, 0), 0);
+	assert_int_equal(model_qpdiag_owes(&q, 0), 0);
 }
 
 static void port_facts(void **state)
@@ -266,21 +267,21 @@ static void port_facts(void **state)
 			       .ncounters = 3 };
 	struct port now = { .num = 1, .state = 1, .counters_known = true, .counters = b,
 			    .ncounters = 4 };
-	struct model_qp_port f;
+	struct model_qpdiag_port f;
 
 	(void)state;
-	model_qp_port_facts(&now, &before, &f);
+	model_qpdiag_facts(&now, &before, &f);
 	assert_true(f.known);
 	assert_false(f.active);
 	assert_int_equal(f.rnr_exceeded, 2);
 	assert_int_equal(f.retry_exceeded, 4);
 	assert_int_equal(f.link_downed, 1);
 	assert_int_equal(f.resent, 15);
-	model_qp_port_facts(&before, &now, &f);	/* a counter reset between: no rise */
+	model_qpdiag_facts(&before, &now, &f);	/* a counter reset between: no rise */
 	assert_int_equal(f.resent, 0);
-	model_qp_port_facts(&now, NULL, &f);
+	model_qpdiag_facts(&now, NULL, &f);
 	assert_int_equal(f.resent, -1);
-	model_qp_port_facts(NULL, NULL, &f);
+	model_qpdiag_facts(NULL, NULL, &f);
 	assert_false(f.known);
 }
 

@@ -31,7 +31,7 @@ static void qp_fields(struct out *o, const struct monitor_event *e)
 	view_qp_owner(o, "owner", " ", q);
 }
 
-static void diag_fields(struct out *o, const struct model_qp_diag *d)
+static void diag_fields(struct out *o, const struct model_qpdiag *d)
 {
 	if (!d)
 		return;

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A live QP's trouble: its cause from its state, its peer and its port's counters. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel/clock.h"
+#include "model/counter.h"
+#include "model/qpdiag.h"
+
+/* P's counter NAME (rdmactl's name for it), 0 when P has none such. */
+static uint64_t counter(const struct port *p, const char *name)
+{
+	for (size_t k = 0; p && k < p->ncounters; k++) {
+		const struct model_counter_info *t = model_counter_info(p->counters[k].name);
+
+		if (t && !strcmp(t->name, name))
+			return p->counters[k].value;
+	}
+	return 0;
+}
+
+void model_qpdiag_facts(const struct port *now, const struct port *before,
+			 struct model_qpdiag_port *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->resent = -1;
+	if (!now)
+		return;
+	f->known = true;
+	f->active = now->state == 4;
+	f->rnr_exceeded = counter(now, "retry_rnr_exceeded_err");
+	f->retry_exceeded = counter(now, "retry_exceeded_err");
+	f->link_downed = counter(now, "link_downed");
+	if (before && before->counters_known && now->counters_known) {
+		uint64_t a = counter(before, "completer_retry_err");
+		uint64_t b = counter(now, "completer_retry_err");
+
+		f->resent = b >= a ? (int64_t)(b - a) : 0;
+	}
+}
+
+const struct model_qpdiag_port *model_qpdiag_facts_memo(struct model_qpdiag_memo *m,
+						     const struct port *now,
+						     const struct port *before)
+{
+	if (!m->set || m->now != now || m->before != before) {
+		model_qpdiag_facts(now, before, &m->f);
+		m->now = now;
+		m->before = before;
+		m->set = true;
+	}
+	return &m->f;
+}
+
+/* PSNs are 24 bits: whether A and B, both read, differ. */
+static bool psn_moved(bool has_a, uint32_t a, bool has_b, uint32_t b)
+{
+	return has_a && has_b && ((a ^ b) & 0xffffff);
+}
+
+int model_qpdiag_owes(const struct model_qps *qs, size_t i)
+{
+	const struct rdma_qp *q = &qs->v[i];
+	const struct rdma_qp *peer = q->peer >= 0 ? &qs->v[q->peer] : NULL;
+
+	if (q->type != 2 || q->state != MODEL_QPS_RTS)
+		return 0;
+	if (!peer || !q->has_sq_psn || !peer->has_rq_psn)
+		return -1;
+	return psn_moved(true, q->sq_psn, true, peer->rq_psn);
+}
+
+/* A QP in ERR or SQE: the likeliest cause from its port and its peer on this host. */
+static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
+			   const struct model_qpdiag_port *f, struct model_qpdiag *d)
+{
+	size_t n;
+
+	d->trouble = MODEL_QPT_ERROR;
+	if (f->known && !f->active) {
+		d->sure = true;
+		d->cause = "its port went down under it (its netdev set down, or its link removed): "
+			   "every QP on the port moved to ERR";
+		snprintf(d->evidence, sizeof(d->evidence), "port %u of %s is not ACTIVE", q->port,
+			 q->dev);
+		d->fix = "bring the netdev up ('rdmactl check --only link' says how), then make the "
+			 "QP again: a QP in ERR stays there";
+		return;
+	}
+	n = 0;
+	d->evidence[0] = '\0';
+	if (peer) {
+		char who[64];
+
+		n = (size_t)snprintf(d->evidence, sizeof(d->evidence), "its peer QP %u of %s is in "
+				     "%s; ", peer->qpn, model_qp_owner(peer, who, sizeof(who)),
+				     model_qp_state_name(peer->state));
+	} else if (q->has_rqpn && q->rqpn) {
+		n = (size_t)snprintf(d->evidence, sizeof(d->evidence), "its peer QP %u is on no "
+				     "device of this host; ", q->rqpn);
+	}
+	if (n >= sizeof(d->evidence))
+		n = sizeof(d->evidence) - 1;
+	if (f->rnr_exceeded && (!peer || peer->state != MODEL_QPS_ERR)) {
+		d->cause = "RNR retries ran out: its peer had no receive posted when its SEND came";
+		snprintf(d->evidence + n, sizeof(d->evidence) - n, "retry_rnr_exceeded_err is "
+			 "%" PRIu64 " on %s", f->rnr_exceeded, q->dev);
+		d->fix = "have the receiver post its receives before the sender sends, or set a "
+			 "larger rnr_retry (7 retries for ever)";
+	} else if (f->retry_exceeded && (!peer || peer->state != MODEL_QPS_ERR)) {
+		d->cause = "transport retries ran out: its requests went unanswered (the peer's QP "
+			   "gone, a firewall dropping UDP 4791, a route, another network namespace "
+			   "before Linux 7.1)";
+		snprintf(d->evidence + n, sizeof(d->evidence) - n, "retry_exceeded_err is "
+			 "%" PRIu64 " on %s", f->retry_exceeded, q->dev);
+		d->fix = "'rdmactl check --only firewall,netns,subnet' on both hosts, and whether "
+			 "the peer's program still runs";
+	} else if (peer && peer->state == MODEL_QPS_ERR) {
+		d->cause = "a remote access error most likely (a wrong rkey, address, length or "
+			   "access flags in an RDMA READ or WRITE); one end's error flushed the other";
+		snprintf(d->evidence + n, sizeof(d->evidence) - n, "%s", "RNR and unanswered "
+			 "requests leave the receiver in RTS; rxe counts remote access errors nowhere");
+		d->fix = "hold the rkey, address and length the program sends against the peer's "
+			 "MR and its access flags (IBV_ACCESS_REMOTE_WRITE, _READ); the first error "
+			 "completion it polled (10: remote access error) tells: 'rdmactl explain' it";
+	} else if (f->link_downed) {
+		d->cause = "its port went down and came back (its netdev set down and up): the QP "
+			   "moved to ERR meanwhile";
+		snprintf(d->evidence + n, sizeof(d->evidence) - n, "link_downed is %" PRIu64
+			 " on %s", f->link_downed, q->dev);
+		d->fix = "make the QP again: a QP in ERR stays there";
+	} else {
+		d->cause = "a local error most likely: its source GID's address removed or its "
+			   "route gone under it (Linux 7.3 says flush, 6.1 local QP operation error), "
+			   "or a work request the device refused";
+		snprintf(d->evidence + n, sizeof(d->evidence) - n, "%s counts no RNR, exhausted "
+			 "retries or port down", q->dev);
+		d->fix = "'rdmactl check --only gid-consistency' for the GIDs, and 'rdmactl "
+			 "explain' the program's first error completion";
+	}
+}
+
+void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct model_qps *before,
+		       const struct model_qpdiag_port *port, struct model_qpdiag *d)
+{
+	const struct rdma_qp *q = &now->v[i];
+	const struct rdma_qp *peer = q->peer >= 0 ? &now->v[q->peer] : NULL;
+	const struct rdma_qp *was;
+
+	memset(d, 0, sizeof(*d));
+	if (q->state == MODEL_QPS_ERR || q->state == MODEL_QPS_SQE) {
+		diagnose_error(q, peer, port, d);
+		return;
+	}
+	/*
+	 * An RC QP in RTS is resending unanswered when its port resent
+	 * meanwhile and it made no progress: a peer of this host took in
+	 * nothing with packets still owed to it, or, with no peer here, it
+	 * received nothing either (a peer that sends to it is there).
+	 */
+	if (q->type != 2 || q->state != MODEL_QPS_RTS || !before || port->resent <= 0)
+		return;
+	was = model_qp_find(before, q->dev, q->qpn);
+	if (!was)
+		return;		/* made during the interval */
+	if (peer) {
+		const struct rdma_qp *peer_was = model_qp_find(before, peer->dev, peer->qpn);
+		char who[64];
+
+		if (!peer_was || psn_moved(peer_was->has_rq_psn, peer_was->rq_psn,
+					   peer->has_rq_psn, peer->rq_psn) || model_qpdiag_owes(now, i) != 1)
+			return;
+		if (peer->state != MODEL_QPS_RTS && peer->state != MODEL_QPS_RTR)
+			d->cause = "its peer on this host takes in nothing in its state, and rxe "
+				   "resends to it for as long as the program runs";
+		else
+			d->cause = "its packets do not reach its peer on this host: a firewall "
+				   "dropping UDP 4791 between network namespaces, or the peer in "
+				   "another namespace before Linux 7.1";
+		snprintf(d->evidence, sizeof(d->evidence), "%s resent %" PRId64 " times meanwhile; "
+			 "its peer QP %u of %s, in %s, still expects PSN %u where it sends %u",
+			 q->dev, port->resent, peer->qpn, model_qp_owner(peer, who, sizeof(who)),
+			 model_qp_state_name(peer->state), peer->rq_psn, q->sq_psn);
+		d->fix = "'rdmactl check --only firewall,netns' in both namespaces";
+	} else {
+		if (psn_moved(was->has_rq_psn, was->rq_psn, q->has_rq_psn, q->rq_psn))
+			return;
+		d->cause = "its peer QP is gone (destroyed, or its process ended) or does not "
+			   "answer: rxe resends for as long as the program runs, and no error "
+			   "completion comes";
+		if (q->has_rqpn)
+			snprintf(d->evidence, sizeof(d->evidence), "%s resent %" PRId64 " times "
+				 "meanwhile; its peer QP %u is on no device of this host", q->dev,
+				 port->resent, q->rqpn);
+		else
+			snprintf(d->evidence, sizeof(d->evidence), "%s resent %" PRId64 " times "
+				 "meanwhile", q->dev, port->resent);
+		d->fix = "find whether the peer's program still runs ('rdmactl qp' on its host); "
+			 "a program should time out its own waits, as rxe never fails the QP";
+	}
+	d->trouble = MODEL_QPT_STALLED;
+}
+
+static const struct port *port_of(const struct model *m, const struct rdma_qp *q)
+{
+	const struct rdma_dev *d = model_find(m, q->dev);
+
+	for (size_t k = 0; d && k < d->nports; k++)
+		if (d->ports[k].num == q->port)
+			return &d->ports[k];
+	return NULL;
+}
+
+/* The ports of SRC's devices (DEV's alone when not NULL), with their counters, in M. */
+static int load_counters(const struct model_src *src, const char *dev, struct model *m)
+{
+	struct model_src s = *src;
+
+	s.nl = NULL;
+	return model_load(&s, dev, (struct model_ask){ .ports = MODEL_PORTS_STATES,
+							.counters = true }, m);
+}
+
+/* Tells the resend of AFTER's QPs from BEFORE's and the counters' rise from M0 to M1. */
+static void tell_resends(struct model_qps *after, const struct model_qps *before,
+			 const struct model *m0, const struct model *m1)
+{
+	struct model_qpdiag_memo facts = { 0 };
+
+	for (size_t j = 0; j < after->n; j++) {
+		struct rdma_qp *q = &after->v[j];
+		struct model_qpdiag d;
+
+		if (q->type != 2 || q->state != MODEL_QPS_RTS)
+			continue;
+		model_qpdiag_diagnose(after, j, before,
+				  model_qpdiag_facts_memo(&facts, port_of(m1, q), port_of(m0, q)), &d);
+		q->resend = d.trouble == MODEL_QPT_STALLED ? MODEL_QPR_YES : MODEL_QPR_NO;
+	}
+	/* Several of one device stalled together: the counters cannot say which resent. */
+	for (size_t j = 0; j < after->n; j++) {
+		size_t n = 0;
+
+		if (after->v[j].resend != MODEL_QPR_YES)
+			continue;
+		for (size_t k = 0; k < after->n; k++)
+			n += after->v[k].resend >= MODEL_QPR_YES &&
+			     !strcmp(after->v[k].dev, after->v[j].dev);
+		if (n > 1)
+			after->v[j].resend = MODEL_QPR_MAYBE;
+	}
+}
+
+void model_qpdiag_watch(const struct model_src *src, const char *dev, struct model_qps *q,
+		     unsigned int ms)
+{
+	struct model m0, m1;
+	struct model_qps again;
+	size_t n = 0;
+
+	for (size_t i = 0; i < q->n; i++)
+		n += model_qpdiag_owes(q, i) != 0;
+	if (!n || load_counters(src, dev, &m0))
+		return;	/* no counters, no telling: the one reading stands */
+	mono_sleep_ms(ms);
+	if (model_load_qps(src, dev, &again)) {
+		model_free(&m0);
+		return;
+	}
+	if (load_counters(src, dev, &m1)) {
+		model_qps_free(&again);
+		model_free(&m0);
+		return;
+	}
+	tell_resends(&again, q, &m0, &m1);
+	model_free(&m0);
+	model_free(&m1);
+	model_qps_free(q);
+	*q = again;
+}

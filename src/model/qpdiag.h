@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A live QP's trouble told from its state, its peer's on this host and its
+ * port's counters, over one reading or two: the likeliest cause, what it
+ * rests on and the fix, as check's qps and monitor say it.
+ */
+#ifndef RDMACTL_MODEL_QPDIAG_H
+#define RDMACTL_MODEL_QPDIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "model/qp.h"
+
+/* What a QP's port shows that tells its trouble apart, from one or two readings. */
+struct model_qpdiag_port {
+	bool known;		/* the port was read; else the rest is 0 */
+	bool active;		/* its state is ACTIVE */
+	uint64_t rnr_exceeded;	/* retry_rnr_exceeded_err */
+	uint64_t retry_exceeded;	/* retry_exceeded_err */
+	uint64_t link_downed;
+	int64_t resent;		/* completer_retry_err's rise between two readings; -1: one reading */
+};
+
+/* NOW's facts, and BEFORE's (NULL: one reading) for the rise of completer_retry_err. */
+void model_qpdiag_facts(const struct port *now, const struct port *before,
+			 struct model_qpdiag_port *f);
+/*
+ * The same, worked out once a pair of ports: M keeps the last pair asked
+ * for, and a dump brings a port's QPs together (zero M before the first).
+ */
+struct model_qpdiag_memo {
+	bool set;
+	const struct port *now, *before;
+	struct model_qpdiag_port f;
+};
+const struct model_qpdiag_port *model_qpdiag_facts_memo(struct model_qpdiag_memo *m,
+						     const struct port *now,
+						     const struct port *before);
+
+enum model_qpdiag_trouble {
+	MODEL_QPT_NONE,
+	MODEL_QPT_ERROR,	/* in ERR or SQE */
+	MODEL_QPT_STALLED,	/* an RC QP in RTS resending with no answer */
+};
+
+/* A QP's trouble: its most likely cause, what that rests on, and the fix. */
+struct model_qpdiag {
+	enum model_qpdiag_trouble trouble;
+	bool sure;		/* the evidence leaves no other cause */
+	const char *cause;
+	char evidence[256];
+	const char *fix;
+};
+
+/*
+ * Whether QS's QP I, an RC QP in RTS, owes its peer packets: 1 when its
+ * peer on this host has taken in less than it sent, 0 when they are caught
+ * up (or it is no RC QP in RTS), -1 when it cannot be told (its peer is not
+ * on this host, or a PSN is not known): a QP that owes, or may, is one rxe
+ * may be resending for.
+ */
+int model_qpdiag_owes(const struct model_qps *qs, size_t i);
+
+/*
+ * Diagnoses NOW's QP I from its state, its peer's on this host, its port's
+ * facts PORT and, when BEFORE (a reading of the QPs before PORT->resent's
+ * interval) is given, whether it and its peer moved meanwhile. Counters are
+ * the device's, not the QP's: where several QPs share a port, what they
+ * show is the likeliest cause, never a certain one.
+ */
+void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct model_qps *before,
+		       const struct model_qpdiag_port *port, struct model_qpdiag *d);
+
+/*
+ * When one of Q's RC QPs in RTS could be resending unanswered (it owes a
+ * peer of this host packets, or its peer is not on this host), Q read
+ * again MS later, with the ports' counters both times, and each such QP's
+ * resend told (enum model_qp_resend) as check's qps tells it: Q is then
+ * the second reading. SRC as model_load_qps takes it, DEV the same. Q is
+ * left as it was when nothing could be resending or a reading failed.
+ */
+void model_qpdiag_watch(const struct model_src *src, const char *dev, struct model_qps *q,
+		     unsigned int ms);
+#endif

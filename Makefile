@@ -117,6 +117,7 @@ TEST_MODS_conf := model/conf model/names kernel/safe
 TEST_MODS_failure := model/failure model/rxelog
 TEST_MODS_gid := model/gid
 TEST_MODS_klog := kernel/klog
+TEST_MODS_kprobe := kernel/kprobe kernel/sysfs kernel/safe
 TEST_MODS_link := $(MODEL_MODS)
 TEST_MODS_model := $(MODEL_MODS)
 TEST_MODS_monitor := model/monitor model/qp model/qpdiag model/counter $(MODEL_MODS)

@@ -401,7 +401,13 @@ epoch() { date -d "$1" +%s.%N; }
 	# The binary itself, not the helpers' function: a background subshell ignores SIGINT.
 	"$RDMACTL" -j monitor >"$mon" 2>"$mon.err" &
 	monpid=$!
-	sleep 1
+	# As root it has its kprobes on rxe's QP functions: perf events among its descriptors.
+	for _ in $(seq 50); do
+		find "/proc/$monpid/fd" -lname '*perf_event*' | grep -q . && break
+		sleep 0.1
+	done
+	find "/proc/$monpid/fd" -lname '*perf_event*' | grep -q . ||
+		fail "monitor holds no perf event: $(ls -l "/proc/$monpid/fd")"
 	start_qpfail rnr
 	held=$(date +%s.%N)
 	for _ in $(seq 30); do grep -q '"to":"ERR"' "$mon" && break; sleep 0.1; done
@@ -440,4 +446,28 @@ epoch() { date -d "$1" +%s.%N; }
 		"$(printf '%s\n' "$qp_a" "$qp_b" | sort -n | tr '\n' ' ')"
 	# Nothing was said of a QP resending: none was.
 	assert_equal "$(grep -c '"event":"qp-resending"' "$mon")" 0
+}
+
+@test "monitor: without the rights for kprobes, a QP's move to ERR comes all the same" {
+	local mon=$BATS_TEST_TMPDIR/mon ev rc
+	local -a nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --)
+	"${nobody[@]}" "$RDMACTL" -j monitor >"$mon" 2>"$mon.err" &
+	monpid=$!
+	sleep 1
+	# No kprobe for a user without CAP_PERFMON: it reads the QPs every half second.
+	if find "/proc/$monpid/fd" -lname '*perf_event*' | grep -q .; then
+		fail "an unprivileged monitor holds perf events"
+	fi
+	start_qpfail rnr "${nobody[@]}"
+	for _ in $(seq 30); do grep -q '"to":"ERR"' "$mon" && break; sleep 0.1; done
+	kill "$prog"; wait "$prog" || true
+	kill -INT "$monpid"
+	rc=0
+	wait "$monpid" || rc=$?
+	assert_equal "$rc" 0
+	assert_equal "$(cat "$mon.err")" ""
+	ev=$(jq -c "select(.qpn == $qp_a and .to == \"ERR\")" "$mon")
+	[ -n "$ev" ] || fail "no move to ERR of QP $qp_a: $(cat "$mon")"
+	assert_equal "$(jq -r '.owner.pid' <<<"$ev")" "$prog"
+	assert_equal "$(jq -r '.cause' <<<"$ev")" "RNR retries ran out: its peer had no receive posted when its SEND came"
 }

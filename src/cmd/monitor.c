@@ -2,8 +2,9 @@
 /*
  * monitor: what changes, as it happens, until interrupted: devices, ports,
  * netdevs, GIDs, QPs and error counters. Route netlink's link and address
- * notifications wake it at once (the GIDs follow the addresses); the rest
- * is read every MONITOR_TICK_MS (longer with thousands of QPs, whose dump
+ * notifications wake it at once (the GIDs follow the addresses), and so do
+ * rxe's QP functions where a kprobe can be had on them (root); the rest is
+ * read every MONITOR_TICK_MS (longer with thousands of QPs, whose dump
  * costs), which bounds an event's delay; the counters less often (snap).
  */
 #include <errno.h>
@@ -19,18 +20,46 @@
 #include "cli/out.h"
 #include "cmd/cmd.h"
 #include "kernel/clock.h"
+#include "kernel/kprobe.h"
 #include "kernel/nl.h"
+#include "kernel/nldev.h"
 #include "model/monitor.h"
 #include "ops/explain.h"
 #include "views/monitor.h"
 
 #define MONITOR_TICK_MS 500
 /*
+ * Where rxe's QP functions ring the bell, the QPs are dumped when it rings
+ * and with the counters; the readings between, of devices and ports alone,
+ * come this often (their changes wake monitor too, where the kernel sends
+ * them: netdevs always, RDMA devices on 6.12 and later).
+ */
+#define MONITOR_BELL_TICK_MS 1000
+/*
  * A reading costs the kernel's dump of every QP: with thousands of QPs the
- * next reading waits this many times as long as the last one took of the
- * CPU, so that monitor keeps to some 5% of a core however many there are.
+ * next dump waits this many times as long as the last one took of the
+ * CPU, so that monitor keeps to some 5% of a core however many there are;
+ * to 0.5% where the bell rings, for then a QP's change does not wait for
+ * the next dump.
  */
 #define MONITOR_COST_FACTOR 20
+#define MONITOR_BELL_COST_FACTOR 200
+/*
+ * After an event, the reading waits this long: the kprobe fires as rxe's
+ * function returns, before ib_core has added or removed the QP it made or
+ * destroyed; and no sooner than this many times the last reading's cost
+ * after it, so that a program making thousands of QPs costs monitor some
+ * 20% of a core while it does, not all of one.
+ */
+#define MONITOR_SETTLE_MS 30
+/* And once more this long after an event's reading, for what was still on its way. */
+#define MONITOR_AGAIN_MS 300
+#define MONITOR_BUSY_FACTOR 4
+#define MONITOR_BELL_RETRY_MS 5000
+
+/* rxe's functions through which every QP is made, moved, failed or destroyed. */
+static const char *const rxe_qp_funcs[] = { "rxe_create_qp", "rxe_modify_qp", "rxe_qp_error",
+					    "rxe_destroy_qp" };
 
 /* This process's CPU time, in ms (the kernel's work for its dumps included). */
 static uint64_t cpu_ms(void)
@@ -85,22 +114,51 @@ static void emit(const struct monitor_event *e, void *arg)
 		stop = 1;
 }
 
+/* Whether A and B differ in their devices or their ports' states: what moves QPs at once. */
+static bool ports_moved(const struct model *a, const struct model *b)
+{
+	if (a->n != b->n)
+		return true;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct rdma_dev *d = &b->devs[i], *was = model_find(a, d->name);
+
+		if (!was || was->nports != d->nports)
+			return true;
+		for (size_t k = 0; k < d->nports; k++)
+			if (was->ports[k].state != d->ports[k].state ||
+			    strcmp(was->ports[k].operstate, d->ports[k].operstate))
+				return true;
+	}
+	return false;
+}
+
 /*
- * A reading into S: the QPs from the netlink (open), the ports from sysfs;
- * their counters too when PREV is NULL, MONITOR_COUNTER_MS have passed since
- * *COUNTED, or a QP was made, moved or destroyed (its cause may be in
- * them), else PREV's carried over: sysfs's dozens of files a port are most
- * of a reading's cost, and nothing changed that they would explain.
+ * A reading into S: the QPs from the netlink (open), the ports from sysfs.
+ * With WHAT.qps, the QPs are dumped, else PREV's carried over: their dump
+ * is the cost that grows with their number (they are dumped all the same
+ * when PREV is NULL or a device or port moved since). With WHAT.counters
+ * (or PREV NULL, or a QP made, moved or destroyed: its cause may be in
+ * them) the ports' counters are read, else PREV's carried over: sysfs's
+ * dozens of files a port are most of a reading's cost, and nothing
+ * changed that they would explain. Counters are never read without the
+ * QPs: a QP's lack of progress is judged against their rise. The CPU the
+ * dump took, in ms, in *QCOST when it was made.
  */
-static int snap(struct cmd_ctx *ctx, const struct monitor_snap *prev, uint64_t *counted,
-		struct monitor_snap *s)
+struct snap_what {
+	bool qps, counters;
+};
+
+static int snap(struct cmd_ctx *ctx, const struct monitor_snap *prev, struct snap_what what,
+		uint64_t *qcost, struct monitor_snap *s)
 {
 	struct model_src src = cmd_model_src(ctx);
 	bool counters;
+	uint64_t t;
 	int err;
 
 	memset(s, 0, sizeof(*s));
 	s->ms = mono_ms();
+	what.qps = what.qps || what.counters || !prev || !prev->qs_ok;
 	/*
 	 * The QPs first: rxe counts a failure before it moves the QP to ERR,
 	 * so counters read after the states are never older than them (a
@@ -108,15 +166,29 @@ static int snap(struct cmd_ctx *ctx, const struct monitor_snap *prev, uint64_t *
 	 * error in a whole run on 6.1).
 	 */
 	src.nl = ctx->nl;
-	s->qs_ok = !model_load_qps(&src, NULL, &s->qs);
+	t = cpu_ms();
+	if (what.qps) {
+		s->qs_ok = !model_load_qps(&src, NULL, &s->qs);
+		*qcost = cpu_ms() - t;
+	} else if (model_qps_copy(&prev->qs, &s->qs)) {
+		return -ENOMEM;
+	} else {
+		s->qs_ok = s->qs_carried = true;
+	}
 	src.nl = NULL;
-	counters = !prev || s->ms - *counted >= MONITOR_COUNTER_MS || monitor_qps_changed(prev, s);
+	counters = what.qps && (what.counters || !prev || monitor_qps_changed(prev, s));
 	err = model_load(&src, NULL, (struct model_ask){ .ports = MODEL_PORTS_STATES,
 							 .counters = counters,
 							 .mtu = MODEL_MTU_LINK }, &s->m);
 	if (err) {
 		model_qps_free(&s->qs);
 		return err;
+	}
+	if (!what.qps && ports_moved(&prev->m, &s->m)) {
+		/* Carried, they would be the QPs of a device gone or a port down. */
+		monitor_snap_free(s);
+		what.qps = true;
+		return snap(ctx, prev, what, qcost, s);
 	}
 	if (!counters) {
 		err = monitor_carry_counters(prev, s);
@@ -125,8 +197,7 @@ static int snap(struct cmd_ctx *ctx, const struct monitor_snap *prev, uint64_t *
 			return err;
 		}
 	}
-	if (counters)
-		*counted = s->ms;
+	s->counted = counters;
 	return 0;
 }
 
@@ -137,6 +208,31 @@ static int gids(struct cmd_ctx *ctx, struct model *m)
 	src.verbs = true;
 	return model_load(&src, NULL, (struct model_ask){ .ports = MODEL_PORTS_STATES,
 							  .gids = MODEL_GIDS_USED }, m);
+}
+
+/*
+ * The bell on rxe's QP functions, anew: when none is had (rdma_rxe not
+ * loaded yet), or rdma_rxe was loaded again since (the old probes do not
+ * see its functions). Looked at when the devices went from none to some,
+ * and tried at most every MONITOR_BELL_RETRY_MS; not again once refused
+ * for good (not root, no kprobes).
+ */
+static void ring_anew(struct kprobe_bell **bell, const struct monitor_snap *s, size_t *had,
+		      uint64_t *tried)
+{
+	bool look = !*had || !*bell;
+	int err;
+
+	*had = s->m.n;
+	if (!look || !s->m.n || *tried == UINT64_MAX || (*bell && !kprobe_bell_stale(*bell)) ||
+	    (*tried && s->ms - *tried < MONITOR_BELL_RETRY_MS))
+		return;
+	*tried = s->ms;
+	kprobe_bell_close(*bell);
+	err = kprobe_bell_open(bell, "rdma_rxe", rxe_qp_funcs,
+			       sizeof(rxe_qp_funcs) / sizeof(*rxe_qp_funcs));
+	if (err == -EACCES || err == -ENODEV)
+		*tried = UINT64_MAX;	/* not root, or no kprobes: not asked again */
 }
 
 /* A route netlink socket that the links' and addresses' changes wake; NULL when none can be had. */
@@ -156,6 +252,25 @@ static struct nl *route_events(void)
 	return r;
 }
 
+/*
+ * An RDMA netlink socket in the notification group, that devices
+ * registered or unregistered and netdevs attached or detached wake; NULL
+ * where it cannot be joined: devices are then seen at the next reading,
+ * as they are where the kernel sends nothing (5.10, 6.1).
+ */
+static struct nl *rdma_events(void)
+{
+	struct nl *r;
+
+	if (nl_open(&r, NETLINK_RDMA))
+		return NULL;
+	if (nl_join(r, NLDEV_GROUP_NOTIFY)) {
+		nl_close(r);
+		return NULL;
+	}
+	return r;
+}
+
 int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct emitter em = { .ctx = ctx, .left = cli_num(a, "count", 0) };
@@ -164,8 +279,11 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct monitor_memo memo = { 0 };
 	struct model g, g2;
 	struct op_err e;
-	struct nl *route, *rdma;
-	uint64_t next, cost, counted = 0;
+	struct nl *route, *rdma, *notify;
+	struct kprobe_bell *bell = NULL;
+	uint64_t next, qnext, cost = 0, qcost = 0, last, tried = 0;
+	bool dump = false, again = false;
+	size_t had = 0;
 	int err;
 
 	if (*ctx->sysfs_root)
@@ -177,7 +295,7 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 	stop = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	err = snap(ctx, NULL, &counted, &prev);
+	err = snap(ctx, NULL, (struct snap_what){ .qps = true, .counters = true }, &qcost, &prev);
 	if (err)
 		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
 	if (gids(ctx, &g))
@@ -185,11 +303,18 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 	route = route_events();
 	if (!route)
 		pr_warn("monitor: no route netlink notifications: GID changes are not followed");
-	next = mono_ms() + MONITOR_TICK_MS;
+	notify = rdma_events();
+	ring_anew(&bell, &prev, &had, &tried);
+	last = mono_ms();
+	next = qnext = last + MONITOR_TICK_MS;
 	while (!stop && !em.err) {
-		struct pollfd p = { .fd = route ? nl_fd(route) : -1, .events = POLLIN };
-		uint64_t t = mono_ms();
-		int n = poll(&p, 1, t >= next ? 0 : (int)(next - t));
+		struct pollfd p[3] = { { .fd = route ? nl_fd(route) : -1, .events = POLLIN },
+				       { .fd = kprobe_bell_fd(bell), .events = POLLIN },
+				       { .fd = notify ? nl_fd(notify) : -1, .events = POLLIN } };
+		uint64_t t = mono_ms(), wait;
+		int n = poll(p, 3, t >= next ? 0 : (int)(next - t));
+		struct snap_what what;
+		bool woke = false;
 
 		if (n < 0 && errno != EINTR) {
 			err = -errno;
@@ -197,29 +322,77 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 		}
 		if (stop)
 			break;
-		if (n > 0 && nl_drain(route) > 0 && !gids(ctx, &g2)) {
-			monitor_diff_gids(&g, &g2, emit, &em);
-			model_free(&g);
-			g = g2;
+		if (n > 0 && p[1].revents && kprobe_bell_drain(bell))
+			woke = true;
+		if (n > 0 && p[2].revents && nl_drain(notify) > 0)
+			woke = true;	/* a device came or went, or its netdev */
+		if (n > 0 && p[0].revents && nl_drain(route) > 0) {
+			if (!gids(ctx, &g2)) {
+				monitor_diff_gids(&g, &g2, emit, &em);
+				model_free(&g);
+				g = g2;
+			}
+			woke = true;	/* a netdev's change moves ports and QPs */
 		}
-		if (n <= 0 && mono_ms() < next)
+		if (woke) {
+			/*
+			 * Read after the change has settled, and once more a while
+			 * after: a device's removal is said before it is gone.
+			 */
+			t = mono_ms() + MONITOR_SETTLE_MS;
+			if (t < last + cost * MONITOR_BUSY_FACTOR)
+				t = last + cost * MONITOR_BUSY_FACTOR;
+			if (t < next)
+				next = t;
+			dump = again = true;
+		}
+		if (mono_ms() < next)
 			continue;
+		t = mono_ms();
+		what = (struct snap_what){ .qps = dump || !bell || t >= qnext,
+					   .counters = t >= qnext };
 		cost = cpu_ms();
-		if (snap(ctx, &prev, &counted, &now)) {
-			next = mono_ms() + MONITOR_TICK_MS;
+		if (snap(ctx, &prev, what, &qcost, &now)) {
+			cost = 0;
+			last = mono_ms();
+			next = last + MONITOR_TICK_MS;
 			continue;	/* sysfs mid-change: the next reading tells */
 		}
+		dump = false;
 		monitor_diff(&prev, &now, &memo, emit, &em);
 		cost = cpu_ms() - cost;
-		next = mono_ms() + (cost * MONITOR_COST_FACTOR > MONITOR_TICK_MS ?
-				    cost * MONITOR_COST_FACTOR : MONITOR_TICK_MS);
+		ring_anew(&bell, &now, &had, &tried);
+		last = mono_ms();
+		if (now.counted) {
+			/*
+			 * The counters, and the QPs with them, when their cost allows:
+			 * every MONITOR_COUNTER_MS at most; where the bell tells the QPs'
+			 * changes, that is when the QPs are dumped unasked.
+			 */
+			wait = qcost * (bell ? MONITOR_BELL_COST_FACTOR : MONITOR_COST_FACTOR);
+			qnext = last + (wait > MONITOR_COUNTER_MS ? wait : MONITOR_COUNTER_MS);
+		}
+		/* Without the bell, each reading dumps the QPs: its whole cost counts. */
+		wait = (bell ? cost - (what.qps && cost > qcost ? qcost : 0) : cost) *
+		       MONITOR_COST_FACTOR;
+		t = bell ? MONITOR_BELL_TICK_MS : MONITOR_TICK_MS;
+		next = last + (wait > t ? wait : t);
+		if (again) {
+			next = last + MONITOR_AGAIN_MS;
+			dump = true;
+			again = false;
+		}
+		if (qnext < next)
+			next = qnext;
 		monitor_snap_free(&prev);
 		prev = now;
 	}
+	kprobe_bell_close(bell);
 	monitor_snap_free(&prev);
 	model_free(&g);
 	monitor_memo_free(&memo);
 	nl_close(route);
+	nl_close(notify);
 	if (em.err == -EPIPE)
 		return 0;	/* the reader went away: a pipe to head, say */
 	if (em.err || err) {

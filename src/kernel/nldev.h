@@ -13,6 +13,13 @@ struct nl;
 struct nlmsghdr;
 
 #define RDMA_DEV_NAME_MAX 64	/* IB_DEVICE_NAME_MAX, with the NUL */
+/*
+ * RDMA netlink's notification group, RDMA_NL_GROUP_NOTIFY in the uapi of
+ * newer kernels (an enum there, so not tested for): devices registered and
+ * unregistered, netdevs attached and detached. 6.12 and 7.3 send them;
+ * 5.10 and 6.1 let a socket join and send nothing.
+ */
+#define NLDEV_GROUP_NOTIFY 4
 
 struct nldev_dev {
 	uint32_t index;

@@ -210,8 +210,8 @@ setup() {
 	assert_failure 1
 	assert_line --regexp "^FAIL  process-qps +QP $q \(RC\) of $cli \(ibv_rc_pingpong\) on rxe0 $why$"
 	run rdmactl -j qp rxe0
-	assert_equal "$(jq -r --argjson q "$q" '.[] | select(.qpn == $q) | "\(.state) \(.owner.pid) \(.owner.comm) \(.peer)"' <<<"$output")" \
-		"RTS $cli ibv_rc_pingpong null"
+	assert_equal "$(jq -r --argjson q "$q" '.[] | select(.qpn == $q) | "\(.state) \(.verdict) \(.owner.pid) \(.owner.comm) \(.peer)"' <<<"$output")" \
+		"RTS resending $cli ibv_rc_pingpong null"
 	for _ in $(seq 80); do grep -q '"event":"qp-resending"' "$mon" && break; sleep 0.1; done
 	kill "$cli"; wait "$cli" || true
 	nft delete table inet rdmactl_cut

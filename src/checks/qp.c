@@ -62,16 +62,6 @@ static int read_now(struct check_ctx *c, struct reading *r)
 	return 0;
 }
 
-static const struct port *port_of(const struct reading *r, const struct rdma_qp *q)
-{
-	const struct rdma_dev *d = r->m_ok ? model_find(&r->m, q->dev) : NULL;
-
-	for (size_t k = 0; d && k < d->nports; k++)
-		if (d->ports[k].num == q->port)
-			return &d->ports[k];
-	return NULL;
-}
-
 /*
  * Of the RC QPs in RTS that PID owns (0: any), how many (*RTS) and how many
  * could be resending (returned): one with no peer on this host, or one that
@@ -165,13 +155,13 @@ static void check_qps_of(struct check_ctx *c, int pid, const char *who)
 	}
 	for (size_t i = 0; i < now->qs.n; i++) {
 		const struct rdma_qp *q = &now->qs.v[i];
+		const struct port *p = model_qpdiag_port(now->m_ok ? &now->m : NULL, q);
+		const struct port *pb = before && before->m_ok ? model_qpdiag_port(&before->m, q) : NULL;
 
 		/* Every QP, not PID's alone: how many of a device stalled together is told. */
 		mine += !pid || q->pid == (uint32_t)pid;
 		model_qpdiag_diagnose(&now->qs, i, before ? &before->qs : NULL,
-				  model_qpdiag_facts_memo(&facts, port_of(now, q),
-							   before ? port_of(before, q) : NULL),
-				  &diag[i]);
+				      model_qpdiag_facts_memo(&facts, p, pb), &diag[i]);
 	}
 	for (size_t i = 0; i < now->qs.n; i++) {
 		if (diag[i].trouble == MODEL_QPT_NONE ||

@@ -134,8 +134,9 @@ static bool ports_moved(const struct model *a, const struct model *b)
 
 /*
  * A reading into S: the QPs from the netlink (open), the ports from sysfs.
- * With WHAT.qps, the QPs are dumped, else PREV's carried over: their dump
- * is the cost that grows with their number (they are dumped all the same
+ * With WHAT.qps, the QPs are dumped, else PREV's stand (qs_carried: S has
+ * none of its own for the caller to move PREV's in after monitor_diff,
+ * which compares none): their dump is the cost that grows with their number (they are dumped all the same
  * when PREV is NULL or a device or port moved since). With WHAT.counters
  * (or PREV NULL, or a QP made, moved or destroyed: its cause may be in
  * them) the ports' counters are read, else PREV's carried over: sysfs's
@@ -170,9 +171,8 @@ static int snap(struct cmd_ctx *ctx, const struct monitor_snap *prev, struct sna
 	if (what.qps) {
 		s->qs_ok = !model_load_qps(&src, NULL, &s->qs);
 		*qcost = cpu_ms() - t;
-	} else if (model_qps_copy(&prev->qs, &s->qs)) {
-		return -ENOMEM;
 	} else {
+		/* Left empty here: the caller moves PREV's QPs in once the two are compared. */
 		s->qs_ok = s->qs_carried = true;
 	}
 	src.nl = NULL;
@@ -211,20 +211,17 @@ static int gids(struct cmd_ctx *ctx, struct model *m)
 }
 
 /*
- * The bell on rxe's QP functions, anew: when none is had (rdma_rxe not
- * loaded yet), or rdma_rxe was loaded again since (the old probes do not
- * see its functions). Looked at when the devices went from none to some,
- * and tried at most every MONITOR_BELL_RETRY_MS; not again once refused
- * for good (not root, no kprobes).
+ * The bell on rxe's QP functions, anew where S has devices: when none is
+ * had (rdma_rxe not loaded yet), or rdma_rxe was loaded again since (the
+ * old probes do not see its functions; a stat a reading tells). Tried at
+ * most every MONITOR_BELL_RETRY_MS; not again once refused for good (not
+ * root, no kprobes).
  */
-static void ring_anew(struct kprobe_bell **bell, const struct monitor_snap *s, size_t *had,
-		      uint64_t *tried)
+static void ring_anew(struct kprobe_bell **bell, const struct monitor_snap *s, uint64_t *tried)
 {
-	bool look = !*had || !*bell;
 	int err;
 
-	*had = s->m.n;
-	if (!look || !s->m.n || *tried == UINT64_MAX || (*bell && !kprobe_bell_stale(*bell)) ||
+	if (!s->m.n || *tried == UINT64_MAX || (*bell && !kprobe_bell_stale(*bell)) ||
 	    (*tried && s->ms - *tried < MONITOR_BELL_RETRY_MS))
 		return;
 	*tried = s->ms;
@@ -283,7 +280,6 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct kprobe_bell *bell = NULL;
 	uint64_t next, qnext, cost = 0, qcost = 0, last, tried = 0;
 	bool dump = false, again = false;
-	size_t had = 0;
 	int err;
 
 	if (*ctx->sysfs_root)
@@ -304,7 +300,7 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (!route)
 		pr_warn("monitor: no route netlink notifications: GID changes are not followed");
 	notify = rdma_events();
-	ring_anew(&bell, &prev, &had, &tried);
+	ring_anew(&bell, &prev, &tried);
 	last = mono_ms();
 	next = qnext = last + MONITOR_TICK_MS;
 	while (!stop && !em.err) {
@@ -360,8 +356,13 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 		}
 		dump = false;
 		monitor_diff(&prev, &now, &memo, emit, &em);
+		if (now.qs_carried) {
+			now.qs = prev.qs;
+			now.qs_carried = false;
+			memset(&prev.qs, 0, sizeof(prev.qs));
+		}
 		cost = cpu_ms() - cost;
-		ring_anew(&bell, &now, &had, &tried);
+		ring_anew(&bell, &now, &tried);
 		last = mono_ms();
 		if (now.counted) {
 			/*

@@ -209,10 +209,10 @@ int kprobe_bell_fd(const struct kprobe_bell *b)
 	return b ? b->ep : -1;
 }
 
-unsigned long kprobe_bell_drain(struct kprobe_bell *b)
+bool kprobe_bell_drain(struct kprobe_bell *b)
 {
 	struct epoll_event ev[8];
-	unsigned long heard = 0;
+	bool rang = false;
 
 	/* What epoll holds ready is taken too, or it would poll readable again. */
 	while (b && epoll_wait(b->ep, ev, 8, 0) == 8)
@@ -220,14 +220,10 @@ unsigned long kprobe_bell_drain(struct kprobe_bell *b)
 	for (size_t i = 0; b && i < b->nrings; i++) {
 		struct perf_event_mmap_page *m = b->rings[i].page;
 		uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
-		uint64_t tail = m->data_tail;
-
-		/* Each sample is a bare header: its size is the count's unit. */
-		if (head != tail)
-			heard += (unsigned long)((head - tail) / sizeof(struct perf_event_header));
+		rang |= head != m->data_tail;
 		__atomic_store_n(&m->data_tail, head, __ATOMIC_RELEASE);
 	}
-	return heard;
+	return rang;
 }
 
 void kprobe_bell_close(struct kprobe_bell *b)

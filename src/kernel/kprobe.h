@@ -29,8 +29,8 @@ int kprobe_bell_open(struct kprobe_bell **b, const char *module, const char *con
 bool kprobe_bell_stale(const struct kprobe_bell *b);
 /* A descriptor that polls readable when the bell has rung since the last drain. */
 int kprobe_bell_fd(const struct kprobe_bell *b);
-/* How many rings were heard since the last drain (0: none); quiets the bell. */
-unsigned long kprobe_bell_drain(struct kprobe_bell *b);
+/* Whether the bell rang since the last drain; quiets it. */
+bool kprobe_bell_drain(struct kprobe_bell *b);
 void kprobe_bell_close(struct kprobe_bell *b);
 
 #endif

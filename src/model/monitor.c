@@ -134,8 +134,7 @@ static const struct model_qpdiag_port *qp_facts(const struct monitor_snap *a,
 					    const struct rdma_qp *q,
 					    struct model_qpdiag_memo *m)
 {
-	return model_qpdiag_facts_memo(m, find_port(model_find(&b->m, q->dev), q->port),
-					find_port(model_find(&a->m, q->dev), q->port));
+	return model_qpdiag_facts_memo(m, model_qpdiag_port(&b->m, q), model_qpdiag_port(&a->m, q));
 }
 
 static void diff_qps(const struct monitor_snap *a, const struct monitor_snap *b,
@@ -143,8 +142,8 @@ static void diff_qps(const struct monitor_snap *a, const struct monitor_snap *b,
 {
 	struct model_qpdiag_memo m;
 
-	/* QPs carried over, with the counters too, have nothing new to say. */
-	if (!a->qs_ok || !b->qs_ok || (b->qs_carried && !b->counted))
+	/* QPs not read anew (nor then the counters) have nothing new to say. */
+	if (!a->qs_ok || !b->qs_ok || b->qs_carried)
 		return;
 	for (size_t i = 0; i < a->qs.n; i++)
 		if (!model_qp_find(&b->qs, a->qs.v[i].dev, a->qs.v[i].qpn))

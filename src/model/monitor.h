@@ -21,7 +21,7 @@ struct monitor_snap {
 	struct model_qps qs;
 	bool qs_ok;		/* the QPs were read */
 	bool counted;		/* the counters were read, not carried over */
-	bool qs_carried;	/* the QPs are the last reading's, not read anew */
+	bool qs_carried;	/* the QPs were not read: the last reading's stand, qs is empty */
 	uint64_t ms;		/* when, on the monotonic clock */
 };
 

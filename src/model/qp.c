@@ -201,24 +201,6 @@ int model_load_qps(const struct model_src *src, const char *dev, struct model_qp
 	return 0;
 }
 
-int model_qps_copy(const struct model_qps *from, struct model_qps *to)
-{
-	memset(to, 0, sizeof(*to));
-	to->v = malloc((from->n ? from->n : 1) * sizeof(*to->v));
-	to->by_qpn = from->by_qpn ? malloc((from->n ? from->n : 1) * sizeof(*to->by_qpn)) : NULL;
-	if (!to->v || (from->by_qpn && !to->by_qpn)) {
-		model_qps_free(to);
-		return -ENOMEM;
-	}
-	if (from->n) {
-		memcpy(to->v, from->v, from->n * sizeof(*to->v));
-		if (from->by_qpn)
-			memcpy(to->by_qpn, from->by_qpn, from->n * sizeof(*to->by_qpn));
-	}
-	to->n = from->n;
-	return 0;
-}
-
 void model_qps_free(struct model_qps *q)
 {
 	free(q->v);

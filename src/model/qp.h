@@ -59,8 +59,6 @@ struct model_qps {
  * peer found: 0, -ENODEV when DEV is no device, or a netlink error.
  */
 int model_load_qps(const struct model_src *src, const char *dev, struct model_qps *q);
-/* TO, a copy of FROM (its index too): 0, or -ENOMEM with TO empty. */
-int model_qps_copy(const struct model_qps *from, struct model_qps *to);
 void model_qps_free(struct model_qps *q);
 /*
  * Each RC and UC QP's other end among Q's QPs (its peer index, else -1).

@@ -202,9 +202,9 @@ void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct m
 	d->trouble = MODEL_QPT_STALLED;
 }
 
-static const struct port *port_of(const struct model *m, const struct rdma_qp *q)
+const struct port *model_qpdiag_port(const struct model *m, const struct rdma_qp *q)
 {
-	const struct rdma_dev *d = model_find(m, q->dev);
+	const struct rdma_dev *d = m ? model_find(m, q->dev) : NULL;
 
 	for (size_t k = 0; d && k < d->nports; k++)
 		if (d->ports[k].num == q->port)
@@ -235,7 +235,8 @@ static void tell_resends(struct model_qps *after, const struct model_qps *before
 		if (q->type != 2 || q->state != MODEL_QPS_RTS)
 			continue;
 		model_qpdiag_diagnose(after, j, before,
-				  model_qpdiag_facts_memo(&facts, port_of(m1, q), port_of(m0, q)), &d);
+				  model_qpdiag_facts_memo(&facts, model_qpdiag_port(m1, q),
+							      model_qpdiag_port(m0, q)), &d);
 		q->resend = d.trouble == MODEL_QPT_STALLED ? MODEL_QPR_YES : MODEL_QPR_NO;
 	}
 	/* Several of one device stalled together: the counters cannot say which resent. */

@@ -24,6 +24,8 @@ struct model_qpdiag_port {
 	int64_t resent;		/* completer_retry_err's rise between two readings; -1: one reading */
 };
 
+/* QP Q's port in M, or NULL when M (NULL: not read) has not its device or port. */
+const struct port *model_qpdiag_port(const struct model *m, const struct rdma_qp *q);
 /* NOW's facts, and BEFORE's (NULL: one reading) for the rise of completer_retry_err. */
 void model_qpdiag_facts(const struct port *now, const struct port *before,
 			 struct model_qpdiag_port *f);

@@ -234,12 +234,15 @@ word_after() {
 	# --persist: from the next boot, as modprobe reads it; now unchanged.
 	run --separate-stderr rdmactl system set netns exclusive --persist
 	assert_success
-	assert_output --regexp '^netns shared copy-on-fork (on|off)$'
+	assert_output --regexp '^netns shared copy-on-fork (on|off) \(netns exclusive from the next boot\)$'
 	[[ $stderr == *"exclusive from the next boot ($RDMACTL_MODPROBE_D/rdmactl-netns.conf)"* ]] || fail "$stderr"
+	run -0 rdmactl -j system
+	assert_equal "$(jq -r '"\(.netns) \(.netns_boot)"' <<<"$output")" "shared exclusive"
 	[ -f "$RDMACTL_MODPROBE_D/rdmactl-netns.conf" ] && [ ! -L "$RDMACTL_MODPROBE_D/rdmactl-netns.conf" ]
 	run -0 modprobe -c -C "$RDMACTL_MODPROBE_D"
 	assert_line 'options ib_core netns_mode=0'
 	run -0 rdmactl system set netns shared --persist
+	assert_output --regexp '^netns shared copy-on-fork (on|off)$'
 	[ ! -e "$RDMACTL_MODPROBE_D/rdmactl-netns.conf" ] || fail "the file is left"
 	# In shared mode a device does not move: every namespace sees it already.
 	run -0 rdmactl add rxb vb

@@ -13,13 +13,29 @@
 #include "ops/explain.h"
 #include "ops/system.h"
 
+/* Where --persist writes: /etc/modprobe.d, or RDMACTL_MODPROBE_D (tests). */
+static const char *modprobe_dir(void)
+{
+	const char *d = getenv("RDMACTL_MODPROBE_D");
+
+	return d && *d ? d : "/etc/modprobe.d";
+}
+
+/* The modprobe.d directory tests give, NULL for the system's usual ones. */
+static const char *modprobe_test_dir(void)
+{
+	const char *d = getenv("RDMACTL_MODPROBE_D");
+
+	return d && *d ? d : NULL;
+}
+
 int cmd_system_show(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct nldev_sys s;
 	struct out *o = ctx->out;
 	struct op_err e;
 	struct nl *nl;
-	int err;
+	int err, boot;
 
 	(void)a;
 	err = cmd_netlink(ctx, &nl);
@@ -36,17 +52,14 @@ int cmd_system_show(struct cmd_ctx *ctx, const struct cli_args *a)
 	 */
 	out_bool(o, "copy_on_fork", NULL, s.copy_on_fork > 0);
 	out_text(o, " copy-on-fork %s", s.copy_on_fork > 0 ? "on" : "off");
+	/* The mode of the next boot: said in text only where it is not today's. */
+	boot = system_boot_netns_mode(modprobe_test_dir());
+	out_str(o, "netns_boot", NULL, nldev_netns_mode_name(boot));
+	if (boot >= 0 && s.netns_mode >= 0 && boot != s.netns_mode)
+		out_text(o, " (netns %s from the next boot)", nldev_netns_mode_name(boot));
 	out_nl(o);
 	out_obj_close(o);
 	return 0;
-}
-
-/* Where --persist writes: /etc/modprobe.d, or RDMACTL_MODPROBE_D (tests). */
-static const char *modprobe_dir(void)
-{
-	const char *d = getenv("RDMACTL_MODPROBE_D");
-
-	return d && *d ? d : "/etc/modprobe.d";
 }
 
 int cmd_system_set(struct cmd_ctx *ctx, const struct cli_args *a)

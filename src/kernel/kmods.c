@@ -16,12 +16,17 @@ struct kmods {
 
 int kmods_open(struct kmods **kmp)
 {
+	return kmods_open_config(kmp, NULL);
+}
+
+int kmods_open_config(struct kmods **kmp, const char *const *config)
+{
 	struct kmods *km = calloc(1, sizeof(*km));
 
 	if (!km)
 		return -ENOMEM;
 	/* NULL: the running kernel's /lib/modules/$(uname -r) and the usual config. */
-	km->ctx = kmod_new(NULL, NULL);
+	km->ctx = kmod_new(NULL, config);
 	if (!km->ctx) {
 		free(km);
 		return -ENOMEM;
@@ -109,6 +114,19 @@ int kmods_load(struct kmods *km, const char *name)
 					      NULL);
 	kmod_module_unref(mod);
 	return err > 0 ? -EPERM : err;	/* > 0: blacklisted or refused by config */
+}
+
+int kmods_options(struct kmods *km, const char *name, char *buf, size_t len)
+{
+	struct kmod_module *mod = lookup(km, name);
+	const char *o;
+
+	if (!mod)
+		return -ENOMEM;
+	o = kmod_module_get_options(mod);
+	snprintf(buf, len, "%s", o ? o : "");
+	kmod_module_unref(mod);
+	return 0;
 }
 
 int kmods_refcnt(struct kmods *km, const char *name)

@@ -16,6 +16,8 @@ enum kmod_state {
 };
 
 int kmods_open(struct kmods **km);
+/* The same with CONFIG, a NULL-ended list of modprobe.d paths, instead of the usual ones. */
+int kmods_open_config(struct kmods **km, const char *const *config);
 void kmods_close(struct kmods *km);
 enum kmod_state kmods_state(struct kmods *km, const char *name);
 const char *kmods_state_name(enum kmod_state s);
@@ -24,6 +26,8 @@ int kmods_load(struct kmods *km, const char *name);
 /* Unloads NAME when nothing holds it: -EBUSY when something does. */
 int kmods_unload(struct kmods *km, const char *name);
 int kmods_refcnt(struct kmods *km, const char *name);
+/* The options modprobe would load NAME with (its config's and the kernel command line's) into BUF. */
+int kmods_options(struct kmods *km, const char *name, char *buf, size_t len);
 
 /*
  * A module's vermagic ("6.1.0-56-amd64 SMP preempt ...") and comma-separated

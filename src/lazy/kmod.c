@@ -25,6 +25,7 @@ LAZY(lazy_kmod, struct kmod_list *, kmod_module_get_dependencies, (const struct 
 LAZY(lazy_kmod, const char *, kmod_module_get_name, (const struct kmod_module *m), (m))
 LAZY(lazy_kmod, const char *, kmod_module_get_path, (const struct kmod_module *m), (m))
 LAZY(lazy_kmod, int, kmod_module_get_initstate, (const struct kmod_module *m), (m))
+LAZY(lazy_kmod, const char *, kmod_module_get_options, (const struct kmod_module *m), (m))
 LAZY(lazy_kmod, int, kmod_module_get_refcnt, (const struct kmod_module *m), (m))
 LAZY(lazy_kmod, int, kmod_module_get_info, (const struct kmod_module *m, struct kmod_list **l),
      (m, l))

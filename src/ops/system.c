@@ -3,11 +3,13 @@
 #include <limits.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <rdma/rdma_netlink.h>
 
+#include "kernel/kmods.h"
 #include "kernel/nl.h"
 #include "kernel/nldev.h"
 #include "kernel/safe.h"
@@ -108,4 +110,25 @@ int system_persist_restore(const char *dir, const char *had, struct op_err *e)
 		op_err_add(e, "and %s could not be put back as it was (%s): check it by hand", path,
 			   strerror(-err));
 	return err;
+}
+
+int system_boot_netns_mode(const char *dir)
+{
+	const char *const paths[] = { dir, NULL };
+	char opts[4096], *tok, *save = NULL;
+	struct kmods *km;
+	int mode = 1, err;
+
+	err = kmods_open_config(&km, dir ? paths : NULL);
+	if (err)
+		return err;
+	err = kmods_options(km, "ib_core", opts, sizeof(opts));
+	kmods_close(km);
+	if (err)
+		return err;
+	/* As the kernel parses them: the last netns_mode= given wins; 0 is exclusive. */
+	for (tok = strtok_r(opts, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+		if (!strncmp(tok, "netns_mode=", 11))
+			mode = strtol(tok + 11, NULL, 0) != 0;
+	return mode;
 }

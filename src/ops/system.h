@@ -36,4 +36,12 @@ int system_persist_netns_mode(const char *dir, int mode, char *had, size_t hadle
 /* Puts back what system_persist_netns_mode found (HAD, "" for no file); a failure is added to E. */
 int system_persist_restore(const char *dir, const char *had, struct op_err *e);
 
+/*
+ * The namespace mode ib_core would start with at the next boot, from its
+ * modprobe.d options and the kernel command line as libkmod reads them (in
+ * DIR alone when DIR is not NULL): 1 shared (also when nothing says), 0
+ * exclusive, or a negative errno.
+ */
+int system_boot_netns_mode(const char *dir);
+
 #endif

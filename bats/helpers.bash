@@ -76,17 +76,8 @@ help_commands() {
 	"$RDMACTL" help | sed -n '/^Commands/,/^$/ { s/^  \([a-z][a-z-]*\).*/\1/p }' | uniq
 }
 
-# Builds the package of this tree with 'make deb' in a copy of it under $1 (a
-# build in the tree would clean it), as a clone would: the tracked files and
-# the new ones not ignored. Prints the .deb's path; make's output is in
-# $1/deb.log. The copy is a git repository of its own, committed before the
-# build, so a test can ask git what the build left behind.
-build_deb_copy() {
-	local src=$1/src/rdmactl
-	"$TOP/tools/copy-tree" "$src" || return
-	make -C "$src" deb >"$1/deb.log" 2>&1 || return
-	ls "$src"/build/deb/rdmactl_*_amd64.deb
-}
+# shellcheck source=bats/deb.bash
+source "${BASH_SOURCE[0]%/*}/deb.bash"
 
 # --- VM tier helpers (real kernel, iproute2's `rdma` as the oracle) ---
 

@@ -127,7 +127,7 @@ setup() {
 	[ -n "${DEB:-}" ] || fail "make deb failed: $(tail -n 30 "$BATS_FILE_TMPDIR/deb.log")"
 	deb=$DEB
 	# The build leaves the tree as git had it: its output is ignored, none is tracked.
-	run git -C "$BATS_FILE_TMPDIR/src/rdmactl" status --porcelain --untracked-files=all
+	run git -C "${DEB%/build/deb/*}" status --porcelain --untracked-files=all
 	assert_success
 	assert_output ''
 	run git -C "$TOP" ls-files debian

@@ -277,6 +277,32 @@ build_debs() {
 	echo "$d"
 }
 
+# PKG... and what they need that this host has not installed, from the
+# host's own apt sources, downloaded once into $cache/host-debs/PKG+PKG
+# (nothing when the host has them all); prints the directory.
+host_debs() {
+	local p d
+	for p in "$@"; do
+		[[ $p =~ ^[a-z0-9][a-z0-9.+-]+$ ]] || usage_die "host-debs: '$p' is not a package name"
+	done
+	d=$cache/host-debs/$(IFS=+; echo "$*")
+	if [ ! -f "$d/.done" ]; then
+		mkdir -p "$d/partial" || die "cannot create $d"
+		exec 9>"$d/.lock"
+		flock 9
+		if [ ! -f "$d/.done" ]; then
+			say "downloading $* with what this host lacks of their dependencies into $d (once)"
+			apt-get -q -y --no-install-recommends --download-only \
+				-o Dir::Cache::archives="$d" install "$@" >"$d/.log" 2>&1 ||
+				die "apt-get --download-only install $* failed: $(grep -m 2 -E '^(E|W):' "$d/.log" | tr '\n' ' ')"
+			rm -rf "$d/partial" "$d/.log" "$d/lock"
+			touch "$d/.done"
+		fi
+		flock -u 9
+	fi
+	echo "$d"
+}
+
 # The file of MODULE in kernel NAME's unpacked tree.
 module_file() {
 	local f

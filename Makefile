@@ -19,6 +19,10 @@ BINDIR ?= $(PREFIX)/bin
 # The test bed (install-bed): its scripts and the C sources it builds at run time.
 BEDDIR ?= $(PREFIX)/lib/rdmactl-testbed
 DOCDIR ?= $(PREFIX)/share/doc
+# The Ansible collection rdmactl.rxe (install-ansible), where ansible-core
+# looks for collections with no setting.
+ANSIBLEDIR ?= $(PREFIX)/share/ansible/collections/ansible_collections/rdmactl/rxe
+ANSIBLE_FILES := $(filter-out %.pyc,$(shell find tools/ansible -type f 2>/dev/null))
 DESTDIR ?=
 
 CC ?= cc
@@ -58,7 +62,7 @@ UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/stage2 tools/install-deps tools/stacks-report \
 	tools/run-tests tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm/build-inside bats/listen.bash bats/boot/story
 
-.PHONY: all bench check check-cloud check-boot check-stacks deb demo fuzz fuzzers lint install install-bed uninstall uninstall-bed clean unit-tests deps help pc-check
+.PHONY: all bench check check-cloud check-boot check-stacks deb demo fuzz fuzzers lint install install-bed install-ansible uninstall uninstall-bed uninstall-ansible clean unit-tests deps help pc-check
 
 all: pc-check rdmactl docs/rdmactl.8 docs/rxe-vm.1 build/rdmactl.bash
 
@@ -283,8 +287,9 @@ lint: build/rdmactl.bash
 	tools/install-deps lint
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--std=c11 --inline-suppr --suppress=missingIncludeSystem -Isrc src
-	shellcheck -x -S warning $(SCRIPTS) bats/helpers.bash bats/stacks/stacks.bash bats/fixtures/outside-project/test.sh
+	shellcheck -x -S warning $(SCRIPTS) bats/helpers.bash bats/deb.bash bats/stacks/stacks.bash bats/fixtures/outside-project/test.sh
 	shellcheck -s bash -S warning build/rdmactl.bash
+	cd tools/ansible && ansible-lint -q
 
 SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@CONFIG@|$(SYSCONFDIR)/rdmactl/rxe.conf|g'
 
@@ -315,6 +320,16 @@ install-bed: docs/rxe-vm.1
 	ln -sf $(shell realpath -m --relative-to=$(BINDIR) $(BEDDIR))/rxe-vm $(DESTDIR)$(BINDIR)/rxe-vm
 	install -D -m 0644 docs/rxe-vm.1 $(DESTDIR)$(MANDIR)/man1/rxe-vm.1
 	install -D -m 0644 docs/ci.md $(DESTDIR)$(DOCDIR)/rdmactl-testbed/ci.md
+
+# The Ansible collection, as ansible-galaxy would install it from the checkout.
+install-ansible:
+	for f in $(ANSIBLE_FILES:tools/ansible/%=%); do \
+		install -D -m 0644 "tools/ansible/$$f" "$(DESTDIR)$(ANSIBLEDIR)/$$f" || exit 1; \
+	done
+	install -D -m 0644 docs/fleets.md $(DESTDIR)$(DOCDIR)/rdmactl-ansible/fleets.md
+
+uninstall-ansible:
+	rm -rf $(DESTDIR)$(ANSIBLEDIR) $(DESTDIR)$(DOCDIR)/rdmactl-ansible
 
 uninstall-bed:
 	rm -rf $(DESTDIR)$(BEDDIR)

@@ -60,7 +60,7 @@ UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/stage2 tools/install-deps tools/stacks-report \
-	tools/run-tests tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm/build-inside bats/listen.bash bats/boot/story
+	tools/run-tests tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm2/prepare bats/vm/build-inside bats/listen.bash bats/boot/story
 
 .PHONY: all bench check check-cloud check-boot check-stacks deb demo fuzz fuzzers lint install install-bed install-ansible uninstall uninstall-bed uninstall-ansible clean unit-tests deps help pc-check
 
@@ -287,7 +287,7 @@ lint: build/rdmactl.bash
 	tools/install-deps lint
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--std=c11 --inline-suppr --suppress=missingIncludeSystem -Isrc src
-	shellcheck -x -S warning $(SCRIPTS) bats/helpers.bash bats/deb.bash bats/stacks/stacks.bash bats/fixtures/outside-project/test.sh
+	shellcheck -x -S warning $(SCRIPTS) bats/helpers.bash bats/deb.bash bats/sshd.bash bats/stacks/stacks.bash bats/fixtures/outside-project/test.sh
 	shellcheck -s bash -S warning build/rdmactl.bash
 	cd tools/ansible && ansible-lint -q
 

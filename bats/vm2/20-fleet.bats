@@ -1,0 +1,145 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The Ansible collection rdmactl.rxe as a fleet runs it: Debian's
+# ansible-core on host 1 drives both guests over SSH with the collection's
+# own playbooks, installed from the checkout with ansible-galaxy, and the
+# package of this tree (bats/vm2/prepare: RDMACTL_TEST_DEB). Host 2 (its
+# peer script) starts with no rxe link and serves SSH; so does host 1.
+# Run by tools/run-tests fleet, which sets RDMACTL_TEST_FLEET=1 for
+# bats/vm2/run: under the emulator a run of the play takes minutes.
+# bats file_tags=fleet
+
+setup_file() {
+	[ "${RXE_VM_HOST:-}" = 1 ] || return 0
+	load ../helpers
+	load ../sshd
+	P=$RXE_VM_PEER
+	"$TOP/rdmactl" del --all >/dev/null 2>&1 || true
+	ssh-keygen -q -t ed25519 -N '' -f "$BATS_FILE_TMPDIR/id" || return 1
+	start_sshd "$BATS_FILE_TMPDIR/id.pub" || return 1
+	# Host 2 takes the key once its two-host tests' servers are done (18600
+	# and 18601 say so, where bats/vm2/10-two-hosts.bats did not).
+	local sent=
+	for _ in $(seq 600); do
+		if cat "$BATS_FILE_TMPDIR/id.pub" 2>/dev/null >"/dev/tcp/$P/18602"; then
+			sent=1
+			break
+		fi
+		(exec 5<>"/dev/tcp/$P/18600") 2>/dev/null || true
+		(exec 5<>"/dev/tcp/$P/18601") 2>/dev/null || true
+		sleep 0.2
+	done
+	[ -n "$sent" ] || { echo "host 2 never took the SSH key on TCP port 18602" >&2; return 1; }
+	ssh_client_config "$BATS_FILE_TMPDIR/ssh_config" "$BATS_FILE_TMPDIR/id"
+	for _ in $(seq 150); do
+		if ssh -F "$BATS_FILE_TMPDIR/ssh_config" "$P" true 2>/dev/null; then
+			break
+		fi
+		sleep 0.2
+	done
+	ansible-galaxy collection install -p "$BATS_FILE_TMPDIR/collections" "$TOP/tools/ansible" \
+		>"$BATS_FILE_TMPDIR/galaxy.log" 2>&1 || { cat "$BATS_FILE_TMPDIR/galaxy.log" >&2; return 1; }
+	# The inventory a user writes: the group rxe, each host's links, root.
+	inventory "$BATS_FILE_TMPDIR/inventory" ''
+}
+
+# inventory FILE HOST2_LINKS: both hosts with rxe0 on eth0, host 2 with
+# HOST2_LINKS more (JSON list members), the package of this tree.
+inventory() {
+	cat >"$1" <<-EOF
+	[rxe]
+	host1 ansible_host=$RXE_VM_ADDR rxe_links='[{"name": "rxe0", "netdev": "eth0"}]'
+	host2 ansible_host=$RXE_VM_PEER rxe_links='[{"name": "rxe0", "netdev": "eth0"}$2]'
+
+	[rxe:vars]
+	ansible_user=root
+	ansible_python_interpreter=/usr/bin/python3
+	ansible_ssh_common_args='-F $BATS_FILE_TMPDIR/ssh_config'
+	node_install=deb
+	node_deb=$RDMACTL_TEST_DEB
+	node_prove_pairs=true
+	EOF
+}
+
+teardown_file() {
+	[ "${RXE_VM_HOST:-}" = 1 ] || return 0
+	: 2>/dev/null >"/dev/tcp/$RXE_VM_PEER/18603" || true
+}
+
+setup() {
+	load ../helpers
+	[ "${RXE_VM_HOST:-}" = 1 ] || skip "not host 1 of 'tools/rxe-vm run --hosts 2'"
+	[ -n "${RDMACTL_TEST_DEB:-}" ] || fail "no package of this tree: bats/vm2/prepare did not build one"
+	P=$RXE_VM_PEER
+	export ANSIBLE_COLLECTIONS_PATH=$BATS_FILE_TMPDIR/collections ANSIBLE_NOCOLOR=1
+	export ANSIBLE_PIPELINING=1 ANSIBLE_RETRY_FILES_ENABLED=0
+	INV=$BATS_FILE_TMPDIR/inventory
+}
+
+on2() { ssh -F "$BATS_FILE_TMPDIR/ssh_config" "$P" "$@"; }
+
+# recap HOST: "ok=N changed=N failed=N" of HOST's PLAY RECAP line.
+recap() {
+	sed -n "s/^$1 *: \(ok=[0-9]*\) *\(changed=[0-9]*\).* \(failed=[0-9]*\).*/\1 \2 \3/p" <<<"$output"
+}
+
+@test "fleet: the first run installs the package, makes rxe0 on both hosts, records it and proves the pair" {
+	run ansible-playbook -i "$INV" rdmactl.rxe.site
+	assert_success
+	[[ $(recap host1) =~ changed=[1-9][0-9]*\ failed=0 ]] || fail "host1: $(recap host1)"
+	[[ $(recap host2) =~ changed=[1-9][0-9]*\ failed=0 ]] || fail "host2: $(recap host2)"
+	assert_output --partial '"host1 -> host2: passed"'
+	assert_output --partial '"host2 -> host1: passed"'
+	for h in local 2; do
+		if [ $h = local ]; then x=(); else x=(on2); fi
+		run -0 "${x[@]}" rdma -j link show
+		assert_equal "$(jq -r '[.[] | "\(.ifname) \(.netdev) \(.state)"] | join(",")' <<<"$output")" \
+			"rxe0 eth0 ACTIVE"
+		run -0 "${x[@]}" grep -v '^#' /etc/rdmactl/rxe.conf
+		assert_output 'rxe0 eth0'
+		run -0 "${x[@]}" dpkg-query -W -f '${Status} ${Version}' rdmactl
+		assert_output "install ok installed $(dpkg-deb -f "$RDMACTL_TEST_DEB" Version)"
+	done
+}
+
+@test "fleet: a second run of the same play changes nothing" {
+	run ansible-playbook -i "$INV" rdmactl.rxe.site
+	assert_success
+	[[ $(recap host1) == *"changed=0 failed=0" ]] || fail "host1: $(recap host1)"
+	[[ $(recap host2) == *"changed=0 failed=0" ]] || fail "host2: $(recap host2)"
+	assert_output --partial '"host1 -> host2: passed"'
+}
+
+@test "fleet: check mode on a changed inventory shows the change on the host it concerns and makes none" {
+	on2 'ip link add vx type veth peer name vy && ip link set vx up && ip link set vy up'
+	inventory "$BATS_FILE_TMPDIR/inventory2" ', {"name": "rxe1", "netdev": "vx"}'
+	run ansible-playbook --check --diff -i "$BATS_FILE_TMPDIR/inventory2" -e node_prove_pairs=false \
+		rdmactl.rxe.site
+	on2 ip link del vx
+	assert_success
+	[[ $(recap host1) == *"changed=0 failed=0" ]] || fail "host1: $(recap host1)"
+	[[ $(recap host2) == *"changed=1 failed=0" ]] || fail "host2: $(recap host2)"
+	assert_line '+++ after: /etc/rdmactl/rxe.conf'
+	assert_line '+rxe1 vx'
+	run -0 on2 rdma -j link show
+	assert_equal "$(jq -r '[.[].ifname] | join(",")' <<<"$output")" rxe0
+	run -0 on2 grep -v '^#' /etc/rdmactl/rxe.conf
+	assert_output 'rxe0 eth0'
+}
+
+@test "fleet: the absent play removes every link and its record, then has nothing to do" {
+	run ansible-playbook -i "$INV" rdmactl.rxe.absent
+	assert_success
+	[[ $(recap host1) == *"changed=1 failed=0" ]] || fail "host1: $(recap host1)"
+	[[ $(recap host2) == *"changed=1 failed=0" ]] || fail "host2: $(recap host2)"
+	for h in local 2; do
+		if [ $h = local ]; then x=(); else x=(on2); fi
+		run -0 "${x[@]}" rdma -j link show
+		assert_output '[]'
+		run "${x[@]}" grep -v '^#' /etc/rdmactl/rxe.conf
+		assert_failure 1
+	done
+	run ansible-playbook -i "$INV" rdmactl.rxe.absent
+	assert_success
+	[[ $(recap host2) == *"changed=0 failed=0" ]] || fail "host2: $(recap host2)"
+}

@@ -241,7 +241,7 @@ word_after() {
 	[ -f "$RDMACTL_MODPROBE_D/rdmactl-netns.conf" ] && [ ! -L "$RDMACTL_MODPROBE_D/rdmactl-netns.conf" ]
 	run -0 modprobe -c -C "$RDMACTL_MODPROBE_D"
 	assert_line 'options ib_core netns_mode=0'
-	run -0 rdmactl system set netns shared --persist
+	run -0 --separate-stderr rdmactl system set netns shared --persist
 	assert_output --regexp '^netns shared copy-on-fork (on|off)$'
 	[ ! -e "$RDMACTL_MODPROBE_D/rdmactl-netns.conf" ] || fail "the file is left"
 	# In shared mode a device does not move: every namespace sees it already.

@@ -130,7 +130,7 @@ static void check_qps_of(struct check_ctx *c, int pid, const char *who)
 	struct reading *now = &r[0], *before = NULL;
 	struct model_qpdiag_memo facts = { 0 };
 	struct model_qpdiag *diag;
-	size_t mine = 0, bad = 0, rts;
+	size_t mine = 0, bad = 0, rts, all;
 	int err;
 
 	err = read_now(c, &r[0]);
@@ -143,7 +143,13 @@ static void check_qps_of(struct check_ctx *c, int pid, const char *who)
 			     errname(err), strerror(-err));
 		return;
 	}
-	if (could_resend(&r[0].qs, pid, &rts) && check_ctx_live(c)) {
+	/*
+	 * PID's own QP may be the one resending while its peer owes: the peer
+	 * took in its requests and its answers are what is lost. Any QP on
+	 * the host that could be resending is watched for, then.
+	 */
+	if ((could_resend(&r[0].qs, pid, &rts) || (pid && could_resend(&r[0].qs, 0, &all))) &&
+	    check_ctx_live(c)) {
 		mono_sleep_ms(WATCH_MS);
 		if (!read_now(c, &r[1]))
 			before = &r[0], now = &r[1];

@@ -148,8 +148,8 @@ static void check_qps_of(struct check_ctx *c, int pid, const char *who)
 	 * took in its requests and its answers are what is lost. Any QP on
 	 * the host that could be resending is watched for, then.
 	 */
-	if ((could_resend(&r[0].qs, pid, &rts) || (pid && could_resend(&r[0].qs, 0, &all))) &&
-	    check_ctx_live(c)) {
+	could_resend(&r[0].qs, pid, &rts);
+	if (could_resend(&r[0].qs, 0, &all) && check_ctx_live(c)) {
 		mono_sleep_ms(WATCH_MS);
 		if (!read_now(c, &r[1]))
 			before = &r[0], now = &r[1];

@@ -13,20 +13,20 @@
 #include "ops/explain.h"
 #include "ops/system.h"
 
-/* Where --persist writes: /etc/modprobe.d, or RDMACTL_MODPROBE_D (tests). */
-static const char *modprobe_dir(void)
-{
-	const char *d = getenv("RDMACTL_MODPROBE_D");
-
-	return d && *d ? d : "/etc/modprobe.d";
-}
-
-/* The modprobe.d directory tests give, NULL for the system's usual ones. */
+/* The modprobe.d directory tests give (RDMACTL_MODPROBE_D), NULL for the system's own. */
 static const char *modprobe_test_dir(void)
 {
 	const char *d = getenv("RDMACTL_MODPROBE_D");
 
 	return d && *d ? d : NULL;
+}
+
+/* Where --persist writes: /etc/modprobe.d, or the tests' directory. */
+static const char *modprobe_dir(void)
+{
+	const char *d = modprobe_test_dir();
+
+	return d ? d : "/etc/modprobe.d";
 }
 
 int cmd_system_show(struct cmd_ctx *ctx, const struct cli_args *a)

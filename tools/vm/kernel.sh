@@ -277,22 +277,41 @@ build_debs() {
 	echo "$d"
 }
 
-# PKG... and what they need that this host has not installed, from the
-# host's own apt sources, downloaded once into $cache/host-debs/PKG+PKG
-# (nothing when the host has them all); prints the directory.
+# PKG... and what they need that this host (with --userland SUITE, that
+# userland of the bed's) has not installed, from this host's own apt sources
+# (SUITE's, through the bed's private apt setup), downloaded once into
+# $cache/host-debs/[SUITE/]PKG+PKG (nothing when all are there); prints the
+# directory.
 host_debs() {
-	local p d
+	local p d opts=()
+	if [ "${1-}" = --userland ]; then
+		known_userland "${2-}" && [ "${2-}" != host ] ||
+			usage_die "host-debs --userland takes one of: ${userland_suites[*]}"
+		userland=$2
+		shift 2
+		[ $# -ge 1 ] || usage_die "host-debs takes package names"
+	fi
 	for p in "$@"; do
 		[[ $p =~ ^[a-z0-9][a-z0-9.+-]+$ ]] || usage_die "host-debs: '$p' is not a package name"
 	done
+	mkdir -p "$cache" || die "cannot create the cache $cache"
 	d=$cache/host-debs/$(IFS=+; echo "$*")
+	if [ "$userland" != host ]; then
+		use_fs=chroot
+		prepare_userland
+		if [ -n "$userland_root" ]; then
+			d=$cache/host-debs/$userland/$(IFS=+; echo "$*")
+			apt_setup "$userland"
+			opts=("${aptopts[@]}" -o "Dir::State::status=$userland_root/var/lib/dpkg/status")
+		fi
+	fi
 	if [ ! -f "$d/.done" ]; then
 		mkdir -p "$d/partial" || die "cannot create $d"
 		exec 9>"$d/.lock"
 		flock 9
 		if [ ! -f "$d/.done" ]; then
-			say "downloading $* with what this host lacks of their dependencies into $d (once)"
-			apt-get -q -y --no-install-recommends --download-only \
+			say "downloading $* with what $([ -n "$userland_root" ] && echo "the $userland userland" || echo "this host") lacks of their dependencies into $d (once)"
+			apt-get "${opts[@]}" -q -y --no-install-recommends --download-only \
 				-o Dir::Cache::archives="$d" install "$@" >"$d/.log" 2>&1 ||
 				die "apt-get --download-only install $* failed: $(grep -m 2 -E '^(E|W):' "$d/.log" | tr '\n' ' ')"
 			rm -rf "$d/partial" "$d/.log" "$d/lock"

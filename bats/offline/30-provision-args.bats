@@ -162,6 +162,14 @@ teardown() {
 	[ ! -e "$conf" ] || fail "a usage error created $conf"
 }
 
+@test "start's --keep and --check go with --watch only: exit 2, nothing loaded" {
+	for opt in keep check; do
+		run --separate-stderr rdmactl start --$opt
+		assert_failure 2
+		assert_equal "$stderr" "rdmactl: start: --$opt goes with --watch ('rdmactl check' checks at once); try 'rdmactl help start'"
+	done
+}
+
 @test "persist del of something not in the file exits 1 and changes nothing" {
 	conf=$BATS_TEST_TMPDIR/rxe.conf
 	printf 'rxe0 eth0\n' >"$conf"

@@ -15,7 +15,10 @@ setup() {
 
 teardown() {
 	[ "${RXE_VM:-}" = 1 ] || return 0
+	# A start --watch a failed test left would make its links again.
+	[ -z "${watcher:-}" ] || { kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null; }
 	rdma_links_clear
+	ip link del wx0 2>/dev/null || true
 	ip link del "$N.5" 2>/dev/null || true
 }
 
@@ -315,6 +318,61 @@ teardown() {
 	run rdma_links
 	assert_line "rxe0 $N ACTIVE"
 	assert_line 'rxe2 veth1 ACTIVE'
+}
+
+# until_line FILE LINE [TRIES]: wait (0.2 s a try, 100 tries) for LINE in FILE.
+until_line() {
+	for _ in $(seq "${3:-100}"); do
+		grep -qxF -- "$2" "$1" && return 0
+		sleep 0.2
+	done
+	fail "no line '$2' in $(basename "$1"): $(cat "$1")"
+}
+
+@test "provision: start --watch makes a link as its netdev comes and again when lost; at SIGTERM deletes what it made" {
+	rdmactl add rxe0 "$N" >/dev/null
+	printf 'rxe0 %s\nrxe1 wx0\n' "$N" >"$RDMACTL_CONFIG"
+	out=$BATS_TEST_TMPDIR/out
+	# The binary itself, not the helper function: the signal is for rdmactl.
+	"$RDMACTL" start --watch >"$out" 2>"$BATS_TEST_TMPDIR/err" &
+	watcher=$!
+	until_line "$out" 'link rxe1 netdev wx0 absent'
+	ip link add wx0 type veth peer name wx1 && ip link set wx0 up && ip link set wx1 up
+	until_line "$out" 'link rxe1 netdev wx0 added'
+	# A link deleted by hand and one the file gains: the next reading makes both.
+	rdmactl del rxe1 >/dev/null
+	echo 'rxe2 wx1' >>"$RDMACTL_CONFIG"
+	until_line "$out" 'link rxe2 netdev wx1 added' 150
+	run rdma_links
+	assert_line "rxe1 wx0 ACTIVE"
+	kill -TERM "$watcher"
+	wait "$watcher" || fail "start --watch exited $? at SIGTERM"
+	watcher=
+	run rdma_links
+	assert_output "rxe0 $N ACTIVE"
+	run cat "$out"
+	assert_line "link rxe0 netdev $N present"
+	assert_equal "$(grep -c 'link rxe1 netdev wx0 added' "$out")" 2
+	assert_line 'link rxe1 netdev wx0 deleted'
+	assert_line 'link rxe2 netdev wx1 deleted'
+	refute_line --partial 'rxe0 netdev '"$N"' deleted'
+	run cat "$BATS_TEST_TMPDIR/err"
+	assert_output ''
+}
+
+@test "provision: start --watch --check --keep -j: a record a line, check's verdicts, its links left at SIGINT" {
+	printf 'rxe1 veth1\n' >"$RDMACTL_CONFIG"
+	out=$BATS_TEST_TMPDIR/out
+	"$RDMACTL" -j start --watch --check --keep >"$out" &
+	watcher=$!
+	for _ in $(seq 150); do [ "$(wc -l <"$out")" -ge 2 ] && break; sleep 0.2; done
+	kill -INT "$watcher"
+	wait "$watcher" || fail "start --watch exited $? at SIGINT"
+	watcher=
+	run jq -c 'if type == "array" then map(select(.id == "link") | .result) else .links | map([.ifname, .result]) end' "$out"
+	assert_output $'[["rxe1","added"]]\n["pass"]\n[["rxe1","kept"]]'
+	run rdma_links
+	assert_output 'rxe1 veth1 ACTIVE'
 }
 
 @test "provision: stop NETDEV deletes that netdev's links only and leaves rdma_rxe; a netdev without one is no error" {

@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* start and stop: rxe_cfg's boot-time workflow. Parse, call the operations, print. */
+/*
+ * start and stop: rxe_cfg's boot-time workflow. Parse, call the operations,
+ * print. start --watch stays, for where no systemd makes the links of a
+ * netdev that comes later (a container, a pod on every node).
+ */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/rtnetlink.h>
+
+#include "checks/checks.h"
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
+#include "views/check.h"
 #include "views/service.h"
+#include "kernel/errname.h"
 #include "kernel/nl.h"
 #include "model/model.h"
 #include "ops/explain.h"
@@ -26,6 +38,273 @@ static int check_netdevs(const struct cli_args *a)
 	return err;
 }
 
+/*
+ * start --watch reads the file again this often when nothing wakes it: a
+ * link deleted by hand, an edit of the file (a ConfigMap's update).
+ */
+#define WATCH_TICK_MS 10000
+
+static volatile sig_atomic_t watch_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	watch_stop = 1;
+}
+
+/* A link of the file as start --watch last found it; MINE when this run made it. */
+struct watched {
+	char *name, *netdev;
+	enum start_state state;
+	bool mine;
+};
+
+struct watch {
+	struct watched *w;
+	size_t n;
+	bool bad;		/* the file was malformed at the last reading: said once */
+};
+
+/* X's record, made (as START_ABSENT, nothing said yet) when it is new; NULL: out of memory. */
+static struct watched *watched_of(struct watch *w, const struct conf_entry *x, bool *fresh)
+{
+	struct watched *grown;
+
+	*fresh = false;
+	for (size_t i = 0; i < w->n; i++)
+		if (!strcmp(w->w[i].name, x->name) && !strcmp(w->w[i].netdev, x->netdev))
+			return &w->w[i];
+	grown = realloc(w->w, (w->n + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	w->w = grown;
+	grown = &w->w[w->n];
+	*grown = (struct watched){ strdup(x->name), strdup(x->netdev), START_ABSENT, false };
+	if (!grown->name || !grown->netdev) {
+		free(grown->name);
+		free(grown->netdev);
+		return NULL;
+	}
+	*fresh = true;
+	w->n++;
+	return grown;
+}
+
+/* One line (a JSON record) of W's changes, flushed: a log's reader sees it at once. */
+static int watch_print(struct cmd_ctx *ctx, struct watched **ch, size_t n, const char *word)
+{
+	struct out *o;
+	int err;
+
+	if (!n)
+		return 0;
+	o = out_new(stdout, ctx->json, false);
+	if (!o)
+		return -ENOMEM;
+	out_obj_open(o, NULL);
+	out_arr_open(o, "links");
+	for (size_t i = 0; i < n; i++)
+		view_service_link(o, ch[i]->name, ch[i]->netdev,
+				  word ? word : view_start_state(ch[i]->state));
+	out_arr_close(o);
+	out_obj_close(o);
+	err = out_finish(o);
+	if (!err && fflush(stdout))
+		err = -errno;
+	return err;
+}
+
+/*
+ * The file read again and each of its links that does not run made, as
+ * start does; what changed since the last pass is printed, a failure
+ * explained when it is new. W remembers the links this run made.
+ */
+static int watch_pass(struct cmd_ctx *ctx, const struct cli_args *a, struct watch *w,
+		      const struct conf *given, const enum start_state *given_state, bool *changed)
+{
+	struct conf c = { 0 };
+	enum start_state *st = NULL;
+	struct watched **ch = NULL;
+	struct op_err e;
+	size_t nch = 0;
+	bool failed_anew = false, first = given != NULL;
+	int err;
+
+	if (!given) {
+		err = persist_load(ctx->config, &c, &e);
+		if (err) {
+			if (!w->bad)
+				cmd_fail(&e);
+			w->bad = true;
+			return 0;	/* the links made stay; the next edit may mend it */
+		}
+		w->bad = false;
+		persist_only_netdevs(&c, a->argv, a->argc);
+		st = calloc(c.n + 1, sizeof(*st));
+		if (!st) {
+			conf_free(&c);
+			return -ENOMEM;
+		}
+		err = persist_start(ctx->nl, ctx->config, &c, st, &e);
+		given = &c;
+		given_state = st;
+	}
+	ch = calloc(given->n + 1, sizeof(*ch));
+	for (size_t i = 0; ch && i < given->n; i++) {
+		bool fresh;
+		struct watched *x = watched_of(w, &given->e[i], &fresh);
+
+		if (!x) {
+			free(ch);
+			ch = NULL;
+			break;
+		}
+		if (given_state[i] == START_ADDED)
+			x->mine = true;
+		if (!fresh && x->state == given_state[i] && given_state[i] != START_ADDED)
+			continue;
+		failed_anew |= given_state[i] == START_FAILED;
+		x->state = given_state[i];
+		if (!first)
+			ch[nch++] = x;	/* the first pass's links were printed by start */
+	}
+	err = ch ? watch_print(ctx, ch, nch, NULL) : -ENOMEM;
+	*changed = nch > 0;
+	if (failed_anew && st)
+		cmd_fail(&e);
+	free(ch);
+	free(st);
+	conf_free(&c);
+	return err;
+}
+
+/* start --watch --check: check's verdicts on the host, as check prints them. */
+static int watch_check(struct cmd_ctx *ctx)
+{
+	struct check_opts co = { .root = ctx->sysfs_root, .gid_index = -1 };
+	struct out *o = out_new(stdout, ctx->json, false);
+	struct check_ctx c;
+	size_t count[4];
+	int err;
+
+	if (!o)
+		return -ENOMEM;
+	checks_run(&co, &c);
+	view_check(o, &c, count);
+	check_ctx_free(&c);
+	err = out_finish(o);
+	if (!err && fflush(stdout))
+		err = -errno;
+	return err;
+}
+
+/*
+ * At the end of start --watch: the links this run made that still run
+ * deleted, or with --keep left (and said).
+ */
+static int watch_end(struct cmd_ctx *ctx, const struct cli_args *a, struct watch *w)
+{
+	bool keep = cli_flag(a, "keep");
+	struct watched **ch = calloc(w->n + 1, sizeof(*ch));
+	struct model m = { 0 };
+	size_t nch = 0;
+	struct op_err e;
+	int err = ch ? cmd_devices(ctx, &m) : -ENOMEM, ret = 0;
+
+	for (size_t i = 0; !err && i < w->n; i++) {
+		const struct rdma_dev *d;
+
+		if (!w->w[i].mine)
+			continue;
+		/* Only the link it made: one of that name on that netdev still. */
+		d = model_rxe_on(&m, w->w[i].netdev);
+		if (!d || strcmp(d->name, w->w[i].name))
+			continue;
+		if (!keep && link_del(ctx->nl, d, &e)) {
+			ret = cmd_fail(&e);
+			continue;
+		}
+		ch[nch++] = &w->w[i];
+	}
+	if (!err)
+		err = watch_print(ctx, ch, nch, keep ? "kept" : "deleted");
+	model_free(&m);
+	free(ch);
+	return err ? err : ret;
+}
+
+/*
+ * start --watch: the start sequence printed at once, then a pass whenever a
+ * netdev comes, goes or changes (route netlink's link group) and every
+ * WATCH_TICK_MS, until SIGTERM or SIGINT; with --check, check's verdicts
+ * after the first pass and after each that changed a link.
+ */
+static int start_watch(struct cmd_ctx *ctx, const struct cli_args *a, struct service_result *r)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	const struct timespec tick = { WATCH_TICK_MS / 1000, 0 };
+	bool check = cli_flag(a, "check"), changed;
+	sigset_t block, orig;
+	struct watch w = { 0 };
+	struct nl *route = NULL;
+	struct out *o;
+	int err;
+
+	watch_stop = 0;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* Held off but while it waits: a signal never falls between a test and the wait. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	o = out_new(stdout, ctx->json, false);
+	if (!o)
+		return -ENOMEM;
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	out_obj_open(o, NULL);
+	view_service_start(o, r);
+	out_obj_close(o);
+	err = out_finish(o);
+	if (!err && fflush(stdout))
+		err = -errno;
+	if (!err)
+		err = watch_pass(ctx, a, &w, &r->conf, r->state, &changed);
+	if (!err && check)
+		err = watch_check(ctx);
+	if (!err && (nl_open(&route, NETLINK_ROUTE) || nl_join(route, RTNLGRP_LINK))) {
+		pr_warn("start --watch: no route netlink notifications: a netdev that comes is "
+			"seen within %d s", WATCH_TICK_MS / 1000);
+		nl_close(route);
+		route = NULL;
+	}
+	while (!err && !watch_stop) {
+		struct pollfd p = { .fd = route ? nl_fd(route) : -1, .events = POLLIN };
+		int n = ppoll(&p, 1, &tick, &orig);
+
+		if (n < 0 && errno != EINTR)
+			err = -errno;
+		if (n < 0 || watch_stop)
+			continue;
+		if (n > 0 && nl_drain(route) < 0) {
+			nl_close(route);
+			route = NULL;
+		}
+		err = watch_pass(ctx, a, &w, NULL, NULL, &changed);
+		if (!err && changed && check)
+			err = watch_check(ctx);
+	}
+	nl_close(route);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	if (!err || err == -EPIPE)
+		err = watch_end(ctx, a, &w);
+	for (size_t i = 0; i < w.n; i++) {
+		free(w.w[i].name);
+		free(w.w[i].netdev);
+	}
+	free(w.w);
+	return err == -EPIPE ? 0 : err;
+}
+
 int cmd_start(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct service_result r;
@@ -34,7 +313,20 @@ int cmd_start(struct cmd_ctx *ctx, const struct cli_args *a)
 
 	if (err)
 		return err;
+	if ((cli_flag(a, "keep") || cli_flag(a, "check")) && !cli_flag(a, "watch"))
+		return cli_usage(a, "--%s goes with --watch ('rdmactl check' checks at once)",
+				 cli_flag(a, "keep") ? "keep" : "check");
 	err = service_start(&ctx->nl, ctx->config, a->argv, a->argc, &r, &e);
+	if (cli_flag(a, "watch") && r.links_done) {
+		/* A link that failed is said, and tried again at every pass. */
+		if (err)
+			cmd_fail(&e);
+		err = start_watch(ctx, a, &r);
+		if (err < 0)
+			pr_err_cause("start --watch: cannot go on", errname(-err), strerror(-err), NULL);
+		service_result_free(&r);
+		return err;
+	}
 	out_obj_open(ctx->out, NULL);
 	view_service_start(ctx->out, &r);
 	out_obj_close(ctx->out);

@@ -27,6 +27,16 @@ static const struct cli_opt del_opts[] = {
 	{ NULL },
 };
 
+static const struct cli_opt start_opts[] = {
+	{ "watch", 0, CLI_FLAG, .help = "then stay until SIGTERM or SIGINT, making each link "
+	  "again as its netdev comes back or the file gains it; at the end, delete the links "
+	  "this run made" },
+	{ "keep", 0, CLI_FLAG, .help = "with --watch, leave the links it made at its end" },
+	{ "check", 0, CLI_FLAG, .help = "with --watch, print check's verdicts at the start and "
+	  "after each change of a link" },
+	{ NULL },
+};
+
 static const struct cli_opt stop_opts[] = {
 	{ "wait", 0, CLI_FLAG, .help = "delete even while processes hold them: wait until they "
 	  "close" },
@@ -372,13 +382,19 @@ const struct cli_cmd rdmactl_commands[] = {
 	{ "status", .fn = cmd_status,
 	  .summary = "Show every Ethernet device as rxe_cfg status did: link, driver, speed, "
 		     "MTU, IPv4 address, its rxe device and that device's RoCE MTU." },
-	{ "start", .fn = cmd_start, .args = "[NETDEV]...", .max_args = CLI_ANY, .live_only = true,
-	  .libs = LAZY_KMOD,
+	{ "start", .fn = cmd_start, .opts = { start_opts }, .args = "[NETDEV]...",
+	  .max_args = CLI_ANY, .live_only = true, .libs = LAZY_KMOD,
 	  .summary = "Load ib_core, ib_uverbs, rdma_ucm and rdma_rxe (with their dependencies; "
 		     "built-in modules count as loaded), then create every link of the "
 		     "persistent-links file that does not exist yet (with NETDEVs, those on them).",
 	  .help = "A link whose netdev does not exist yet is 'absent', not a failure: "
-		  "rdmactl-link@NETDEV.service makes it when the netdev appears." },
+		  "rdmactl-link@NETDEV.service makes it when the netdev appears. Where no "
+		  "systemd runs (a container; the pod of docs/fleets.md), --watch does that "
+		  "itself: it reads the file again whenever a netdev comes, goes or changes "
+		  "and every 10 s, prints each change of a link as a line (a JSON record a "
+		  "line with -j; with --check, check's verdicts after each), and at SIGTERM "
+		  "or SIGINT deletes the links it made (those it found running stay), or with "
+		  "--keep leaves them, and exits 0." },
 	{ "stop", .fn = cmd_stop, .opts = { stop_opts }, .args = "[NETDEV]...",
 	  .max_args = CLI_ANY, .live_only = true, .libs = LAZY_KMOD,
 	  .summary = "Delete every rxe link, then unload rdma_rxe unless something uses it; with "

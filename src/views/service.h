@@ -10,6 +10,13 @@ struct out;
 /* What the start sequence did: its modules and links, as far as it came. */
 void view_service_start(struct out *o, const struct service_result *r);
 
+/*
+ * One link of the file and what became of it (a start_state's word, or
+ * start --watch's "deleted" and "kept"): an object of the array open.
+ */
+void view_service_link(struct out *o, const char *name, const char *netdev, const char *result);
+const char *view_start_state(enum start_state s);
+
 /* What start did to each module: an array under "modules". */
 void view_service_modules(struct out *o, const struct service_module res[RXE_NMODULES]);
 

@@ -60,9 +60,9 @@ UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/stage2 tools/install-deps tools/stacks-report \
-	tools/run-tests tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm2/prepare bats/vm/build-inside bats/listen.bash bats/boot/story
+	tools/run-tests tools/image tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm2/prepare bats/vm/build-inside bats/listen.bash bats/boot/story
 
-.PHONY: all bench check check-cloud check-boot check-stacks deb demo fuzz fuzzers lint install install-bed install-ansible uninstall uninstall-bed uninstall-ansible clean unit-tests deps help pc-check
+.PHONY: all bench check check-cloud check-boot check-stacks deb image demo fuzz fuzzers lint install install-bed install-ansible uninstall uninstall-bed uninstall-ansible clean unit-tests deps help pc-check
 
 all: pc-check rdmactl docs/rdmactl.8 docs/rxe-vm.1 build/rdmactl.bash
 
@@ -84,6 +84,7 @@ help:
 	@echo '                over SSH to two guests) is not in make check'
 	@echo 'docs/hacking.md one test at a time (offline, one VM file on one kernel), where code goes'
 	@echo 'make deb        the Debian package in build/deb, checked by lintian'
+	@echo 'make image      the container image of tools/kubernetes, offline from the package'
 	@echo 'make demo       install what it needs, show Soft-RoCE working (in the VM bed'
 	@echo '                when this kernel has no rdma_rxe)'
 	@echo 'make fuzz       run each libFuzzer target for FUZZ_TIME seconds (default 60)'
@@ -272,6 +273,12 @@ deb:
 	mv ../rdmactl*_$(VERSION)_*.deb ../rdmactl_$(VERSION)_*.buildinfo \
 		../rdmactl_$(VERSION)_*.changes build/deb/
 	lintian --fail-on error,warning --info build/deb/rdmactl_$(VERSION)_*.changes
+
+# The container image of the DaemonSet (tools/kubernetes, docs/fleets.md),
+# offline from the package: build/image/rdmactl-image.tar, for 'podman load'.
+image: deb
+	tools/install-deps image
+	tools/image build/deb/rdmactl_$(VERSION)_amd64.deb build/image
 
 # Not part of check: it boots the bed for a while and rewrites docs/benchmarks.md.
 bench:

@@ -60,7 +60,7 @@ UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/stage2 tools/install-deps tools/stacks-report \
-	tools/run-tests tools/image tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm2/prepare bats/vm/build-inside bats/listen.bash bats/boot/story
+	tools/run-tests tools/image tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm2/prepare bats/kube/prepare bats/vm/build-inside bats/listen.bash bats/boot/story
 
 .PHONY: all bench check check-cloud check-boot check-stacks deb image demo fuzz fuzzers lint install install-bed install-ansible uninstall uninstall-bed uninstall-ansible clean unit-tests deps help pc-check
 
@@ -81,7 +81,8 @@ help:
 	@echo 'make unit-tests the unit tests, plain and under ASan (build/tests/test_X [PATTERN])'
 	@echo 'tools/run-tests TIER...  some tiers: unit fuzz offline offline-asan need no guest;'
 	@echo '                bed vm2 boot vm kernels cloud stacks boot guests; fleet (Ansible'
-	@echo '                over SSH to two guests) is not in make check'
+	@echo '                over SSH to two guests) and kube (the DaemonSet in podman) are'
+	@echo '                not in make check'
 	@echo 'docs/hacking.md one test at a time (offline, one VM file on one kernel), where code goes'
 	@echo 'make deb        the Debian package in build/deb, checked by lintian'
 	@echo 'make image      the container image of tools/kubernetes, offline from the package'

@@ -375,6 +375,22 @@ until_line() {
 	assert_output 'rxe1 veth1 ACTIVE'
 }
 
+@test "provision: start --watch whose reader goes away ends at its next line, deleting the links it made" {
+	printf 'rxe1 wx0\n' >"$RDMACTL_CONFIG"
+	st=$BATS_TEST_TMPDIR/status
+	{ "$RDMACTL" start --watch 2>"$BATS_TEST_TMPDIR/err"; echo $? >"$st"; } | head -n 1 >"$BATS_TEST_TMPDIR/out" &
+	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/out" ] && break; sleep 0.2; done
+	# The reader is gone; the link made as its netdev comes is the next line.
+	ip link add wx0 type veth peer name wx1 && ip link set wx0 up
+	for _ in $(seq 150); do [ -s "$st" ] && break; sleep 0.2; done
+	[ -s "$st" ] || { pkill -x rdmactl; fail "start --watch went on with no reader"; }
+	assert_equal "$(cat "$st")" 0
+	run rdma_links
+	assert_output ''
+	run cat "$BATS_TEST_TMPDIR/err"
+	assert_output ''
+}
+
 @test "provision: stop NETDEV deletes that netdev's links only and leaves rdma_rxe; a netdev without one is no error" {
 	rdmactl add rxe0 "$N" >/dev/null
 	rdmactl add rxe1 veth1 >/dev/null

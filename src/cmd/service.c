@@ -90,11 +90,20 @@ static struct watched *watched_of(struct watch *w, const struct conf_entry *x, b
 	return grown;
 }
 
-/* One line (a JSON record) of W's changes, flushed: a log's reader sees it at once. */
+/* O's record finished and flushed: a log's reader sees it at once. */
+static int watch_flush(struct out *o)
+{
+	int err = out_finish(o);
+
+	if (!err && fflush(stdout))
+		err = -errno;
+	return err;
+}
+
+/* One line (a JSON record) of W's changes. */
 static int watch_print(struct cmd_ctx *ctx, struct watched **ch, size_t n, const char *word)
 {
 	struct out *o;
-	int err;
 
 	if (!n)
 		return 0;
@@ -108,10 +117,7 @@ static int watch_print(struct cmd_ctx *ctx, struct watched **ch, size_t n, const
 				  word ? word : view_start_state(ch[i]->state));
 	out_arr_close(o);
 	out_obj_close(o);
-	err = out_finish(o);
-	if (!err && fflush(stdout))
-		err = -errno;
-	return err;
+	return watch_flush(o);
 }
 
 /*
@@ -185,33 +191,35 @@ static int watch_check(struct cmd_ctx *ctx)
 	struct out *o = out_new(stdout, ctx->json, false);
 	struct check_ctx c;
 	size_t count[4];
-	int err;
 
 	if (!o)
 		return -ENOMEM;
 	checks_run(&co, &c);
 	view_check(o, &c, count);
 	check_ctx_free(&c);
-	err = out_finish(o);
-	if (!err && fflush(stdout))
-		err = -errno;
-	return err;
+	return watch_flush(o);
 }
 
 /*
  * At the end of start --watch: the links this run made that still run
- * deleted, or with --keep left (and said).
+ * deleted, or with --keep left, and said unless UNREAD (no one reads the
+ * output any more). Its failures are said; -EPIPE is not one.
  */
-static int watch_end(struct cmd_ctx *ctx, const struct cli_args *a, struct watch *w)
+static int watch_end(struct cmd_ctx *ctx, const struct cli_args *a, struct watch *w, bool unread)
 {
 	bool keep = cli_flag(a, "keep");
 	struct watched **ch = calloc(w->n + 1, sizeof(*ch));
 	struct model m = { 0 };
 	size_t nch = 0;
 	struct op_err e;
-	int err = ch ? cmd_devices(ctx, &m) : -ENOMEM, ret = 0;
+	int err, ret, bad = 0;
 
-	for (size_t i = 0; !err && i < w->n; i++) {
+	if (!ch) {
+		pr_err_cause("start --watch: cannot end", errname(ENOMEM), strerror(ENOMEM), NULL);
+		return -ENOMEM;
+	}
+	ret = cmd_devices(ctx, &m);	/* said */
+	for (size_t i = 0; !ret && i < w->n; i++) {
 		const struct rdma_dev *d;
 
 		if (!w->w[i].mine)
@@ -221,66 +229,76 @@ static int watch_end(struct cmd_ctx *ctx, const struct cli_args *a, struct watch
 		if (!d || strcmp(d->name, w->w[i].name))
 			continue;
 		if (!keep && link_del(ctx->nl, d, &e)) {
-			ret = cmd_fail(&e);
+			bad = cmd_fail(&e);
 			continue;
 		}
 		ch[nch++] = &w->w[i];
 	}
-	if (!err)
-		err = watch_print(ctx, ch, nch, keep ? "kept" : "deleted");
+	err = unread ? 0 : watch_print(ctx, ch, nch, keep ? "kept" : "deleted");
+	if (err && err != -EPIPE) {
+		pr_err_cause("start --watch: cannot end", errname(-err), strerror(-err), NULL);
+		ret = ret ? ret : err;
+	}
 	model_free(&m);
 	free(ch);
-	return err ? err : ret;
+	return ret ? ret : bad;
 }
 
 /*
  * start --watch: the start sequence printed at once, then a pass whenever a
  * netdev comes, goes or changes (route netlink's link group) and every
- * WATCH_TICK_MS, until SIGTERM or SIGINT; with --check, check's verdicts
- * after the first pass and after each that changed a link.
+ * WATCH_TICK_MS, until SIGTERM or SIGINT, or until its output cannot be
+ * written (the reader gone: EPIPE, no SIGPIPE); with --check, check's
+ * verdicts after the first pass and after each that changed a link. However
+ * the watch ends, its links are then dealt with (watch_end). 0, or the
+ * first failure, said.
  */
 static int start_watch(struct cmd_ctx *ctx, const struct cli_args *a, struct service_result *r)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_handler = on_signal }, ign = { .sa_handler = SIG_IGN };
 	const struct timespec tick = { WATCH_TICK_MS / 1000, 0 };
 	bool check = cli_flag(a, "check"), changed;
 	sigset_t block, orig;
 	struct watch w = { 0 };
 	struct nl *route = NULL;
+	bool warned = false;
 	struct out *o;
-	int err;
+	int err, end;
 
 	watch_stop = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGPIPE, &ign, NULL);
 	/* Held off but while it waits: a signal never falls between a test and the wait. */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
-	o = out_new(stdout, ctx->json, false);
-	if (!o)
-		return -ENOMEM;
 	sigprocmask(SIG_BLOCK, &block, &orig);
-	out_obj_open(o, NULL);
-	view_service_start(o, r);
-	out_obj_close(o);
-	err = out_finish(o);
-	if (!err && fflush(stdout))
-		err = -errno;
+	o = out_new(stdout, ctx->json, false);
+	err = o ? 0 : -ENOMEM;
+	if (o) {
+		out_obj_open(o, NULL);
+		view_service_start(o, r);
+		out_obj_close(o);
+		err = watch_flush(o);
+	}
 	if (!err)
 		err = watch_pass(ctx, a, &w, &r->conf, r->state, &changed);
 	if (!err && check)
 		err = watch_check(ctx);
 	if (!err && (nl_open(&route, NETLINK_ROUTE) || nl_join(route, RTNLGRP_LINK))) {
-		pr_warn("start --watch: no route netlink notifications: a netdev that comes is "
-			"seen within %d s", WATCH_TICK_MS / 1000);
 		nl_close(route);
 		route = NULL;
 	}
 	while (!err && !watch_stop) {
 		struct pollfd p = { .fd = route ? nl_fd(route) : -1, .events = POLLIN };
-		int n = ppoll(&p, 1, &tick, &orig);
+		int n;
 
+		if (!route && !warned)
+			pr_warn("start --watch: no route netlink notifications: a netdev that "
+				"comes is seen within %d s", WATCH_TICK_MS / 1000);
+		warned |= !route;
+		n = ppoll(&p, 1, &tick, &orig);
 		if (n < 0 && errno != EINTR)
 			err = -errno;
 		if (n < 0 || watch_stop)
@@ -288,6 +306,7 @@ static int start_watch(struct cmd_ctx *ctx, const struct cli_args *a, struct ser
 		if (n > 0 && nl_drain(route) < 0) {
 			nl_close(route);
 			route = NULL;
+			continue;	/* warned at the top, read at once */
 		}
 		err = watch_pass(ctx, a, &w, NULL, NULL, &changed);
 		if (!err && changed && check)
@@ -295,14 +314,18 @@ static int start_watch(struct cmd_ctx *ctx, const struct cli_args *a, struct ser
 	}
 	nl_close(route);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
-	if (!err || err == -EPIPE)
-		err = watch_end(ctx, a, &w);
+	/* The reader gone ends the watch as a signal does; another failure is said. */
+	if (err && err != -EPIPE)
+		pr_err_cause("start --watch: cannot go on", errname(-err), strerror(-err), NULL);
+	end = watch_end(ctx, a, &w, err == -EPIPE);
+	if (err == -EPIPE)
+		clearerr(stdout);	/* handled: main's last flush has nothing to say */
 	for (size_t i = 0; i < w.n; i++) {
 		free(w.w[i].name);
 		free(w.w[i].netdev);
 	}
 	free(w.w);
-	return err == -EPIPE ? 0 : err;
+	return err && err != -EPIPE ? err : end;
 }
 
 int cmd_start(struct cmd_ctx *ctx, const struct cli_args *a)
@@ -322,8 +345,6 @@ int cmd_start(struct cmd_ctx *ctx, const struct cli_args *a)
 		if (err)
 			cmd_fail(&e);
 		err = start_watch(ctx, a, &r);
-		if (err < 0)
-			pr_err_cause("start --watch: cannot go on", errname(-err), strerror(-err), NULL);
 		service_result_free(&r);
 		return err;
 	}

@@ -297,7 +297,6 @@ host_debs() {
 	mkdir -p "$cache" || die "cannot create the cache $cache"
 	d=$cache/host-debs/$(IFS=+; echo "$*")
 	if [ "$userland" != host ]; then
-		use_fs=chroot
 		prepare_userland
 		if [ -n "$userland_root" ]; then
 			d=$cache/host-debs/$userland/$(IFS=+; echo "$*")

@@ -26,7 +26,9 @@ prepare_userland() {
 	userland_root=
 	[ "$suite" = host ] && return
 	[ "$suite" != "$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME-}")" ] || return 0
-	[ "$use_fs" = virtiofs ] || [ "$use_fs" = chroot ] || die "--userland $suite needs the root shared over virtiofs (as root, with qemu-system-common)"
+	# A guest's root over 9p cannot be a userland (unset: no guest, host-debs).
+	[ -z "${use_fs-}" ] || [ "$use_fs" = virtiofs ] || [ "$use_fs" = chroot ] ||
+		die "--userland $suite needs the root shared over virtiofs (as root, with qemu-system-common)"
 	d=$cache/userland/$suite
 	userland_root=$d/root
 	inc=$("$here/install-deps" --list guest | paste -sd,) || die "tools/install-deps --list guest failed"

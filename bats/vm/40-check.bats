@@ -471,3 +471,24 @@ epoch() { date -d "$1" +%s.%N; }
 	assert_equal "$(jq -r '.owner.pid' <<<"$ev")" "$prog"
 	assert_equal "$(jq -r '.cause' <<<"$ev")" "RNR retries ran out: its peer had no receive posted when its SEND came"
 }
+
+@test "monitor: a reader that goes away ends it quietly with status 0" {
+	local out=$BATS_TEST_TMPDIR/out sh i
+	# head takes the first event and goes: the next event's write finds no reader.
+	bash -c '"$1" monitor 2>&1 | head -n 1; echo "monitor status ${PIPESTATUS[0]}"' _ "$RDMACTL" >"$out" &
+	sh=$!
+	for i in $(seq 60); do
+		kill -0 "$sh" 2>/dev/null || break
+		ip addr add "10.11.11.$((100 + i % 2))/24" dev "$N"
+		sleep 0.3
+		ip addr del "10.11.11.$((100 + i % 2))/24" dev "$N"
+		sleep 0.2
+	done
+	kill -0 "$sh" 2>/dev/null && { pkill -f -- "$RDMACTL monitor"; fail "monitor still ran 30 s after its reader went"; }
+	wait "$sh"
+	run cat "$out"
+	assert_equal "${#lines[@]}" 2
+	# The first event it saw: an address's GID come or gone.
+	assert_line --index 0 --regexp ' gid-(added|removed) rxe0/1 index '
+	assert_line --index 1 'monitor status 0'
+}

@@ -6,6 +6,27 @@
 # downloaded (RXE_TEST_SSHD_DEBS) are unpacked under /run/sshd-root (the
 # guest's overlay; nothing reaches the host) and run from there.
 
+# install_fleet_debs: on a guest of a bed userland (--userland SUITE), what
+# it lacks to be a fleet host (RDMACTL_TEST_FLEET_DEBS: 'rxe-vm host-debs
+# --userland SUITE openssh-server ansible-core python3-apt'), installed by
+# apt from those files into the guest's overlay, as an admin installs them;
+# no service of theirs is started (policy-rc.d, for their install only):
+# start_sshd starts the one wanted. Nothing to do where the variable is
+# unset (the host's root has them, or RXE_TEST_SSHD_DEBS serves).
+install_fleet_debs() {
+	local d=${RDMACTL_TEST_FLEET_DEBS-} log
+	[ -n "$d" ] || return 0
+	[ -d "$d" ] || { echo "RDMACTL_TEST_FLEET_DEBS=$d: no such directory" >&2; return 1; }
+	log=$(mktemp)
+	printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod 0755 /usr/sbin/policy-rc.d || return 1
+	# apt, not dpkg -i: python3's packages pre-depend on one another.
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o Dpkg::Use-Pty=0 "$d"/*.deb >"$log" 2>&1
+	local st=$?
+	rm -f /usr/sbin/policy-rc.d
+	[ $st = 0 ] || tail -n 20 "$log" >&2
+	return $st
+}
+
 # start_sshd PUBKEY: root logs in by the key in the file PUBKEY, and by no
 # password. Host keys are made for this boot.
 start_sshd() {

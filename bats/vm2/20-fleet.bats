@@ -15,6 +15,7 @@ setup_file() {
 	load ../sshd
 	P=$RXE_VM_PEER
 	"$TOP/rdmactl" del --all >/dev/null 2>&1 || true
+	install_fleet_debs || return 1
 	ssh-keygen -q -t ed25519 -N '' -f "$BATS_FILE_TMPDIR/id" || return 1
 	start_sshd "$BATS_FILE_TMPDIR/id.pub" || return 1
 	# Host 2 takes the key once its two-host tests' servers are done (18600

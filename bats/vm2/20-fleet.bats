@@ -38,11 +38,11 @@ setup_file() {
 	done
 	[ -n "$sent" ] || { echo "host 2 never took the SSH key on TCP port 18602" >&2; return 1; }
 	ssh_client_config "$BATS_FILE_TMPDIR/ssh_config" "$BATS_FILE_TMPDIR/id"
-	for _ in $(seq 150); do
-		if ssh -F "$BATS_FILE_TMPDIR/ssh_config" "$P" true 2>/dev/null; then
-			break
-		fi
-		sleep 0.2
+	# Its sshd starts once the key came (and its packages, if any, are in).
+	local end=$((SECONDS + 300))
+	until ssh -F "$BATS_FILE_TMPDIR/ssh_config" "$P" true 2>/dev/null; do
+		[ "$SECONDS" -lt "$end" ] || { echo "no SSH to host 2 ($P) within 300 s of its key" >&2; return 1; }
+		sleep 0.5
 	done
 	ansible-galaxy collection install -p "$BATS_FILE_TMPDIR/collections" "$TOP/tools/ansible" \
 		>"$BATS_FILE_TMPDIR/galaxy.log" 2>&1 || { cat "$BATS_FILE_TMPDIR/galaxy.log" >&2; return 1; }

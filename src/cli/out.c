@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,21 @@ void out_obj_close(struct out *o)
 void out_arr_close(struct out *o)
 {
 	out_obj_close(o);
+}
+
+void out_stream_begin(void)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+
+	sigaction(SIGPIPE, &ign, NULL);
+}
+
+bool out_reader_gone(int err)
+{
+	if (err != -EPIPE)
+		return false;
+	clearerr(stdout);
+	return true;
 }
 
 /*

@@ -15,6 +15,16 @@ int out_finish(struct out *o);
 bool out_is_json(const struct out *o);
 
 /*
+ * For a command that writes until its reader goes (monitor, start --watch):
+ * SIGPIPE ignored, so that writing to a pipe no one reads fails with EPIPE,
+ * which out_reader_gone() then tells.
+ */
+void out_stream_begin(void);
+/* Whether ERR is EPIPE: the reader went. stdout's error is then cleared,
+ * handled: main's last flush has nothing to say. */
+bool out_reader_gone(int err);
+
+/*
  * Containers. In JSON, the first container opened is the document's root and
  * KEY names a member of an enclosing object (NULL inside an array). Plain text
  * ignores them: records and lines are the caller's to end.

@@ -271,7 +271,7 @@ static struct nl *rdma_events(void)
 int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct emitter em = { .ctx = ctx, .left = cli_num(a, "count", 0) };
-	struct sigaction sa = { .sa_handler = on_signal }, ign = { .sa_handler = SIG_IGN };
+	struct sigaction sa = { .sa_handler = on_signal };
 	struct monitor_snap prev, now;
 	struct monitor_memo memo = { 0 };
 	struct model g, g2;
@@ -291,8 +291,7 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 	stop = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	/* A reader that goes (a pipe to head) ends the watch by EPIPE, quietly. */
-	sigaction(SIGPIPE, &ign, NULL);
+	out_stream_begin();	/* a reader that goes (a pipe to head) ends it, quietly */
 	err = snap(ctx, NULL, (struct snap_what){ .qps = true, .counters = true }, &qcost, &prev);
 	if (err)
 		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
@@ -396,10 +395,8 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 	monitor_memo_free(&memo);
 	nl_close(route);
 	nl_close(notify);
-	if (em.err == -EPIPE) {
-		clearerr(stdout);	/* handled: main's last flush has nothing to say */
-		return 0;	/* the reader went away: a pipe to head, say */
-	}
+	if (out_reader_gone(em.err))
+		return 0;
 	if (em.err || err) {
 		op_err_set(&e, em.err ? em.err : err, NULL, "monitor: cannot go on");
 		return cmd_fail(&e);

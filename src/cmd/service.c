@@ -255,7 +255,7 @@ static int watch_end(struct cmd_ctx *ctx, const struct cli_args *a, struct watch
  */
 static int start_watch(struct cmd_ctx *ctx, const struct cli_args *a, struct service_result *r)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, ign = { .sa_handler = SIG_IGN };
+	struct sigaction sa = { .sa_handler = on_signal };
 	const struct timespec tick = { WATCH_TICK_MS / 1000, 0 };
 	bool check = cli_flag(a, "check"), changed;
 	sigset_t block, orig;
@@ -268,7 +268,7 @@ static int start_watch(struct cmd_ctx *ctx, const struct cli_args *a, struct ser
 	watch_stop = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGPIPE, &ign, NULL);
+	out_stream_begin();
 	/* Held off but while it waits: a signal never falls between a test and the wait. */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -317,9 +317,7 @@ static int start_watch(struct cmd_ctx *ctx, const struct cli_args *a, struct ser
 	/* The reader gone ends the watch as a signal does; another failure is said. */
 	if (err && err != -EPIPE)
 		pr_err_cause("start --watch: cannot go on", errname(-err), strerror(-err), NULL);
-	end = watch_end(ctx, a, &w, err == -EPIPE);
-	if (err == -EPIPE)
-		clearerr(stdout);	/* handled: main's last flush has nothing to say */
+	end = watch_end(ctx, a, &w, out_reader_gone(err));
 	for (size_t i = 0; i < w.n; i++) {
 		free(w.w[i].name);
 		free(w.w[i].netdev);

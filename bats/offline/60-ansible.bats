@@ -116,3 +116,29 @@ result() { jq -c '.plays[0].tasks[0].hosts.localhost' <<<"$output"; }
 	assert_equal "$(jq -cS '.devices' <<<"$f")" "$(rdmactl -j show | jq -cS .)"
 	assert_equal "$(jq -c '[.persisted, .check]' <<<"$f")" '[[],null]'
 }
+
+@test "ansible: the role in check mode takes an INI inventory's \"false\" as false and proves nothing" {
+	# Group variables of an INI inventory are strings, as -e's are.
+	cat >"$BATS_TEST_TMPDIR/inventory" <<-EOF
+	[rxe]
+	localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3
+
+	[rxe:vars]
+	rxe_links=[{"name": "rxe0", "netdev": "veth0"}]
+	node_install=none
+	node_build_module=false
+	node_enable_units=false
+	node_fail_on_check=false
+	node_prove_pairs=true
+	EOF
+	run -0 ansible-playbook --check -i "$BATS_TEST_TMPDIR/inventory" rdmactl.rxe.site
+	# The task's name, then its one line for localhost.
+	task() { grep -A1 -F "TASK [rdmactl.rxe.node : $1]" <<<"$output" | tail -n 1; }
+	assert_equal "$(task 'Read where rdma_rxe comes from')" 'skipping: [localhost]'
+	assert_equal "$(task 'Enable rdmactl.service for boot')" 'skipping: [localhost]'
+	# Running, not yet recorded: check mode says it would record it.
+	assert_equal "$(task 'Make the links')" 'changed: [localhost] => (item=rxe0 on veth0)'
+	assert_equal "$(task 'Prove every pair of hosts')" 'skipping: [localhost]'
+	refute_output --partial 'Serve the selftest'
+	[ ! -e "$RDMACTL_CONFIG" ] || fail "check mode wrote the links file"
+}

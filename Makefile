@@ -243,7 +243,7 @@ deps:
 # stacks tiers in one pool, two at a time. CI runs this.
 check:
 	tools/install-deps test stacks
-	$(MAKE) all unit-tests fuzzers
+	$(MAKE) -j$$(nproc) all unit-tests fuzzers
 	tools/run-tests
 
 # Some tiers of check alone, for working on them: the module tests on the

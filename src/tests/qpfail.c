@@ -7,7 +7,10 @@
  * rdmactl would, and prints each completion it polls ("completion STATUS
  * TEXT", libibverbs' words), then "holding PID".
  *
- * Usage: qpfail DEV GID_INDEX ok|rnr|dead-peer|bad-rkey|memlock|many PAIRS
+ * Usage: qpfail DEV[,DEV2] GID_INDEX ok|rnr|dead-peer|bad-rkey|memlock|many PAIRS
+ *   DEV2       B's device: A on DEV sends to B on DEV2, each device with its
+ *              own PD, CQ and MR, so the packets cross DEV's netdev (the
+ *              captures' tests); GID_INDEX is then both devices'
  *   ok         a SEND into a posted receive: both QPs stay in RTS
  *   rnr        a SEND with no receive posted and rnr_retry 0: RNR retry exceeded
  *   dead-peer  the receiving QP destroyed, then a SEND: no completion comes
@@ -30,13 +33,21 @@
 
 #define LEN 4096
 
-struct prog {
+/* What a QP needs of its device. */
+struct side {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
-	struct ibv_cq *cq;	/* one for both QPs, as many programs do */
+	struct ibv_cq *cq;	/* one for both QPs on one device, as many programs do */
 	struct ibv_mr *mr;
-	struct ibv_qp *a, *b;	/* A sends; B receives */
 	union ibv_gid gid;
+};
+
+struct prog {
+	struct side one, two;
+	struct side *sa, *sb;	/* A's and B's: the same one on one device */
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_qp *a, *b;	/* A sends; B receives */
 	int gid_index;
 	char *buf;
 };
@@ -60,18 +71,19 @@ static struct ibv_context *open_dev(const char *name)
 	return ctx;
 }
 
-static struct ibv_qp *make_qp(struct prog *p)
+static struct ibv_qp *make_qp(struct prog *p, struct side *s)
 {
 	struct ibv_qp_init_attr qa = {
-		.send_cq = p->cq, .recv_cq = p->cq, .qp_type = IBV_QPT_RC,
+		.send_cq = s->cq, .recv_cq = s->cq, .qp_type = IBV_QPT_RC,
 		.cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1, .max_recv_sge = 1 },
 	};
 	struct ibv_qp_attr at = {
 		.qp_state = IBV_QPS_INIT, .port_num = 1,
 		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
 	};
-	struct ibv_qp *qp = ibv_create_qp(p->pd, &qa);
+	struct ibv_qp *qp = ibv_create_qp(s->pd, &qa);
 
+	(void)p;
 	if (!qp)
 		die("ibv_create_qp");
 	if (ibv_modify_qp(qp, &at, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
@@ -80,14 +92,15 @@ static struct ibv_qp *make_qp(struct prog *p)
 	return qp;
 }
 
-/* QP to RTR then RTS towards DEST, with RNR_RETRY (7: forever). */
-static void connect_qp(struct prog *p, struct ibv_qp *qp, uint32_t dest, int rnr_retry)
+/* QP to RTR then RTS towards DEST on side TO, with RNR_RETRY (7: forever). */
+static void connect_qp(struct prog *p, struct ibv_qp *qp, uint32_t dest, struct side *to,
+		       int rnr_retry)
 {
 	struct ibv_qp_attr at = {
 		.qp_state = IBV_QPS_RTR, .path_mtu = IBV_MTU_1024, .dest_qp_num = dest,
 		.rq_psn = 0, .max_dest_rd_atomic = 1, .min_rnr_timer = 1,
 		.ah_attr = { .is_global = 1, .port_num = 1,
-			     .grh = { .dgid = p->gid, .sgid_index = (uint8_t)p->gid_index,
+			     .grh = { .dgid = to->gid, .sgid_index = (uint8_t)p->gid_index,
 				      .hop_limit = 64 } },
 	};
 
@@ -103,7 +116,7 @@ static void connect_qp(struct prog *p, struct ibv_qp *qp, uint32_t dest, int rnr
 
 static void post_recv(struct prog *p)
 {
-	struct ibv_sge sge = { (uintptr_t)p->buf + LEN / 2, LEN / 2, p->mr->lkey };
+	struct ibv_sge sge = { (uintptr_t)p->buf + LEN / 2, LEN / 2, p->sb->mr->lkey };
 	struct ibv_recv_wr wr = { .wr_id = 2, .sg_list = &sge, .num_sge = 1 }, *bad;
 
 	if (ibv_post_recv(p->b, &wr, &bad))
@@ -112,7 +125,7 @@ static void post_recv(struct prog *p)
 
 static void post_send(struct prog *p, enum ibv_wr_opcode op, uint32_t rkey)
 {
-	struct ibv_sge sge = { (uintptr_t)p->buf, 64, p->mr->lkey };
+	struct ibv_sge sge = { (uintptr_t)p->buf, 64, p->sa->mr->lkey };
 	struct ibv_send_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1, .opcode = op,
 				  .send_flags = IBV_SEND_SIGNALED }, *bad;
 
@@ -131,7 +144,10 @@ static int poll_for(struct prog *p, int want, int seconds)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		struct ibv_wc wc;
-		int n = ibv_poll_cq(p->cq, 1, &wc);
+		int n = ibv_poll_cq(p->sa->cq, 1, &wc);
+
+		if (n == 0 && p->sb != p->sa)
+			n = ibv_poll_cq(p->sb->cq, 1, &wc);
 
 		if (n < 0)
 			die("ibv_poll_cq");
@@ -154,19 +170,41 @@ static void on_term(int sig)
 	_exit(0);
 }
 
+/* Side S on context CTX with PD (NULL: one of its own): its GID, CQ and the buffer's MR. */
+static void open_side(struct prog *p, struct side *s, struct ibv_context *ctx, struct ibv_pd *pd)
+{
+	s->ctx = ctx;
+	s->pd = pd ? pd : ibv_alloc_pd(s->ctx);
+	if (!s->pd)
+		die("ibv_alloc_pd");
+	if (ibv_query_gid(s->ctx, 1, p->gid_index, &s->gid))
+		die("ibv_query_gid");
+	s->cq = ibv_create_cq(s->ctx, 16, NULL, NULL, 0);
+	if (!s->cq)
+		die("ibv_create_cq");
+	s->mr = ibv_reg_mr(s->pd, p->buf, LEN, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			   IBV_ACCESS_REMOTE_READ);
+	if (!s->mr)
+		die("ibv_reg_mr");
+}
+
 int main(int argc, char **argv)
 {
 	struct prog p = { 0 };
 	const char *mode;
+	char *dev2;
 
 	mode = argc > 3 ? argv[3] : "";
 	if (argc != 4 + !strcmp(mode, "many")) {
-		fprintf(stderr, "usage: qpfail DEV GID_INDEX ok|rnr|dead-peer|bad-rkey|memlock|"
+		fprintf(stderr, "usage: qpfail DEV[,DEV2] GID_INDEX ok|rnr|dead-peer|bad-rkey|memlock|"
 			"many PAIRS\n");
 		return 2;
 	}
 	p.gid_index = atoi(argv[2]);
 	signal(SIGTERM, on_term);
+	dev2 = strchr(argv[1], ',');
+	if (dev2)
+		*dev2++ = '\0';
 	p.ctx = open_dev(argv[1]);
 	if (!p.ctx)
 		die(argv[1]);
@@ -185,20 +223,23 @@ int main(int argc, char **argv)
 		printf("ibv_reg_mr %d %s\n", errno, strerror(errno));
 		goto hold;
 	}
-	if (ibv_query_gid(p.ctx, 1, p.gid_index, &p.gid))
-		die("ibv_query_gid");
-	p.cq = ibv_create_cq(p.ctx, 16, NULL, NULL, 0);
 	p.buf = calloc(1, LEN);
-	if (!p.cq || !p.buf)
-		die("ibv_create_cq");
-	p.mr = ibv_reg_mr(p.pd, p.buf, LEN, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-			  IBV_ACCESS_REMOTE_READ);
-	if (!p.mr)
-		die("ibv_reg_mr");
-	p.a = make_qp(&p);
-	p.b = make_qp(&p);
-	connect_qp(&p, p.a, p.b->qp_num, !strcmp(mode, "rnr") ? 0 : 7);
-	connect_qp(&p, p.b, p.a->qp_num, 7);
+	if (!p.buf)
+		die("calloc");
+	open_side(&p, &p.one, p.ctx, p.pd);
+	p.sa = p.sb = &p.one;
+	if (dev2) {
+		struct ibv_context *ctx2 = open_dev(dev2);
+
+		if (!ctx2)
+			die(dev2);
+		open_side(&p, &p.two, ctx2, NULL);
+		p.sb = &p.two;
+	}
+	p.a = make_qp(&p, p.sa);
+	p.b = make_qp(&p, p.sb);
+	connect_qp(&p, p.a, p.b->qp_num, p.sb, !strcmp(mode, "rnr") ? 0 : 7);
+	connect_qp(&p, p.b, p.a->qp_num, p.sa, 7);
 	printf("QPs %u -> %u\n", p.a->qp_num, p.b->qp_num);
 	if (!strcmp(mode, "ok")) {
 		post_recv(&p);
@@ -215,14 +256,14 @@ int main(int argc, char **argv)
 			printf("no completion in 2 s\n");
 	} else if (!strcmp(mode, "bad-rkey")) {
 		post_recv(&p);
-		post_send(&p, IBV_WR_RDMA_WRITE, p.mr->rkey ^ 0x5a5a00);
+		post_send(&p, IBV_WR_RDMA_WRITE, p.sb->mr->rkey ^ 0x5a5a00);
 		poll_for(&p, 2, 10);
 	} else if (!strcmp(mode, "many")) {
 		for (int i = 1; i < atoi(argv[4]); i++) {
-			struct ibv_qp *x = make_qp(&p), *y = make_qp(&p);
+			struct ibv_qp *x = make_qp(&p, p.sa), *y = make_qp(&p, p.sb);
 
-			connect_qp(&p, x, y->qp_num, 7);
-			connect_qp(&p, y, x->qp_num, 7);
+			connect_qp(&p, x, y->qp_num, p.sb, 7);
+			connect_qp(&p, y, x->qp_num, p.sa, 7);
 		}
 	} else {
 		fprintf(stderr, "qpfail: no mode '%s'\n", mode);

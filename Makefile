@@ -60,7 +60,7 @@ UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/stage2 tools/install-deps tools/stacks-report \
-	tools/run-tests tools/image tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm2/prepare bats/kube/prepare bats/vm/build-inside bats/listen.bash bats/boot/story
+	tools/run-tests tools/image tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus tools/capture-wire ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm2/prepare bats/kube/prepare bats/vm/build-inside bats/listen.bash bats/boot/story
 
 .PHONY: all bench check check-cloud check-boot check-stacks deb image demo fuzz fuzzers lint install install-bed install-ansible uninstall uninstall-bed uninstall-ansible clean unit-tests deps help pc-check
 
@@ -137,18 +137,21 @@ TEST_MODS_qp := model/qp model/qpdiag model/counter $(MODEL_MODS)
 TEST_MODS_out := cli/out kernel/errname kernel/release kernel/sysfs kernel/safe
 TEST_MODS_sysfs := kernel/sysfs kernel/safe
 TEST_MODS_wire := selftest/wire selftest/fault model/gid
+TEST_MODS_capture := model/capture
+# What a unit test links besides: libpcap reads the captured packets' files.
+TEST_LIBS_capture := -lpcap
 .SECONDEXPANSION:
 test_srcs = src/tests/test_$*.c $(patsubst %,src/%.c,$(TEST_MODS_$*))
 
 build/tests/test_%: $$(test_srcs)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^ $(PC_LIBS) -lcmocka
+	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^ $(PC_LIBS) $(TEST_LIBS_$*) -lcmocka
 
 build/asan/test_%: $$(test_srcs)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(SANITIZE) -Isrc -o $@ $^ $(PC_LIBS) -lcmocka
+	$(Q)$(CC) $(ALL_CFLAGS) $(SANITIZE) -Isrc -o $@ $^ $(PC_LIBS) $(TEST_LIBS_$*) -lcmocka
 
 unit-tests: $(UNIT_BINS) build/asan/rdmactl build/tests/probe_bounds build/tests/qpfail \
 	build/tools/nl-capture

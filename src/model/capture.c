@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* RoCE v2 packets decoded from captured bytes, and each QP's conversation followed. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "model/capture.h"
+#include "model/roce.h"
+
+/* Header sizes, IBA's and the network's. */
+enum {
+	ETH_LEN = 14, VLAN_LEN = 4, IPV4_MIN = 20, IPV6_LEN = 40, UDP_LEN = 8,
+	BTH_LEN = 12, RETH_LEN = 16, AETH_LEN = 4, DETH_LEN = 8, IMMDT_LEN = 4,
+	IETH_LEN = 4, ATOMICETH_LEN = 28, ATOMICACKETH_LEN = 8, FETH_LEN = 4,
+	XRCETH_LEN = 4, ICRC_LEN = 4,
+};
+
+/* The transports, by the opcode's top three bits. */
+enum { T_RC = 0x00, T_UC = 0x20, T_RD = 0x40, T_UD = 0x60, T_CNP = 0x80, T_XRC = 0xa0 };
+
+#define CNP_OPCODE 0x81
+
+/* The operations, by the opcode's low five bits, and the headers each carries. */
+static const struct {
+	const char *name;
+	unsigned int ext;
+} ops[32] = {
+	[0x00] = { "SEND_FIRST", 0 },
+	[0x01] = { "SEND_MIDDLE", 0 },
+	[0x02] = { "SEND_LAST", 0 },
+	[0x03] = { "SEND_LAST_WITH_IMMEDIATE", CAPTURE_IMMDT },
+	[0x04] = { "SEND_ONLY", 0 },
+	[0x05] = { "SEND_ONLY_WITH_IMMEDIATE", CAPTURE_IMMDT },
+	[0x06] = { "RDMA_WRITE_FIRST", CAPTURE_RETH },
+	[0x07] = { "RDMA_WRITE_MIDDLE", 0 },
+	[0x08] = { "RDMA_WRITE_LAST", 0 },
+	[0x09] = { "RDMA_WRITE_LAST_WITH_IMMEDIATE", CAPTURE_IMMDT },
+	[0x0a] = { "RDMA_WRITE_ONLY", CAPTURE_RETH },
+	[0x0b] = { "RDMA_WRITE_ONLY_WITH_IMMEDIATE", CAPTURE_RETH | CAPTURE_IMMDT },
+	[0x0c] = { "RDMA_READ_REQUEST", CAPTURE_RETH },
+	[0x0d] = { "RDMA_READ_RESPONSE_FIRST", CAPTURE_AETH },
+	[0x0e] = { "RDMA_READ_RESPONSE_MIDDLE", 0 },
+	[0x0f] = { "RDMA_READ_RESPONSE_LAST", CAPTURE_AETH },
+	[0x10] = { "RDMA_READ_RESPONSE_ONLY", CAPTURE_AETH },
+	[0x11] = { "ACKNOWLEDGE", CAPTURE_AETH },
+	[0x12] = { "ATOMIC_ACKNOWLEDGE", CAPTURE_AETH | CAPTURE_ATOMICACKETH },
+	[0x13] = { "COMPARE_SWAP", CAPTURE_ATOMICETH },
+	[0x14] = { "FETCH_ADD", CAPTURE_ATOMICETH },
+	[0x16] = { "SEND_LAST_WITH_INVALIDATE", CAPTURE_IETH },
+	[0x17] = { "SEND_ONLY_WITH_INVALIDATE", CAPTURE_IETH },
+	[0x1c] = { "FLUSH", CAPTURE_FETH | CAPTURE_RETH },
+	[0x1d] = { "ATOMIC_WRITE", CAPTURE_RETH },
+};
+
+/* The operations each transport has (IBA's tables, and the kernel's ib_pack.h). */
+static bool op_in_transport(uint8_t opcode)
+{
+	uint8_t op = opcode & 0x1f;
+
+	switch (opcode & 0xe0) {
+	case T_RC:
+	case T_XRC:
+		return ops[op].name != NULL;
+	case T_UC:
+		return op <= 0x0b;
+	case T_UD:
+		return op == 0x04 || op == 0x05;
+	case T_CNP:
+		return opcode == CNP_OPCODE;
+	default:
+		/* RD: rdma_rxe and RoCE have none. */
+		return false;
+	}
+}
+
+const char *capture_transport_name(uint8_t opcode)
+{
+	if (!op_in_transport(opcode))
+		return NULL;
+	switch (opcode & 0xe0) {
+	case T_RC: return "RC";
+	case T_UC: return "UC";
+	case T_UD: return "UD";
+	case T_CNP: return "CNP";
+	default: return "XRC";
+	}
+}
+
+const char *capture_opcode_name(uint8_t opcode)
+{
+	if (!op_in_transport(opcode))
+		return NULL;
+	return opcode == CNP_OPCODE ? "CNP" : ops[opcode & 0x1f].name;
+}
+
+unsigned int capture_opcode_ext(uint8_t opcode)
+{
+	if (!op_in_transport(opcode) || opcode == CNP_OPCODE)
+		return 0;
+	if ((opcode & 0xe0) == T_UD)
+		return CAPTURE_DETH | ops[opcode & 0x1f].ext;
+	return ops[opcode & 0x1f].ext;
+}
+
+bool capture_opcode_is_request(uint8_t opcode)
+{
+	uint8_t op = opcode & 0x1f;
+
+	if (!op_in_transport(opcode) || opcode == CNP_OPCODE)
+		return false;
+	return op < 0x0d || op > 0x12;
+}
+
+enum capture_ack capture_ack_kind(uint8_t syndrome)
+{
+	switch (syndrome >> 5) {
+	case 0: return CAPTURE_ACK;
+	case 1: return CAPTURE_NAK_RNR;
+	case 3:
+		switch (syndrome & 0x1f) {
+		case 0: return CAPTURE_NAK_PSN;
+		case 1: return CAPTURE_NAK_INVALID;
+		case 2: return CAPTURE_NAK_ACCESS;
+		case 3: return CAPTURE_NAK_OPERATION;
+		case 4: return CAPTURE_NAK_INVALID_RD;
+		default: return CAPTURE_ACK_RESERVED;
+		}
+	default:
+		return CAPTURE_ACK_RESERVED;
+	}
+}
+
+static const struct {
+	const char *name, *key;
+} acks[] = {
+	[CAPTURE_ACK_NONE] = { "", "none" },
+	[CAPTURE_ACK] = { "ACK", "ack" },
+	[CAPTURE_NAK_RNR] = { "RNR NAK", "rnr" },
+	[CAPTURE_NAK_PSN] = { "NAK PSN sequence error", "psn_sequence_error" },
+	[CAPTURE_NAK_INVALID] = { "NAK invalid request", "invalid_request" },
+	[CAPTURE_NAK_ACCESS] = { "NAK remote access error", "remote_access_error" },
+	[CAPTURE_NAK_OPERATION] = { "NAK remote operational error", "remote_operational_error" },
+	[CAPTURE_NAK_INVALID_RD] = { "NAK invalid RD request", "invalid_rd_request" },
+	[CAPTURE_ACK_RESERVED] = { "reserved syndrome", "reserved" },
+};
+
+const char *capture_ack_name(enum capture_ack k)
+{
+	return k <= CAPTURE_ACK_RESERVED ? acks[k].name : acks[CAPTURE_ACK_RESERVED].name;
+}
+
+const char *capture_ack_key(enum capture_ack k)
+{
+	return k <= CAPTURE_ACK_RESERVED ? acks[k].key : acks[CAPTURE_ACK_RESERVED].key;
+}
+
+uint32_t capture_rnr_timer_us(uint8_t syndrome)
+{
+	/* IBA table 45: the RNR NAK timer field's codes, 0 the longest. */
+	static const uint32_t us[32] = {
+		655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960, 1280, 1920,
+		2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720, 40960, 61440, 81920, 122880,
+		163840, 245760, 327680, 491520,
+	};
+
+	return us[syndrome & 0x1f];
+}
+
+uint16_t capture_rxe_qp_sport(uint32_t qpn)
+{
+	/* rxe_qp.c: RXE_ROCE_V2_SPORT + (hash_32(qpn, 14) & 0x3fff), hash_32 the golden ratio's. */
+	return (uint16_t)(0xc000 + (((uint32_t)(qpn * 0x61c88647u)) >> 18));
+}
+
+uint16_t capture_rxe_flow_sport(uint32_t lqpn, uint32_t rqpn)
+{
+	/* ib_verbs.h: rdma_calc_flow_label, then rdma_flow_label_to_udp_sport. */
+	uint64_t v = (uint64_t)lqpn * rqpn;
+	uint32_t fl, low;
+
+	v ^= v >> 20;
+	v ^= v >> 40;
+	fl = (uint32_t)(v & 0xfffff);
+	low = (fl & 0x3fff) ^ ((fl & 0xfc000) >> 14);
+	return (uint16_t)(low | 0xc000);
+}
+
+bool capture_psn_before(uint32_t a, uint32_t b)
+{
+	uint32_t d = (b - a) & 0xffffff;
+
+	return d != 0 && d < 0x800000;
+}
+
+static uint16_t be16(const uint8_t *b)
+{
+	return (uint16_t)(b[0] << 8 | b[1]);
+}
+
+static uint32_t be24(const uint8_t *b)
+{
+	return (uint32_t)b[0] << 16 | (uint32_t)b[1] << 8 | b[2];
+}
+
+static uint32_t be32(const uint8_t *b)
+{
+	return (uint32_t)b[0] << 24 | be24(b + 1);
+}
+
+static uint64_t be64(const uint8_t *b)
+{
+	return (uint64_t)be32(b) << 32 | be32(b + 4);
+}
+
+/* The IP and UDP headers from *OFF on: the UDP payload's length into *UDP_PAYLOAD. */
+static int decode_ip_udp(const uint8_t *f, size_t len, size_t *off, struct capture_pkt *p,
+			 uint32_t *udp_payload)
+{
+	size_t o = *off, hl;
+	const uint8_t *u;
+	uint16_t udp_len;
+
+	if (len < o + 1)
+		return -EBADMSG;
+	p->ip_version = f[o] >> 4;
+	if (p->ip_version == 4) {
+		hl = (size_t)(f[o] & 0x0f) * 4;
+		if (hl < IPV4_MIN || len < o + hl)
+			return -EBADMSG;
+		if (f[o + 9] != 17)
+			return -EPROTONOSUPPORT;
+		/* A fragment's UDP header is the first fragment's alone. */
+		if (be16(f + o + 6) & 0x3fff)
+			return -EPROTONOSUPPORT;
+		inet_ntop(AF_INET, f + o + 12, p->src, sizeof(p->src));
+		inet_ntop(AF_INET, f + o + 16, p->dst, sizeof(p->dst));
+	} else if (p->ip_version == 6) {
+		hl = IPV6_LEN;
+		if (len < o + hl)
+			return -EBADMSG;
+		/* rdma_rxe puts UDP right after the fixed header. */
+		if (f[o + 6] != 17)
+			return -EPROTONOSUPPORT;
+		inet_ntop(AF_INET6, f + o + 8, p->src, sizeof(p->src));
+		inet_ntop(AF_INET6, f + o + 24, p->dst, sizeof(p->dst));
+	} else {
+		return -EPROTONOSUPPORT;
+	}
+	o += hl;
+	if (len < o + UDP_LEN)
+		return -EBADMSG;
+	u = f + o;
+	if (be16(u + 2) != ROCE_V2_UDP_PORT)
+		return -EPROTONOSUPPORT;
+	p->sport = be16(u);
+	udp_len = be16(u + 4);
+	if (udp_len < UDP_LEN + BTH_LEN + ICRC_LEN)
+		return -EBADMSG;
+	*udp_payload = udp_len - UDP_LEN;
+	*off = o + UDP_LEN;
+	return 0;
+}
+
+int capture_decode(enum capture_link link, const uint8_t *f, size_t len, size_t wire_len,
+		   struct capture_pkt *p)
+{
+	size_t o = 0, hdrs;
+	uint32_t body;
+	uint16_t type;
+	const uint8_t *b;
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	p->wire_len = (uint32_t)wire_len;
+	if (link == CAPTURE_LINK_ETHERNET) {
+		if (len < ETH_LEN)
+			return -EBADMSG;
+		o = 12;
+		type = be16(f + o);
+		/* 802.1Q and 802.1ad tags, one or two. */
+		while (type == 0x8100 || type == 0x88a8) {
+			o += VLAN_LEN;
+			if (len < o + 2)
+				return -EBADMSG;
+			type = be16(f + o);
+		}
+		o += 2;
+		if (type != 0x0800 && type != 0x86dd)
+			return -EPROTONOSUPPORT;
+	} else if (link != CAPTURE_LINK_RAW) {
+		return -EPROTONOSUPPORT;
+	}
+	r = decode_ip_udp(f, len, &o, p, &body);
+	if (r < 0)
+		return r;
+	if (len < o + BTH_LEN)
+		return -EBADMSG;
+	b = f + o;
+	p->opcode = b[0];
+	p->solicited = b[1] & 0x80;
+	p->migreq = b[1] & 0x40;
+	p->pad = (b[1] >> 4) & 0x03;
+	p->tver = b[1] & 0x0f;
+	p->pkey = be16(b + 2);
+	p->fecn = b[4] & 0x80;
+	p->becn = b[4] & 0x40;
+	p->dqpn = be24(b + 5);
+	p->ackreq = b[8] & 0x80;
+	p->psn = be24(b + 9);
+	if (!op_in_transport(p->opcode))
+		return -EBADMSG;
+	p->ext = capture_opcode_ext(p->opcode);
+	o += BTH_LEN;
+	hdrs = BTH_LEN;
+	/* The headers in the order IBA puts them after the BTH. */
+	if ((p->opcode & 0xe0) == T_XRC) {
+		if (len < o + XRCETH_LEN)
+			return -EBADMSG;
+		o += XRCETH_LEN;
+		hdrs += XRCETH_LEN;
+	}
+	if (p->ext & CAPTURE_DETH) {
+		if (len < o + DETH_LEN)
+			return -EBADMSG;
+		p->qkey = be32(f + o);
+		p->sqpn = be24(f + o + 5);
+		o += DETH_LEN;
+		hdrs += DETH_LEN;
+	}
+	if (p->ext & CAPTURE_FETH) {
+		if (len < o + FETH_LEN)
+			return -EBADMSG;
+		o += FETH_LEN;
+		hdrs += FETH_LEN;
+	}
+	if (p->ext & CAPTURE_RETH) {
+		if (len < o + RETH_LEN)
+			return -EBADMSG;
+		p->va = be64(f + o);
+		p->rkey = be32(f + o + 8);
+		p->dma_len = be32(f + o + 12);
+		o += RETH_LEN;
+		hdrs += RETH_LEN;
+	}
+	if (p->ext & CAPTURE_ATOMICETH) {
+		if (len < o + ATOMICETH_LEN)
+			return -EBADMSG;
+		p->va = be64(f + o);
+		p->rkey = be32(f + o + 8);
+		o += ATOMICETH_LEN;
+		hdrs += ATOMICETH_LEN;
+	}
+	if (p->ext & CAPTURE_AETH) {
+		if (len < o + AETH_LEN)
+			return -EBADMSG;
+		p->syndrome = f[o];
+		p->msn = be24(f + o + 1);
+		o += AETH_LEN;
+		hdrs += AETH_LEN;
+	}
+	if (p->ext & CAPTURE_ATOMICACKETH) {
+		if (len < o + ATOMICACKETH_LEN)
+			return -EBADMSG;
+		o += ATOMICACKETH_LEN;
+		hdrs += ATOMICACKETH_LEN;
+	}
+	if (p->ext & CAPTURE_IMMDT) {
+		if (len < o + IMMDT_LEN)
+			return -EBADMSG;
+		p->imm = be32(f + o);
+		o += IMMDT_LEN;
+		hdrs += IMMDT_LEN;
+	}
+	if (p->ext & CAPTURE_IETH) {
+		if (len < o + IETH_LEN)
+			return -EBADMSG;
+		p->inv_rkey = be32(f + o);
+		o += IETH_LEN;
+		hdrs += IETH_LEN;
+	}
+	/* The payload from UDP's length: a capture may hold less than was sent. */
+	if (body < hdrs + p->pad + ICRC_LEN)
+		return -EBADMSG;
+	p->payload = body - (uint32_t)hdrs - p->pad - ICRC_LEN;
+	return 0;
+}
+
+static long flow_find(const struct capture_flows *f, const struct capture_pkt *p)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		const struct capture_qp *q = &f->v[i];
+
+		if (q->qpn == p->dqpn && q->ip_version == p->ip_version && !strcmp(q->addr, p->dst) &&
+		    !strcmp(q->from, p->src) && q->sport == p->sport)
+			return (long)i;
+	}
+	return -1;
+}
+
+long capture_reverse(const struct capture_flows *f, size_t i)
+{
+	const struct capture_qp *q = &f->v[i];
+	long only = -1;
+	size_t candidates = 0;
+
+	for (size_t j = 0; j < f->n; j++) {
+		const struct capture_qp *r = &f->v[j];
+
+		if (j == i || r->ip_version != q->ip_version || strcmp(r->addr, q->from) ||
+		    strcmp(r->from, q->addr))
+			continue;
+		/* rdma_rxe on both ends: the port both share, or each side's own. */
+		if ((q->sport == r->sport && q->sport == capture_rxe_flow_sport(q->qpn, r->qpn)) ||
+		    (capture_rxe_qp_sport(r->qpn) == q->sport && capture_rxe_qp_sport(q->qpn) == r->sport))
+			return (long)j;
+		candidates++;
+		only = (long)j;
+	}
+	/* Another RoCE device hashes its ports its own way: the one pair there is. */
+	return candidates == 1 ? only : -1;
+}
+
+int capture_track(struct capture_flows *f, const struct capture_pkt *p, uint64_t ts_us,
+		  struct capture_seen *seen)
+{
+	struct capture_seen s = { 0 };
+	struct capture_qp *q;
+	long i = flow_find(f, p), r;
+	uint8_t t = p->opcode & 0xe0;
+
+	if (i < 0) {
+		if (f->n == f->cap) {
+			size_t cap = f->cap ? f->cap * 2 : 16;
+			struct capture_qp *v = realloc(f->v, cap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			f->v = v;
+			f->cap = cap;
+		}
+		q = &f->v[f->n];
+		memset(q, 0, sizeof(*q));
+		q->ip_version = p->ip_version;
+		memcpy(q->addr, p->dst, sizeof(q->addr));
+		memcpy(q->from, p->src, sizeof(q->from));
+		q->qpn = p->dqpn;
+		q->sport = p->sport;
+		q->first_us = ts_us;
+		i = (long)f->n++;
+		r = capture_reverse(f, (size_t)i);
+		if (r >= 0) {
+			q->sender_known = f->v[r].sender_known = true;
+			q->sender_qpn = f->v[r].qpn;
+			f->v[r].sender_qpn = q->qpn;
+		}
+	} else {
+		q = &f->v[i];
+		s.gap_us = ts_us > q->last_us ? ts_us - q->last_us : 0;
+		if (s.gap_us > q->longest_gap_us)
+			q->longest_gap_us = s.gap_us;
+	}
+	s.qp = (size_t)i;
+	q->packets++;
+	q->bytes += p->wire_len;
+	q->last_us = ts_us;
+	if (p->ext & CAPTURE_AETH) {
+		enum capture_ack k = capture_ack_kind(p->syndrome);
+
+		if (k != CAPTURE_ACK)
+			q->naks[k]++;
+	}
+	/* Only the reliable transports resend; their requests' PSNs only go up. */
+	if (capture_opcode_is_request(p->opcode) && (t == T_RC || t == T_XRC)) {
+		if (q->psn_known && capture_psn_before(p->psn, q->next_psn)) {
+			s.resent = true;
+			q->resent++;
+		} else {
+			q->next_psn = (p->psn + 1) & 0xffffff;
+			q->psn_known = true;
+		}
+	}
+	if (seen)
+		*seen = s;
+	return 0;
+}
+
+void capture_flows_free(struct capture_flows *f)
+{
+	free(f->v);
+	f->v = NULL;
+	f->n = f->cap = 0;
+}

@@ -199,6 +199,7 @@ FUZZ_DEPS_pingpong := selftest/wire selftest/fault model/gid
 FUZZ_DEPS_netlink := $(NL_MODS)
 FUZZ_DEPS_conf := model/conf model/names kernel/safe
 FUZZ_DEPS_sysfs := $(MODEL_MODS)
+FUZZ_DEPS_capture := model/capture
 FUZZ_TIME ?= 60
 fuzz_srcs = src/fuzz/fuzz_$*.c $(patsubst %,src/%.c,$(FUZZ_DEPS_$*))
 

@@ -14,7 +14,7 @@
 
 static void check_pkt(const struct capture_pkt *p)
 {
-	CHECK(capture_opcode_name(p->opcode) && capture_transport_name(p->opcode));
+	CHECK(model_capture_opcode_name(p->opcode) && model_capture_transport_name(p->opcode));
 	CHECK(p->ip_version == 4 || p->ip_version == 6);
 	for (const char *a = p->src; *a; a++)
 		CHECK(isxdigit((unsigned char)*a) || *a == '.' || *a == ':');
@@ -22,9 +22,9 @@ static void check_pkt(const struct capture_pkt *p)
 		CHECK(isxdigit((unsigned char)*a) || *a == '.' || *a == ':');
 	CHECK(p->payload < 65536);
 	CHECK(p->dqpn <= 0xffffff && p->psn <= 0xffffff);
-	CHECK((p->ext & ~capture_opcode_ext(p->opcode)) == 0);
+	CHECK((p->ext & ~model_capture_opcode_ext(p->opcode)) == 0);
 	if (p->ext & CAPTURE_AETH)
-		CHECK(capture_ack_name(capture_ack_kind(p->syndrome)));
+		CHECK(model_capture_ack_name(model_capture_ack_kind(p->syndrome)));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct capture_flows f = { 0 };
 		struct capture_pkt p;
 		struct capture_seen s;
-		int r = capture_decode(links[l], data, size, size, &p);
+		int r = model_capture_decode(links[l], data, size, size, &p);
 
 		CHECK(r == 0 || r == -EBADMSG || r == -EPROTONOSUPPORT);
 		if (r)
@@ -43,15 +43,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_pkt(&p);
 		/* Twice: the second is the first's PSN again, resent if a reliable request. */
 		for (int again = 0; again < 2; again++) {
-			CHECK(capture_track(&f, &p, 1000 * (uint64_t)again, &s) == 0);
+			CHECK(model_capture_track(&f, &p, 1000 * (uint64_t)again, &s) == 0);
 			CHECK(f.n == 1 && s.qp == 0);
 			CHECK(s.gap_us == (again ? 1000 : 0));
 		}
 		CHECK(f.v[0].packets == 2 && f.v[0].resent <= 1 && f.v[0].longest_gap_us == 1000);
-		CHECK(s.resent == (capture_opcode_is_request(p.opcode) &&
-				   (!strcmp(capture_transport_name(p.opcode), "RC") ||
-				    !strcmp(capture_transport_name(p.opcode), "XRC"))));
-		capture_flows_free(&f);
+		CHECK(s.resent == (model_capture_opcode_is_request(p.opcode) &&
+				   (!strcmp(model_capture_transport_name(p.opcode), "RC") ||
+				    !strcmp(model_capture_transport_name(p.opcode), "XRC"))));
+		model_capture_flows_free(&f);
 	}
 	return 0;
 }

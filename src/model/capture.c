@@ -74,7 +74,7 @@ static bool op_in_transport(uint8_t opcode)
 	}
 }
 
-const char *capture_transport_name(uint8_t opcode)
+const char *model_capture_transport_name(uint8_t opcode)
 {
 	if (!op_in_transport(opcode))
 		return NULL;
@@ -87,14 +87,14 @@ const char *capture_transport_name(uint8_t opcode)
 	}
 }
 
-const char *capture_opcode_name(uint8_t opcode)
+const char *model_capture_opcode_name(uint8_t opcode)
 {
 	if (!op_in_transport(opcode))
 		return NULL;
 	return opcode == CNP_OPCODE ? "CNP" : ops[opcode & 0x1f].name;
 }
 
-unsigned int capture_opcode_ext(uint8_t opcode)
+unsigned int model_capture_opcode_ext(uint8_t opcode)
 {
 	if (!op_in_transport(opcode) || opcode == CNP_OPCODE)
 		return 0;
@@ -103,7 +103,7 @@ unsigned int capture_opcode_ext(uint8_t opcode)
 	return ops[opcode & 0x1f].ext;
 }
 
-bool capture_opcode_is_request(uint8_t opcode)
+bool model_capture_opcode_is_request(uint8_t opcode)
 {
 	uint8_t op = opcode & 0x1f;
 
@@ -112,7 +112,7 @@ bool capture_opcode_is_request(uint8_t opcode)
 	return op < 0x0d || op > 0x12;
 }
 
-enum capture_ack capture_ack_kind(uint8_t syndrome)
+enum capture_ack model_capture_ack_kind(uint8_t syndrome)
 {
 	switch (syndrome >> 5) {
 	case 0: return CAPTURE_ACK;
@@ -145,17 +145,17 @@ static const struct {
 	[CAPTURE_ACK_RESERVED] = { "reserved syndrome", "reserved" },
 };
 
-const char *capture_ack_name(enum capture_ack k)
+const char *model_capture_ack_name(enum capture_ack k)
 {
 	return k <= CAPTURE_ACK_RESERVED ? acks[k].name : acks[CAPTURE_ACK_RESERVED].name;
 }
 
-const char *capture_ack_key(enum capture_ack k)
+const char *model_capture_ack_key(enum capture_ack k)
 {
 	return k <= CAPTURE_ACK_RESERVED ? acks[k].key : acks[CAPTURE_ACK_RESERVED].key;
 }
 
-uint32_t capture_rnr_timer_us(uint8_t syndrome)
+uint32_t model_capture_rnr_timer_us(uint8_t syndrome)
 {
 	/* IBA table 45: the RNR NAK timer field's codes, 0 the longest. */
 	static const uint32_t us[32] = {
@@ -167,13 +167,13 @@ uint32_t capture_rnr_timer_us(uint8_t syndrome)
 	return us[syndrome & 0x1f];
 }
 
-uint16_t capture_rxe_qp_sport(uint32_t qpn)
+uint16_t model_capture_rxe_qp_sport(uint32_t qpn)
 {
 	/* rxe_qp.c: RXE_ROCE_V2_SPORT + (hash_32(qpn, 14) & 0x3fff), hash_32 the golden ratio's. */
 	return (uint16_t)(0xc000 + (((uint32_t)(qpn * 0x61c88647u)) >> 18));
 }
 
-uint16_t capture_rxe_flow_sport(uint32_t lqpn, uint32_t rqpn)
+uint16_t model_capture_rxe_flow_sport(uint32_t lqpn, uint32_t rqpn)
 {
 	/* ib_verbs.h: rdma_calc_flow_label, then rdma_flow_label_to_udp_sport. */
 	uint64_t v = (uint64_t)lqpn * rqpn;
@@ -186,7 +186,7 @@ uint16_t capture_rxe_flow_sport(uint32_t lqpn, uint32_t rqpn)
 	return (uint16_t)(low | 0xc000);
 }
 
-bool capture_psn_before(uint32_t a, uint32_t b)
+bool model_capture_psn_before(uint32_t a, uint32_t b)
 {
 	uint32_t d = (b - a) & 0xffffff;
 
@@ -262,7 +262,7 @@ static int decode_ip_udp(const uint8_t *f, size_t len, size_t *off, struct captu
 	return 0;
 }
 
-int capture_decode(enum capture_link link, const uint8_t *f, size_t len, size_t wire_len,
+int model_capture_decode(enum capture_link link, const uint8_t *f, size_t len, size_t wire_len,
 		   struct capture_pkt *p)
 {
 	size_t o = 0, hdrs;
@@ -310,7 +310,7 @@ int capture_decode(enum capture_link link, const uint8_t *f, size_t len, size_t 
 	p->psn = be24(b + 9);
 	if (!op_in_transport(p->opcode))
 		return -EBADMSG;
-	p->ext = capture_opcode_ext(p->opcode);
+	p->ext = model_capture_opcode_ext(p->opcode);
 	o += BTH_LEN;
 	hdrs = BTH_LEN;
 	/* The headers in the order IBA puts them after the BTH. */
@@ -398,7 +398,7 @@ static long flow_find(const struct capture_flows *f, const struct capture_pkt *p
 	return -1;
 }
 
-long capture_reverse(const struct capture_flows *f, size_t i)
+long model_capture_reverse(const struct capture_flows *f, size_t i)
 {
 	const struct capture_qp *q = &f->v[i];
 	long only = -1;
@@ -406,13 +406,16 @@ long capture_reverse(const struct capture_flows *f, size_t i)
 
 	for (size_t j = 0; j < f->n; j++) {
 		const struct capture_qp *r = &f->v[j];
+		bool shared, own;
 
 		if (j == i || r->ip_version != q->ip_version || strcmp(r->addr, q->from) ||
 		    strcmp(r->from, q->addr))
 			continue;
 		/* rdma_rxe on both ends: the port both share, or each side's own. */
-		if ((q->sport == r->sport && q->sport == capture_rxe_flow_sport(q->qpn, r->qpn)) ||
-		    (capture_rxe_qp_sport(r->qpn) == q->sport && capture_rxe_qp_sport(q->qpn) == r->sport))
+		shared = q->sport == r->sport && q->sport == model_capture_rxe_flow_sport(q->qpn, r->qpn);
+		own = model_capture_rxe_qp_sport(r->qpn) == q->sport &&
+		      model_capture_rxe_qp_sport(q->qpn) == r->sport;
+		if (shared || own)
 			return (long)j;
 		candidates++;
 		only = (long)j;
@@ -421,7 +424,7 @@ long capture_reverse(const struct capture_flows *f, size_t i)
 	return candidates == 1 ? only : -1;
 }
 
-int capture_track(struct capture_flows *f, const struct capture_pkt *p, uint64_t ts_us,
+int model_capture_track(struct capture_flows *f, const struct capture_pkt *p, uint64_t ts_us,
 		  struct capture_seen *seen)
 {
 	struct capture_seen s = { 0 };
@@ -448,7 +451,7 @@ int capture_track(struct capture_flows *f, const struct capture_pkt *p, uint64_t
 		q->sport = p->sport;
 		q->first_us = ts_us;
 		i = (long)f->n++;
-		r = capture_reverse(f, (size_t)i);
+		r = model_capture_reverse(f, (size_t)i);
 		if (r >= 0) {
 			q->sender_known = f->v[r].sender_known = true;
 			q->sender_qpn = f->v[r].qpn;
@@ -465,14 +468,14 @@ int capture_track(struct capture_flows *f, const struct capture_pkt *p, uint64_t
 	q->bytes += p->wire_len;
 	q->last_us = ts_us;
 	if (p->ext & CAPTURE_AETH) {
-		enum capture_ack k = capture_ack_kind(p->syndrome);
+		enum capture_ack k = model_capture_ack_kind(p->syndrome);
 
 		if (k != CAPTURE_ACK)
 			q->naks[k]++;
 	}
 	/* Only the reliable transports resend; their requests' PSNs only go up. */
-	if (capture_opcode_is_request(p->opcode) && (t == T_RC || t == T_XRC)) {
-		if (q->psn_known && capture_psn_before(p->psn, q->next_psn)) {
+	if (model_capture_opcode_is_request(p->opcode) && (t == T_RC || t == T_XRC)) {
+		if (q->psn_known && model_capture_psn_before(p->psn, q->next_psn)) {
 			s.resent = true;
 			q->resent++;
 		} else {
@@ -485,7 +488,7 @@ int capture_track(struct capture_flows *f, const struct capture_pkt *p, uint64_t
 	return 0;
 }
 
-void capture_flows_free(struct capture_flows *f)
+void model_capture_flows_free(struct capture_flows *f)
 {
 	free(f->v);
 	f->v = NULL;

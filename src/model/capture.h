@@ -75,35 +75,35 @@ struct capture_pkt {
  * (not UDP to port 4791), or -EBADMSG for one too short or malformed for its
  * headers (a truncated capture included).
  */
-int capture_decode(enum capture_link link, const uint8_t *frame, size_t len, size_t wire_len,
+int model_capture_decode(enum capture_link link, const uint8_t *frame, size_t len, size_t wire_len,
 		   struct capture_pkt *p);
 
 /*
  * The operation of OPCODE as IBA names it ("SEND_ONLY", "ACKNOWLEDGE",
  * "CNP"), its transport apart; NULL for an opcode no RoCE transport uses.
  */
-const char *capture_opcode_name(uint8_t opcode);
+const char *model_capture_opcode_name(uint8_t opcode);
 
 /* The transport of OPCODE: "RC", "UC", "RD", "UD", "CNP", "XRC", or NULL. */
-const char *capture_transport_name(uint8_t opcode);
+const char *model_capture_transport_name(uint8_t opcode);
 
 /* The extended headers OPCODE carries (enum capture_ext), or 0 for an unused opcode. */
-unsigned int capture_opcode_ext(uint8_t opcode);
+unsigned int model_capture_opcode_ext(uint8_t opcode);
 
 /* Whether OPCODE is a request (sent by a requester) rather than a response. */
-bool capture_opcode_is_request(uint8_t opcode);
+bool model_capture_opcode_is_request(uint8_t opcode);
 
 /* What an AETH syndrome says. */
-enum capture_ack capture_ack_kind(uint8_t syndrome);
+enum capture_ack model_capture_ack_kind(uint8_t syndrome);
 
 /* "ACK", "RNR NAK", "NAK PSN sequence error", ...: the words a view prints. */
-const char *capture_ack_name(enum capture_ack k);
+const char *model_capture_ack_name(enum capture_ack k);
 
 /* The name a JSON record carries: "ack", "rnr", "psn_sequence_error", ... */
-const char *capture_ack_key(enum capture_ack k);
+const char *model_capture_ack_key(enum capture_ack k);
 
 /* An RNR NAK's timer (the syndrome's low five bits) in microseconds (IBA table 45). */
-uint32_t capture_rnr_timer_us(uint8_t syndrome);
+uint32_t model_capture_rnr_timer_us(uint8_t syndrome);
 
 /*
  * The UDP source ports rdma_rxe gives the packets a QP sends: how a capture
@@ -113,8 +113,8 @@ uint32_t capture_rnr_timer_us(uint8_t syndrome);
  * own, the one both ends share, folded from their two QPNs' product
  * (the kernel's rdma_get_udp_sport).
  */
-uint16_t capture_rxe_qp_sport(uint32_t qpn);
-uint16_t capture_rxe_flow_sport(uint32_t lqpn, uint32_t rqpn);
+uint16_t model_capture_rxe_qp_sport(uint32_t qpn);
+uint16_t model_capture_rxe_flow_sport(uint32_t lqpn, uint32_t rqpn);
 
 /* Timestamps in microseconds from here on. */
 
@@ -153,15 +153,15 @@ struct capture_seen {
  * Counts packet P, captured at TS_US, in its conversation (made at its first
  * packet) and says what it was into *SEEN (may be NULL): 0, or -ENOMEM.
  */
-int capture_track(struct capture_flows *f, const struct capture_pkt *p, uint64_t ts_us,
+int model_capture_track(struct capture_flows *f, const struct capture_pkt *p, uint64_t ts_us,
 		  struct capture_seen *seen);
 
 /* The conversation in F whose packets go the other way: its index, or -1 when none was seen. */
-long capture_reverse(const struct capture_flows *f, size_t i);
+long model_capture_reverse(const struct capture_flows *f, size_t i);
 
-void capture_flows_free(struct capture_flows *f);
+void model_capture_flows_free(struct capture_flows *f);
 
 /* Whether PSN A comes before PSN B in the 24-bit PSN space (IBA 9.7.2). */
-bool capture_psn_before(uint32_t a, uint32_t b);
+bool model_capture_psn_before(uint32_t a, uint32_t b);
 
 #endif

@@ -81,9 +81,9 @@ static struct capture_pkt *decode_all(const struct trace *t, struct capture_flow
 	assert_non_null(p);
 	assert_int_equal(t->link, CAPTURE_LINK_ETHERNET);
 	for (size_t i = 0; i < t->n; i++) {
-		assert_int_equal(capture_decode(CAPTURE_LINK_ETHERNET, t->v[i].data, t->v[i].len,
+		assert_int_equal(model_capture_decode(CAPTURE_LINK_ETHERNET, t->v[i].data, t->v[i].len,
 						t->v[i].wire_len, &p[i]), 0);
-		assert_int_equal(capture_track(flows, &p[i], t->v[i].ts_us, seen ? &seen[i] : NULL), 0);
+		assert_int_equal(model_capture_track(flows, &p[i], t->v[i].ts_us, seen ? &seen[i] : NULL), 0);
 	}
 	return p;
 }
@@ -94,7 +94,7 @@ static size_t count_op(const struct capture_pkt *p, size_t n, const char *op)
 	size_t c = 0;
 
 	for (size_t i = 0; i < n; i++)
-		c += !strcmp(capture_opcode_name(p[i].opcode), op);
+		c += !strcmp(model_capture_opcode_name(p[i].opcode), op);
 	return c;
 }
 
@@ -112,20 +112,20 @@ static void rc_pingpong(void **state)
 	p = decode_all(&t, &f, seen);
 	for (size_t i = 0; i < t.n; i++) {
 		assert_int_equal(p[i].ip_version, 6);
-		assert_string_equal(capture_transport_name(p[i].opcode), "RC");
+		assert_string_equal(model_capture_transport_name(p[i].opcode), "RC");
 		assert_int_equal(p[i].pkey, 0xffff);
 		assert_true(p[i].sport >= 0xc000);
 		assert_true(!strncmp(p[i].src, "fe80::", 6) && !strncmp(p[i].dst, "fe80::", 6));
 		assert_true(seen[i].qp < 2);
-		if (capture_opcode_is_request(p[i].opcode)) {
+		if (model_capture_opcode_is_request(p[i].opcode)) {
 			sends[seen[i].qp]++;
-			assert_string_equal(capture_opcode_name(p[i].opcode), "SEND_ONLY");
+			assert_string_equal(model_capture_opcode_name(p[i].opcode), "SEND_ONLY");
 			assert_int_equal(p[i].payload, 64);
 			assert_int_equal(p[i].ext, 0);
 		} else {
-			assert_string_equal(capture_opcode_name(p[i].opcode), "ACKNOWLEDGE");
+			assert_string_equal(model_capture_opcode_name(p[i].opcode), "ACKNOWLEDGE");
 			assert_int_equal(p[i].ext, CAPTURE_AETH);
-			assert_int_equal(capture_ack_kind(p[i].syndrome), CAPTURE_ACK);
+			assert_int_equal(model_capture_ack_kind(p[i].syndrome), CAPTURE_ACK);
 			assert_int_equal(p[i].payload, 0);
 		}
 	}
@@ -133,20 +133,20 @@ static void rc_pingpong(void **state)
 	assert_int_equal(count_op(p, t.n, "SEND_ONLY"), 10);
 	/* One conversation a direction: each the other's reverse, each sender known by its port. */
 	assert_int_equal(f.n, 2);
-	assert_int_equal(capture_reverse(&f, 0), 1);
-	assert_int_equal(capture_reverse(&f, 1), 0);
+	assert_int_equal(model_capture_reverse(&f, 0), 1);
+	assert_int_equal(model_capture_reverse(&f, 1), 0);
 	for (size_t i = 0; i < 2; i++) {
 		assert_true(f.v[i].sender_known);
 		assert_int_equal(f.v[i].sender_qpn, f.v[1 - i].qpn);
 		/* Linux 6.1: the port both ends of the connection share. */
 		assert_int_equal(f.v[i].sport, f.v[1 - i].sport);
-		assert_int_equal(f.v[i].sport, capture_rxe_flow_sport(f.v[i].qpn, f.v[i].sender_qpn));
-		assert_int_not_equal(f.v[i].sport, capture_rxe_qp_sport(f.v[i].sender_qpn));
+		assert_int_equal(f.v[i].sport, model_capture_rxe_flow_sport(f.v[i].qpn, f.v[i].sender_qpn));
+		assert_int_not_equal(f.v[i].sport, model_capture_rxe_qp_sport(f.v[i].sender_qpn));
 		assert_int_equal(f.v[i].resent, 0);
 		assert_int_equal(sends[i], 5);
 	}
 	assert_int_equal(f.v[0].packets + f.v[1].packets, t.n);
-	capture_flows_free(&f);
+	model_capture_flows_free(&f);
 	free(p);
 	free(seen);
 	trace_free(&t);
@@ -161,16 +161,16 @@ static void ud_pingpong(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < t.n; i++) {
-		assert_string_equal(capture_transport_name(p[i].opcode), "UD");
-		assert_string_equal(capture_opcode_name(p[i].opcode), "SEND_ONLY");
+		assert_string_equal(model_capture_transport_name(p[i].opcode), "UD");
+		assert_string_equal(model_capture_opcode_name(p[i].opcode), "SEND_ONLY");
 		assert_int_equal(p[i].ext, CAPTURE_DETH);
 		/* ibv_ud_pingpong's Q_Key. */
 		assert_int_equal(p[i].qkey, 0x11111111);
 		/* A datagram QP's port is its own. */
-		assert_int_equal(p[i].sport, capture_rxe_qp_sport(p[i].sqpn));
+		assert_int_equal(p[i].sport, model_capture_rxe_qp_sport(p[i].sqpn));
 		assert_int_equal(p[i].payload, 64);
 	}
-	capture_flows_free(&f);
+	model_capture_flows_free(&f);
 	free(p);
 	trace_free(&t);
 }
@@ -188,7 +188,7 @@ static void write_bw(void **state)
 	assert_int_equal(count_op(p, t.n, "RDMA_WRITE_LAST"), first);
 	assert_int_equal(count_op(p, t.n, "RDMA_WRITE_MIDDLE"), 2 * first);
 	for (size_t i = 0; i < t.n; i++) {
-		const char *op = capture_opcode_name(p[i].opcode);
+		const char *op = model_capture_opcode_name(p[i].opcode);
 
 		if (!strcmp(op, "RDMA_WRITE_FIRST")) {
 			assert_int_equal(p[i].ext, CAPTURE_RETH);
@@ -201,7 +201,7 @@ static void write_bw(void **state)
 			assert_int_equal(p[i].payload, 1024);
 		}
 	}
-	capture_flows_free(&f);
+	model_capture_flows_free(&f);
 	free(p);
 	trace_free(&t);
 }
@@ -224,12 +224,12 @@ static void read_lat(void **state)
 			assert_int_equal(p[i].payload, 0);
 		} else if (p[i].opcode == 0x10) {
 			assert_int_equal(p[i].ext, CAPTURE_AETH);
-			assert_int_equal(capture_ack_kind(p[i].syndrome), CAPTURE_ACK);
+			assert_int_equal(model_capture_ack_kind(p[i].syndrome), CAPTURE_ACK);
 			assert_int_equal(p[i].payload, 64);
-			assert_false(capture_opcode_is_request(p[i].opcode));
+			assert_false(model_capture_opcode_is_request(p[i].opcode));
 		}
 	}
-	capture_flows_free(&f);
+	model_capture_flows_free(&f);
 	free(p);
 	trace_free(&t);
 }
@@ -252,7 +252,7 @@ static void atomic_lat(void **state)
 			assert_int_equal(p[i].ext, CAPTURE_AETH | CAPTURE_ATOMICACKETH);
 		assert_int_equal(p[i].payload, 0);
 	}
-	capture_flows_free(&f);
+	model_capture_flows_free(&f);
 	free(p);
 	trace_free(&t);
 }
@@ -262,7 +262,7 @@ static size_t find_ack(const struct capture_pkt *p, size_t n, enum capture_ack k
 {
 	size_t i = 0;
 
-	while (i < n && !((p[i].ext & CAPTURE_AETH) && capture_ack_kind(p[i].syndrome) == k))
+	while (i < n && !((p[i].ext & CAPTURE_AETH) && model_capture_ack_kind(p[i].syndrome) == k))
 		i++;
 	return i;
 }
@@ -277,15 +277,15 @@ static void rnr(void **state)
 
 	(void)state;
 	assert_true(i < t.n);
-	assert_string_equal(capture_ack_name(CAPTURE_NAK_RNR), "RNR NAK");
-	assert_string_equal(capture_ack_key(CAPTURE_NAK_RNR), "rnr");
+	assert_string_equal(model_capture_ack_name(CAPTURE_NAK_RNR), "RNR NAK");
+	assert_string_equal(model_capture_ack_key(CAPTURE_NAK_RNR), "rnr");
 	/* qpfail's receiver asks for min_rnr_timer 1: 0.01 ms. */
-	assert_int_equal(capture_rnr_timer_us(p[i].syndrome), 10);
+	assert_int_equal(model_capture_rnr_timer_us(p[i].syndrome), 10);
 	/* The NAK is counted in the sender's conversation, the one its packets go to. */
 	for (size_t q = 0; q < f.n; q++)
 		if (!strcmp(f.v[q].addr, p[i].dst) && f.v[q].qpn == p[i].dqpn)
 			assert_true(f.v[q].naks[CAPTURE_NAK_RNR] >= 1);
-	capture_flows_free(&f);
+	model_capture_flows_free(&f);
 	free(p);
 	trace_free(&t);
 }
@@ -301,9 +301,9 @@ static void bad_rkey(void **state)
 	(void)state;
 	assert_true(i < t.n);
 	assert_int_equal(count_op(p, t.n, "RDMA_WRITE_ONLY"), 1);
-	assert_string_equal(capture_ack_name(capture_ack_kind(p[i].syndrome)),
+	assert_string_equal(model_capture_ack_name(model_capture_ack_kind(p[i].syndrome)),
 			    "NAK remote access error");
-	capture_flows_free(&f);
+	model_capture_flows_free(&f);
 	free(p);
 	trace_free(&t);
 }
@@ -330,7 +330,7 @@ static void dead_peer(void **state)
 		assert_true(seen[i].gap_us > 0);
 		assert_true(f.v[0].longest_gap_us >= seen[i].gap_us);
 	}
-	capture_flows_free(&f);
+	model_capture_flows_free(&f);
 	free(p);
 	free(seen);
 	trace_free(&t);
@@ -357,7 +357,7 @@ static void truncated(void **state)
 
 				assert_non_null(b);
 				memcpy(b, t.v[i].data, len);
-				r = capture_decode(CAPTURE_LINK_ETHERNET, b, len, len, &p);
+				r = model_capture_decode(CAPTURE_LINK_ETHERNET, b, len, len, &p);
 				assert_true(r == 0 || r == -EBADMSG);
 				free(b);
 			}
@@ -376,19 +376,20 @@ static void not_roce(void **state)
 
 	(void)state;
 	b[udp + 3] ^= 1;	/* UDP destination port 4791 -> 4790 */
-	assert_int_equal(capture_decode(CAPTURE_LINK_ETHERNET, b, t.v[0].len, t.v[0].len, &p),
+	assert_int_equal(model_capture_decode(CAPTURE_LINK_ETHERNET, b, t.v[0].len, t.v[0].len, &p),
 			 -EPROTONOSUPPORT);
 	b[udp + 3] ^= 1;
 	b[14 + 6] = 6;		/* IPv6 next header: TCP */
-	assert_int_equal(capture_decode(CAPTURE_LINK_ETHERNET, b, t.v[0].len, t.v[0].len, &p),
+	assert_int_equal(model_capture_decode(CAPTURE_LINK_ETHERNET, b, t.v[0].len, t.v[0].len, &p),
 			 -EPROTONOSUPPORT);
 	b[14 + 6] = 17;
 	/* The same frame from its IP header on decodes as DLT_RAW. */
-	assert_int_equal(capture_decode(CAPTURE_LINK_RAW, b + 14, t.v[0].len - 14, t.v[0].len, &p), 0);
-	assert_int_equal(capture_decode(99, b, t.v[0].len, t.v[0].len, &p), -EPROTONOSUPPORT);
+	assert_int_equal(model_capture_decode(CAPTURE_LINK_RAW, b + 14, t.v[0].len - 14, t.v[0].len,
+					      &p), 0);
+	assert_int_equal(model_capture_decode(99, b, t.v[0].len, t.v[0].len, &p), -EPROTONOSUPPORT);
 	/* An opcode no RoCE transport uses (RD's). */
 	b[udp + 8] = 0x44;
-	assert_int_equal(capture_decode(CAPTURE_LINK_ETHERNET, b, t.v[0].len, t.v[0].len, &p),
+	assert_int_equal(model_capture_decode(CAPTURE_LINK_ETHERNET, b, t.v[0].len, t.v[0].len, &p),
 			 -EBADMSG);
 	trace_free(&t);
 }
@@ -410,43 +411,43 @@ static void psn_order(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		assert_int_equal(capture_psn_before(cases[i].a, cases[i].b), cases[i].before);
+		assert_int_equal(model_capture_psn_before(cases[i].a, cases[i].b), cases[i].before);
 }
 
 static void names(void **state)
 {
 	(void)state;
 	/* AETH syndromes: ACK with credits, RNR with its timer, the NAK codes, reserved. */
-	assert_int_equal(capture_ack_kind(0x1f), CAPTURE_ACK);
-	assert_int_equal(capture_ack_kind(0x20 | 12), CAPTURE_NAK_RNR);
-	assert_int_equal(capture_ack_kind(0x60), CAPTURE_NAK_PSN);
-	assert_int_equal(capture_ack_kind(0x61), CAPTURE_NAK_INVALID);
-	assert_int_equal(capture_ack_kind(0x62), CAPTURE_NAK_ACCESS);
-	assert_int_equal(capture_ack_kind(0x63), CAPTURE_NAK_OPERATION);
-	assert_int_equal(capture_ack_kind(0x64), CAPTURE_NAK_INVALID_RD);
-	assert_int_equal(capture_ack_kind(0x65), CAPTURE_ACK_RESERVED);
-	assert_int_equal(capture_ack_kind(0x40), CAPTURE_ACK_RESERVED);
-	assert_int_equal(capture_ack_kind(0x80), CAPTURE_ACK_RESERVED);
-	assert_string_equal(capture_ack_key(CAPTURE_NAK_PSN), "psn_sequence_error");
+	assert_int_equal(model_capture_ack_kind(0x1f), CAPTURE_ACK);
+	assert_int_equal(model_capture_ack_kind(0x20 | 12), CAPTURE_NAK_RNR);
+	assert_int_equal(model_capture_ack_kind(0x60), CAPTURE_NAK_PSN);
+	assert_int_equal(model_capture_ack_kind(0x61), CAPTURE_NAK_INVALID);
+	assert_int_equal(model_capture_ack_kind(0x62), CAPTURE_NAK_ACCESS);
+	assert_int_equal(model_capture_ack_kind(0x63), CAPTURE_NAK_OPERATION);
+	assert_int_equal(model_capture_ack_kind(0x64), CAPTURE_NAK_INVALID_RD);
+	assert_int_equal(model_capture_ack_kind(0x65), CAPTURE_ACK_RESERVED);
+	assert_int_equal(model_capture_ack_kind(0x40), CAPTURE_ACK_RESERVED);
+	assert_int_equal(model_capture_ack_kind(0x80), CAPTURE_ACK_RESERVED);
+	assert_string_equal(model_capture_ack_key(CAPTURE_NAK_PSN), "psn_sequence_error");
 	/* IBA table 45's ends: code 0 is the longest, 31 the next. */
-	assert_int_equal(capture_rnr_timer_us(0x20), 655360);
-	assert_int_equal(capture_rnr_timer_us(0x20 | 12), 640);
-	assert_int_equal(capture_rnr_timer_us(0x3f), 491520);
+	assert_int_equal(model_capture_rnr_timer_us(0x20), 655360);
+	assert_int_equal(model_capture_rnr_timer_us(0x20 | 12), 640);
+	assert_int_equal(model_capture_rnr_timer_us(0x3f), 491520);
 	/* Opcodes by transport; the unused ones named by none. */
-	assert_string_equal(capture_opcode_name(0x04), "SEND_ONLY");
-	assert_string_equal(capture_transport_name(0x24), "UC");
-	assert_null(capture_opcode_name(0x2c));		/* UC has no READ */
-	assert_null(capture_opcode_name(0x61));		/* UD sends only whole messages */
-	assert_null(capture_opcode_name(0x15));		/* reserved */
-	assert_null(capture_opcode_name(0x44));		/* RD */
-	assert_string_equal(capture_opcode_name(0x81), "CNP");
-	assert_string_equal(capture_transport_name(0xa4), "XRC");
-	assert_string_equal(capture_opcode_name(0x1c), "FLUSH");
-	assert_int_equal(capture_opcode_ext(0x1c), CAPTURE_FETH | CAPTURE_RETH);
-	assert_int_equal(capture_opcode_ext(0x65), CAPTURE_DETH | CAPTURE_IMMDT);
-	assert_true(capture_opcode_is_request(0x1d));
-	assert_false(capture_opcode_is_request(0x11));
-	assert_false(capture_opcode_is_request(0x81));
+	assert_string_equal(model_capture_opcode_name(0x04), "SEND_ONLY");
+	assert_string_equal(model_capture_transport_name(0x24), "UC");
+	assert_null(model_capture_opcode_name(0x2c));		/* UC has no READ */
+	assert_null(model_capture_opcode_name(0x61));		/* UD sends only whole messages */
+	assert_null(model_capture_opcode_name(0x15));		/* reserved */
+	assert_null(model_capture_opcode_name(0x44));		/* RD */
+	assert_string_equal(model_capture_opcode_name(0x81), "CNP");
+	assert_string_equal(model_capture_transport_name(0xa4), "XRC");
+	assert_string_equal(model_capture_opcode_name(0x1c), "FLUSH");
+	assert_int_equal(model_capture_opcode_ext(0x1c), CAPTURE_FETH | CAPTURE_RETH);
+	assert_int_equal(model_capture_opcode_ext(0x65), CAPTURE_DETH | CAPTURE_IMMDT);
+	assert_true(model_capture_opcode_is_request(0x1d));
+	assert_false(model_capture_opcode_is_request(0x11));
+	assert_false(model_capture_opcode_is_request(0x81));
 }
 
 int main(int argc, char **argv)

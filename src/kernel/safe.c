@@ -185,57 +185,92 @@ static int link_unnamed(int fd, const char *target, char *tmp, size_t len)
 	return -EEXIST;
 }
 
-int safe_write(const char *path, const char *text, size_t len, mode_t mode,
-	       struct safe_path *p)
+int safe_begin(const char *path, mode_t mode, struct safe_file *f)
 {
-	char dir[PATH_MAX], buf[PATH_MAX], tmp[PATH_MAX + 32];
-	struct stat st;
-	bool exists, named = false;
-	int fd, dfd, err = resolve_stat(path, p, &st);
+	char buf[PATH_MAX];
+	int err;
 
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	err = resolve_stat(path, &f->path, &f->st);
 	if (err && err != -ENOENT)
 		return err;
-	exists = !err;
+	f->exists = !err;
+	f->mode = mode;
 	/* dirname() may write into its argument and return it: never the buffer it fills. */
-	snprintf(buf, sizeof(buf), "%s", p->target);
-	snprintf(dir, sizeof(dir), "%s", dirname(buf));
+	snprintf(buf, sizeof(buf), "%s", f->path.target);
+	snprintf(f->dir, sizeof(f->dir), "%s", dirname(buf));
 	/* The temporary file beside the file it replaces: the rename stays on one file system. */
-	fd = open_unnamed(dir, exists ? st.st_mode : mode);
-	if (fd < 0) {
-		if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", p->target) >= (int)sizeof(tmp))
+	f->fd = open_unnamed(f->dir, f->exists ? f->st.st_mode : mode);
+	if (f->fd < 0) {
+		if (snprintf(f->tmp, sizeof(f->tmp), "%s.tmp.XXXXXX", f->path.target) >=
+		    (int)sizeof(f->tmp))
 			return -ENAMETOOLONG;
-		fd = mkostemp(tmp, O_CLOEXEC);
-		if (fd < 0)
+		f->fd = mkostemp(f->tmp, O_CLOEXEC);
+		if (f->fd < 0)
 			return -errno;
-		named = true;
+		f->named = true;
 	}
-	err = write_all(fd, text, len);
-	if (!err && exists && fchown(fd, st.st_uid, st.st_gid) < 0 && errno != EPERM)
+	return 0;
+}
+
+int safe_commit(struct safe_file *f)
+{
+	int err = 0, dfd;
+
+	if (f->exists && fchown(f->fd, f->st.st_uid, f->st.st_gid) < 0 && errno != EPERM)
 		err = -errno;
-	if (!err && fchmod(fd, exists ? st.st_mode & 07777 : mode) < 0)
+	if (!err && fchmod(f->fd, f->exists ? f->st.st_mode & 07777 : f->mode) < 0)
 		err = -errno;
 	/* On disk before the rename makes it the file: a crash leaves old or new. */
-	if (!err && fsync(fd) < 0)
+	if (!err && fsync(f->fd) < 0)
 		err = -errno;
-	if (!err && !named) {
-		err = link_unnamed(fd, p->target, tmp, sizeof(tmp));
-		named = !err;
+	if (!err && !f->named) {
+		err = link_unnamed(f->fd, f->path.target, f->tmp, sizeof(f->tmp));
+		f->named = !err;
 	}
-	if (close(fd) < 0 && !err)
+	if (close(f->fd) < 0 && !err)
 		err = -errno;
-	if (!err && rename(tmp, p->target) < 0)
+	f->fd = -1;
+	if (!err && rename(f->tmp, f->path.target) < 0)
 		err = -errno;
 	if (err) {
-		if (named)
-			unlink(tmp);
+		safe_abort(f);
 		return err;
 	}
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	dfd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
 		fsync(dfd);
 		close(dfd);
 	}
 	return 0;
+}
+
+void safe_abort(struct safe_file *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+	if (f->named)
+		unlink(f->tmp);
+	f->named = false;
+}
+
+int safe_write(const char *path, const char *text, size_t len, mode_t mode,
+	       struct safe_path *p)
+{
+	struct safe_file f;
+	int err = safe_begin(path, mode, &f);
+
+	*p = f.path;
+	if (err)
+		return err;
+	err = write_all(f.fd, text, len);
+	if (err) {
+		safe_abort(&f);
+		return err;
+	}
+	return safe_commit(&f);
 }
 
 static void on_alarm(int sig)

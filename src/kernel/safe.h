@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* What a path named when it was read or written. */
@@ -62,6 +63,25 @@ int safe_read(const char *path, char *buf, size_t max, size_t *len, struct safe_
  */
 int safe_write(const char *path, const char *text, size_t len, mode_t mode,
 	       struct safe_path *p);
+
+/*
+ * The same for a file written as it goes (a capture's packets): safe_begin
+ * opens the temporary file beside PATH (F->fd, to write to), safe_commit
+ * gives it PATH's owner, group and mode, syncs it and renames it over PATH,
+ * safe_abort leaves PATH as it was. Each returns as safe_write does; a
+ * failed commit has aborted.
+ */
+struct safe_file {
+	int fd;
+	struct safe_path path;
+	struct stat st;
+	bool exists, named;
+	mode_t mode;
+	char dir[PATH_MAX], tmp[PATH_MAX + 32];
+};
+int safe_begin(const char *path, mode_t mode, struct safe_file *f);
+int safe_commit(struct safe_file *f);
+void safe_abort(struct safe_file *f);
 
 /*
  * Edits of PATH held to one process at a time, as visudo and apt hold

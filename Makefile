@@ -28,14 +28,14 @@ DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
-LIBS_PC := libmnl libibverbs librdmacm libkmod json-c zlib
+LIBS_PC := libmnl libibverbs librdmacm libkmod json-c zlib libpcap
 
 WARNINGS := -Wall -Wextra -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
 	-Wshadow -Wvla
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
 PC_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null) -pthread
 # rdmactl itself links only what every command may use (libmnl); libibverbs,
-# librdmacm, libkmod, json-c and zlib are opened at their first use (src/lazy),
+# librdmacm, libkmod, json-c, zlib and libpcap are opened at their first use (src/lazy),
 # so a command that does not use them does not load them (nor libnl,
 # libcrypto, liblzma, libzstd).
 LIBS_EAGER := libmnl
@@ -138,20 +138,18 @@ TEST_MODS_out := cli/out kernel/errname kernel/release kernel/sysfs kernel/safe
 TEST_MODS_sysfs := kernel/sysfs kernel/safe
 TEST_MODS_wire := selftest/wire selftest/fault model/gid
 TEST_MODS_capture := model/capture
-# What a unit test links besides: libpcap reads the captured packets' files.
-TEST_LIBS_capture := -lpcap
 .SECONDEXPANSION:
 test_srcs = src/tests/test_$*.c $(patsubst %,src/%.c,$(TEST_MODS_$*))
 
 build/tests/test_%: $$(test_srcs)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^ $(PC_LIBS) $(TEST_LIBS_$*) -lcmocka
+	$(Q)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $^ $(PC_LIBS) -lcmocka
 
 build/asan/test_%: $$(test_srcs)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(SANITIZE) -Isrc -o $@ $^ $(PC_LIBS) $(TEST_LIBS_$*) -lcmocka
+	$(Q)$(CC) $(ALL_CFLAGS) $(SANITIZE) -Isrc -o $@ $^ $(PC_LIBS) -lcmocka
 
 unit-tests: $(UNIT_BINS) build/asan/rdmactl build/tests/probe_bounds build/tests/qpfail \
 	build/tools/nl-capture

@@ -77,6 +77,7 @@ int cmd_show(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_gids(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_netdevs(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_qp(struct cmd_ctx *ctx, const struct cli_args *a);
+int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_stat(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_explain(struct cmd_ctx *ctx, const struct cli_args *a);

@@ -24,7 +24,7 @@ static void failed(const struct lazy_lib *lib, const char *symbol)
 int lazy_require(unsigned int mask)
 {
 	struct lazy_lib *const libs[] = { &lazy_verbs, &lazy_rdmacm, &lazy_kmod, &lazy_jsonc,
-					   &lazy_zlib };
+					   &lazy_zlib, &lazy_pcap };
 
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
 		struct lazy_lib *lib = libs[i];

@@ -6,7 +6,7 @@
  * first call into them, not when rdmactl starts: a command that does not use
  * one does not pay for loading it. src/lazy/LIB.c define the functions rdmactl
  * calls, each resolving its namesake in the library once; the compiler holds
- * each definition to the library's own header.
+ * each definition to the library's own header. libpcap, for capture.
  */
 #ifndef RDMACTL_LAZY_H
 #define RDMACTL_LAZY_H
@@ -33,9 +33,10 @@ enum lazy_mask {
 	LAZY_KMOD = 1 << 2,
 	LAZY_JSONC = 1 << 3,
 	LAZY_ZLIB = 1 << 4,
+	LAZY_PCAP = 1 << 5,
 };
 
-extern struct lazy_lib lazy_verbs, lazy_rdmacm, lazy_kmod, lazy_jsonc, lazy_zlib;
+extern struct lazy_lib lazy_verbs, lazy_rdmacm, lazy_kmod, lazy_jsonc, lazy_zlib, lazy_pcap;
 
 /*
  * Opens the libraries of MASK now, before a command that needs them starts:

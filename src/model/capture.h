@@ -108,10 +108,10 @@ uint32_t model_capture_rnr_timer_us(uint8_t syndrome);
 /*
  * The UDP source ports rdma_rxe gives the packets a QP sends: how a capture
  * tells which QP sent a packet, since BTH names only the destination. A UD
- * QP's (and, before Linux 5.17, every QP's) is 0xc000 plus 14 bits of the
+ * QP's (and, on older kernels, every QP's) is 0xc000 plus 14 bits of the
  * kernel's hash_32 of its QPN; a connected QP's with no flow label of its
  * own, the one both ends share, folded from their two QPNs' product
- * (the kernel's rdma_get_udp_sport).
+ * (the kernel's rdma_get_udp_sport, as 6.1 has it).
  */
 uint16_t model_capture_rxe_qp_sport(uint32_t qpn);
 uint16_t model_capture_rxe_flow_sport(uint32_t lqpn, uint32_t rqpn);

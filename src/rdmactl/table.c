@@ -3,6 +3,7 @@
 #include <stddef.h>
 
 #include "cli/grammar.h"
+#include "rdmactl/table.h"
 #include "cmd/cmd.h"
 #include "lazy/lazy.h"
 #include "model/conf.h"
@@ -128,95 +129,6 @@ static const struct cli_opt check_opts[] = {
 	{ NULL },
 };
 
-/* The selftest's defaults that depend on its mode: each protocol's own. */
-static const struct cli_default timeout_defaults[] = { { "pingpong", 30 }, { NULL, 5 } };
-static const struct cli_default port_defaults[] = {
-	{ "pingpong", 18515 },	/* ibv_rc_pingpong's */
-	{ "cm", 7174 },		/* rping's */
-	{ NULL, 18516 },
-};
-static const struct cli_default depth_defaults[] = { { NULL, 128 } };
-
-/* The selftest's options, shared by its verbs. */
-static const struct cli_opt st_opts[] = {
-	{ "gid-index", 0, CLI_UINT, "N", .max = 0xffff,
-	  .help = "use GID N (default: the RoCE v2 GID of an IPv4 address)" },
-	{ "timeout", 0, CLI_UINT, "S", .min = 1, .max = 3600, .help = "bound every wait",
-	  .defaults = timeout_defaults, .unit = "s" },
-	{ "size", 0, CLI_UINT, "BYTES", .min = 1, .max = 64 << 20,
-	  .help = "bytes per operation (default 12411; see --bench, --cm, --pingpong)" },
-	{ "iters", 0, CLI_UINT, "N", .min = 1, .max = 100000000,
-	  .help = "iterations of --bench (1000 for latency, 5000 for bandwidth), pings of "
-		  "--cm between two hosts (100), exchanges of --pingpong (1000)" },
-	{ "cm", 0, CLI_FLAG, .help = "connect through librdmacm (address and route "
-	  "resolution); between two hosts it speaks rping's protocol (port 7174, 64-byte "
-	  "messages)" },
-	{ NULL },
-};
-
-static const char *const bench_words[] = { "all", "lat", "bw", NULL };
-
-static const struct cli_opt st_bench_opts[] = {
-	{ "bench", 0, CLI_CHOICE, "WHAT", .optional = true, .choices = bench_words,
-	  .help = "measure instead: SEND and RDMA WRITE latency (min, typical, 99%) and RDMA "
-		  "WRITE bandwidth; WHAT is all (the default), lat or bw; --size defaults to 2 "
-		  "for latency, 65536 for bandwidth" },
-	{ "depth", 0, CLI_UINT, "N", .min = 1, .max = 4096,
-	  .help = "--bench: writes in flight", .defaults = depth_defaults },
-	{ NULL },
-};
-
-static const struct cli_opt st_xport_opts[] = {
-	{ "transport", 0, CLI_STR, "LIST", .help = "loopback: prove these instead, each "
-	  "operation a row of a capability matrix beside what the device claims: rc, uc, ud, "
-	  "srq, xrc, mw (memory windows), comma-separated, or all; with --pingpong: one of rc, "
-	  "uc, ud, srq, as ibv_TRANSPORT_pingpong", .choices = xp_transport_words,
-	  .complete = CLI_C_WORDS, .list = true },
-	{ "events", 0, CLI_FLAG, .help = "take completions through a completion channel "
-	  "(ibv_req_notify_cq, ibv_get_cq_event) instead of polling, as the examples' -e; "
-	  "alone in loopback, with the rc transport" },
-	{ NULL },
-};
-
-static const struct cli_opt st_two_opts[] = {
-	{ "port", 0, CLI_UINT, "P", .min = 1, .max = 65535,
-	  .help = "TCP port of the exchange: rping's with --cm, ibv_rc_pingpong's with "
-		  "--pingpong", .defaults = port_defaults },
-	{ "pingpong", 0, CLI_FLAG, .help = "speak the exchange and traffic of rdma-core's "
-	  "ibv_rc_pingpong (or, with --transport, ibv_uc_, ibv_ud_ or ibv_srq_pingpong), with "
-	  "a stock one on the other side (--size default 4096, 2048 for ud)" },
-	{ NULL },
-};
-
-static const struct cli_opt st_server_opts[] = {
-	{ "bind", 0, CLI_STR, "ADDR", .help = "listen on this address only" },
-	{ "once", 0, CLI_FLAG, .help = "serve one client, then exit" },
-	{ NULL },
-};
-
-static const struct cli_cmd selftest_verbs[] = {
-	{ "loopback", .fn = cmd_selftest_loopback, .opts = { st_opts, st_bench_opts, st_xport_opts },
-	  .args = "[DEV]", .max_args = 1, .live_only = true, .libs = LAZY_VERBS,
-	  .summary = "Prove DEV (every rxe device without DEV) in loopback: two RC QPs do SEND "
-		     "with immediate data, RDMA WRITE, RDMA READ, compare-and-swap and "
-		     "fetch-and-add, and every byte is checked.",
-	  .help = "Buffers are larger than one MTU and not page-aligned. Each stage is reported "
-		  "with its time; a failure names the stage, the verbs call or work completion "
-		  "status, and a hint. --transport runs each operation of each transport "
-		  "named as a row of a matrix: what the device claims, and pass, fail or not "
-		  "supported with its answer." },
-	{ "server", .fn = cmd_selftest_server, .opts = { st_opts, st_two_opts, st_server_opts, st_xport_opts },
-	  .args = "[DEV]", .max_args = 1, .live_only = true, .libs = LAZY_VERBS,
-	  .summary = "Serve selftest clients on DEV, one at a time, each with its own buffer, "
-		     "until interrupted.",
-	  .help = "DEV is needed but with --cm, where the address a client comes to picks the "
-		  "device." },
-	{ "client", .fn = cmd_selftest_client, .opts = { st_opts, st_two_opts, st_bench_opts, st_xport_opts },
-	  .args = "HOST [DEV]", .min_args = 1, .max_args = 2, .live_only = true, .libs = LAZY_VERBS,
-	  .summary = "Run every stage from DEV against HOST's selftest server (or, with "
-		     "--pingpong, an ibv_rc_pingpong)." },
-	{ NULL },
-};
 
 static const struct cli_opt kernel_opts[] = {
 	{ "kernel", 0, CLI_STR, "KVER", .help = "another installed kernel's release (default: "
@@ -357,6 +269,22 @@ static const struct cli_opt monitor_opts[] = {
 	{ NULL },
 };
 
+static const struct cli_opt capture_opts[] = {
+	{ "count", 0, CLI_UINT, "N", .min = 1, .max = 100000000,
+	  .help = "stop after N packets (default: until interrupted, or the file's end)" },
+	{ "duration", 0, CLI_UINT, "S", .min = 1, .max = 86400, .unit = "s",
+	  .help = "stop after S seconds" },
+	{ "qp", 0, CLI_STR, "QPN", .help = "only the packets to or from this QP (a number, or "
+	  "0x and hex)" },
+	{ "write", 'w', CLI_STR, "FILE", .complete = CLI_C_FILE,
+	  .help = "write the packets to FILE as pcap (tshark and Wireshark read it as RoCE v2) "
+	  "instead of a line each; the conversations and counts are still printed" },
+	{ "read", 'r', CLI_STR, "FILE", .complete = CLI_C_FILE,
+	  .help = "read the packets from a pcap file (tcpdump's, Wireshark's, -w's) instead of "
+	  "a device: works anywhere, RDMA or not" },
+	{ NULL },
+};
+
 static const struct cli_opt env_opts[] = {
 	{ "family", 0, CLI_CHOICE, "FAMILY", .choices = env_families,
 	  .help = "the address family whose GID index to give (default ipv4)" },
@@ -440,6 +368,17 @@ const struct cli_cmd rdmactl_commands[] = {
 	  .help = "Read from the RDMA netlink's resource dump, as 'rdma res show qp' reads it; "
 		  "each owner's command from /proc. A QP whose other end is a QP of this host "
 		  "(loopback, another namespace, a lab) names that peer, its state and owner." },
+	{ "capture", .fn = cmd_capture, .opts = { capture_opts }, .args = "[DEV]", .max_args = 1,
+	  .libs = LAZY_PCAP,
+	  .summary = "The RoCE v2 packets an rxe device sends and receives, a line each (opcode, "
+		     "QP, PSN, ACK or NAK by name, resends, waits), and each QP's conversation.",
+	  .help = "Captured on the device's netdev through libpcap (UDP to port 4791), as "
+		  "tcpdump would, which needs root or CAP_NET_RAW. Packets between QPs of this "
+		  "host on one device never reach the netdev: rxe delivers them to itself, so "
+		  "they are not seen. Without DEV, the one RDMA device there is. At the end "
+		  "(--count, --duration, the file's end, or SIGINT): each QP's packets, bytes, "
+		  "resent requests, NAKs by kind and longest wait; JSON: an object a line, "
+		  "\"record\" packet, qp or end." },
 	{ "monitor", .fn = cmd_monitor, .opts = { monitor_opts }, .libs = LAZY_VERBS,
 	  .summary = "What changes, as it happens: devices, ports, netdevs, GIDs, QPs (made, "
 		     "moving to error with the likely cause, resending, destroyed), error counters.",
@@ -458,7 +397,7 @@ const struct cli_cmd rdmactl_commands[] = {
 	  .help = "Each check has a stable id (--list) and gives pass, warn, fail or skip with "
 		  "a line on what it found and, unless it passed, a fix to paste. Exit status: "
 		  "0 nothing failed, 1 something did, 2 usage error." },
-	{ "selftest", .verbs = selftest_verbs, .dflt = "loopback",
+	{ "selftest", .verbs = rdmactl_selftest_verbs, .dflt = "loopback",
 	  .summary = "Prove rxe links end to end with libibverbs: in loopback, or between two "
 		     "hosts." },
 	{ "env", .fn = cmd_env, .opts = { env_opts }, .args = "[DEV]", .max_args = 1,

@@ -1,0 +1,113 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# capture on a live rxe device: rxe0 on veth0 and rxe1 on veth1 talk over
+# their fe80:: GIDs, so their packets cross the veth (those of two QPs of one
+# device would not). rxe's own counters and tcpdump are the oracles.
+
+load rxe0
+
+# What a test left running in the background, ended before the bed is restored.
+teardown() {
+	[ -z "${bg-}" ] || kill "${bg[@]}" 2>/dev/null || true
+	vm_restore
+}
+
+# rxe1 on veth1 beside rxe0, both devices' fe80:: GIDs (index 0) there, and
+# veth1's link-local address its GID names (the bed's restore flushes veth1).
+two_devices() {
+	rdmactl add rxe1 veth1 >/dev/null
+	local d
+	ip -6 addr show dev veth1 scope link | grep -q inet6 ||
+		ip addr add "$(cat /sys/class/infiniband/rxe1/ports/1/gids/0)/64" dev veth1 nodad
+	for _ in $(seq 100); do
+		for d in rxe0 rxe1; do
+			[ "$(cat /sys/class/infiniband/$d/ports/1/gids/0)" != \
+				0000:0000:0000:0000:0000:0000:0000:0000 ] || continue 2
+		done
+		return 0
+	done
+	fail "no fe80:: GID on rxe0 and rxe1"
+}
+
+sent() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/sent_pkts"; }
+
+# ibv_rc_pingpong -n $1 -s 64, its server on rxe1 and its client on rxe0.
+pingpong() {
+	timeout 60 ibv_rc_pingpong -d rxe1 -g 0 -p 18790 -n "$1" -s 64 >"$BATS_TEST_TMPDIR/srv" 2>&1 3>&- &
+	local srv=$!
+	wait_listen 18790
+	run timeout 60 ibv_rc_pingpong -d rxe0 -g 0 -p 18790 -n "$1" -s 64 127.0.0.1
+	assert_success
+	wait "$srv" || fail "server: $(cat "$BATS_TEST_TMPDIR/srv")"
+}
+
+# Waits until the background command writing stderr to $1 said it captures.
+wait_capturing() {
+	for _ in $(seq 200); do
+		grep -q "${2:-capturing on}" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	fail "never started capturing: $(cat "$1")"
+}
+
+# bats test_tags=kernels
+@test "capture: ibv_rc_pingpong -n 50 across the veth whole: every packet rxe sent, the same tcpdump saw" {
+	two_devices
+	T=$BATS_TEST_TMPDIR
+	s0=$(sent rxe0) s1=$(sent rxe1)
+	# -Z root: tcpdump keeps to the user who can write the test's directory.
+	# 3>&-: a process left running must not hold bats's own descriptor.
+	tcpdump -Z root -i veth0 -s 256 -U -w "$T/td.pcap" udp dst port 4791 2>"$T/td.err" 3>&- &
+	td=$!
+	"$RDMACTL" capture rxe0 -w "$T/rc.pcap" >"$T/cap.out" 2>"$T/cap.err" 3>&- &
+	cap=$!
+	bg=("$td" "$cap")
+	wait_capturing "$T/td.err" listening
+	wait_capturing "$T/cap.err"
+	pingpong 50
+	sleep 0.5
+	kill -INT "$cap" "$td"
+	wait "$cap" || fail "capture: $(cat "$T/cap.err")"
+	wait "$td" || true
+	n=$(($(sent rxe0) - s0 + $(sent rxe1) - s1))
+	[ "$n" -ge 100 ] || fail "rxe sent $n packets for 50 round trips"
+	run -0 cat "$T/cap.out"
+	assert_line --regexp "^$n RoCE v2 packets in [0-9.]+ s, 0 dropped, 0 malformed, 0 other frames$"
+	# Two conversations, one each way, naming each other, nothing resent.
+	assert_equal "$(grep -c ': [0-9]* packets, [0-9]* bytes, 0 resent, no NAK' <<<"$output")" 2
+	# The same bytes; each capture took its own timestamps.
+	assert_equal "$(tcpdump -r "$T/rc.pcap" -t -nn -xx 2>/dev/null)" \
+		"$(tcpdump -r "$T/td.pcap" -t -nn -xx 2>/dev/null)"
+}
+
+# bats test_tags=kernels
+@test "capture: started while the traffic runs, --count lines; --duration ends a quiet one; no root, said" {
+	two_devices
+	T=$BATS_TEST_TMPDIR
+	timeout 60 ibv_rc_pingpong -d rxe1 -g 0 -p 18791 -n 400 -s 64 >"$T/srv" 2>&1 3>&- &
+	srv=$!
+	wait_listen 18791
+	timeout 60 ibv_rc_pingpong -d rxe0 -g 0 -p 18791 -n 400 -s 64 127.0.0.1 >"$T/cli" 2>&1 3>&- &
+	cli=$!
+	bg=("$srv" "$cli")
+	# Once the ping-pong's packets flow, whichever that capture meets first.
+	s0=$(sent rxe0)
+	for _ in $(seq 200); do [ "$(sent rxe0)" -gt "$s0" ] && break; sleep 0.05; done
+	run timeout 30 "$RDMACTL" capture --count 6 rxe0
+	[ "$status" = 0 ] || fail "capture: $status, $output; rxe0 sent $s0, now $(sent rxe0);" \
+		"client: $(cat "$T/cli"); server: $(cat "$T/srv")"
+	assert_equal "${#lines[@]}" 10	# the note, 6 packets, 2 conversations, the counts
+	assert_line --index 0 --partial 'capturing on veth0: traffic between QPs of this host'
+	assert_equal "$(grep -cE '^[0-9]+\.[0-9]{6} fe80::[0-9a-f:]+ > fe80::[0-9a-f:]+ RC (SEND_ONLY|ACKNOWLEDGE) qp [0-9]+ ' <<<"$output")" 6
+	assert_line --regexp '^6 RoCE v2 packets in '
+	wait "$cli" "$srv" || true
+	# Nothing on the wire: --duration ends it, with nothing to say but the counts.
+	SECONDS=0
+	run -0 rdmactl -j capture --duration 2 rxe0
+	[ "$SECONDS" -ge 2 ] && [ "$SECONDS" -le 10 ] || fail "--duration 2 took $SECONDS s"
+	assert_output '{"record":"end","packets":0,"duration_us":0,"dropped":0,"malformed":0,"other":0}'
+	run setpriv --reuid=nobody --regid=nogroup --clear-groups "$RDMACTL" capture rxe0 --count 1
+	assert_failure 1
+	assert_output --partial 'capturing on veth0 needs root, or CAP_NET_RAW'
+	assert_output --partial '(EPERM: Operation not permitted)'
+}

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * capture [DEV] [--count N] [--duration S] [--qp QPN] [-w FILE] | --read FILE:
+ * the RoCE v2 packets an rxe device's netdev carries (or a pcap file holds),
+ * a line each, and each QP's conversation at the end.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/grammar.h"
+#include "cli/out.h"
+#include "cmd/cmd.h"
+#include "kernel/capture.h"
+#include "kernel/safe.h"
+#include "model/capture.h"
+#include "ops/explain.h"
+#include "views/capture.h"
+
+/* Every header a RoCE v2 frame carries, with room for VLAN tags and some payload. */
+#define CAPTURE_SNAPLEN 256
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+struct run {
+	struct cmd_ctx *ctx;
+	struct capture_src *src;
+	struct capture_dump *dump;	/* -w */
+	unsigned long count;		/* packets to take, 0: no limit */
+	bool qp_given;
+	uint32_t qpn;
+	struct capture_flows flows;
+	struct capture_totals t;
+	uint64_t t0_us, last_us;
+};
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Whether packet P (in conversation Q) is one of QP R->qpn's, either way. */
+static bool of_qp(const struct run *r, const struct capture_pkt *p, const struct capture_qp *q)
+{
+	return p->dqpn == r->qpn || (q->sender_known && q->sender_qpn == r->qpn) ||
+	       ((p->ext & CAPTURE_DETH) && p->sqpn == r->qpn);
+}
+
+/* Frame F decoded, followed, shown or written: 0, or a failed write's errno. */
+static int take(struct run *r, const struct capture_frame *f)
+{
+	struct capture_pkt p;
+	struct capture_seen seen;
+	struct out *o;
+	int err = model_capture_decode(capture_link(r->src), f->data, f->len, f->wire_len, &p);
+
+	if (err) {
+		if (err == -EBADMSG)
+			r->t.malformed++;
+		else
+			r->t.other++;
+		return 0;
+	}
+	err = model_capture_track(&r->flows, &p, f->ts_us, &seen);
+	if (err)
+		return err;
+	if (r->qp_given && !of_qp(r, &p, &r->flows.v[seen.qp]))
+		return 0;
+	if (!r->t.packets)
+		r->t0_us = f->ts_us;
+	r->last_us = f->ts_us;
+	r->t.packets++;
+	if (r->dump) {
+		capture_write(r->dump, f);
+	} else {
+		o = out_new(stdout, r->ctx->json, false);
+		if (!o)
+			return -ENOMEM;
+		view_capture_packet(o, &p, f->ts_us - r->t0_us, &seen, &r->flows);
+		err = out_finish(o);
+		if (!err && fflush(stdout))
+			err = -errno;
+		if (err)
+			return err;
+	}
+	if (r->count && r->t.packets >= r->count)
+		stop = 1;
+	return 0;
+}
+
+/* Frames until the end: the file's, --count's, --duration's (DEADLINE, 0: none) or a signal's. */
+static int loop(struct run *r, uint64_t deadline, struct op_err *e)
+{
+	char why[CAPTURE_WHY_MAX] = "";
+	struct capture_frame f;
+	int n, err;
+
+	while (!stop) {
+		n = capture_next(r->src, &f, why);
+		if (n == -ENODATA)
+			return 0;
+		if (n < 0)
+			return op_err_set(e, n, NULL, "capture stopped: %s", why);
+		if (n == 1) {
+			err = take(r, &f);
+			if (err && out_reader_gone(err))
+				return 0;
+			if (err)
+				return op_err_set(e, err, NULL, "cannot show or write a packet");
+			continue;
+		}
+		/* A live source with nothing ready: wait for one, the deadline or a signal. */
+		{
+			uint64_t now = mono_ms();
+			struct pollfd pfd = { .fd = capture_fd(r->src), .events = POLLIN };
+
+			if (deadline && now >= deadline)
+				return 0;
+			if (poll(&pfd, 1, deadline ? (int)(deadline - now) : 1000) < 0 && errno != EINTR)
+				return op_err_set(e, -errno, NULL, "cannot wait for packets");
+		}
+	}
+	return 0;
+}
+
+/* The netdev rxe device DEV (NULL: the one there is) carries, into NETDEV. */
+static int dev_netdev(struct cmd_ctx *ctx, const char *dev, char *netdev, size_t len)
+{
+	struct model m;
+	struct op_err e;
+	int err = cmd_device(ctx, dev, (struct model_ask){ .source = MODEL_NETLINK }, &m);
+
+	if (err == -ENODEV && dev)
+		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, dev), &e));
+	if (err)
+		return err;
+	if (!dev && m.n != 1) {
+		if (m.n)
+			op_err_set(&e, -EINVAL, NULL, "there are %zu RDMA devices: name the one to "
+				   "capture ('rdmactl link' lists them)", m.n);
+		else
+			op_err_set(&e, -ENODEV, NULL, "there is no RDMA device to capture: make one "
+				   "first ('rdmactl add NETDEV')");
+		model_free(&m);
+		return cmd_fail(&e);
+	}
+	if (!*m.devs[0].netdev) {
+		op_err_set(&e, -ENODEV, NULL, "%s has no netdev: nothing of it can be captured",
+			   m.devs[0].name);
+		model_free(&m);
+		return cmd_fail(&e);
+	}
+	snprintf(netdev, len, "%s", m.devs[0].netdev);
+	model_free(&m);
+	return 0;
+}
+
+/* The live source on NETDEV, its failure worded. */
+static int open_live(const char *netdev, struct capture_src **src)
+{
+	char why[CAPTURE_WHY_MAX] = "";
+	struct op_err e;
+	int err = capture_open_live(netdev, CAPTURE_SNAPLEN, src, why);
+
+	switch (err) {
+	case 0:
+		return 0;
+	case -EPERM:
+		op_err_set(&e, err, NULL, "capturing on %s needs root, or CAP_NET_RAW "
+			   "(setcap cap_net_raw+ep on a copy of rdmactl)", netdev);
+		break;
+	case -ENODEV:
+		op_err_set(&e, err, NULL, "%s is not a network device here", netdev);
+		break;
+	case -ENETDOWN:
+		op_err_set(&e, err, NULL, "%s is down: 'ip link set %s up' first", netdev, netdev);
+		break;
+	default:
+		op_err_set(&e, err, NULL, "libpcap cannot capture on %s: %s", netdev, why);
+	}
+	return cmd_fail(&e);
+}
+
+/* The source --read names, refused unless it is a regular file in pcap's format. */
+static int open_file(const char *path, struct capture_src **src)
+{
+	char why[CAPTURE_WHY_MAX] = "";
+	struct safe_path sp;
+	struct op_err e;
+	FILE *f = safe_fopen(path);
+	int err;
+
+	if (!f && errno == ENOTREG) {
+		safe_resolve(path, &sp);
+		return cmd_fail((explain_not_regular(&e, "read", path, &sp, "give a pcap file"), &e));
+	}
+	if (!f)
+		return cmd_fail((op_err_set(&e, -errno, NULL, "cannot read %s", path), &e));
+	err = capture_open_file(f, src, why);
+	if (err)
+		return cmd_fail((op_err_set(&e, err, NULL, "%s is no pcap file libpcap reads: %s",
+					    path, why), &e));
+	return 0;
+}
+
+/* Each conversation, then the counts, as the capture's last records. */
+static int summary(struct run *r)
+{
+	struct out *o;
+	int err = 0;
+
+	r->t.duration_us = r->t.packets ? r->last_us - r->t0_us : 0;
+	r->t.dropped = capture_dropped(r->src);
+	for (size_t i = 0; i <= r->flows.n && !err; i++) {
+		const struct capture_qp *q = i < r->flows.n ? &r->flows.v[i] : NULL;
+
+		if (q && r->qp_given && q->qpn != r->qpn &&
+		    !(q->sender_known && q->sender_qpn == r->qpn))
+			continue;
+		o = out_new(stdout, r->ctx->json, false);
+		if (!o)
+			return -ENOMEM;
+		if (q)
+			view_capture_qp(o, q, r->t0_us);
+		else
+			view_capture_end(o, &r->t);
+		err = out_finish(o);
+	}
+	return err;
+}
+
+int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
+{
+	const char *dev = a->argc ? a->argv[0] : NULL, *read = cli_str(a, "read");
+	const char *write = cli_str(a, "write");
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct run r = { .ctx = ctx, .count = cli_num(a, "count", 0) };
+	unsigned long secs = cli_num(a, "duration", 0);
+	struct safe_file wf = { .fd = -1 };
+	char netdev[64];
+	struct op_err e;
+	int err;
+
+	if (cli_str(a, "qp")) {
+		const char *w = cli_str(a, "qp");
+		unsigned long q;
+		bool hex = (w[0] == '0' && (w[1] == 'x' || w[1] == 'X'));
+		char *end;
+
+		/* As rdma and the kernel's log print QPNs: decimal, or 0x and hex. */
+		if (hex) {
+			errno = 0;
+			q = strtoul(w + 2, &end, 16);
+			hex = w[2] && !*end && !errno && strspn(w + 2, "0123456789abcdefABCDEF") ==
+				strlen(w + 2) && q <= 0xffffff;
+		}
+		if (!hex && !cli_uint(w, 0, 0xffffff, &q))
+			return cli_usage(a, "--qp takes a QP number (0 to 16777215, or 0x hex): '%s'",
+					 cli_str(a, "qp"));
+		r.qp_given = true;
+		r.qpn = (uint32_t)q;
+	}
+	if (read && (dev || secs))
+		return cli_usage(a, "--read takes its packets from the file: no DEV, no --duration");
+	if (dev && (err = cmd_check_name(a, "device name", dev, true)))
+		return err;
+	if (read) {
+		err = open_file(read, &r.src);
+	} else {
+		err = *ctx->sysfs_root ? cli_usage(a, "capture reads the running system or --read "
+						    "FILE, not a fixture") :
+					 dev_netdev(ctx, dev, netdev, sizeof(netdev));
+		if (!err)
+			err = open_live(netdev, &r.src);
+		if (!err && !ctx->json)
+			pr_note("capturing on %s: traffic between QPs of this host on one device "
+				"does not cross it (rxe delivers it to itself) and is not seen", netdev);
+	}
+	if (err)
+		return err;
+	if (write) {
+		char why[CAPTURE_WHY_MAX] = "";
+
+		err = safe_begin(write, 0644, &wf);
+		if (err == -ENOTREG)
+			err = cmd_fail((explain_not_regular(&e, "write", write, &wf.path,
+							    "name a new file or a regular one"), &e));
+		else if (err)
+			err = cmd_fail((op_err_set(&e, err, NULL, "cannot write %s", write), &e));
+		if (!err && (err = capture_write_open(r.src, wf.fd, &r.dump, why)))
+			err = cmd_fail((op_err_set(&e, err, NULL, "cannot write %s: %s", write, why),
+					&e));
+		if (err)
+			goto out;
+	}
+	stop = 0;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	out_stream_begin();
+	err = loop(&r, secs ? mono_ms() + secs * 1000 : 0, &e);
+	if (r.dump) {
+		int werr = capture_write_end(r.dump);
+
+		r.dump = NULL;
+		if (!werr)
+			werr = safe_commit(&wf);
+		if (werr && !err)
+			err = op_err_set(&e, werr, NULL, "cannot write %s", write);
+	}
+	if (err) {
+		cmd_fail(&e);
+		goto out;
+	}
+	err = summary(&r);
+	if (err && out_reader_gone(err))
+		err = 0;
+out:
+	if (r.dump)
+		capture_write_end(r.dump);
+	if (wf.fd >= 0)
+		safe_abort(&wf);
+	capture_close(r.src);
+	model_capture_flows_free(&r.flows);
+	return err;
+}

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Captured frames from a netdev or a pcap file, and to a pcap file, through libpcap (capture.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <pcap/pcap.h>
+
+#include "kernel/capture.h"
+#include "model/roce.h"
+
+struct capture_src {
+	pcap_t *p;
+	int fd;
+};
+
+struct capture_dump {
+	pcap_dumper_t *d;
+};
+
+static void say(char *why, const char *text)
+{
+	snprintf(why, CAPTURE_WHY_MAX, "%s", text ? text : "");
+}
+
+/* What pcap_activate's status means, as an errno. */
+static int activate_errno(int st)
+{
+	switch (st) {
+	case PCAP_ERROR_PERM_DENIED:
+		return -EPERM;
+	case PCAP_ERROR_NO_SUCH_DEVICE:
+		return -ENODEV;
+	case PCAP_ERROR_IFACE_NOT_UP:
+		return -ENETDOWN;
+	default:
+		return -EIO;
+	}
+}
+
+int capture_open_live(const char *netdev, int snaplen, struct capture_src **out, char *why)
+{
+	char err[PCAP_ERRBUF_SIZE] = "", filter[128];
+	struct bpf_program prog;
+	struct capture_src *s;
+	int st;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->fd = -1;
+	s->p = pcap_create(netdev, err);
+	if (!s->p) {
+		say(why, err);
+		free(s);
+		return -EIO;
+	}
+	/* Each frame handed over as it comes, not when a buffer fills. */
+	pcap_set_snaplen(s->p, snaplen);
+	pcap_set_immediate_mode(s->p, 1);
+	st = pcap_activate(s->p);
+	if (st < 0) {
+		say(why, st == PCAP_ERROR ? pcap_geterr(s->p) : pcap_statustostr(st));
+		goto fail;
+	}
+	/* RoCE v2, tagged or not: rdma_rxe sends to port 4791, whatever the source port. */
+	snprintf(filter, sizeof(filter), "udp dst port %d or (vlan and udp dst port %d)",
+		 ROCE_V2_UDP_PORT, ROCE_V2_UDP_PORT);
+	if (pcap_compile(s->p, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) < 0) {
+		say(why, pcap_geterr(s->p));
+		st = PCAP_ERROR;
+		goto fail;
+	}
+	st = pcap_setfilter(s->p, &prog);
+	pcap_freecode(&prog);
+	if (st < 0 || pcap_setnonblock(s->p, 1, err) < 0) {
+		say(why, st < 0 ? pcap_geterr(s->p) : err);
+		st = PCAP_ERROR;
+		goto fail;
+	}
+	s->fd = pcap_get_selectable_fd(s->p);
+	*out = s;
+	return 0;
+fail:
+	pcap_close(s->p);
+	free(s);
+	return activate_errno(st);
+}
+
+int capture_open_file(FILE *f, struct capture_src **out, char *why)
+{
+	char err[PCAP_ERRBUF_SIZE] = "";
+	struct capture_src *s;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	s->fd = -1;
+	s->p = pcap_fopen_offline(f, err);
+	if (!s->p) {
+		say(why, err);
+		fclose(f);
+		free(s);
+		return -EBADMSG;
+	}
+	*out = s;
+	return 0;
+}
+
+int capture_link(const struct capture_src *s)
+{
+	return pcap_datalink(s->p);
+}
+
+int capture_fd(const struct capture_src *s)
+{
+	return s->fd;
+}
+
+int capture_next(struct capture_src *s, struct capture_frame *f, char *why)
+{
+	struct pcap_pkthdr *h;
+	const u_char *d;
+	int r = pcap_next_ex(s->p, &h, &d);
+
+	if (r == 1) {
+		f->data = d;
+		f->len = h->caplen;
+		f->wire_len = h->len;
+		f->ts_us = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
+		return 1;
+	}
+	if (r == 0)
+		return 0;
+	if (r == PCAP_ERROR_BREAK)
+		return -ENODATA;
+	say(why, pcap_geterr(s->p));
+	return -EIO;
+}
+
+uint64_t capture_dropped(struct capture_src *s)
+{
+	struct pcap_stat st;
+
+	if (s->fd < 0 || pcap_stats(s->p, &st) < 0)
+		return 0;
+	return (uint64_t)st.ps_drop + st.ps_ifdrop;
+}
+
+void capture_close(struct capture_src *s)
+{
+	if (!s)
+		return;
+	pcap_close(s->p);
+	free(s);
+}
+
+int capture_write_open(struct capture_src *s, int fd, struct capture_dump **out, char *why)
+{
+	struct capture_dump *d = calloc(1, sizeof(*d));
+	int copy = dup(fd);
+	FILE *f = copy < 0 ? NULL : fdopen(copy, "w");
+
+	*out = NULL;
+	if (!d || !f) {
+		int err = errno ? -errno : -ENOMEM;
+
+		if (f)
+			fclose(f);
+		else if (copy >= 0)
+			close(copy);
+		free(d);
+		return err;
+	}
+	d->d = pcap_dump_fopen(s->p, f);
+	if (!d->d) {
+		say(why, pcap_geterr(s->p));
+		fclose(f);
+		free(d);
+		return -EIO;
+	}
+	*out = d;
+	return 0;
+}
+
+void capture_write(struct capture_dump *d, const struct capture_frame *f)
+{
+	struct pcap_pkthdr h = {
+		.ts = { .tv_sec = (time_t)(f->ts_us / 1000000u),
+			.tv_usec = (suseconds_t)(f->ts_us % 1000000u) },
+		.caplen = (bpf_u_int32)f->len,
+		.len = (bpf_u_int32)f->wire_len,
+	};
+
+	pcap_dump((u_char *)d->d, &h, f->data);
+}
+
+int capture_write_end(struct capture_dump *d)
+{
+	FILE *f;
+	int err = 0;
+
+	if (!d)
+		return 0;
+	f = pcap_dump_file(d->d);
+	if (pcap_dump_flush(d->d) < 0 || ferror(f))
+		err = errno ? -errno : -EIO;
+	pcap_dump_close(d->d);
+	free(d);
+	return err;
+}

@@ -16,6 +16,23 @@ enum {
 	XRCETH_LEN = 4, ICRC_LEN = 4,
 };
 
+/* The extended headers in the order IBA puts them after the BTH, and their lengths. */
+enum { X_XRC, X_DETH, X_FETH, X_RETH, X_ATOMIC, X_AETH, X_ATOMICACK, X_IMMDT, X_IETH, X_N };
+static const struct {
+	unsigned int ext;
+	size_t len;
+} ext_hdrs[X_N] = {
+	[X_XRC] = { CAPTURE_XRCETH, XRCETH_LEN },
+	[X_DETH] = { CAPTURE_DETH, DETH_LEN },
+	[X_FETH] = { CAPTURE_FETH, FETH_LEN },
+	[X_RETH] = { CAPTURE_RETH, RETH_LEN },
+	[X_ATOMIC] = { CAPTURE_ATOMICETH, ATOMICETH_LEN },
+	[X_AETH] = { CAPTURE_AETH, AETH_LEN },
+	[X_ATOMICACK] = { CAPTURE_ATOMICACKETH, ATOMICACKETH_LEN },
+	[X_IMMDT] = { CAPTURE_IMMDT, IMMDT_LEN },
+	[X_IETH] = { CAPTURE_IETH, IETH_LEN },
+};
+
 /* The transports, by the opcode's top three bits. */
 enum { T_RC = 0x00, T_UC = 0x20, T_RD = 0x40, T_UD = 0x60, T_CNP = 0x80, T_XRC = 0xa0 };
 
@@ -100,6 +117,8 @@ unsigned int model_capture_opcode_ext(uint8_t opcode)
 		return 0;
 	if ((opcode & 0xe0) == T_UD)
 		return CAPTURE_DETH | ops[opcode & 0x1f].ext;
+	if ((opcode & 0xe0) == T_XRC)
+		return CAPTURE_XRCETH | ops[opcode & 0x1f].ext;
 	return ops[opcode & 0x1f].ext;
 }
 
@@ -265,6 +284,7 @@ static int decode_ip_udp(const uint8_t *f, size_t len, size_t *off, struct captu
 int model_capture_decode(enum capture_link link, const uint8_t *f, size_t len, size_t wire_len,
 		   struct capture_pkt *p)
 {
+	const uint8_t *at[X_N] = { NULL };
 	size_t o = 0, hdrs;
 	uint32_t body;
 	uint16_t type;
@@ -313,72 +333,36 @@ int model_capture_decode(enum capture_link link, const uint8_t *f, size_t len, s
 	p->ext = model_capture_opcode_ext(p->opcode);
 	o += BTH_LEN;
 	hdrs = BTH_LEN;
-	/* The headers in the order IBA puts them after the BTH. */
-	if ((p->opcode & 0xe0) == T_XRC) {
-		if (len < o + XRCETH_LEN)
+	for (size_t i = 0; i < X_N; i++) {
+		if (!(p->ext & ext_hdrs[i].ext))
+			continue;
+		if (len < o + ext_hdrs[i].len)
 			return -EBADMSG;
-		o += XRCETH_LEN;
-		hdrs += XRCETH_LEN;
+		at[i] = f + o;
+		o += ext_hdrs[i].len;
+		hdrs += ext_hdrs[i].len;
 	}
-	if (p->ext & CAPTURE_DETH) {
-		if (len < o + DETH_LEN)
-			return -EBADMSG;
-		p->qkey = be32(f + o);
-		p->sqpn = be24(f + o + 5);
-		o += DETH_LEN;
-		hdrs += DETH_LEN;
+	if (at[X_DETH]) {
+		p->qkey = be32(at[X_DETH]);
+		p->sqpn = be24(at[X_DETH] + 5);
 	}
-	if (p->ext & CAPTURE_FETH) {
-		if (len < o + FETH_LEN)
-			return -EBADMSG;
-		o += FETH_LEN;
-		hdrs += FETH_LEN;
+	/* An atomic request's address and key sit where an RDMA request's do. */
+	if (at[X_RETH] || at[X_ATOMIC]) {
+		const uint8_t *h = at[X_RETH] ? at[X_RETH] : at[X_ATOMIC];
+
+		p->va = be64(h);
+		p->rkey = be32(h + 8);
+		if (at[X_RETH])
+			p->dma_len = be32(h + 12);
 	}
-	if (p->ext & CAPTURE_RETH) {
-		if (len < o + RETH_LEN)
-			return -EBADMSG;
-		p->va = be64(f + o);
-		p->rkey = be32(f + o + 8);
-		p->dma_len = be32(f + o + 12);
-		o += RETH_LEN;
-		hdrs += RETH_LEN;
+	if (at[X_AETH]) {
+		p->syndrome = at[X_AETH][0];
+		p->msn = be24(at[X_AETH] + 1);
 	}
-	if (p->ext & CAPTURE_ATOMICETH) {
-		if (len < o + ATOMICETH_LEN)
-			return -EBADMSG;
-		p->va = be64(f + o);
-		p->rkey = be32(f + o + 8);
-		o += ATOMICETH_LEN;
-		hdrs += ATOMICETH_LEN;
-	}
-	if (p->ext & CAPTURE_AETH) {
-		if (len < o + AETH_LEN)
-			return -EBADMSG;
-		p->syndrome = f[o];
-		p->msn = be24(f + o + 1);
-		o += AETH_LEN;
-		hdrs += AETH_LEN;
-	}
-	if (p->ext & CAPTURE_ATOMICACKETH) {
-		if (len < o + ATOMICACKETH_LEN)
-			return -EBADMSG;
-		o += ATOMICACKETH_LEN;
-		hdrs += ATOMICACKETH_LEN;
-	}
-	if (p->ext & CAPTURE_IMMDT) {
-		if (len < o + IMMDT_LEN)
-			return -EBADMSG;
-		p->imm = be32(f + o);
-		o += IMMDT_LEN;
-		hdrs += IMMDT_LEN;
-	}
-	if (p->ext & CAPTURE_IETH) {
-		if (len < o + IETH_LEN)
-			return -EBADMSG;
-		p->inv_rkey = be32(f + o);
-		o += IETH_LEN;
-		hdrs += IETH_LEN;
-	}
+	if (at[X_IMMDT])
+		p->imm = be32(at[X_IMMDT]);
+	if (at[X_IETH])
+		p->inv_rkey = be32(at[X_IETH]);
 	/* The payload from UDP's length: a capture may hold less than was sent. */
 	if (body < hdrs + p->pad + ICRC_LEN)
 		return -EBADMSG;

@@ -29,6 +29,7 @@ enum capture_ext {
 	CAPTURE_ATOMICETH = 1 << 5,	/* atomic: address, R_Key, operands */
 	CAPTURE_ATOMICACKETH = 1 << 6,	/* the original value */
 	CAPTURE_FETH = 1 << 7,		/* FLUSH: type and level */
+	CAPTURE_XRCETH = 1 << 8,	/* XRC: the XRC SRQ */
 };
 
 /* What an AETH's syndrome says (IBA 9.7.5.1.1). */

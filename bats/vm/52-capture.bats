@@ -57,7 +57,10 @@ wait_capturing() {
 	s0=$(sent rxe0) s1=$(sent rxe1)
 	# -Z root: tcpdump keeps to the user who can write the test's directory.
 	# 3>&-: a process left running must not hold bats's own descriptor.
-	tcpdump -Z root -i veth0 -s 256 -U -w "$T/td.pcap" udp dst port 4791 2>"$T/td.err" 3>&- &
+	# --immediate-mode: else tcpdump reads its ring a block at a time, and at
+	# SIGINT leaves what it has not read (68 of 200 captured in one try here).
+	tcpdump -Z root --immediate-mode -i veth0 -s 256 -U -w "$T/td.pcap" udp dst port 4791 \
+		2>"$T/td.err" 3>&- &
 	td=$!
 	"$RDMACTL" capture rxe0 -w "$T/rc.pcap" >"$T/cap.out" 2>"$T/cap.err" 3>&- &
 	cap=$!
@@ -76,18 +79,23 @@ wait_capturing() {
 	# Two conversations, one each way, naming each other, nothing resent.
 	assert_equal "$(grep -c ': [0-9]* packets, [0-9]* bytes, 0 resent, no NAK' <<<"$output")" 2
 	# The same bytes; each capture took its own timestamps.
-	assert_equal "$(tcpdump -r "$T/rc.pcap" -t -nn -xx 2>/dev/null)" \
-		"$(tcpdump -r "$T/td.pcap" -t -nn -xx 2>/dev/null)"
+	run -0 --separate-stderr tcpdump -r "$T/rc.pcap" -t -nn -xx
+	mine=$output
+	run -0 --separate-stderr tcpdump -r "$T/td.pcap" -t -nn -xx
+	[ "$mine" = "$output" ] || fail "rdmactl's pcap and tcpdump's differ: $(cat "$T/td.err");" \
+		"rdmactl's: $(tcpdump -r "$T/rc.pcap" -nn 2>&1 | wc -l) lines, tcpdump's:" \
+		"$(tcpdump -r "$T/td.pcap" -nn 2>&1 | wc -l)"
 }
 
 # bats test_tags=kernels
 @test "capture: started while the traffic runs, --count lines; --duration ends a quiet one; no root, said" {
 	two_devices
 	T=$BATS_TEST_TMPDIR
-	timeout 60 ibv_rc_pingpong -d rxe1 -g 0 -p 18791 -n 400 -s 64 >"$T/srv" 2>&1 3>&- &
+	# More round trips than the test waits for: ended once the capture is done.
+	timeout 120 ibv_rc_pingpong -d rxe1 -g 0 -p 18791 -n 1000000 -s 64 >"$T/srv" 2>&1 3>&- &
 	srv=$!
 	wait_listen 18791
-	timeout 60 ibv_rc_pingpong -d rxe0 -g 0 -p 18791 -n 400 -s 64 127.0.0.1 >"$T/cli" 2>&1 3>&- &
+	timeout 120 ibv_rc_pingpong -d rxe0 -g 0 -p 18791 -n 1000000 -s 64 127.0.0.1 >"$T/cli" 2>&1 3>&- &
 	cli=$!
 	bg=("$srv" "$cli")
 	# Once the ping-pong's packets flow, whichever that capture meets first.
@@ -100,7 +108,9 @@ wait_capturing() {
 	assert_line --index 0 --partial 'capturing on veth0: traffic between QPs of this host'
 	assert_equal "$(grep -cE '^[0-9]+\.[0-9]{6} fe80::[0-9a-f:]+ > fe80::[0-9a-f:]+ RC (SEND_ONLY|ACKNOWLEDGE) qp [0-9]+ ' <<<"$output")" 6
 	assert_line --regexp '^6 RoCE v2 packets in '
+	kill "$cli" "$srv"
 	wait "$cli" "$srv" || true
+	bg=()
 	# Nothing on the wire: --duration ends it, with nothing to say but the counts.
 	SECONDS=0
 	run -0 rdmactl -j capture --duration 2 rxe0

@@ -51,11 +51,10 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* Whether packet P (in conversation Q) is one of QP R->qpn's, either way. */
-static bool of_qp(const struct run *r, const struct capture_pkt *p, const struct capture_qp *q)
+/* Whether conversation Q is QP R->qpn's, to it or (its sender known) from it. */
+static bool flow_of_qp(const struct run *r, const struct capture_qp *q)
 {
-	return p->dqpn == r->qpn || (q->sender_known && q->sender_qpn == r->qpn) ||
-	       ((p->ext & CAPTURE_DETH) && p->sqpn == r->qpn);
+	return q->qpn == r->qpn || (q->sender_known && q->sender_qpn == r->qpn);
 }
 
 /* Frame F decoded, followed, shown or written: 0, or a failed write's errno. */
@@ -76,7 +75,9 @@ static int take(struct run *r, const struct capture_frame *f)
 	err = model_capture_track(&r->flows, &p, f->ts_us, &seen);
 	if (err)
 		return err;
-	if (r->qp_given && !of_qp(r, &p, &r->flows.v[seen.qp]))
+	/* A UD packet names its sender itself. */
+	if (r->qp_given && !flow_of_qp(r, &r->flows.v[seen.qp]) &&
+	    !((p.ext & CAPTURE_DETH) && p.sqpn == r->qpn))
 		return 0;
 	if (!r->t.packets)
 		r->t0_us = f->ts_us;
@@ -226,8 +227,7 @@ static int summary(struct run *r)
 	for (size_t i = 0; i <= r->flows.n && !err; i++) {
 		const struct capture_qp *q = i < r->flows.n ? &r->flows.v[i] : NULL;
 
-		if (q && r->qp_given && q->qpn != r->qpn &&
-		    !(q->sender_known && q->sender_qpn == r->qpn))
+		if (q && r->qp_given && !flow_of_qp(r, q))
 			continue;
 		o = out_new(stdout, r->ctx->json, false);
 		if (!o)

@@ -39,77 +39,77 @@ static int activate_errno(int st)
 	}
 }
 
+/* P wrapped as a source, FD what poll() waits on (-1 for a file); NULL, P closed, without memory. */
+static struct capture_src *src_new(pcap_t *p, int fd)
+{
+	struct capture_src *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		pcap_close(p);
+		return NULL;
+	}
+	s->p = p;
+	s->fd = fd;
+	return s;
+}
+
 int capture_open_live(const char *netdev, int snaplen, struct capture_src **out, char *why)
 {
 	char err[PCAP_ERRBUF_SIZE] = "", filter[128];
 	struct bpf_program prog;
-	struct capture_src *s;
+	pcap_t *p;
 	int st;
 
 	*out = NULL;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	s->fd = -1;
-	s->p = pcap_create(netdev, err);
-	if (!s->p) {
+	p = pcap_create(netdev, err);
+	if (!p) {
 		say(why, err);
-		free(s);
 		return -EIO;
 	}
 	/* Each frame handed over as it comes, not when a buffer fills. */
-	pcap_set_snaplen(s->p, snaplen);
-	pcap_set_immediate_mode(s->p, 1);
-	st = pcap_activate(s->p);
+	pcap_set_snaplen(p, snaplen);
+	pcap_set_immediate_mode(p, 1);
+	st = pcap_activate(p);
 	if (st < 0) {
-		say(why, st == PCAP_ERROR ? pcap_geterr(s->p) : pcap_statustostr(st));
+		say(why, st == PCAP_ERROR ? pcap_geterr(p) : pcap_statustostr(st));
 		goto fail;
 	}
 	/* RoCE v2, tagged or not: rdma_rxe sends to port 4791, whatever the source port. */
 	snprintf(filter, sizeof(filter), "udp dst port %d or (vlan and udp dst port %d)",
 		 ROCE_V2_UDP_PORT, ROCE_V2_UDP_PORT);
-	if (pcap_compile(s->p, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) < 0) {
-		say(why, pcap_geterr(s->p));
+	if (pcap_compile(p, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) < 0) {
+		say(why, pcap_geterr(p));
 		st = PCAP_ERROR;
 		goto fail;
 	}
-	st = pcap_setfilter(s->p, &prog);
+	st = pcap_setfilter(p, &prog);
 	pcap_freecode(&prog);
-	if (st < 0 || pcap_setnonblock(s->p, 1, err) < 0) {
-		say(why, st < 0 ? pcap_geterr(s->p) : err);
+	if (st < 0 || pcap_setnonblock(p, 1, err) < 0) {
+		say(why, st < 0 ? pcap_geterr(p) : err);
 		st = PCAP_ERROR;
 		goto fail;
 	}
-	s->fd = pcap_get_selectable_fd(s->p);
-	*out = s;
-	return 0;
+	*out = src_new(p, pcap_get_selectable_fd(p));
+	return *out ? 0 : -ENOMEM;
 fail:
-	pcap_close(s->p);
-	free(s);
+	pcap_close(p);
 	return activate_errno(st);
 }
 
 int capture_open_file(FILE *f, struct capture_src **out, char *why)
 {
 	char err[PCAP_ERRBUF_SIZE] = "";
-	struct capture_src *s;
+	pcap_t *p = pcap_fopen_offline(f, err);
 
 	*out = NULL;
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	s->fd = -1;
-	s->p = pcap_fopen_offline(f, err);
-	if (!s->p) {
+	if (!p) {
 		say(why, err);
 		fclose(f);
-		free(s);
 		return -EBADMSG;
 	}
-	*out = s;
-	return 0;
+	/* pcap_close closes F from here on. */
+	*out = src_new(p, -1);
+	return *out ? 0 : -ENOMEM;
 }
 
 int capture_link(const struct capture_src *s)
@@ -208,6 +208,8 @@ int capture_write_end(struct capture_dump *d)
 	if (!d)
 		return 0;
 	f = pcap_dump_file(d->d);
+	/* A write that failed before (ferror) left its errno; none other is this one's. */
+	errno = 0;
 	if (pcap_dump_flush(d->d) < 0 || ferror(f))
 		err = errno ? -errno : -EIO;
 	pcap_dump_close(d->d);

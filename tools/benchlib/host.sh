@@ -15,7 +15,7 @@ boot_peer() {
 	local t0
 	t0=$(ns)
 	# The bed's own emulator and its firmware, so that both sides run on one.
-	timeout 60 "$qemu" ${firmware:+-L "$firmware"} -accel "$accel" -cpu max -m 1536 -smp 2 -nographic \
+	timeout 60 "$qemu" ${firmware:+-L "$firmware"} -accel "$accel" -cpu max -m 1536 -smp "$vcpus" -nographic \
 		-no-reboot -kernel "$vmlinuz" -append 'console=ttyS0 quiet panic=-1' \
 		</dev/null >/dev/null 2>&1 || true
 	theirs+="$(awk -v t=$(($(ns) - t0)) 'BEGIN { printf "%.2f", t / 1e9 }')"$'\n'
@@ -30,20 +30,22 @@ measure_boot() {
 	echo "## The bed's boot against a bare qemu boot"
 	echo
 	echo "Seconds from start to exit. Bare: \`qemu-system-x86_64 -accel ACCEL -cpu max -m 1536"
-	echo "(the bed's own qemu, the same binary and TCG threading: tools/rxe-vm prepare says which)"
-	echo "-smp 2 -nographic -no-reboot -kernel vmlinuz -append 'console=ttyS0 quiet panic=-1'\`,"
+	echo "(the bed's own qemu, the same binary, TCG threading and vCPUs: tools/rxe-vm prepare says which)"
+	echo "-smp N -nographic -no-reboot -kernel vmlinuz -append 'console=ttyS0 quiet panic=-1'\`,"
 	echo "which stops at the kernel's panic for want of a root file system. The bed:"
 	echo "\`tools/rxe-vm run --kernel K -- true\`, through its init, root over virtiofs,"
 	echo "network and payload to power-off. Each: median of $boot_repeat runs, the two in turn."
 	echo
 	table_head
 	for k in 6.1 6.1-cloud; do
-		# "ready: kernel K, root over FS, accel A, cache DIR": the bed's own choice.
+		# "ready: kernel K, root over FS, accel A, N vCPU, cache DIR": the bed's own choice.
 		ready=$(tools/rxe-vm prepare --kernel "$k" 2>&1 >/dev/null) || { say "cannot prepare kernel $k"; return 1; }
-		# "ready: ..., accel tcg (thread=multi) with QEMU-PATH (QEMU 10.0.2), cache DIR".
+		# "ready: ..., accel tcg (thread=multi) with QEMU-PATH (QEMU 10.0.2), 1 vCPU, cache DIR".
 		accel=$(sed -n 's/.*, accel \([a-z]*\)\( (\([^)]*\))\)\{0,1\} with .*/\1,\3/p' <<<"$ready")
 		accel=${accel%,}
-		qemu=$(sed -n 's/.* with \(.*\) (QEMU [^)]*), cache .*/\1/p' <<<"$ready")
+		vcpus=$(sed -n 's/.*, \([0-9]*\) vCPU, cache .*/\1/p' <<<"$ready")
+		[ -n "$vcpus" ] || { say "tools/rxe-vm prepare named no vCPU count: $ready"; return 1; }
+		qemu=$(sed -n 's/.* with \(.*\) (QEMU [^)]*), [0-9]* vCPU, cache .*/\1/p' <<<"$ready")
 		# The bed's own qemu (in its cache) brings its firmware and modules.
 		firmware=
 		if [[ $qemu == "$cache"/* ]]; then

@@ -32,7 +32,7 @@ crash_re='Kernel panic|BUG:|Oops|general protection fault'
 # cause, the fix, apart by " ;; ". The first that matches names the cause;
 # the last matches any crash.
 boot_causes=(
-	"Oops: int3 ;; a breakpoint the kernel had already patched away ran again: the emulator ran a stale translation of code the kernel had just rewritten (QEMU before 8.1 with multi-threaded TCG) ;; boot again; the bed runs a qemu of 8.1 or later by default, or TCG single-threaded on an older one: an older RXE_VM_QEMU, or RXE_VM_TCG=multi with one, brings the bug back (docs/kernels.md)"
+	"Oops: int3 ;; a breakpoint the kernel had already patched away ran again: a second vCPU ran the emulator's stale translation of code the kernel had just rewritten (multi-threaded TCG: often before QEMU 8.1, about 1 boot in 200 with 10.0) ;; boot again; under TCG the bed gives a guest one vCPU, which cannot meet this, unless --smp or RXE_VM_SMP asks more; RXE_VM_TCG=single keeps more vCPUs safe, at half their speed (docs/kernels.md)"
 	"rxe-vm: stage 1: ;; the bed's own start in the guest failed, as the line above says ;; check the option or path it names"
 	"Attempted to kill init ;; the guest's PID 1 died ;; look for SIGBUS or an error above: a root file system that went away (9p) does this; --root-fs virtiofs"
 	"Out of memory|oom-kill ;; the guest ran out of memory ;; give it more with --mem"

@@ -448,6 +448,37 @@ epoch() { date -d "$1" +%s.%N; }
 	assert_equal "$(grep -c '"event":"qp-resending"' "$mon")" 0
 }
 
+# bats test_tags=kernels
+@test "monitor: an rxe device made and deleted is said at once, as root between its timed readings" {
+	local mon=$BATS_TEST_TMPDIR/mon t0 t1 t2 rc
+	"$RDMACTL" -j monitor >"$mon" 2>"$mon.err" &
+	monpid=$!
+	for _ in $(seq 50); do
+		find "/proc/$monpid/fd" -lname '*perf_event*' | grep -q . && break
+		sleep 0.1
+	done
+	# Past its first readings: the next timed one is 5 s away, so what is
+	# said sooner came from what woke it (its kprobes on rxe, or the
+	# kernel's notification on 6.12 and later).
+	sleep 1.5
+	t0=$(date +%s.%N)
+	rdma link add rxe1 type rxe netdev veth1
+	for _ in $(seq 40); do grep -q '"event":"device-added"' "$mon" && break; sleep 0.05; done
+	t1=$(date +%s.%N)
+	rdma link delete rxe1
+	for _ in $(seq 40); do grep -q '"event":"device-removed"' "$mon" && break; sleep 0.05; done
+	t2=$(date +%s.%N)
+	kill -INT "$monpid"
+	rc=0
+	wait "$monpid" || rc=$?
+	assert_equal "$rc" 0
+	assert_equal "$(cat "$mon.err")" ""
+	assert_equal "$(jq -r 'select(.event | startswith("device-")) | "\(.event) \(.ifname)"' "$mon")" \
+		$'device-added rxe1\ndevice-removed rxe1'
+	awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { exit !(b - a < 2 && c - b < 2) }' ||
+		fail "said $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s after the add, $(awk -v b="$t1" -v c="$t2" 'BEGIN { print c - b }') s after the del"
+}
+
 @test "monitor: without the rights for kprobes, a QP's move to ERR comes all the same" {
 	local mon=$BATS_TEST_TMPDIR/mon ev rc
 	local -a nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --)

@@ -3,9 +3,10 @@
  * monitor: what changes, as it happens, until interrupted: devices, ports,
  * netdevs, GIDs, QPs and error counters. Route netlink's link and address
  * notifications wake it at once (the GIDs follow the addresses), and so do
- * rxe's QP functions where a kprobe can be had on them (root); the rest is
- * read every MONITOR_TICK_MS (longer with thousands of QPs, whose dump
- * costs), which bounds an event's delay; the counters less often (snap).
+ * rxe's QP and device functions where a kprobe can be had on them (root);
+ * without those, the rest is read every MONITOR_TICK_MS (longer with
+ * thousands of QPs, whose dump costs), which bounds an event's delay; the
+ * counters less often (snap).
  */
 #include <errno.h>
 #include <poll.h>
@@ -31,8 +32,9 @@
 /*
  * Where rxe's QP functions ring the bell, the QPs are dumped when it rings
  * and with the counters; the readings between, of devices and ports alone,
- * come this often (their changes wake monitor too, where the kernel sends
- * them: netdevs always, RDMA devices on 6.12 and later).
+ * come this often where the bell does not ring for rxe's devices too
+ * (their changes wake monitor too, where the kernel sends them: netdevs
+ * always, RDMA devices on 6.12 and later); where it does, none come.
  */
 #define MONITOR_BELL_TICK_MS 1000
 /*
@@ -57,9 +59,15 @@
 #define MONITOR_BUSY_FACTOR 4
 #define MONITOR_BELL_RETRY_MS 5000
 
-/* rxe's functions through which every QP is made, moved, failed or destroyed. */
-static const char *const rxe_qp_funcs[] = { "rxe_create_qp", "rxe_modify_qp", "rxe_qp_error",
-					    "rxe_destroy_qp" };
+/*
+ * rxe's functions through which every QP is made, moved, failed or
+ * destroyed, and every rxe device made (rdma link add) or freed (its link
+ * deleted, its netdev gone, the module unloaded): all in rdma_rxe from
+ * 5.10 to 7.3. The devices' own add the bell's coverage of them (below).
+ */
+static const char *const rxe_funcs[] = { "rxe_create_qp", "rxe_modify_qp", "rxe_qp_error",
+					 "rxe_destroy_qp", "rxe_newlink", "rxe_dealloc" };
+#define RXE_QP_FUNCS 4
 
 /* This process's CPU time, in ms (the kernel's work for its dumps included). */
 static uint64_t cpu_ms(void)
@@ -211,13 +219,15 @@ static int gids(struct cmd_ctx *ctx, struct model *m)
 }
 
 /*
- * The bell on rxe's QP functions, anew where S has devices: when none is
+ * The bell on rxe's functions, anew where S has devices: when none is
  * had (rdma_rxe not loaded yet), or rdma_rxe was loaded again since (the
  * old probes do not see its functions; a stat a reading tells). Tried at
  * most every MONITOR_BELL_RETRY_MS; not again once refused for good (not
- * root, no kprobes).
+ * root, no kprobes). *DEVICES: whether it rings for rxe devices made and
+ * freed too.
  */
-static void ring_anew(struct kprobe_bell **bell, const struct monitor_snap *s, uint64_t *tried)
+static void ring_anew(struct kprobe_bell **bell, bool *devices, const struct monitor_snap *s,
+		      uint64_t *tried)
 {
 	int err;
 
@@ -226,8 +236,13 @@ static void ring_anew(struct kprobe_bell **bell, const struct monitor_snap *s, u
 		return;
 	*tried = s->ms;
 	kprobe_bell_close(*bell);
-	err = kprobe_bell_open(bell, "rdma_rxe", rxe_qp_funcs,
-			       sizeof(rxe_qp_funcs) / sizeof(*rxe_qp_funcs));
+	*bell = NULL;
+	*devices = false;
+	err = kprobe_bell_open(bell, "rdma_rxe", rxe_funcs, sizeof(rxe_funcs) / sizeof(*rxe_funcs));
+	if (!err)
+		*devices = true;
+	else if (err == -ENOENT)	/* a kernel whose rxe names its device functions otherwise */
+		err = kprobe_bell_open(bell, "rdma_rxe", rxe_funcs, RXE_QP_FUNCS);
 	if (err == -EACCES || err == -ENODEV)
 		*tried = UINT64_MAX;	/* not root, or no kprobes: not asked again */
 }
@@ -279,7 +294,7 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct nl *route, *rdma, *notify;
 	struct kprobe_bell *bell = NULL;
 	uint64_t next, qnext, cost = 0, qcost = 0, last, tried = 0;
-	bool dump = false, again = false;
+	bool dump = false, again = false, bell_devices = false;
 	int err;
 
 	if (*ctx->sysfs_root)
@@ -301,7 +316,7 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (!route)
 		pr_warn("monitor: no route netlink notifications: GID changes are not followed");
 	notify = rdma_events();
-	ring_anew(&bell, &prev, &tried);
+	ring_anew(&bell, &bell_devices, &prev, &tried);
 	last = mono_ms();
 	next = qnext = last + MONITOR_TICK_MS;
 	while (!stop && !em.err) {
@@ -363,7 +378,7 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 			memset(&prev.qs, 0, sizeof(prev.qs));
 		}
 		cost = cpu_ms() - cost;
-		ring_anew(&bell, &now, &tried);
+		ring_anew(&bell, &bell_devices, &now, &tried);
 		last = mono_ms();
 		if (now.counted) {
 			/*
@@ -379,6 +394,15 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 		       MONITOR_COST_FACTOR;
 		t = bell ? MONITOR_BELL_TICK_MS : MONITOR_TICK_MS;
 		next = last + (wait > t ? wait : t);
+		/*
+		 * Where every change wakes monitor (rxe's devices and QPs the
+		 * bell, netdevs and so rxe's ports route netlink), nothing is
+		 * read between the counters' readings. Another driver's device
+		 * is seen at the next of those where the kernel sends no
+		 * notification of it (before 6.12).
+		 */
+		if (bell && bell_devices && route && !kprobe_bell_stale(bell))
+			next = qnext;
 		if (again) {
 			next = last + MONITOR_AGAIN_MS;
 			dump = true;

@@ -9,18 +9,20 @@ load rxe0
 # What a test left running in the background, ended before the bed is restored.
 teardown() {
 	[ -z "${bg-}" ] || kill "${bg[@]}" 2>/dev/null || true
+	ip link del vcap0 2>/dev/null || true
 	vm_restore
 }
 
 # rxe1 on veth1 beside rxe0, both devices' fe80:: GIDs (index 0) there, and
 # veth1's link-local address its GID names (the bed's restore flushes veth1).
+# With DEV NETDEV: that one beside rxe0 instead.
 two_devices() {
-	rdmactl add rxe1 veth1 >/dev/null
-	local d
-	ip -6 addr show dev veth1 scope link | grep -q inet6 ||
-		ip addr add "$(cat /sys/class/infiniband/rxe1/ports/1/gids/0)/64" dev veth1 nodad
+	local d dev=${1:-rxe1} net=${2:-veth1}
+	rdmactl add "$dev" "$net" >/dev/null
+	ip -6 addr show dev "$net" scope link | grep -q inet6 ||
+		ip addr add "$(cat "/sys/class/infiniband/$dev/ports/1/gids/0")/64" dev "$net" nodad
 	for _ in $(seq 100); do
-		for d in rxe0 rxe1; do
+		for d in rxe0 "$dev"; do
 			[ "$(cat /sys/class/infiniband/$d/ports/1/gids/0)" != \
 				0000:0000:0000:0000:0000:0000:0000:0000 ] || continue 2
 		done
@@ -31,12 +33,13 @@ two_devices() {
 
 sent() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/sent_pkts"; }
 
-# ibv_rc_pingpong -n $1 -s 64, its server on rxe1 and its client on rxe0.
+# ibv_rc_pingpong -n $1 -s 64, its server on rxe1 (or $3) and its client on
+# rxe0 (or $2).
 pingpong() {
-	timeout 60 ibv_rc_pingpong -d rxe1 -g 0 -p 18790 -n "$1" -s 64 >"$BATS_TEST_TMPDIR/srv" 2>&1 3>&- &
+	timeout 60 ibv_rc_pingpong -d "${3:-rxe1}" -g 0 -p 18790 -n "$1" -s 64 >"$BATS_TEST_TMPDIR/srv" 2>&1 3>&- &
 	local srv=$!
 	wait_listen 18790
-	run timeout 60 ibv_rc_pingpong -d rxe0 -g 0 -p 18790 -n "$1" -s 64 127.0.0.1
+	run timeout 60 ibv_rc_pingpong -d "${2:-rxe0}" -g 0 -p 18790 -n "$1" -s 64 127.0.0.1
 	assert_success
 	wait "$srv" || fail "server: $(cat "$BATS_TEST_TMPDIR/srv")"
 }
@@ -120,4 +123,35 @@ wait_capturing() {
 	assert_failure 1
 	assert_output --partial 'capturing on veth0 needs root, or CAP_NET_RAW'
 	assert_output --partial '(EPERM: Operation not permitted)'
+}
+
+@test "capture: its netdev deleted mid-capture: what it saw is told and kept, and why it stopped" {
+	T=$BATS_TEST_TMPDIR
+	# A veth pair of the test's own (deleting veth0 would cut the bed's network).
+	ip link add vcap0 type veth peer name vcap1
+	ip link set vcap0 up
+	ip link set vcap1 up
+	rdmactl add rxec0 vcap0 >/dev/null
+	ip -6 addr show dev vcap0 scope link | grep -q inet6 ||
+		ip addr add "$(cat /sys/class/infiniband/rxec0/ports/1/gids/0)/64" dev vcap0 nodad
+	two_devices rxec1 vcap1
+	"$RDMACTL" capture rxec0 -w "$T/c.pcap" >"$T/cap.out" 2>"$T/cap.err" 3>&- &
+	cap=$!
+	bg=("$cap")
+	wait_capturing "$T/cap.err"
+	pingpong 5 rxec0 rxec1
+	sleep 0.5
+	ip link del vcap0
+	rc=0
+	wait "$cap" || rc=$?
+	bg=()
+	assert_equal "$rc" 1
+	run cat "$T/cap.err"
+	assert_line --index 1 'rdmactl: capture stopped: vcap0 is gone (deleted, or moved to another namespace), and its rxe device with it (ENODEV: No such device)'
+	# What it saw before: the counts, and the same packets in the file for tcpdump.
+	run -0 cat "$T/cap.out"
+	assert_line --regexp '^([0-9]+) RoCE v2 packets in [0-9.]+ s, 0 dropped, 0 malformed, 0 other frames$'
+	n=$(sed -n 's/^\([0-9]*\) RoCE v2 packets in .*/\1/p' "$T/cap.out")
+	[ "$n" -ge 10 ] || fail "$n packets for 5 round trips: $(cat "$T/cap.out")"
+	assert_equal "$(tcpdump -r "$T/c.pcap" -nn 2>/dev/null | wc -l)" "$n"
 }

@@ -37,7 +37,9 @@ struct run {
 	struct capture_dump *dump;	/* -w */
 	unsigned long count;		/* packets to take, 0: no limit */
 	bool qp_given;
+	bool broken;			/* the source failed: what it gave is still told */
 	uint32_t qpn;
+	const char *netdev;		/* a live source's; NULL for a file */
 	struct capture_flows flows;
 	struct capture_totals t;
 	uint64_t t0_us, last_us;
@@ -112,8 +114,14 @@ static int loop(struct run *r, uint64_t deadline, struct op_err *e)
 		n = capture_next(r->src, &f, why);
 		if (n == -ENODATA)
 			return 0;
-		if (n < 0)
+		if (n < 0) {
+			r->broken = true;
+			if (n == -ENODEV && r->netdev)
+				return op_err_set(e, n, NULL, "capture stopped: %s is gone (deleted, or "
+						  "moved to another namespace), and its rxe device "
+						  "with it", r->netdev);
 			return op_err_set(e, n, NULL, "capture stopped: %s", why);
+		}
 		if (n == 1) {
 			err = take(r, &f);
 			if (err && out_reader_gone(err))
@@ -284,6 +292,7 @@ int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
 					 dev_netdev(ctx, dev, netdev, sizeof(netdev));
 		if (!err)
 			err = open_live(netdev, &r.src);
+		r.netdev = netdev;
 		if (!err && !ctx->json)
 			pr_note("capturing on %s: traffic between QPs of this host on one device "
 				"does not cross it (rxe delivers it to itself) and is not seen", netdev);
@@ -320,6 +329,9 @@ int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
 			err = op_err_set(&e, werr, NULL, "cannot write %s", write);
 	}
 	if (err) {
+		/* What was seen before the source failed is told, then why it stopped. */
+		if (r.broken)
+			summary(&r);
 		cmd_fail(&e);
 		goto out;
 	}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <net/if.h>
 #include <pcap/pcap.h>
 
 #include "kernel/capture.h"
@@ -13,6 +14,7 @@
 struct capture_src {
 	pcap_t *p;
 	int fd;
+	unsigned int ifindex;	/* a live source's netdev; 0 for a file */
 };
 
 struct capture_dump {
@@ -90,7 +92,10 @@ int capture_open_live(const char *netdev, int snaplen, struct capture_src **out,
 		goto fail;
 	}
 	*out = src_new(p, pcap_get_selectable_fd(p));
-	return *out ? 0 : -ENOMEM;
+	if (!*out)
+		return -ENOMEM;
+	(*out)->ifindex = if_nametoindex(netdev);
+	return 0;
 fail:
 	pcap_close(p);
 	return activate_errno(st);
@@ -140,6 +145,13 @@ int capture_next(struct capture_src *s, struct capture_frame *f, char *why)
 	if (r == PCAP_ERROR_BREAK)
 		return -ENODATA;
 	say(why, pcap_geterr(s->p));
+	/* libpcap's "The interface disappeared": told by the index, whatever its words. */
+	if (s->ifindex) {
+		char name[IF_NAMESIZE];
+
+		if (!if_indextoname(s->ifindex, name) && errno == ENXIO)
+			return -ENODEV;
+	}
 	return -EIO;
 }
 

@@ -43,7 +43,9 @@ int capture_fd(const struct capture_src *s);
 
 /*
  * The next frame into *F: 1, 0 when a live source has none ready now,
- * -ENODATA at a file's end, -EIO (WHY says) on a failure.
+ * -ENODATA at a file's end, -ENODEV when a live source's netdev is gone
+ * (deleted, or moved to another namespace), -EIO (WHY says) on another
+ * failure.
  */
 int capture_next(struct capture_src *s, struct capture_frame *f, char *why);
 

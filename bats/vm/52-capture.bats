@@ -70,7 +70,9 @@ wait_capturing() {
 	bg=("$td" "$cap")
 	wait_capturing "$T/td.err" listening
 	wait_capturing "$T/cap.err"
+	t0=$(date +%s.%N)
 	pingpong 50
+	t1=$(date +%s.%N)
 	sleep 0.5
 	kill -INT "$cap" "$td"
 	wait "$cap" || fail "capture: $(cat "$T/cap.err")"
@@ -88,6 +90,13 @@ wait_capturing() {
 	[ "$mine" = "$output" ] || fail "rdmactl's pcap and tcpdump's differ: $(cat "$T/td.err");" \
 		"rdmactl's: $(tcpdump -r "$T/rc.pcap" -nn 2>&1 | wc -l) lines, tcpdump's:" \
 		"$(tcpdump -r "$T/td.pcap" -nn 2>&1 | wc -l)"
+	# Every packet stamped in wall time, both ways, within the ping-pong's run
+	# (7.3 stamps what veth0 receives by the monotonic clock: capture mends it).
+	run -0 --separate-stderr tcpdump -r "$T/rc.pcap" -tt -nn
+	awk -v a="$t0" -v b="$t1" '$1 < a - 0.5 || $1 > b + 0.5 { bad++; print "at " $1 ": " $0 }
+		END { exit bad > 0 }' <<<"$output" ||
+		fail "packets stamped outside the ping-pong's run ($t0 to $t1): $(awk -v a="$t0" -v b="$t1" \
+			'$1 < a - 0.5 || $1 > b + 0.5' <<<"$output" | head -3)"
 }
 
 # bats test_tags=kernels

@@ -9,12 +9,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
 #include "kernel/capture.h"
+#include "kernel/clock.h"
 #include "kernel/safe.h"
 #include "model/capture.h"
 #include "ops/explain.h"
@@ -44,14 +44,6 @@ struct run {
 	struct capture_totals t;
 	uint64_t t0_us, last_us;
 };
-
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 /* Whether conversation Q is QP R->qpn's, to it or (its sender known) from it. */
 static bool flow_of_qp(const struct run *r, const struct capture_qp *q)

@@ -9,12 +9,14 @@
 #include <pcap/pcap.h>
 
 #include "kernel/capture.h"
+#include "kernel/clock.h"
 #include "model/roce.h"
 
 struct capture_src {
 	pcap_t *p;
 	int fd;
 	unsigned int ifindex;	/* a live source's netdev; 0 for a file */
+	uint64_t boot_us;	/* a live source's: when the system booted, in wall time */
 };
 
 struct capture_dump {
@@ -95,6 +97,7 @@ int capture_open_live(const char *netdev, int snaplen, struct capture_src **out,
 	if (!*out)
 		return -ENOMEM;
 	(*out)->ifindex = if_nametoindex(netdev);
+	(*out)->boot_us = mono_epoch_us();
 	return 0;
 fail:
 	pcap_close(p);
@@ -138,6 +141,15 @@ int capture_next(struct capture_src *s, struct capture_frame *f, char *why)
 		f->len = h->caplen;
 		f->wire_len = h->len;
 		f->ts_us = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
+		/*
+		 * A live frame stamped before the system booted was stamped
+		 * by the monotonic clock: on 7.3 the frames a veth receives
+		 * from its peer keep the time the sender's stack gave them
+		 * (tcpdump shows them in 1970). Brought to wall time, both
+		 * directions' times compare.
+		 */
+		if (s->boot_us && f->ts_us < s->boot_us)
+			f->ts_us += s->boot_us;
 		return 1;
 	}
 	if (r == 0)

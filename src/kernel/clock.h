@@ -39,6 +39,15 @@ static inline uint64_t mono_coarse_ms(void)
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
+/* The wall time, in microseconds since the epoch, at which the monotonic clock read 0. */
+static inline uint64_t mono_epoch_us(void)
+{
+	struct timespec r;
+
+	clock_gettime(CLOCK_REALTIME, &r);
+	return (uint64_t)r.tv_sec * 1000000 + (uint64_t)r.tv_nsec / 1000 - mono_us();
+}
+
 /* Sleeps MS milliseconds whole, a signal's interruption resumed. */
 static inline void mono_sleep_ms(uint64_t ms)
 {

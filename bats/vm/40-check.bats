@@ -396,18 +396,24 @@ fix_of() {
 # The epoch seconds of monitor's UTC time T.
 epoch() { date -d "$1" +%s.%N; }
 
-@test "monitor: a QP's move to ERR within a second with its cause; GIDs, the netdev and the end follow" {
-	local mon=$BATS_TEST_TMPDIR/mon ev t rc
-	# The binary itself, not the helpers' function: a background subshell ignores SIGINT.
-	"$RDMACTL" -j monitor >"$mon" 2>"$mon.err" &
+# monitor -j as root in the background (its PID in monpid), its events into
+# $1 and its stderr into $1.err, once it holds its kprobes on rxe's
+# functions: perf events among its descriptors. The binary itself, not the
+# helpers' function: a background subshell ignores SIGINT.
+monitor_root() {
+	"$RDMACTL" -j monitor >"$1" 2>"$1.err" &
 	monpid=$!
-	# As root it has its kprobes on rxe's QP functions: perf events among its descriptors.
 	for _ in $(seq 50); do
 		find "/proc/$monpid/fd" -lname '*perf_event*' | grep -q . && break
 		sleep 0.1
 	done
 	find "/proc/$monpid/fd" -lname '*perf_event*' | grep -q . ||
 		fail "monitor holds no perf event: $(ls -l "/proc/$monpid/fd")"
+}
+
+@test "monitor: a QP's move to ERR within a second with its cause; GIDs, the netdev and the end follow" {
+	local mon=$BATS_TEST_TMPDIR/mon ev t rc
+	monitor_root "$mon"
 	start_qpfail rnr
 	held=$(date +%s.%N)
 	for _ in $(seq 30); do grep -q '"to":"ERR"' "$mon" && break; sleep 0.1; done
@@ -451,12 +457,7 @@ epoch() { date -d "$1" +%s.%N; }
 # bats test_tags=kernels
 @test "monitor: an rxe device made and deleted is said at once, as root between its timed readings" {
 	local mon=$BATS_TEST_TMPDIR/mon t0 t1 t2 rc
-	"$RDMACTL" -j monitor >"$mon" 2>"$mon.err" &
-	monpid=$!
-	for _ in $(seq 50); do
-		find "/proc/$monpid/fd" -lname '*perf_event*' | grep -q . && break
-		sleep 0.1
-	done
+	monitor_root "$mon"
 	# Past its first readings: the next timed one is 5 s away, so what is
 	# said sooner came from what woke it (its kprobes on rxe, or the
 	# kernel's notification on 6.12 and later).

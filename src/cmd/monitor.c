@@ -63,7 +63,8 @@
  * rxe's functions through which every QP is made, moved, failed or
  * destroyed, and every rxe device made (rdma link add) or freed (its link
  * deleted, its netdev gone, the module unloaded): all in rdma_rxe from
- * 5.10 to 7.3. The devices' own add the bell's coverage of them (below).
+ * 5.10 to 7.3. The last two make the bell ring for rxe's devices too
+ * (ring_anew's *DEVICES); the first RXE_QP_FUNCS are the QPs'.
  */
 static const char *const rxe_funcs[] = { "rxe_create_qp", "rxe_modify_qp", "rxe_qp_error",
 					 "rxe_destroy_qp", "rxe_newlink", "rxe_dealloc" };

@@ -45,10 +45,10 @@ struct run {
 	uint64_t t0_us, last_us;
 };
 
-/* Whether conversation Q is QP R->qpn's, to it or (its sender known) from it. */
+/* Whether conversation Q is QP R->qpn's, to it or from it. */
 static bool flow_of_qp(const struct run *r, const struct capture_qp *q)
 {
-	return q->qpn == r->qpn || (q->sender_known && q->sender_qpn == r->qpn);
+	return q->qpn == r->qpn || model_capture_from(q, r->qpn);
 }
 
 /* Frame F decoded, followed, shown or written: 0, or a failed write's errno. */

@@ -382,6 +382,14 @@ static long flow_find(const struct capture_flows *f, const struct capture_pkt *p
 	return -1;
 }
 
+bool model_capture_from(const struct capture_qp *q, uint32_t qpn)
+{
+	if (q->sender_known)
+		return q->sender_qpn == qpn;
+	return q->sport == model_capture_rxe_flow_sport(qpn, q->qpn) ||
+	       q->sport == model_capture_rxe_qp_sport(qpn);
+}
+
 long model_capture_reverse(const struct capture_flows *f, size_t i)
 {
 	const struct capture_qp *q = &f->v[i];

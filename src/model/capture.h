@@ -157,6 +157,13 @@ struct capture_seen {
 int model_capture_track(struct capture_flows *f, const struct capture_pkt *p, uint64_t ts_us,
 		  struct capture_seen *seen);
 
+/*
+ * Whether conversation Q's packets come from QP QPN: its sender known to be
+ * it, or, with nothing seen the other way (a peer gone, a firewall), its
+ * source port the one rdma_rxe gives QPN's packets to Q's destination.
+ */
+bool model_capture_from(const struct capture_qp *q, uint32_t qpn);
+
 /* The conversation in F whose packets go the other way: its index, or -1 when none was seen. */
 long model_capture_reverse(const struct capture_flows *f, size_t i);
 

@@ -322,6 +322,14 @@ static void dead_peer(void **state)
 	assert_true(t.n >= 3);
 	assert_int_equal(f.n, 1);
 	assert_false(f.v[0].sender_known);
+	/*
+	 * Nothing came back, yet its source port names its sender: qpfail
+	 * made its two QPs in step, one on each device, so the sender's
+	 * number is its peer's (24 here). Its neighbours' ports are others.
+	 */
+	assert_true(model_capture_from(&f.v[0], f.v[0].qpn));
+	assert_false(model_capture_from(&f.v[0], f.v[0].qpn - 1));
+	assert_false(model_capture_from(&f.v[0], f.v[0].qpn + 1));
 	assert_int_equal(f.v[0].resent, t.n - 1);
 	assert_false(seen[0].resent);
 	for (size_t i = 1; i < t.n; i++) {

@@ -345,9 +345,17 @@ qp_of() {
 	run rdmactl check --only qps
 	assert_failure 1
 	assert_line --regexp "^FAIL  qps +QP ($qs|$qc) \(RC\) of ($srv|$cli) \(ibv_rc_pingpong\) on rx[ab] is in RTS and resending with no answer: its packets do not reach its peer on this host: a firewall dropping UDP 4791 between network namespaces, or the peer in another namespace before Linux 7\.1 \(likely: "
-	assert_line --regexp "^      fix: 'rdmactl check --only firewall,netns' in both namespaces$"
+	assert_line --regexp "^      fix: 'rdmactl check --only firewall,netns' in both namespaces; 'rdmactl capture rx[ab] --qp ($qs|$qc)' \(in its network namespace\) shows its requests RESENT and what comes back: "
 	# check --pid of the program whose QP it was says the same of it.
 	who=$(sed -n 's/^FAIL  qps .* of \([0-9]*\) (ibv_rc_pingpong) .*/\1/p' <<<"$output" | head -n 1)
+	# The capture it names, in that end's namespace: its requests sent again.
+	cmd=$(sed -n "s/^      fix: .*; 'rdmactl capture \(rx[ab]\) --qp \([0-9]*\)' .*/\1 \2/p" <<<"$output" | head -n 1)
+	read -r dev q <<<"$cmd"
+	ns=rdmactl-a
+	[ "$dev" = rxa ] || ns=rdmactl-b
+	run ip netns exec "$ns" "$RDMACTL" capture "$dev" --qp "$q" --count 6 --duration 20
+	assert_success
+	assert_line --regexp " RC [A-Z_]+ qp [0-9]+ .*RESENT"
 	run rdmactl check --pid "$who" --only process-qps
 	assert_failure 1
 	assert_line --regexp "^FAIL  process-qps +QP ($qs|$qc) \(RC\) of $who \(ibv_rc_pingpong\) on rx[ab] is in RTS and resending with no answer: its packets do not reach its peer on this host: a firewall dropping UDP 4791 between network namespaces"

@@ -206,6 +206,15 @@ setup() {
 	run rdmactl check --only qps
 	assert_failure 1
 	assert_line --regexp "^FAIL  qps +QP $q \(RC\) of $cli \(ibv_rc_pingpong\) on rxe0 $why$"
+	assert_line --regexp "^      fix: .*; 'rdmactl capture rxe0 --qp $q' \(in its network namespace\) shows its requests RESENT and what comes back: nothing \(its peer gone, or its packets lost on the way\) or its peer's packets, which this host drops \(a firewall here\)$"
+	# The capture it names tells which: its requests go out again and again,
+	# and host 2's packets to it arrive, to be dropped by the firewall here
+	# (a packet socket sees them first). rxe resends every 67 ms
+	# (ibv_rc_pingpong's timeout 14): 2 s see it many times.
+	run rdmactl capture rxe0 --qp "$q" --duration 2
+	assert_success
+	assert_line --regexp "^[0-9.]+ [0-9.]+ > $P RC [A-Z_]+ qp [0-9]+ from qp $q .*RESENT"
+	assert_line --regexp "^[0-9.]+ $P > [0-9.]+ RC [A-Z_]+ qp $q "
 	run rdmactl check --pid "$cli" --only process-qps
 	assert_failure 1
 	assert_line --regexp "^FAIL  process-qps +QP $q \(RC\) of $cli \(ibv_rc_pingpong\) on rxe0 $why$"

@@ -1,12 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A live QP's trouble: its cause from its state, its peer and its port's counters. */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kernel/clock.h"
 #include "model/counter.h"
 #include "model/qpdiag.h"
+
+/* D's fix, formatted. */
+__attribute__((format(printf, 2, 3)))
+static void fix(struct model_qpdiag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->fix, sizeof(d->fix), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Adds to D's fix the capture that tells why QP Q resends, for a QP whose
+ * packets cross its netdev. A packet socket sees what arrives before the
+ * host's firewall does: the peer's packets that come and go unheeded were
+ * dropped here; none at all, the peer is gone or the packets are lost on
+ * the way.
+ */
+static void wire(struct model_qpdiag *d, const struct rdma_qp *q)
+{
+	size_t n = strlen(d->fix);
+
+	snprintf(d->fix + n, sizeof(d->fix) - n, "; 'rdmactl capture %s --qp %u' (in its network "
+		 "namespace) shows its requests RESENT and what comes back: nothing (its peer "
+		 "gone, or its packets lost on the way) or its peer's packets, which this host "
+		 "drops (a firewall here)", q->dev, q->qpn);
+}
 
 /* P's counter NAME (rdmactl's name for it), 0 when P has none such. */
 static uint64_t counter(const struct port *p, const char *name)
@@ -84,8 +113,8 @@ static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
 			   "every QP on the port moved to ERR";
 		snprintf(d->evidence, sizeof(d->evidence), "port %u of %s is not ACTIVE", q->port,
 			 q->dev);
-		d->fix = "bring the netdev up ('rdmactl check --only link' says how), then make the "
-			 "QP again: a QP in ERR stays there";
+		fix(d, "bring the netdev up ('rdmactl check --only link' says how), then make the "
+			 "QP again: a QP in ERR stays there");
 		return;
 	}
 	n = 0;
@@ -106,38 +135,38 @@ static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
 		d->cause = "RNR retries ran out: its peer had no receive posted when its SEND came";
 		snprintf(d->evidence + n, sizeof(d->evidence) - n, "retry_rnr_exceeded_err is "
 			 "%" PRIu64 " on %s", f->rnr_exceeded, q->dev);
-		d->fix = "have the receiver post its receives before the sender sends, or set a "
-			 "larger rnr_retry (7 retries for ever)";
+		fix(d, "have the receiver post its receives before the sender sends, or set a "
+			 "larger rnr_retry (7 retries for ever)");
 	} else if (f->retry_exceeded && (!peer || peer->state != MODEL_QPS_ERR)) {
 		d->cause = "transport retries ran out: its requests went unanswered (the peer's QP "
 			   "gone, a firewall dropping UDP 4791, a route, another network namespace "
 			   "before Linux 7.1)";
 		snprintf(d->evidence + n, sizeof(d->evidence) - n, "retry_exceeded_err is "
 			 "%" PRIu64 " on %s", f->retry_exceeded, q->dev);
-		d->fix = "'rdmactl check --only firewall,netns,subnet' on both hosts, and whether "
-			 "the peer's program still runs";
+		fix(d, "'rdmactl check --only firewall,netns,subnet' on both hosts, and whether "
+			 "the peer's program still runs");
 	} else if (peer && peer->state == MODEL_QPS_ERR) {
 		d->cause = "a remote access error most likely (a wrong rkey, address, length or "
 			   "access flags in an RDMA READ or WRITE); one end's error flushed the other";
 		snprintf(d->evidence + n, sizeof(d->evidence) - n, "%s", "RNR and unanswered "
 			 "requests leave the receiver in RTS; rxe counts remote access errors nowhere");
-		d->fix = "hold the rkey, address and length the program sends against the peer's "
+		fix(d, "hold the rkey, address and length the program sends against the peer's "
 			 "MR and its access flags (IBV_ACCESS_REMOTE_WRITE, _READ); the first error "
-			 "completion it polled (10: remote access error) tells: 'rdmactl explain' it";
+			 "completion it polled (10: remote access error) tells: 'rdmactl explain' it");
 	} else if (f->link_downed) {
 		d->cause = "its port went down and came back (its netdev set down and up): the QP "
 			   "moved to ERR meanwhile";
 		snprintf(d->evidence + n, sizeof(d->evidence) - n, "link_downed is %" PRIu64
 			 " on %s", f->link_downed, q->dev);
-		d->fix = "make the QP again: a QP in ERR stays there";
+		fix(d, "make the QP again: a QP in ERR stays there");
 	} else {
 		d->cause = "a local error most likely: its source GID's address removed or its "
 			   "route gone under it (Linux 7.3 says flush, 6.1 local QP operation error), "
 			   "or a work request the device refused";
 		snprintf(d->evidence + n, sizeof(d->evidence) - n, "%s counts no RNR, exhausted "
 			 "retries or port down", q->dev);
-		d->fix = "'rdmactl check --only gid-consistency' for the GIDs, and 'rdmactl "
-			 "explain' the program's first error completion";
+		fix(d, "'rdmactl check --only gid-consistency' for the GIDs, and 'rdmactl "
+			 "explain' the program's first error completion");
 	}
 }
 
@@ -182,7 +211,10 @@ void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct m
 			 "its peer QP %u of %s, in %s, still expects PSN %u where it sends %u",
 			 q->dev, port->resent, peer->qpn, model_qp_owner(peer, who, sizeof(who)),
 			 model_qp_state_name(peer->state), peer->rq_psn, q->sq_psn);
-		d->fix = "'rdmactl check --only firewall,netns' in both namespaces";
+		fix(d, "'rdmactl check --only firewall,netns' in both namespaces");
+		/* Between two devices the packets cross a netdev, where capture sees them. */
+		if (strcmp(peer->dev, q->dev))
+			wire(d, q);
 	} else {
 		if (psn_moved(was->has_rq_psn, was->rq_psn, q->has_rq_psn, q->rq_psn))
 			return;
@@ -196,8 +228,9 @@ void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct m
 		else
 			snprintf(d->evidence, sizeof(d->evidence), "%s resent %" PRId64 " times "
 				 "meanwhile", q->dev, port->resent);
-		d->fix = "find whether the peer's program still runs ('rdmactl qp' on its host); "
-			 "a program should time out its own waits, as rxe never fails the QP";
+		fix(d, "find whether the peer's program still runs ('rdmactl qp' on its host); "
+			 "a program should time out its own waits, as rxe never fails the QP");
+		wire(d, q);
 	}
 	d->trouble = MODEL_QPT_STALLED;
 }

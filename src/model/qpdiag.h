@@ -54,7 +54,7 @@ struct model_qpdiag {
 	bool sure;		/* the evidence leaves no other cause */
 	const char *cause;
 	char evidence[256];
-	const char *fix;
+	char fix[400];
 };
 
 /*

@@ -56,7 +56,6 @@ static int take(struct run *r, const struct capture_frame *f)
 {
 	struct capture_pkt p;
 	struct capture_seen seen;
-	struct out *o;
 	int err = model_capture_decode(capture_link(r->src), f->data, f->len, f->wire_len, &p);
 
 	if (err) {
@@ -80,7 +79,8 @@ static int take(struct run *r, const struct capture_frame *f)
 	if (r->dump) {
 		capture_write(r->dump, f);
 	} else {
-		o = out_new(stdout, r->ctx->json, false);
+		struct out *o = out_new(stdout, r->ctx->json, false);
+
 		if (!o)
 			return -ENOMEM;
 		view_capture_packet(o, &p, f->ts_us - r->t0_us, &seen, &r->flows);
@@ -100,10 +100,11 @@ static int loop(struct run *r, uint64_t deadline, struct op_err *e)
 {
 	char why[CAPTURE_WHY_MAX] = "";
 	struct capture_frame f;
-	int n, err;
+	int err;
 
 	while (!stop) {
-		n = capture_next(r->src, &f, why);
+		int n = capture_next(r->src, &f, why);
+
 		if (n == -ENODATA)
 			return 0;
 		if (n < 0) {

@@ -287,13 +287,14 @@ int model_capture_decode(enum capture_link link, const uint8_t *f, size_t len, s
 	const uint8_t *at[X_N] = { NULL };
 	size_t o = 0, hdrs;
 	uint32_t body;
-	uint16_t type;
 	const uint8_t *b;
 	int r;
 
 	memset(p, 0, sizeof(*p));
 	p->wire_len = (uint32_t)wire_len;
 	if (link == CAPTURE_LINK_ETHERNET) {
+		uint16_t type;
+
 		if (len < ETH_LEN)
 			return -EBADMSG;
 		o = 12;
@@ -421,10 +422,12 @@ int model_capture_track(struct capture_flows *f, const struct capture_pkt *p, ui
 {
 	struct capture_seen s = { 0 };
 	struct capture_qp *q;
-	long i = flow_find(f, p), r;
+	long i = flow_find(f, p);
 	uint8_t t = p->opcode & 0xe0;
 
 	if (i < 0) {
+		long r;
+
 		if (f->n == f->cap) {
 			size_t cap = f->cap ? f->cap * 2 : 16;
 			struct capture_qp *v = realloc(f->v, cap * sizeof(*v));
@@ -444,6 +447,7 @@ int model_capture_track(struct capture_flows *f, const struct capture_pkt *p, ui
 		q->first_us = ts_us;
 		i = (long)f->n++;
 		r = model_capture_reverse(f, (size_t)i);
+
 		if (r >= 0) {
 			q->sender_known = f->v[r].sender_known = true;
 			q->sender_qpn = f->v[r].qpn;

@@ -347,13 +347,13 @@ static void dead_peer(void **state)
 /* Every prefix of every captured frame: decoded whole or refused, never read past. */
 static void truncated(void **state)
 {
-	static const char *const names[] = {
+	static const char *const traces[] = {
 		"rc-pingpong", "ud-pingpong", "write-bw", "read-lat", "atomic-lat", "rnr", "bad-rkey",
 	};
 
 	(void)state;
-	for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
-		struct trace t = load(names[n]);
+	for (size_t n = 0; n < sizeof(traces) / sizeof(traces[0]); n++) {
+		struct trace t = load(traces[n]);
 
 		for (size_t i = 0; i < t.n && i < 8; i++) {
 			struct capture_pkt p;

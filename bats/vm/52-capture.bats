@@ -15,20 +15,20 @@ teardown() {
 
 # rxe1 on veth1 beside rxe0, both devices' fe80:: GIDs (index 0) there, and
 # veth1's link-local address its GID names (the bed's restore flushes veth1).
-# With DEV NETDEV: that one beside rxe0 instead.
+# With DEV NETDEV [OTHER]: that one beside rxe0 (or OTHER) instead.
 two_devices() {
-	local d dev=${1:-rxe1} net=${2:-veth1}
+	local d dev=${1:-rxe1} net=${2:-veth1} other=${3:-rxe0}
 	rdmactl add "$dev" "$net" >/dev/null
 	ip -6 addr show dev "$net" scope link | grep -q inet6 ||
 		ip addr add "$(cat "/sys/class/infiniband/$dev/ports/1/gids/0")/64" dev "$net" nodad
 	for _ in $(seq 100); do
-		for d in rxe0 "$dev"; do
+		for d in "$other" "$dev"; do
 			[ "$(cat /sys/class/infiniband/$d/ports/1/gids/0)" != \
 				0000:0000:0000:0000:0000:0000:0000:0000 ] || continue 2
 		done
 		return 0
 	done
-	fail "no fe80:: GID on rxe0 and rxe1"
+	fail "no fe80:: GID on $other and $dev"
 }
 
 sent() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/sent_pkts"; }
@@ -136,14 +136,22 @@ wait_capturing() {
 
 @test "capture: its netdev deleted mid-capture: what it saw is told and kept, and why it stopped" {
 	T=$BATS_TEST_TMPDIR
-	# A veth pair of the test's own (deleting veth0 would cut the bed's network).
+	# A veth pair of the test's own (deleting veth0 would cut the bed's
+	# network), without duplicate address detection as the bed's veths: a
+	# link-local address still tentative leaves its GID without a route, and
+	# the ping-pong fails to connect (seen once in CI).
 	ip link add vcap0 type veth peer name vcap1
+	sysctl -qw net.ipv6.conf.vcap0.accept_dad=0 net.ipv6.conf.vcap1.accept_dad=0
 	ip link set vcap0 up
 	ip link set vcap1 up
 	rdmactl add rxec0 vcap0 >/dev/null
 	ip -6 addr show dev vcap0 scope link | grep -q inet6 ||
 		ip addr add "$(cat /sys/class/infiniband/rxec0/ports/1/gids/0)/64" dev vcap0 nodad
-	two_devices rxec1 vcap1
+	two_devices rxec1 vcap1 rxec0
+	for _ in $(seq 100); do
+		[ -z "$(ip -6 addr show tentative dev vcap0; ip -6 addr show tentative dev vcap1)" ] && break
+		sleep 0.05
+	done
 	"$RDMACTL" capture rxec0 -w "$T/c.pcap" >"$T/cap.out" 2>"$T/cap.err" 3>&- &
 	cap=$!
 	bg=("$cap")

@@ -353,7 +353,9 @@ qp_of() {
 	read -r dev q <<<"$cmd"
 	ns=rdmactl-a
 	[ "$dev" = rxa ] || ns=rdmactl-b
-	run ip netns exec "$ns" "$RDMACTL" capture "$dev" --qp "$q" --count 6 --duration 20
+	# Two seconds: rxe resends every 67 ms (ibv_rc_pingpong's timeout 14),
+	# and a few packets may all be of one round, none yet marked RESENT.
+	run ip netns exec "$ns" "$RDMACTL" capture "$dev" --qp "$q" --duration 2
 	assert_success
 	assert_line --regexp " RC [A-Z_]+ qp [0-9]+ .*RESENT"
 	run rdmactl check --pid "$who" --only process-qps

@@ -24,13 +24,28 @@ qemu_version() {
 	q=$(command -v "$1") || return 1
 	f=$cache/qemu-version-$(stat -L -c '%s-%Y-%i' "$q")
 	if [ -s "$f" ]; then
-		cat "$f"
+		read -r v <"$f" && echo "$v"
 		return
 	fi
 	v=$("$q" --version 2>/dev/null | sed -n '1s/^QEMU emulator version \([0-9][0-9.]*\).*/\1/p')
 	[ -n "$v" ] || return 1
 	mkdir -p "$cache" && echo "$v" >"$f"
 	echo "$v"
+}
+
+# Whether dotted version $1 ("7.2.22") is $2 ("8.1") or later: the numbers
+# qemu --version prints, compared without a process (dpkg took 20 ms a boot).
+version_ge() {
+	local -a a b
+	local i
+	IFS=. read -ra a <<<"$1"
+	IFS=. read -ra b <<<"$2"
+	for ((i = 0; i < ${#b[@]} || i < ${#a[@]}; i++)); do
+		[[ ${a[i]:-0} =~ ^[0-9]+$ && ${b[i]:-0} =~ ^[0-9]+$ ]] || return 2
+		((10#${a[i]:-0} > 10#${b[i]:-0})) && return 0
+		((10#${a[i]:-0} < 10#${b[i]:-0})) && return 1
+	done
+	return 0
 }
 
 # The suite of this host's release that may hold a newer qemu built for it.
@@ -73,17 +88,24 @@ fetch_emulator() (
 # can be had: resolved once and remembered in the cache, as kernels are
 # (asking apt took 1.2 s of every boot); --refresh resolves again.
 chosen_emulator() {
-	local f=$cache/qemu/chosen d
-	exec 9>"$cache/.lock"
-	flock 9
-	if [ -z "$refresh" ] && [ -f "$f" ]; then
-		d=$(cat "$f")
-		if [ -z "$d" ] || [ -f "$d/.done" ]; then
-			flock -u 9
-			echo "$d"
-			return
+	local f=$cache/qemu/chosen d locked=
+	# Written whole by mv: read without the lock first, then again under it
+	# (another boot may have fetched meanwhile); the lock is held to fetch.
+	while :; do
+		if [ -z "$refresh" ] && [ -f "$f" ]; then
+			d=
+			read -r d <"$f"
+			if [ -z "$d" ] || [ -f "$d/.done" ]; then
+				[ -z "$locked" ] || flock -u 9
+				echo "$d"
+				return
+			fi
 		fi
-	fi
+		[ -z "$locked" ] || break
+		exec 9>"$cache/.lock"
+		flock 9
+		locked=1
+	done
 	d=$(fetch_emulator) || d=
 	mkdir -p "$cache/qemu" && echo "$d" >"$f.tmp" && mv "$f.tmp" "$f"
 	flock -u 9
@@ -102,7 +124,7 @@ choose_emulator() {
 		qemu_bin=$RXE_VM_QEMU
 	elif [ "$use_accel" = tcg ]; then
 		host_qemu=$(qemu_version qemu-system-x86_64) || die "cannot tell the version of qemu-system-x86_64"
-		if ! dpkg --compare-versions "$host_qemu" ge "$qemu_fixed"; then
+		if ! version_ge "$host_qemu" "$qemu_fixed"; then
 			d=$(chosen_emulator)
 			if [ -n "$d" ]; then
 				qemu_bin=$d/root/usr/bin/qemu-system-x86_64

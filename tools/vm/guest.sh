@@ -109,10 +109,13 @@ failed_booting() {
 
 # The status of guest $1 after qemu ended with $2.
 guest_status() {
-	local h=$1 qrc=$2 tag='' st
+	local h=$1 qrc=$2 tag='' st='' l
 	local dir=$rundir/$h
 	[ "$hosts" = 2 ] && tag="host $h: "
-	st=$(sed -n 's/^exit \([0-9]*\).*/\1/p' "$dir/ctl" | tail -n 1)
+	# The last "exit N" the guest's init wrote (a file, not a FIFO).
+	[ -f "$dir/ctl" ] && while IFS= read -r l; do
+		[[ $l =~ ^exit\ ([0-9]+) ]] && st=${BASH_REMATCH[1]}
+	done <"$dir/ctl"
 	if [ -n "$st" ]; then
 		echo "$st"
 	elif [ -f "$dir/boot-hang" ]; then

@@ -58,17 +58,21 @@ prepare_initrd() {
 	# The guest network's drivers, loaded from RAM rather than by modprobe
 	# over the shared root, where the kernel has them as modules: veth for
 	# one guest; virtio_net, for two, is loaded only then.
-	grep -q "/veth\.ko" "$moddir/modules.dep" && roots+=" veth"
-	grep -q "/virtio_net\.ko" "$moddir/modules.dep" && net=virtio_net
+	i=$(grep -oE '/(veth|virtio_net)\.ko[.a-z]*:' "$moddir/modules.dep")
+	[[ $i == */veth.ko* ]] && roots+=" veth"
+	[[ $i == */virtio_net.ko* ]] && net=virtio_net
 	# The roots are part of the key: changing them must not reuse an old image.
 	sum=$( (echo "$roots $net"; cat "$here"/vm/init*.[ch] "$here/vm/stage2" "$here/vm/vfs-view.c" \
-		/bin/busybox "$moddir/modules.dep") | sha256sum | cut -c1-16)
+		/bin/busybox "$moddir/modules.dep") | sha256sum)
+	sum=${sum:0:16}
 	initrd=$cache/initrd-$kver-$use_fs-$sum.cpio
 	# The host's side: what starts virtiofsd (start_virtiofsd), built with it.
 	vfs_view=$cache/vfs-view-$sum
 	# Their time is their last use: those of other versions of the bed's
 	# scripts, unused for a day, go when new ones are made.
 	[ -f "$initrd" ] && [ -x "$vfs_view" ] && { touch "$initrd" "$vfs_view"; return; }
+	file_is_static /bin/busybox ||
+		die "missing busybox-static: run tools/install-deps (or apt-get install busybox-static)"
 	find "$cache" -maxdepth 1 \( -name 'initrd-*.cpio' -o -name 'vfs-view-*' \) -mmin +1440 \
 		-delete 2>/dev/null
 	# Each boot's own temporary name: two boots may start at once (two

@@ -82,9 +82,9 @@ apt_setup() {
 # NAME -> "SUITE PACKAGE", resolved once and remembered in the cache (offline
 # afterwards); --refresh resolves again.
 resolve_kernel() {
-	local name=$1 k n suite meta pkg f=$cache/kernels/$1 upd=${refresh:+update}
+	local name=$1 k n suite meta pkg f=$cache/kernels/$1 upd=${refresh:+update} l
 	if [ -z "$refresh" ] && [ -s "$f" ]; then
-		cat "$f"
+		read -r l <"$f" && echo "$l"
 		return
 	fi
 	for k in "${kernel_names[@]}"; do
@@ -112,7 +112,13 @@ resolve_kernel() {
 
 # The cached .deb of PACKAGE, if any.
 cached_deb() {
-	ls -1t "$cache/debs/$1"_*.deb 2>/dev/null | head -n 1
+	local d=("$cache/debs/$1"_*.deb)
+	# One version, the usual case, without a process of its own.
+	if [ ${#d[@]} = 1 ]; then
+		[ -f "${d[0]}" ] && echo "${d[0]}"
+		return 0
+	fi
+	ls -1t "${d[@]}" 2>/dev/null | head -n 1
 }
 
 # The parts of a split kernel package (Debian's from 7.x on): the packages
@@ -124,15 +130,19 @@ kernel_parts() {
 		grep -E '^linux-(base|binary|modules)-[0-9]'
 }
 
-# The .debs for kernel NAME, downloaded once, one a line: the linux-image
-# package first, then its parts if it is split.
+# The linux-image .deb of kernel NAME, downloaded once.
 kernel_deb_of() {
-	local suite pkg deb p
+	local suite pkg
 	read -r suite pkg < <(resolve_kernel "$1") || exit $EX_BED
 	[ -n "$pkg" ] || exit $EX_BED
-	deb=$(download_deb "$suite" "$pkg") || exit $EX_BED
-	echo "$deb"
-	for p in $(kernel_parts "$deb"); do
+	download_deb "$suite" "$pkg" || exit $EX_BED
+}
+
+# The parts of kernel NAME's split package, downloaded once, one a line.
+kernel_deb_parts_of() {
+	local suite pkg p
+	read -r suite pkg < <(resolve_kernel "$1") || exit $EX_BED
+	for p in $(kernel_parts "$2"); do
 		download_deb "$suite" "$p" || exit $EX_BED
 	done
 }
@@ -195,19 +205,24 @@ kernel_file() {
 # vmlinux (empty when the kernel cannot boot through PVH).
 prepare_kernel() {
 	local deb debs mods d cfg img
-	mkdir -p "$cache" || die "cannot create the cache $cache"
+	local -a v
+	[ -d "$cache" ] || mkdir -p "$cache" || die "cannot create the cache $cache"
 	exec 9>"$cache/.lock"
 	flock 9
 	if [ -n "$kernel_deb" ]; then
+		# A .deb given by hand: its parts must be beside it, unpacked or not.
 		debs=$(echo "$kernel_deb"; kernel_deb_parts_beside "$kernel_deb") || exit $EX_BED
+		deb=$kernel_deb
 	else
 		known_kernel "$kernel" || usage_die "RXE_VM_KERNEL=$kernel: not one of $(kernel_names_list)nor a linux-image-* package name"
-		debs=$(kernel_deb_of "$kernel") || exit $EX_BED
+		deb=$(kernel_deb_of "$kernel") || exit $EX_BED
 	fi
-	deb=$(head -n 1 <<<"$debs")
-	kdir=$cache/$(basename "$deb" .deb)
+	d=${deb##*/}
+	kdir=$cache/${d%.deb}
 	[[ $kdir != *[[:space:]]* ]] || die "the cache path must not contain white space: $cache"
 	if [ ! -f "$kdir/.done" ]; then
+		# A named kernel's parts: looked for only to unpack (dpkg-deb -f).
+		[ -n "$kernel_deb" ] || debs=$(echo "$deb"; kernel_deb_parts_of "$kernel" "$deb") || exit $EX_BED
 		say "unpacking $(basename "$deb")"
 		rm -rf "$kdir" "$kdir.tmp"
 		for d in $debs; do
@@ -232,7 +247,10 @@ prepare_kernel() {
 		[ -f "$mods/modules.dep" ] || die "depmod wrote no modules.dep for $kver"
 		mv "$kdir.tmp" "$kdir" && touch "$kdir/.done"
 	fi
-	kver=$(ls -1 "$kdir/lib/modules/" | head -n 1)
+	# The one version the package has (a glob: no process a boot).
+	v=("$kdir"/lib/modules/*/)
+	kver=${v[0]%/}
+	kver=${kver##*/}
 	vmlinuz=$(kernel_file "$kdir" "$kver" vmlinuz)
 	[ -n "$vmlinuz" ] || die "$deb has no boot/vmlinuz-$kver"
 	vmlinux=

@@ -7,7 +7,7 @@
 choose_rootfs() {
 	use_fs=$rootfs
 	if [ "$use_fs" = auto ]; then
-		if [ -x "$virtiofsd" ] && [ "$(id -u)" = 0 ]; then
+		if [ -x "$virtiofsd" ] && [ "$EUID" = 0 ]; then
 			use_fs=virtiofs
 		else
 			use_fs=9p
@@ -19,7 +19,7 @@ choose_rootfs() {
 		fi
 	elif [ "$use_fs" = virtiofs ]; then
 		[ -x "$virtiofsd" ] || die "--root-fs virtiofs: no $virtiofsd: apt-get install qemu-system-common"
-		[ "$(id -u)" = 0 ] || die "--root-fs virtiofs needs root (virtiofsd)"
+		[ "$EUID" = 0 ] || die "--root-fs virtiofs needs root (virtiofsd)"
 	fi
 }
 

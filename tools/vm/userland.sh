@@ -98,7 +98,7 @@ userland_chroot() {
 	[ -n "$userland_root" ] ||
 		usage_die "chroot --userland $userland: that is this host's own release: run CMD as it is"
 	command -v unshare >/dev/null || die "chroot needs unshare (util-linux)"
-	[ "$(id -u)" = 0 ] || die "chroot needs root"
+	[ "$EUID" = 0 ] || die "chroot needs root"
 	# The overlay's mount point: empty on the host, a tmpfs in the namespace.
 	rundir=$(mktemp -d "${TMPDIR:-/tmp}/rxe-vm.XXXXXX") || die "mktemp failed"
 	trap cleanup EXIT

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/io.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
@@ -27,12 +28,19 @@
 
 void off(void)
 {
-	/* isa-debug-exit at 0xf4 ends qemu at once; power-off is the fallback. */
+	/*
+	 * isa-debug-exit at 0xf4 ends qemu at once: through /dev/port, or where
+	 * the kernel has none (Debian's cloud kernels) through the port itself,
+	 * allowed by ioperm. Power-off is the fallback: ACPI's took some 0.25 s
+	 * of a boot under TCG.
+	 */
 	int fd = open("/dev/port", O_WRONLY | O_CLOEXEC);
 
 	if (fd >= 0) {
 		(void)!pwrite(fd, "\0", 1, 0xf4);
 		close(fd);
+	} else if (!ioperm(0xf4, 1, 1)) {
+		outb(0, 0xf4);
 	}
 	sync();
 	reboot(RB_POWER_OFF);

@@ -24,6 +24,9 @@ struct capture_src;
 
 /* Libpcap's words for the last failure, at most this long. */
 #define CAPTURE_WHY_MAX 256
+/* A live capture's longest hold on a frame, and its ring's size. */
+#define CAPTURE_FLUSH_MS 50
+#define CAPTURE_RING_BYTES (8 << 20)
 
 /*
  * RoCE v2 frames on NETDEV, the first SNAPLEN bytes of each, handed over as

@@ -8,7 +8,7 @@ struct lazy_lib lazy_pcap = { .soname = "libpcap.so.0.8", .package = "libpcap0.8
 
 LAZY(lazy_pcap, pcap_t *, pcap_create, (const char *source, char *errbuf), (source, errbuf))
 LAZY(lazy_pcap, int, pcap_set_snaplen, (pcap_t *p, int snaplen), (p, snaplen))
-LAZY(lazy_pcap, int, pcap_set_immediate_mode, (pcap_t *p, int on), (p, on))
+LAZY(lazy_pcap, int, pcap_set_timeout, (pcap_t *p, int ms), (p, ms))
 LAZY(lazy_pcap, int, pcap_set_buffer_size, (pcap_t *p, int size), (p, size))
 LAZY(lazy_pcap, int, pcap_activate, (pcap_t *p), (p))
 LAZY(lazy_pcap, int, pcap_compile, (pcap_t *p, struct bpf_program *fp, const char *str,

@@ -1,0 +1,155 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make bench's capture measures: perftest between rxe0 on veth0 and rxe1 on
+# veth1, over their fe80:: GIDs so that the packets cross the veth, with
+# 'rdmactl capture' running on rxe0 against without, and against tcpdump -w
+# on veth0; and every packet rxe's counters say were sent, captured. Sourced
+# by tools/bench, run inside the bed.
+
+# rxe1 on veth1 beside rxe0 (on veth0), with both fe80:: GIDs (index 0) there.
+capture_devices() {
+	local d i
+	"$R" add rxe1 veth1 >/dev/null || { say "cannot add rxe1 on veth1"; return 1; }
+	for ((i = 0; i < 100; i++)); do
+		for d in rxe0 rxe1; do
+			[ "$(cat "/sys/class/infiniband/$d/ports/1/gids/0")" != \
+				0000:0000:0000:0000:0000:0000:0000:0000 ] || continue 2
+		done
+		return 0
+	done
+	say "no fe80:: GID on rxe0 and rxe1"
+	return 1
+}
+
+sent_both() {
+	echo $(($(cat /sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts) +
+		$(cat /sys/class/infiniband/rxe1/ports/1/hw_counters/sent_pkts)))
+}
+
+# A perftest pair across the veth: the server on rxe1, the client on rxe0.
+perftest_across() {
+	local tool=$1 port=$2
+	shift 2
+	timeout 300 "$tool" -d rxe1 -x 0 -p "$port" "$@" >/dev/null 2>&1 &
+	local srv=$!
+	listening "$port" || true
+	timeout 300 "$tool" -d rxe0 -x 0 -p "$port" "$@" 127.0.0.1 2>/dev/null
+	wait "$srv" || true
+}
+
+# Runs the rest of the line with 'rdmactl capture rxe0 -w FILE' running, its
+# stdout into $cap_tmp.out; then appends to the caller's caught, counted and
+# dropped the packets the capture saw, those rxe0 and rxe1 sent meanwhile, and
+# those the kernel dropped. In this shell: bash's scope is dynamic.
+with_capture() {
+	local err=$cap_tmp.err before i line
+	: >"$err"
+	"$R" capture rxe0 -w "$cap_tmp.pcap" >"$cap_tmp.sum" 2>"$err" &
+	local cap=$!
+	for ((i = 0; i < 200; i++)); do
+		grep -q "capturing on" "$err" && break
+		sleep 0.05
+	done
+	before=$(sent_both)
+	"$@" >"$cap_tmp.out"
+	counted+=$(($(sent_both) - before))$'\n'
+	kill -INT "$cap" 2>/dev/null
+	wait "$cap" || true
+	# "N RoCE v2 packets in S s, D dropped, ...": the summary's last line.
+	line=$(tail -n 1 "$cap_tmp.sum")
+	caught+=$(sed -n 's/^\([0-9]*\) RoCE v2 packets in.*/\1/p' <<<"$line")$'\n'
+	dropped+=$(sed -n 's/.*, \([0-9]*\) dropped,.*/\1/p' <<<"$line")$'\n'
+}
+
+cap_bw_on() {
+	with_capture perftest_across ib_write_bw 18710 -s 65536 -n 2000 -F
+	a+=$(perftest_field 4 <"$cap_tmp.out")$'\n'
+}
+
+cap_bw_off() { b+=$(perftest_across ib_write_bw 18711 -s 65536 -n 2000 -F | perftest_field 4)$'\n'; }
+
+# The same with tcpdump -w on veth0 running instead, its packets not counted.
+with_tcpdump() {
+	local err=$cap_tmp.tderr i
+	: >"$err"
+	tcpdump -i veth0 -w "$cap_tmp.td.pcap" 'udp dst port 4791' 2>"$err" &
+	local td=$!
+	for ((i = 0; i < 200; i++)); do
+		grep -q "listening on" "$err" && break
+		sleep 0.05
+	done
+	"$@" >"$cap_tmp.out"
+	kill -INT "$td" 2>/dev/null
+	wait "$td" || true
+}
+
+cap_bw_td() {
+	with_tcpdump perftest_across ib_write_bw 18714 -s 65536 -n 2000 -F
+	c+=$(perftest_field 4 <"$cap_tmp.out")$'\n'
+}
+
+cap_lat_td() {
+	local line
+	with_tcpdump perftest_across ib_send_lat 18715 -s 2 -n "$lat_iters" -F
+	line=$(perftest_field 0 <"$cap_tmp.out")
+	c+=$(awk '{ print $3 }' <<<"$line")$'\n'
+}
+
+cap_lat_on() {
+	local line
+	with_capture perftest_across ib_send_lat 18712 -s 2 -n "$lat_iters" -F
+	line=$(perftest_field 0 <"$cap_tmp.out")
+	a+=$(awk '{ print $3 }' <<<"$line")$'\n'
+}
+
+cap_lat_off() {
+	local line
+	line=$(perftest_across ib_send_lat 18713 -s 2 -n "$lat_iters" -F | perftest_field 0)
+	b+=$(awk '{ print $3 }' <<<"$line")$'\n'
+}
+
+measure_capture() {
+	local i a b c caught='' counted='' dropped='' cap_tmp
+	cap_tmp=$(mktemp)
+	echo "## perftest with 'rdmactl capture' running, against without (rxe0 on veth0 to rxe1 on veth1)"
+	echo
+	echo "The packets cross the veth (fe80:: GIDs, index 0); the capture writes every one to a"
+	echo "pcap (-w) and is stopped with SIGINT after each run; so does \`tcpdump -w\` (its filter"
+	echo "'udp dst port 4791', rdmactl's own), the peer any capture is measured against."
+	echo
+	if ! capture_devices; then
+		echo "Not measured: rxe1 on veth1 could not be made or got no fe80:: GID."
+		echo
+		rm -f "$cap_tmp" "$cap_tmp".*
+		return 0
+	fi
+	table_head
+	say "RDMA WRITE bandwidth with a capture"
+	a='' b='' c=''
+	for ((i = 0; i < bw_repeat; i++)); do
+		in_turn "$i" cap_bw_on cap_bw_off cap_bw_td
+	done
+	row "RDMA WRITE bandwidth across the veth, 65536 B x 2000, MiB/s, captured" MiB/s "$a" \
+		"ib_write_bw uncaptured" "$b" "ge 0.90"
+	row "RDMA WRITE bandwidth across the veth, 65536 B x 2000, MiB/s, captured" MiB/s "$a" \
+		"ib_write_bw under tcpdump -w" "$c" "ge 1.00"
+	say "SEND latency with a capture"
+	a='' b='' c=''
+	for ((i = 0; i < lat_repeat; i++)); do
+		in_turn "$i" cap_lat_on cap_lat_off cap_lat_td
+	done
+	row "SEND latency across the veth, 2 B x $lat_iters, t_min usec, captured" usec "$a" \
+		"ib_send_lat uncaptured" "$b" "le 1.10"
+	row "SEND latency across the veth, 2 B x $lat_iters, t_min usec, captured" usec "$a" \
+		"ib_send_lat under tcpdump -w" "$c" "le 1.00"
+	# Every run's packets: the capture's count against rxe's sent_pkts.
+	row "packets captured, of those rxe0 and rxe1 counted sent" packets "$caught" \
+		"sent_pkts" "$counted" "ge 1.00"
+	echo
+	echo "Runs whose capture saw another count than rxe's counters: $(paste -d' ' <(echo "$caught") \
+		<(echo "$counted") | awk 'NF == 2 && $1 != $2' | wc -l) of $(grep -c . <<<"$counted");"
+	echo "packets the kernel dropped before the capture read them, per run: $(flat <<<"$dropped")."
+	echo
+	rm -f "$cap_tmp" "$cap_tmp".*
+	"$R" del rxe1 >/dev/null 2>&1 || true
+}

@@ -28,13 +28,8 @@ sent_both() {
 
 # A perftest pair across the veth: the server on rxe1, the client on rxe0.
 perftest_across() {
-	local tool=$1 port=$2
-	shift 2
-	timeout 300 "$tool" -d rxe1 -x 0 -p "$port" "$@" >/dev/null 2>&1 &
-	local srv=$!
-	listening "$port" || true
-	timeout 300 "$tool" -d rxe0 -x 0 -p "$port" "$@" 127.0.0.1 2>/dev/null
-	wait "$srv" || true
+	local pt_srv=rxe1 pt_cli=rxe0 pt_gid=0 pt_addr=127.0.0.1
+	perftest "$@"
 }
 
 # Runs the rest of the line with 'rdmactl capture rxe0 -w FILE' running, its

@@ -14,14 +14,17 @@ listening() {
 	return 1
 }
 
-# A perftest pair on rxe0 over the loopback address: the server, then the client.
+# A perftest pair on rxe0 over the loopback address: the server, then the
+# client. A caller's pt_srv, pt_cli, pt_gid and pt_addr (bash's scope is
+# dynamic) put the ends on other devices, GID index and address.
 perftest() {
 	local tool=$1 port=$2
 	shift 2
-	timeout 300 "$tool" -d rxe0 -x 1 -p "$port" "$@" >/dev/null 2>&1 &
+	timeout 300 "$tool" -d "${pt_srv:-rxe0}" -x "${pt_gid:-1}" -p "$port" "$@" >/dev/null 2>&1 &
 	local srv=$!
 	listening "$port" || true
-	timeout 300 "$tool" -d rxe0 -x 1 -p "$port" "$@" "$RXE_VM_ADDR" 2>/dev/null
+	timeout 300 "$tool" -d "${pt_cli:-rxe0}" -x "${pt_gid:-1}" -p "$port" "$@" \
+		"${pt_addr:-$RXE_VM_ADDR}" 2>/dev/null
 	wait "$srv" || true
 }
 

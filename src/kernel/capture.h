@@ -29,8 +29,9 @@ struct capture_src;
 #define CAPTURE_RING_BYTES (8 << 20)
 
 /*
- * RoCE v2 frames on NETDEV, the first SNAPLEN bytes of each, handed over as
- * they arrive: 0, or -EPERM (no CAP_NET_RAW), -ENODEV (no such netdev),
+ * RoCE v2 frames on NETDEV, the first SNAPLEN bytes of each, handed over a
+ * ring block at a time, CAPTURE_FLUSH_MS after the first at most: 0, or
+ * -EPERM (no CAP_NET_RAW), -ENODEV (no such netdev),
  * -ENETDOWN (it is down), -EIO (anything else libpcap refused; WHY says).
  */
 int capture_open_live(const char *netdev, int snaplen, struct capture_src **s, char *why);

@@ -49,7 +49,7 @@ module_closure() {
 
 # Build (once per kernel, file system and script version) the initramfs; sets initrd.
 prepare_initrd() {
-	local sum stage lv rel name moddir=$kdir/lib/modules/$kver list roots net='' all i cfg
+	local sum stage lv rel name moddir=$kdir/lib/modules/$kver list roots net='' all i cfg netmods
 	local -a lines lines2
 	case "$use_fs" in
 	virtiofs) roots="virtio_pci virtio_console virtiofs overlay" ;;
@@ -58,9 +58,9 @@ prepare_initrd() {
 	# The guest network's drivers, loaded from RAM rather than by modprobe
 	# over the shared root, where the kernel has them as modules: veth for
 	# one guest; virtio_net, for two, is loaded only then.
-	i=$(grep -oE '/(veth|virtio_net)\.ko[.a-z]*:' "$moddir/modules.dep")
-	[[ $i == */veth.ko* ]] && roots+=" veth"
-	[[ $i == */virtio_net.ko* ]] && net=virtio_net
+	netmods=$(grep -oE '/(veth|virtio_net)\.ko[.a-z]*:' "$moddir/modules.dep")
+	[[ $netmods == */veth.ko* ]] && roots+=" veth"
+	[[ $netmods == */virtio_net.ko* ]] && net=virtio_net
 	# The roots are part of the key: changing them must not reuse an old image.
 	sum=$( (echo "$roots $net"; cat "$here"/vm/init*.[ch] "$here/vm/stage2" "$here/vm/vfs-view.c" \
 		/bin/busybox "$moddir/modules.dep") | sha256sum)

@@ -73,7 +73,7 @@ wait_capturing() {
 	t0=$(date +%s.%N)
 	pingpong 50
 	t1=$(date +%s.%N)
-	sleep 0.5
+	# At once: the capture reads its ring's last block before it ends.
 	kill -INT "$cap" "$td"
 	wait "$cap" || fail "capture: $(cat "$T/cap.err")"
 	wait "$td" || true

@@ -23,12 +23,15 @@
 /* Every header a RoCE v2 frame carries, with room for VLAN tags and some payload. */
 #define CAPTURE_SNAPLEN 256
 
+/* Asked to end (a signal), or done (--count's packets taken). */
+enum { GOING, STOP_ASKED, STOP_DONE };
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	stop = 1;
+	if (stop == GOING)
+		stop = STOP_ASKED;
 }
 
 struct run {
@@ -91,20 +94,36 @@ static int take(struct run *r, const struct capture_frame *f)
 			return err;
 	}
 	if (r->count && r->t.packets >= r->count)
-		stop = 1;
+		stop = STOP_DONE;
 	return 0;
 }
 
-/* Frames until the end: the file's, --count's, --duration's (DEADLINE, 0: none) or a signal's. */
+/*
+ * Frames until the end: the file's, --count's, --duration's (DEADLINE, 0:
+ * none) or a signal's. At the last two a live source is read CAPTURE_FLUSH_MS
+ * more: the kernel hands its ring's last block over only then, and what was
+ * sent before the end is kept.
+ */
 static int loop(struct run *r, uint64_t deadline, struct op_err *e)
 {
 	char why[CAPTURE_WHY_MAX] = "";
 	struct capture_frame f;
+	bool live = capture_fd(r->src) >= 0, draining = false;
 	int err;
 
-	while (!stop) {
-		int n = capture_next(r->src, &f, why);
+	while (stop != STOP_DONE) {
+		uint64_t now = mono_ms();
+		int n;
 
+		if (!draining && (stop == STOP_ASKED || (deadline && now >= deadline))) {
+			if (!live)
+				return 0;
+			draining = true;
+			deadline = now + CAPTURE_FLUSH_MS;
+		} else if (draining && now >= deadline) {
+			return 0;
+		}
+		n = capture_next(r->src, &f, why);
 		if (n == -ENODATA)
 			return 0;
 		if (n < 0) {
@@ -125,11 +144,11 @@ static int loop(struct run *r, uint64_t deadline, struct op_err *e)
 		}
 		/* A live source with nothing ready: wait for one, the deadline or a signal. */
 		{
-			uint64_t now = mono_ms();
 			struct pollfd pfd = { .fd = capture_fd(r->src), .events = POLLIN };
 
+			now = mono_ms();
 			if (deadline && now >= deadline)
-				return 0;
+				continue;
 			if (poll(&pfd, 1, deadline ? (int)(deadline - now) : 1000) < 0 && errno != EINTR)
 				return op_err_set(e, -errno, NULL, "cannot wait for packets");
 		}

@@ -28,14 +28,14 @@ DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
-LIBS_PC := libmnl libibverbs librdmacm libkmod json-c zlib libpcap
+LIBS_PC := libmnl libibverbs librdmacm libkmod json-c zlib libpcap libbpf
 
 WARNINGS := -Wall -Wextra -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
 	-Wshadow -Wvla
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
 PC_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null) -pthread
 # rdmactl itself links only what every command may use (libmnl); libibverbs,
-# librdmacm, libkmod, json-c, zlib and libpcap are opened at their first use (src/lazy),
+# librdmacm, libkmod, json-c, zlib, libpcap and libbpf are opened at their first use (src/lazy),
 # so a command that does not use them does not load them (nor libnl,
 # libcrypto, liblzma, libzstd).
 LIBS_EAGER := libmnl
@@ -54,7 +54,7 @@ msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
 # src/LAYER/*.c; src/tests and src/fuzz hold the unit tests and fuzz targets.
-SRCS := $(filter-out src/tests/% src/fuzz/%,$(wildcard src/*/*.c src/*/*/*.c))
+SRCS := $(filter-out src/tests/% src/fuzz/% %.bpf.c,$(wildcard src/*/*.c src/*/*/*.c))
 OBJS := $(SRCS:src/%.c=build/obj/%.o)
 UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
@@ -98,6 +98,9 @@ pc-check:
 	@$(PKG_CONFIG) --exists $(LIBS_PC) || { \
 		echo "missing development packages for: $(LIBS_PC)"; \
 		echo "run tools/install-deps build (as root) first"; exit 1; }
+	@command -v $(BPF_CLANG) >/dev/null && command -v $(BPFTOOL) >/dev/null || { \
+		echo "missing $(BPF_CLANG) or $(BPFTOOL) (capture's eBPF program)"; \
+		echo "run tools/install-deps build (as root) first"; exit 1; }
 
 rdmactl: $(OBJS)
 	$(call msg,LINK,$@)
@@ -110,6 +113,28 @@ build/obj/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# capture's eBPF program (src/kernel/capture_loop.bpf.c), built for any
+# kernel with BTF (CO-RE) and embedded with its loader as bpftool's skeleton.
+BPF_CLANG ?= clang
+# Debian puts bpftool in /usr/sbin, which a user's PATH may lack.
+BPFTOOL ?= $(firstword $(wildcard /usr/sbin/bpftool /usr/bin/bpftool) bpftool)
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+# The kprobe's registers are the target's: libbpf's name for its architecture.
+BPF_ARCH := $(shell $(CC) -dumpmachine | sed -e 's/-.*//' -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
+	-e 's/powerpc64.*/powerpc/' -e 's/s390x/s390/' -e 's/riscv64/riscv/' -e 's/loongarch64/loongarch/')
+build/gen/capture_loop.bpf.o: src/kernel/capture_loop.bpf.c src/kernel/capture_loop.bpf.h
+	@mkdir -p $(@D)
+	$(call msg,BPF,$<)
+	$(Q)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Isrc $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH)) \
+		-Wall -Werror -c -o $@ $<
+
+build/gen/capture_loop.skel.h: build/gen/capture_loop.bpf.o
+	$(call msg,GEN,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name capture_loop_bpf >$@.tmp && mv $@.tmp $@
+
+build/obj/kernel/capture_loop.o build/asan-obj/kernel/capture_loop.o: build/gen/capture_loop.skel.h
+build/obj/kernel/capture_loop.o build/asan-obj/kernel/capture_loop.o: ALL_CFLAGS += -Ibuild/gen
 
 # The netlink transport and the RDMA messages over it.
 NL_MODS := kernel/nl kernel/nldev kernel/safe
@@ -298,7 +323,13 @@ demo:
 lint: build/rdmactl.bash
 	tools/install-deps lint
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
-		--std=c11 --inline-suppr --suppress=missingIncludeSystem -Isrc src
+		--std=c11 --inline-suppr --suppress=missingIncludeSystem -Isrc \
+		-isrc/kernel/capture_loop.bpf.c src
+	# The eBPF program apart, with libbpf's section macro: its structs are
+	# CO-RE's names of the kernel's fields, read through macros cppcheck does not follow.
+	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
+		--std=c11 --suppress=missingIncludeSystem --suppress=unusedStructMember -Isrc \
+		-D'SEC(x)=' -D__TARGET_ARCH_$(BPF_ARCH) src/kernel/capture_loop.bpf.c
 	shellcheck -x -S warning $(SCRIPTS) bats/helpers.bash bats/deb.bash bats/sshd.bash bats/stacks/stacks.bash bats/fixtures/outside-project/test.sh
 	shellcheck -s bash -S warning build/rdmactl.bash
 	cd tools/ansible && ansible-lint -q

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Libraries opened at their first use (lazy.h). */
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "lazy/lazy.h"
@@ -41,6 +42,20 @@ int lazy_require(unsigned int mask)
 		}
 	}
 	return 0;
+}
+
+int lazy_open(struct lazy_lib *lib, char *why, size_t len)
+{
+	const char *e;
+
+	if (lib->handle)
+		return 0;
+	lib->handle = dlopen(lib->soname, RTLD_NOW | RTLD_LOCAL);
+	if (lib->handle)
+		return 0;
+	e = dlerror();
+	snprintf(why, len, "%s", e ? e : lib->soname);
+	return -1;
 }
 
 void *lazy_sym(struct lazy_lib *lib, const char *name)

@@ -6,10 +6,13 @@
  * first call into them, not when rdmactl starts: a command that does not use
  * one does not pay for loading it. src/lazy/LIB.c define the functions rdmactl
  * calls, each resolving its namesake in the library once; the compiler holds
- * each definition to the library's own header. libpcap, for capture.
+ * each definition to the library's own header. libpcap, for capture; libbpf,
+ * for capture's loopback, which does without it when it cannot be opened.
  */
 #ifndef RDMACTL_LAZY_H
 #define RDMACTL_LAZY_H
+
+#include <stddef.h>
 
 struct lazy_lib {
 	const char *soname;	/* "libibverbs.so.1" */
@@ -36,7 +39,8 @@ enum lazy_mask {
 	LAZY_PCAP = 1 << 5,
 };
 
-extern struct lazy_lib lazy_verbs, lazy_rdmacm, lazy_kmod, lazy_jsonc, lazy_zlib, lazy_pcap;
+extern struct lazy_lib lazy_verbs, lazy_rdmacm, lazy_kmod, lazy_jsonc, lazy_zlib, lazy_pcap,
+	lazy_bpf;
 
 /*
  * Opens the libraries of MASK now, before a command that needs them starts:
@@ -44,6 +48,12 @@ extern struct lazy_lib lazy_verbs, lazy_rdmacm, lazy_kmod, lazy_jsonc, lazy_zlib
  * handler may then return).
  */
 int lazy_require(unsigned int mask);
+
+/*
+ * LIB opened now, for a caller that goes on without it: 0, or -1 with
+ * dlerror()'s words in WHY (LEN bytes); the handler is not told.
+ */
+int lazy_open(struct lazy_lib *lib, char *why, size_t len);
 
 /*
  * NAME from LIB, opened if it is not yet. A library or symbol missing goes to

@@ -156,8 +156,16 @@ static int loop(struct run *r, uint64_t deadline, struct op_err *e)
 	return 0;
 }
 
-/* The netdev rxe device DEV (NULL: the one there is) carries, into NETDEV. */
-static int dev_netdev(struct cmd_ctx *ctx, const char *dev, char *netdev, size_t len)
+/* The device a live capture watches. */
+struct target {
+	char name[RDMA_NAME_MAX];
+	char netdev[IF_NAMESIZE];
+	uint32_t index;
+	bool rxe;
+};
+
+/* Rxe device DEV (NULL: the one there is) and the netdev it carries, into *T. */
+static int find_target(struct cmd_ctx *ctx, const char *dev, struct target *t)
 {
 	struct model m;
 	struct op_err e;
@@ -183,9 +191,45 @@ static int dev_netdev(struct cmd_ctx *ctx, const char *dev, char *netdev, size_t
 		model_free(&m);
 		return cmd_fail(&e);
 	}
-	snprintf(netdev, len, "%s", m.devs[0].netdev);
+	snprintf(t->name, sizeof(t->name), "%s", m.devs[0].name);
+	snprintf(t->netdev, sizeof(t->netdev), "%s", m.devs[0].netdev);
+	t->index = m.devs[0].index;
+	t->rxe = !strcmp(m.devs[0].driver, "rxe");
 	model_free(&m);
 	return 0;
+}
+
+/*
+ * What rxe device T sends to itself, added to SRC through eBPF; where it
+ * cannot be, the capture goes on with the netdev alone and says why.
+ */
+static void add_loopback(struct cmd_ctx *ctx, const struct target *t, struct capture_src *src)
+{
+	char why[CAPTURE_WHY_MAX] = "";
+	int err;
+
+	if (!t->rxe || t->index == MODEL_NO_INDEX)
+		return;
+	err = capture_add_loopback(src, t->index, why);
+	switch (err) {
+	case 0:
+		if (!ctx->json)
+			pr_note("capturing on %s, and what %s sends to itself (eBPF at rxe_rcv)",
+				t->netdev, t->name);
+		return;
+	case -ENOPKG:
+		pr_warn("what %s sends to itself is not seen: libbpf cannot be opened (%s): "
+			"apt-get install libbpf1", t->name, why);
+		break;
+	case -EPERM:
+		pr_warn("what %s sends to itself is not seen: that needs root, or CAP_BPF and "
+			"CAP_PERFMON beside CAP_NET_RAW", t->name);
+		break;
+	default:
+		pr_warn("what %s sends to itself is not seen: %s", t->name, why);
+	}
+	pr_note("capturing on %s alone: traffic between QPs of %s does not cross it", t->netdev,
+		t->name);
 }
 
 /* The live source on NETDEV, its failure worded. */
@@ -269,7 +313,7 @@ int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct run r = { .ctx = ctx, .count = cli_num(a, "count", 0) };
 	unsigned long secs = cli_num(a, "duration", 0);
 	struct safe_file wf = { .fd = -1 };
-	char netdev[64];
+	struct target t = { .index = MODEL_NO_INDEX };
 	struct op_err e;
 	int err;
 
@@ -301,13 +345,12 @@ int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
 	} else {
 		err = *ctx->sysfs_root ? cli_usage(a, "capture reads the running system or --read "
 						    "FILE, not a fixture") :
-					 dev_netdev(ctx, dev, netdev, sizeof(netdev));
+					 find_target(ctx, dev, &t);
 		if (!err)
-			err = open_live(netdev, &r.src);
-		r.netdev = netdev;
-		if (!err && !ctx->json)
-			pr_note("capturing on %s: traffic between QPs of this host on one device "
-				"does not cross it (rxe delivers it to itself) and is not seen", netdev);
+			err = open_live(t.netdev, &r.src);
+		r.netdev = t.netdev;
+		if (!err)
+			add_loopback(ctx, &t, r.src);
 	}
 	if (err)
 		return err;

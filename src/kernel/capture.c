@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Captured frames from a netdev or a pcap file, and to a pcap file, through libpcap (capture.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <pcap/pcap.h>
 
 #include "kernel/capture.h"
+#include "kernel/capture_loop.h"
 #include "kernel/clock.h"
 #include "model/roce.h"
 
@@ -17,6 +22,10 @@ struct capture_src {
 	int fd;
 	unsigned int ifindex;	/* a live source's netdev; 0 for a file */
 	uint64_t boot_us;	/* a live source's: when the system booted, in wall time */
+	int snaplen;
+	struct capture_loop *loop;	/* rxe's loopback, when added */
+	int epfd;		/* with a loopback: waits on both, else -1 */
+	bool loop_first;	/* which of the two capture_next asks first */
 };
 
 struct capture_dump {
@@ -54,6 +63,7 @@ static struct capture_src *src_new(pcap_t *p, int fd)
 	}
 	s->p = p;
 	s->fd = fd;
+	s->epfd = -1;
 	return s;
 }
 
@@ -103,11 +113,67 @@ int capture_open_live(const char *netdev, int snaplen, struct capture_src **out,
 	if (!*out)
 		return -ENOMEM;
 	(*out)->ifindex = if_nametoindex(netdev);
+	(*out)->snaplen = snaplen;
 	(*out)->boot_us = mono_epoch_us();
 	return 0;
 fail:
 	pcap_close(p);
 	return activate_errno(st);
+}
+
+/* The hardware address of the netdev of index IFINDEX into MAC: 0, or a negative errno. */
+static int netdev_mac(unsigned int ifindex, uint8_t mac[6])
+{
+	struct ifreq ifr = { 0 };
+	int fd, err = 0;
+
+	if (!if_indextoname(ifindex, ifr.ifr_name))
+		return -errno;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
+		err = -errno;
+	else
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	close(fd);
+	return err;
+}
+
+int capture_add_loopback(struct capture_src *s, uint32_t dev_index, char *why)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	uint8_t mac[6];
+	int err;
+
+	*why = '\0';
+	if (s->fd < 0 || s->loop)
+		return -EINVAL;
+	err = netdev_mac(s->ifindex, mac);
+	if (err) {
+		say(why, "the netdev's address cannot be read");
+		return err;
+	}
+	err = capture_loop_open(dev_index, mac, s->snaplen, &s->loop, why);
+	if (err)
+		return err;
+	s->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (s->epfd < 0)
+		goto fail;
+	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->fd, &ev) < 0)
+		goto fail;
+	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, capture_loop_fd(s->loop), &ev) < 0)
+		goto fail;
+	return 0;
+fail:
+	err = -errno;
+	say(why, "cannot wait on the netdev and the loopback together");
+	if (s->epfd >= 0)
+		close(s->epfd);
+	s->epfd = -1;
+	capture_loop_close(s->loop);
+	s->loop = NULL;
+	return err;
 }
 
 int capture_open_file(FILE *f, struct capture_src **out, char *why)
@@ -133,10 +199,11 @@ int capture_link(const struct capture_src *s)
 
 int capture_fd(const struct capture_src *s)
 {
-	return s->fd;
+	return s->epfd >= 0 ? s->epfd : s->fd;
 }
 
-int capture_next(struct capture_src *s, struct capture_frame *f, char *why)
+/* The next frame of the netdev (capture_next without the loopback). */
+static int next_netdev(struct capture_src *s, struct capture_frame *f, char *why)
 {
 	struct pcap_pkthdr *h;
 	const u_char *d;
@@ -173,19 +240,39 @@ int capture_next(struct capture_src *s, struct capture_frame *f, char *why)
 	return -EIO;
 }
 
+/* The two in turn, so that neither starves the other. */
+int capture_next(struct capture_src *s, struct capture_frame *f, char *why)
+{
+	int r;
+
+	if (!s->loop)
+		return next_netdev(s, f, why);
+	s->loop_first = !s->loop_first;
+	if (s->loop_first && capture_loop_next(s->loop, f))
+		return 1;
+	r = next_netdev(s, f, why);
+	if (r || s->loop_first)
+		return r;
+	return capture_loop_next(s->loop, f);
+}
+
 uint64_t capture_dropped(struct capture_src *s)
 {
 	struct pcap_stat st;
+	uint64_t n = s->loop ? capture_loop_dropped(s->loop) : 0;
 
 	if (s->fd < 0 || pcap_stats(s->p, &st) < 0)
-		return 0;
-	return (uint64_t)st.ps_drop + st.ps_ifdrop;
+		return n;
+	return n + st.ps_drop + st.ps_ifdrop;
 }
 
 void capture_close(struct capture_src *s)
 {
 	if (!s)
 		return;
+	capture_loop_close(s->loop);
+	if (s->epfd >= 0)
+		close(s->epfd);
 	pcap_close(s->p);
 	free(s);
 }

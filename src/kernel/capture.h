@@ -36,6 +36,14 @@ struct capture_src;
  */
 int capture_open_live(const char *netdev, int snaplen, struct capture_src **s, char *why);
 
+/*
+ * Live source S (capture_open_live's) with the packets rxe device DEV_INDEX
+ * on that netdev sends to itself added (capture_loop.h, which names the
+ * errnos; -EINVAL for a file's source): its frames come, with the netdev's,
+ * from capture_next and capture_fd, its drops in capture_dropped.
+ */
+int capture_add_loopback(struct capture_src *s, uint32_t dev_index, char *why);
+
 /* The frames of a pcap file opened as F (the source owns it afterwards): 0, or -EBADMSG. */
 int capture_open_file(FILE *f, struct capture_src **s, char *why);
 

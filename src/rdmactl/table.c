@@ -373,9 +373,12 @@ const struct cli_cmd rdmactl_commands[] = {
 	  .summary = "The RoCE v2 packets an rxe device sends and receives, a line each (opcode, "
 		     "QP, PSN, ACK or NAK by name, resends, waits), and each QP's conversation.",
 	  .help = "Captured on the device's netdev through libpcap (UDP to port 4791), as "
-		  "tcpdump would, which needs root or CAP_NET_RAW. Packets between QPs of this "
-		  "host on one device never reach the netdev: rxe delivers them to itself, so "
-		  "they are not seen. Without DEV, the one RDMA device there is. At the end "
+		  "tcpdump would, which needs root or CAP_NET_RAW. Packets between QPs of one "
+		  "rxe device never reach the netdev (rxe delivers them to itself): they are "
+		  "read at rdma_rxe's rxe_rcv through eBPF where the module has BTF (Debian's "
+		  "from 6.1), which needs root or CAP_BPF and CAP_PERFMON too; where they "
+		  "cannot be, capture says why and goes on with the netdev's. Without DEV, the "
+		  "one RDMA device there is. At the end "
 		  "(--count, --duration, the file's end, or SIGINT): each QP's packets, bytes, "
 		  "resent requests, NAKs by kind and longest wait; JSON: an object a line, "
 		  "\"record\" packet, qp or end." },

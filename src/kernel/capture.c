@@ -10,6 +10,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <pcap/pcap.h>
 
 #include "kernel/capture.h"
@@ -25,6 +26,7 @@ struct capture_src {
 	int snaplen;
 	struct capture_loop *loop;	/* rxe's loopback, when added */
 	int epfd;		/* with a loopback: waits on both, else -1 */
+	int tick;		/* with a loopback: a timer every CAPTURE_FLUSH_MS */
 	bool loop_first;	/* which of the two capture_next asks first */
 };
 
@@ -64,6 +66,7 @@ static struct capture_src *src_new(pcap_t *p, int fd)
 	s->p = p;
 	s->fd = fd;
 	s->epfd = -1;
+	s->tick = -1;
 	return s;
 }
 
@@ -142,6 +145,7 @@ static int netdev_mac(unsigned int ifindex, uint8_t mac[6])
 
 int capture_add_loopback(struct capture_src *s, uint32_t dev_index, char *why)
 {
+	const struct timespec period = { .tv_nsec = CAPTURE_FLUSH_MS * 1000000L };
 	struct epoll_event ev = { .events = EPOLLIN };
 	uint8_t mac[6];
 	int err;
@@ -157,12 +161,19 @@ int capture_add_loopback(struct capture_src *s, uint32_t dev_index, char *why)
 	err = capture_loop_open(dev_index, mac, s->snaplen, &s->loop, why);
 	if (err)
 		return err;
+	/*
+	 * The ring wakes no one until it is a quarter full (capture_loop.bpf.c):
+	 * a timer has it read every CAPTURE_FLUSH_MS, as libpcap reads the netdev.
+	 */
+	s->tick = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (s->epfd < 0)
+	if (s->tick < 0 || s->epfd < 0 ||
+	    timerfd_settime(s->tick, 0, &(struct itimerspec){ .it_interval = period,
+							     .it_value = period }, NULL) < 0)
 		goto fail;
-	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->fd, &ev) < 0)
-		goto fail;
-	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, capture_loop_fd(s->loop), &ev) < 0)
+	if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->fd, &ev) < 0 ||
+	    epoll_ctl(s->epfd, EPOLL_CTL_ADD, capture_loop_fd(s->loop), &ev) < 0 ||
+	    epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->tick, &ev) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -170,7 +181,9 @@ fail:
 	say(why, "cannot wait on the netdev and the loopback together");
 	if (s->epfd >= 0)
 		close(s->epfd);
-	s->epfd = -1;
+	if (s->tick >= 0)
+		close(s->tick);
+	s->epfd = s->tick = -1;
 	capture_loop_close(s->loop);
 	s->loop = NULL;
 	return err;
@@ -243,6 +256,7 @@ static int next_netdev(struct capture_src *s, struct capture_frame *f, char *why
 /* The two in turn, so that neither starves the other. */
 int capture_next(struct capture_src *s, struct capture_frame *f, char *why)
 {
+	uint64_t ticks;
 	int r;
 
 	if (!s->loop)
@@ -251,9 +265,14 @@ int capture_next(struct capture_src *s, struct capture_frame *f, char *why)
 	if (s->loop_first && capture_loop_next(s->loop, f))
 		return 1;
 	r = next_netdev(s, f, why);
-	if (r || s->loop_first)
+	if (r)
 		return r;
-	return capture_loop_next(s->loop, f);
+	if (!s->loop_first && capture_loop_next(s->loop, f))
+		return 1;
+	/* Both read dry: the timer's ticks so far are spent (EAGAIN: none yet). */
+	if (read(s->tick, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
+		say(why, "cannot read the capture's timer");
+	return 0;
 }
 
 uint64_t capture_dropped(struct capture_src *s)
@@ -273,6 +292,8 @@ void capture_close(struct capture_src *s)
 	capture_loop_close(s->loop);
 	if (s->epfd >= 0)
 		close(s->epfd);
+	if (s->tick >= 0)
+		close(s->tick);
 	pcap_close(s->p);
 	free(s);
 }

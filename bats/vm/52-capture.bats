@@ -34,13 +34,14 @@ two_devices() {
 
 sent() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/sent_pkts"; }
 
-# ibv_rc_pingpong -n $1 -s 64, its server on rxe1 (or $3) and its client on
-# rxe0 (or $2).
+# ibv_rc_pingpong -n $1 -s 64 (or $size), its server on rxe1 (or $3) and its
+# client on rxe0 (or $2).
 pingpong() {
-	timeout 60 ibv_rc_pingpong -d "${3:-rxe1}" -g 0 -p 18790 -n "$1" -s 64 >"$BATS_TEST_TMPDIR/srv" 2>&1 3>&- &
+	timeout 60 ibv_rc_pingpong -d "${3:-rxe1}" -g 0 -p 18790 -n "$1" -s "${size:-64}" \
+		>"$BATS_TEST_TMPDIR/srv" 2>&1 3>&- &
 	local srv=$!
 	wait_listen 18790
-	run timeout 60 ibv_rc_pingpong -d "${2:-rxe0}" -g 0 -p 18790 -n "$1" -s 64 127.0.0.1
+	run timeout 60 ibv_rc_pingpong -d "${2:-rxe0}" -g 0 -p 18790 -n "$1" -s "${size:-64}" 127.0.0.1
 	assert_success
 	wait "$srv" || fail "server: $(cat "$BATS_TEST_TMPDIR/srv")"
 }
@@ -63,7 +64,7 @@ wait_capturing() {
 	# 3>&-: a process left running must not hold bats's own descriptor.
 	# --immediate-mode: else tcpdump reads its ring a block at a time, and at
 	# SIGINT leaves what it has not read (68 of 200 captured in one try here).
-	tcpdump -Z root --immediate-mode -i veth0 -s 256 -U -w "$T/td.pcap" udp dst port 4791 \
+	tcpdump -Z root --immediate-mode -i veth0 -U -w "$T/td.pcap" udp dst port 4791 \
 		2>"$T/td.err" 3>&- &
 	td=$!
 	"$RDMACTL" capture rxe0 -w "$T/rc.pcap" >"$T/cap.out" 2>"$T/cap.err" 3>&- &
@@ -176,10 +177,10 @@ wait_capturing() {
 }
 
 # bats test_tags=kernels
-@test "capture: ibv_rc_pingpong -n 50 on one device (loopback) whole through eBPF, or why not" {
+@test "capture: ibv_rc_pingpong -n 50 -s 2000 on one device (loopback) whole through eBPF, or why not" {
 	T=$BATS_TEST_TMPDIR
 	s0=$(sent rxe0)
-	tcpdump -Z root --immediate-mode -i veth0 -s 256 -U -w "$T/td.pcap" udp dst port 4791 \
+	tcpdump -Z root --immediate-mode -i veth0 -U -w "$T/td.pcap" udp dst port 4791 \
 		2>"$T/td.err" 3>&- &
 	td=$!
 	"$RDMACTL" capture rxe0 -w "$T/lo.pcap" >"$T/cap.out" 2>"$T/cap.err" 3>&- &
@@ -187,14 +188,15 @@ wait_capturing() {
 	bg=("$td" "$cap")
 	wait_capturing "$T/td.err" listening
 	wait_capturing "$T/cap.err"
-	# Both ends on rxe0 over its fe80:: GID: rxe delivers every packet to itself.
-	pingpong 50 rxe0 rxe0
+	# Both ends on rxe0 over its fe80:: GID: rxe delivers every packet to
+	# itself. Messages of two packets each (the MTU is 1024): -w keeps them whole.
+	size=2000 pingpong 50 rxe0 rxe0
 	kill -INT "$cap" "$td"
 	wait "$cap" || fail "capture: $(cat "$T/cap.err")"
 	wait "$td" || true
 	bg=()
 	n=$(($(sent rxe0) - s0))
-	[ "$n" -ge 100 ] || fail "rxe0 sent $n packets for 50 round trips"
+	[ "$n" -ge 200 ] || fail "rxe0 sent $n packets for 50 round trips of 2000 bytes"
 	# None of it crossed veth0.
 	assert_equal "$(tcpdump -r "$T/td.pcap" -nn 2>/dev/null | wc -l)" 0
 	run -0 cat "$T/cap.err"
@@ -218,6 +220,11 @@ wait_capturing() {
 	assert_equal "$(sort <<<"$output" | uniq -d)" ""
 	run -0 --separate-stderr tshark -r "$T/lo.pcap" -Y '_ws.malformed || !infiniband.bth'
 	assert_output ""
+	# Whole frames, the largest a packet of 1024 bytes of payload.
+	run -0 --separate-stderr tshark -r "$T/lo.pcap" -Y 'frame.cap_len != frame.len'
+	assert_output ""
+	run -0 --separate-stderr tshark -r "$T/lo.pcap" -Y 'frame.len > 1024'
+	[ "${#lines[@]}" -ge 100 ] || fail "${#lines[@]} frames of more than 1024 bytes"
 }
 
 @test "capture: without CAP_BPF and CAP_PERFMON, the netdev alone, saying what it lacks" {

@@ -20,8 +20,13 @@
 #include "ops/explain.h"
 #include "views/capture.h"
 
-/* Every header a RoCE v2 frame carries, with room for VLAN tags and some payload. */
+/*
+ * The lines need every header a RoCE v2 frame carries, with room for VLAN
+ * tags and some payload; -w keeps whole frames, as tcpdump does, for the
+ * dissectors of what RDMA carries (NFS, NVMe).
+ */
 #define CAPTURE_SNAPLEN 256
+#define CAPTURE_SNAPLEN_WHOLE 65535
 
 /* Asked to end (a signal), or done (--count's packets taken). */
 enum { GOING, STOP_ASKED, STOP_DONE };
@@ -232,12 +237,12 @@ static void add_loopback(struct cmd_ctx *ctx, const struct target *t, struct cap
 		t->name);
 }
 
-/* The live source on NETDEV, its failure worded. */
-static int open_live(const char *netdev, struct capture_src **src)
+/* The live source on NETDEV, SNAPLEN bytes a frame, its failure worded. */
+static int open_live(const char *netdev, int snaplen, struct capture_src **src)
 {
 	char why[CAPTURE_WHY_MAX] = "";
 	struct op_err e;
-	int err = capture_open_live(netdev, CAPTURE_SNAPLEN, src, why);
+	int err = capture_open_live(netdev, snaplen, src, why);
 
 	switch (err) {
 	case 0:
@@ -347,7 +352,8 @@ int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
 						    "FILE, not a fixture") :
 					 find_target(ctx, dev, &t);
 		if (!err)
-			err = open_live(t.netdev, &r.src);
+			err = open_live(t.netdev, write ? CAPTURE_SNAPLEN_WHOLE : CAPTURE_SNAPLEN,
+					&r.src);
 		r.netdev = t.netdev;
 		if (!err)
 			add_loopback(ctx, &t, r.src);

@@ -62,6 +62,17 @@ struct {
 	__uint(max_entries, RING_BYTES);
 } ring SEC(".maps");
 
+/*
+ * Where a record is made before it goes into the ring at its own length (a
+ * kprobe's program is not preempted: one CPU's is its own while it runs).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct capture_loop_rec);
+} scratch SEC(".maps");
+
 SEC("kprobe/rxe_rcv")
 int on_rxe_rcv(struct pt_regs *ctx)
 {
@@ -72,6 +83,7 @@ int on_rxe_rcv(struct pt_regs *ctx)
 	unsigned char *head, *data, *ip;
 	__u32 mask, dev, len;
 	__u64 hdrs, n;
+	__u32 zero = 0;
 
 	mask = BPF_CORE_READ(pkt, mask);
 	if (!(mask & bpf_core_enum_value(enum rxe_hdr_mask, RXE_LOOPBACK_MASK)))
@@ -87,11 +99,9 @@ int on_rxe_rcv(struct pt_regs *ctx)
 	hdrs = data >= ip ? (__u64)(data - ip) : 0;
 	if (hdrs > 128)
 		return 0;
-	r = bpf_ringbuf_reserve(&ring, sizeof(*r), 0);
-	if (!r) {
-		__sync_fetch_and_add(&dropped, 1);
+	r = bpf_map_lookup_elem(&scratch, &zero);
+	if (!r)
 		return 0;
-	}
 	r->ts_ns = bpf_ktime_get_ns();
 	r->dev_index = dev;
 	/* 64-bit all through: the verifier bounds the register the copy is given. */
@@ -103,17 +113,17 @@ int on_rxe_rcv(struct pt_regs *ctx)
 		n = CAPTURE_LOOP_DATA_MAX;
 	r->len = (__u32)n;
 	r->pad = 0;
-	if (bpf_probe_read_kernel(r->data, n, ip)) {
-		bpf_ringbuf_discard(r, 0);
+	if (bpf_probe_read_kernel(r->data, n, ip))
 		return 0;
-	}
 	/*
 	 * User space is woken only once the ring is a quarter full: else it
 	 * reads the ring every CAPTURE_FLUSH_MS (capture.c), a block at a time,
 	 * as libpcap reads the netdev's. A wake-up a packet cost the traffic.
 	 */
-	bpf_ringbuf_submit(r, bpf_ringbuf_query(&ring, BPF_RB_AVAIL_DATA) > RING_BYTES / 4 ?
-			      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+	if (bpf_ringbuf_output(&ring, r, offsetof(struct capture_loop_rec, data) + n,
+			       bpf_ringbuf_query(&ring, BPF_RB_AVAIL_DATA) > RING_BYTES / 4 ?
+			       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP))
+		__sync_fetch_and_add(&dropped, 1);
 	return 0;
 }
 

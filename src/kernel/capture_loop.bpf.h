@@ -9,14 +9,17 @@
 
 #include <linux/types.h>
 
-/* The most bytes of a packet (from its IP header on) a record holds. */
-#define CAPTURE_LOOP_DATA_MAX 512
+/*
+ * The most bytes of a packet (from its IP header on) a record holds: rxe's
+ * largest, 4096 bytes of payload with every header RoCE v2 has over IPv6.
+ */
+#define CAPTURE_LOOP_DATA_MAX 4352
 
 struct capture_loop_rec {
 	__u64 ts_ns;		/* bpf_ktime_get_ns(): the monotonic clock */
 	__u32 dev_index;	/* the rxe device's RDMA index */
 	__u32 wire_len;		/* the packet's bytes from its IP header to its ICRC */
-	__u32 len;		/* of those, the bytes in data */
+	__u32 len;		/* of those, the bytes in data (the record ends there) */
 	__u32 pad;
 	__u8 data[CAPTURE_LOOP_DATA_MAX];
 };

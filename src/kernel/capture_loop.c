@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* rxe's loopback packets through eBPF and libbpf, as frames (capture_loop.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -57,7 +58,8 @@ static int take_one(void *ctx, void *data, size_t len)
 {
 	struct capture_loop *l = ctx;
 
-	memset(&l->rec, 0, sizeof(l->rec));
+	if (len < offsetof(struct capture_loop_rec, data))
+		return 0;
 	memcpy(&l->rec, data, len < sizeof(l->rec) ? len : sizeof(l->rec));
 	l->have = true;
 	return TOOK_ONE;

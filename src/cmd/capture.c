@@ -22,10 +22,9 @@
 
 /*
  * The lines need every header a RoCE v2 frame carries, with room for VLAN
- * tags and some payload; -w keeps whole frames, as tcpdump does, for the
- * dissectors of what RDMA carries (NFS, NVMe).
+ * tags and some payload (CAPTURE_SNAPLEN_LINES); -w keeps whole frames, as
+ * tcpdump does, for the dissectors of what RDMA carries (NFS, NVMe).
  */
-#define CAPTURE_SNAPLEN 256
 #define CAPTURE_SNAPLEN_WHOLE 65535
 
 /* Asked to end (a signal), or done (--count's packets taken). */
@@ -352,7 +351,7 @@ int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
 						    "FILE, not a fixture") :
 					 find_target(ctx, dev, &t);
 		if (!err)
-			err = open_live(t.netdev, write ? CAPTURE_SNAPLEN_WHOLE : CAPTURE_SNAPLEN,
+			err = open_live(t.netdev, write ? CAPTURE_SNAPLEN_WHOLE : CAPTURE_SNAPLEN_LINES,
 					&r.src);
 		r.netdev = t.netdev;
 		if (!err)

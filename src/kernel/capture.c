@@ -70,6 +70,12 @@ static struct capture_src *src_new(pcap_t *p, int fd)
 	return s;
 }
 
+/* The ring a source of SNAPLEN bytes a frame reads through (capture.h). */
+static uint32_t ring_bytes(int snaplen)
+{
+	return snaplen > CAPTURE_SNAPLEN_LINES ? 4u * CAPTURE_RING_BYTES : CAPTURE_RING_BYTES;
+}
+
 int capture_open_live(const char *netdev, int snaplen, struct capture_src **out, char *why)
 {
 	char err[PCAP_ERRBUF_SIZE] = "", filter[128];
@@ -91,7 +97,7 @@ int capture_open_live(const char *netdev, int snaplen, struct capture_src **out,
 	 */
 	pcap_set_snaplen(p, snaplen);
 	pcap_set_timeout(p, CAPTURE_FLUSH_MS);
-	pcap_set_buffer_size(p, CAPTURE_RING_BYTES);
+	pcap_set_buffer_size(p, (int)ring_bytes(snaplen));
 	st = pcap_activate(p);
 	if (st < 0) {
 		say(why, st == PCAP_ERROR ? pcap_geterr(p) : pcap_statustostr(st));
@@ -158,7 +164,7 @@ int capture_add_loopback(struct capture_src *s, uint32_t dev_index, char *why)
 		say(why, "the netdev's address cannot be read");
 		return err;
 	}
-	err = capture_loop_open(dev_index, mac, s->snaplen, &s->loop, why);
+	err = capture_loop_open(dev_index, mac, s->snaplen, ring_bytes(s->snaplen), &s->loop, why);
 	if (err)
 		return err;
 	/*

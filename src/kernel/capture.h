@@ -24,9 +24,15 @@ struct capture_src;
 
 /* Libpcap's words for the last failure, at most this long. */
 #define CAPTURE_WHY_MAX 256
-/* A live capture's longest hold on a frame, and its ring's size. */
+/*
+ * A live capture's longest hold on a frame, and its rings' size (the
+ * netdev's and the loopback's each): four times as large when it keeps
+ * whole frames, more than CAPTURE_SNAPLEN_LINES bytes of each.
+ */
 #define CAPTURE_FLUSH_MS 50
 #define CAPTURE_RING_BYTES (8 << 20)
+/* Every header a RoCE v2 frame carries, VLAN tags and some payload. */
+#define CAPTURE_SNAPLEN_LINES 256
 
 /*
  * RoCE v2 frames on NETDEV, the first SNAPLEN bytes of each, handed over a

@@ -51,27 +51,49 @@ enum rxe_hdr_mask {
 /* Set before loading: the device watched (~0: every one), the bytes kept. */
 const volatile __u32 want_dev = ~0u;
 const volatile __u32 snap = CAPTURE_LOOP_DATA_MAX;
-
-#define RING_BYTES (8 << 20)
+/* The ring's bytes in use past which user space is woken (a quarter of it). */
+const volatile __u64 wake_at = 1 << 20;
 
 /* Records the ring had no room for. */
 __u64 dropped;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, RING_BYTES);
+	__uint(max_entries, 4 << 20);	/* capture_loop.c sizes it */
 } ring SEC(".maps");
 
+#define REC_HEAD offsetof(struct capture_loop_rec, data)
+
 /*
- * Where a record is made before it goes into the ring at its own length (a
- * kprobe's program is not preempted: one CPU's is its own while it runs).
+ * N bytes from IP into a record of SIZE bytes (a constant: the ring takes
+ * records of a size the verifier knows), sent to user space. User space is
+ * woken only once the ring is a quarter full: else it reads the ring every
+ * CAPTURE_FLUSH_MS (capture.c), a block at a time, as libpcap reads the
+ * netdev's; a wake-up a packet cost the traffic.
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct capture_loop_rec);
-} scratch SEC(".maps");
+static __always_inline void emit(const unsigned char *ip, __u64 n, __u32 wire_len, __u32 dev,
+				 const __u32 size)
+{
+	struct capture_loop_rec *r = bpf_ringbuf_reserve(&ring, size, 0);
+
+	if (!r) {
+		__sync_fetch_and_add(&dropped, 1);
+		return;
+	}
+	if (n > size - REC_HEAD)
+		n = size - REC_HEAD;
+	r->ts_ns = bpf_ktime_get_ns();
+	r->dev_index = dev;
+	r->wire_len = wire_len;
+	r->len = (__u32)n;
+	r->pad = 0;
+	if (bpf_probe_read_kernel(r->data, n, ip)) {
+		bpf_ringbuf_discard(r, 0);
+		return;
+	}
+	bpf_ringbuf_submit(r, bpf_ringbuf_query(&ring, BPF_RB_AVAIL_DATA) > wake_at ?
+			      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+}
 
 SEC("kprobe/rxe_rcv")
 int on_rxe_rcv(struct pt_regs *ctx)
@@ -79,11 +101,9 @@ int on_rxe_rcv(struct pt_regs *ctx)
 	struct sk_buff *skb = (struct sk_buff *)PT_REGS_PARM1(ctx);
 	struct rxe_pkt_info *pkt = (struct rxe_pkt_info *)((char *)skb +
 							   bpf_core_field_offset(skb->cb));
-	struct capture_loop_rec *r;
 	unsigned char *head, *data, *ip;
 	__u32 mask, dev, len;
 	__u64 hdrs, n;
-	__u32 zero = 0;
 
 	mask = BPF_CORE_READ(pkt, mask);
 	if (!(mask & bpf_core_enum_value(enum rxe_hdr_mask, RXE_LOOPBACK_MASK)))
@@ -99,31 +119,19 @@ int on_rxe_rcv(struct pt_regs *ctx)
 	hdrs = data >= ip ? (__u64)(data - ip) : 0;
 	if (hdrs > 128)
 		return 0;
-	r = bpf_map_lookup_elem(&scratch, &zero);
-	if (!r)
-		return 0;
-	r->ts_ns = bpf_ktime_get_ns();
-	r->dev_index = dev;
 	/* 64-bit all through: the verifier bounds the register the copy is given. */
 	n = hdrs + len;
-	r->wire_len = (__u32)n;
 	if (n > snap)
 		n = snap;
-	if (n > CAPTURE_LOOP_DATA_MAX)
-		n = CAPTURE_LOOP_DATA_MAX;
-	r->len = (__u32)n;
-	r->pad = 0;
-	if (bpf_probe_read_kernel(r->data, n, ip))
-		return 0;
-	/*
-	 * User space is woken only once the ring is a quarter full: else it
-	 * reads the ring every CAPTURE_FLUSH_MS (capture.c), a block at a time,
-	 * as libpcap reads the netdev's. A wake-up a packet cost the traffic.
-	 */
-	if (bpf_ringbuf_output(&ring, r, offsetof(struct capture_loop_rec, data) + n,
-			       bpf_ringbuf_query(&ring, BPF_RB_AVAIL_DATA) > RING_BYTES / 4 ?
-			       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP))
-		__sync_fetch_and_add(&dropped, 1);
+	/* The smallest of four sizes that holds it: an ACK's, a 1024 MTU's, 2048's, the most. */
+	if (n <= 256 - REC_HEAD)
+		emit(ip, n, (__u32)(hdrs + len), dev, 256);
+	else if (n <= 1280 - REC_HEAD)
+		emit(ip, n, (__u32)(hdrs + len), dev, 1280);
+	else if (n <= 2304 - REC_HEAD)
+		emit(ip, n, (__u32)(hdrs + len), dev, 2304);
+	else
+		emit(ip, n, (__u32)(hdrs + len), dev, sizeof(struct capture_loop_rec));
 	return 0;
 }
 

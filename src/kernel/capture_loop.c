@@ -98,7 +98,7 @@ static int step_errno(int err, char *why)
 	}
 }
 
-int capture_loop_open(uint32_t dev_index, const uint8_t mac[6], int snap,
+int capture_loop_open(uint32_t dev_index, const uint8_t mac[6], int snap, uint32_t ring,
 		      struct capture_loop **out, char *why)
 {
 	struct capture_loop *l;
@@ -123,6 +123,12 @@ int capture_loop_open(uint32_t dev_index, const uint8_t mac[6], int snap,
 		goto fail;
 	}
 	l->skel->rodata->want_dev = dev_index;
+	l->skel->rodata->wake_at = ring / 4;
+	err = bpf_map__set_max_entries(l->skel->maps.ring, ring);
+	if (err) {
+		err = step_errno(err, why);
+		goto fail;
+	}
 	snap -= ETH_HLEN;
 	l->skel->rodata->snap = snap < 0 ? 0 : snap > CAPTURE_LOOP_DATA_MAX ?
 		CAPTURE_LOOP_DATA_MAX : (uint32_t)snap;

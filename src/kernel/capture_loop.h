@@ -17,12 +17,13 @@ struct capture_loop;
 
 /*
  * The loopback packets of the RDMA device DEV_INDEX, the first SNAP bytes of
- * each as frames from MAC to MAC: 0, or -ENOPKG (libbpf cannot be opened),
+ * each as frames from MAC to MAC, through a ring of RING bytes (a power of
+ * two, of pages): 0, or -ENOPKG (libbpf cannot be opened),
  * -EOPNOTSUPP (the kernel or rdma_rxe has no BTF), -ENOENT (rdma_rxe is not
  * loaded, or has no rxe_rcv or field the program reads), -EPERM (neither
  * root nor CAP_BPF with CAP_PERFMON), -EIO (WHY says).
  */
-int capture_loop_open(uint32_t dev_index, const uint8_t mac[6], int snap,
+int capture_loop_open(uint32_t dev_index, const uint8_t mac[6], int snap, uint32_t ring,
 		      struct capture_loop **l, char *why);
 
 /* A descriptor poll() says is readable when a packet may be there. */

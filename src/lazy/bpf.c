@@ -24,3 +24,5 @@ LAZY_VOID(lazy_bpf, ring_buffer__free, (struct ring_buffer *rb), (rb))
 LAZY(lazy_bpf, int, bpf_program__fd, (const struct bpf_program *prog), (prog))
 LAZY(lazy_bpf, int, bpf_obj_get_info_by_fd, (int bpf_fd, void *info, __u32 *info_len),
      (bpf_fd, info, info_len))
+LAZY(lazy_bpf, int, bpf_map__set_max_entries, (struct bpf_map *map, __u32 max_entries),
+     (map, max_entries))

@@ -55,11 +55,9 @@ wait_capturing() {
 	fail "never started capturing: $(cat "$1")"
 }
 
-# bats test_tags=kernels
-@test "capture: ibv_rc_pingpong -n 50 across the veth whole: every packet rxe sent, the same tcpdump saw" {
-	two_devices
-	T=$BATS_TEST_TMPDIR
-	s0=$(sent rxe0) s1=$(sent rxe1)
+# tcpdump on veth0 into $T/td.pcap and 'rdmactl capture rxe0 -w $T/$1' (its
+# lines into $T/cap.out and $T/cap.err), both capturing once this returns.
+capture_both() {
 	# -Z root: tcpdump keeps to the user who can write the test's directory.
 	# 3>&-: a process left running must not hold bats's own descriptor.
 	# --immediate-mode: else tcpdump reads its ring a block at a time, and at
@@ -67,18 +65,31 @@ wait_capturing() {
 	tcpdump -Z root --immediate-mode -i veth0 -U -w "$T/td.pcap" udp dst port 4791 \
 		2>"$T/td.err" 3>&- &
 	td=$!
-	"$RDMACTL" capture rxe0 -w "$T/rc.pcap" >"$T/cap.out" 2>"$T/cap.err" 3>&- &
+	"$RDMACTL" capture rxe0 -w "$T/$1" >"$T/cap.out" 2>"$T/cap.err" 3>&- &
 	cap=$!
 	bg=("$td" "$cap")
 	wait_capturing "$T/td.err" listening
 	wait_capturing "$T/cap.err"
-	t0=$(date +%s.%N)
-	pingpong 50
-	t1=$(date +%s.%N)
-	# At once: the capture reads its ring's last block before it ends.
+}
+
+# Both ended at once (the capture reads its ring's last block before it ends).
+end_both() {
 	kill -INT "$cap" "$td"
 	wait "$cap" || fail "capture: $(cat "$T/cap.err")"
 	wait "$td" || true
+	bg=()
+}
+
+# bats test_tags=kernels
+@test "capture: ibv_rc_pingpong -n 50 across the veth whole: every packet rxe sent, the same tcpdump saw" {
+	two_devices
+	T=$BATS_TEST_TMPDIR
+	s0=$(sent rxe0) s1=$(sent rxe1)
+	capture_both rc.pcap
+	t0=$(date +%s.%N)
+	pingpong 50
+	t1=$(date +%s.%N)
+	end_both
 	n=$(($(sent rxe0) - s0 + $(sent rxe1) - s1))
 	[ "$n" -ge 100 ] || fail "rxe sent $n packets for 50 round trips"
 	run -0 cat "$T/cap.out"
@@ -180,21 +191,11 @@ wait_capturing() {
 @test "capture: ibv_rc_pingpong -n 50 -s 2000 on one device (loopback) whole through eBPF, or why not" {
 	T=$BATS_TEST_TMPDIR
 	s0=$(sent rxe0)
-	tcpdump -Z root --immediate-mode -i veth0 -U -w "$T/td.pcap" udp dst port 4791 \
-		2>"$T/td.err" 3>&- &
-	td=$!
-	"$RDMACTL" capture rxe0 -w "$T/lo.pcap" >"$T/cap.out" 2>"$T/cap.err" 3>&- &
-	cap=$!
-	bg=("$td" "$cap")
-	wait_capturing "$T/td.err" listening
-	wait_capturing "$T/cap.err"
+	capture_both lo.pcap
 	# Both ends on rxe0 over its fe80:: GID: rxe delivers every packet to
 	# itself. Messages of two packets each (the MTU is 1024): -w keeps them whole.
 	size=2000 pingpong 50 rxe0 rxe0
-	kill -INT "$cap" "$td"
-	wait "$cap" || fail "capture: $(cat "$T/cap.err")"
-	wait "$td" || true
-	bg=()
+	end_both
 	n=$(($(sent rxe0) - s0))
 	[ "$n" -ge 200 ] || fail "rxe0 sent $n packets for 50 round trips of 2000 bytes"
 	# None of it crossed veth0.

@@ -57,13 +57,6 @@ with_capture() {
 	dropped+=$(sed -n 's/.*, \([0-9]*\) dropped,.*/\1/p' <<<"$line")$'\n'
 }
 
-cap_bw_on() {
-	with_capture perftest_across ib_write_bw 18710 -s 65536 -n 2000 -F
-	a+=$(perftest_field 4 <"$cap_tmp.out")$'\n'
-}
-
-cap_bw_off() { b+=$(perftest_across ib_write_bw 18711 -s 65536 -n 2000 -F | perftest_field 4)$'\n'; }
-
 # The same with tcpdump -w on veth0 running instead, its packets not counted.
 with_tcpdump() {
 	local err=$cap_tmp.tderr i
@@ -79,52 +72,44 @@ with_tcpdump() {
 	wait "$td" || true
 }
 
-cap_bw_td() {
-	with_tcpdump perftest_across ib_write_bw 18714 -s 65536 -n 2000 -F
-	c+=$(perftest_field 4 <"$cap_tmp.out")$'\n'
+# One run of ib_write_bw (ib_send_lat) through pair $3 (perftest_across, or
+# perftest: two QPs of rxe0) on port $4, under $2 (with_capture,
+# with_tcpdump, or none), its MiB/s (t_min) appended to the caller's
+# variable named $1.
+bw_run() {
+	local -n bw_into=$1
+	if [ "$2" = none ]; then
+		bw_into+=$("$3" ib_write_bw "$4" -s 65536 -n 2000 -F | perftest_field 4)$'\n'
+	else
+		"$2" "$3" ib_write_bw "$4" -s 65536 -n 2000 -F
+		bw_into+=$(perftest_field 4 <"$cap_tmp.out")$'\n'
+	fi
 }
 
-cap_lat_td() {
+lat_run() {
+	local -n lat_into=$1
 	local line
-	with_tcpdump perftest_across ib_send_lat 18715 -s 2 -n "$lat_iters" -F
-	line=$(perftest_field 0 <"$cap_tmp.out")
-	c+=$(awk '{ print $3 }' <<<"$line")$'\n'
+	if [ "$2" = none ]; then
+		line=$("$3" ib_send_lat "$4" -s 2 -n "$lat_iters" -F | perftest_field 0)
+	else
+		"$2" "$3" ib_send_lat "$4" -s 2 -n "$lat_iters" -F
+		line=$(perftest_field 0 <"$cap_tmp.out")
+	fi
+	lat_into+=$(awk '{ print $3 }' <<<"$line")$'\n'
 }
 
-cap_lat_on() {
-	local line
-	with_capture perftest_across ib_send_lat 18712 -s 2 -n "$lat_iters" -F
-	line=$(perftest_field 0 <"$cap_tmp.out")
-	a+=$(awk '{ print $3 }' <<<"$line")$'\n'
-}
-
-cap_lat_off() {
-	local line
-	line=$(perftest_across ib_send_lat 18713 -s 2 -n "$lat_iters" -F | perftest_field 0)
-	b+=$(awk '{ print $3 }' <<<"$line")$'\n'
-}
-
-# perftest between two QPs of rxe0 (perftest's defaults: GID 1, the bed's
-# address), captured through eBPF at rxe_rcv or not.
-cap_lbw_on() {
-	with_capture perftest ib_write_bw 18716 -s 65536 -n 2000 -F
-	a+=$(perftest_field 4 <"$cap_tmp.out")$'\n'
-}
-
-cap_lbw_off() { b+=$(perftest ib_write_bw 18717 -s 65536 -n 2000 -F | perftest_field 4)$'\n'; }
-
-cap_llat_on() {
-	local line
-	with_capture perftest ib_send_lat 18718 -s 2 -n "$lat_iters" -F
-	line=$(perftest_field 0 <"$cap_tmp.out")
-	a+=$(awk '{ print $3 }' <<<"$line")$'\n'
-}
-
-cap_llat_off() {
-	local line
-	line=$(perftest ib_send_lat 18719 -s 2 -n "$lat_iters" -F | perftest_field 0)
-	b+=$(awk '{ print $3 }' <<<"$line")$'\n'
-}
+# Each side of a measure, for in_turn: across the veth (captured, not,
+# under tcpdump), then in loopback (captured, not).
+cap_bw_on() { bw_run a with_capture perftest_across 18710; }
+cap_bw_off() { bw_run b none perftest_across 18711; }
+cap_bw_td() { bw_run c with_tcpdump perftest_across 18714; }
+cap_lat_on() { lat_run a with_capture perftest_across 18712; }
+cap_lat_off() { lat_run b none perftest_across 18713; }
+cap_lat_td() { lat_run c with_tcpdump perftest_across 18715; }
+cap_lbw_on() { bw_run a with_capture perftest 18716; }
+cap_lbw_off() { bw_run b none perftest 18717; }
+cap_llat_on() { lat_run a with_capture perftest 18718; }
+cap_llat_off() { lat_run b none perftest 18719; }
 
 # The packet counts of the runs since the last call, as a row and a sentence.
 capture_counts() {

@@ -27,7 +27,7 @@ struct capture_src {
 	struct capture_loop *loop;	/* rxe's loopback, when added */
 	int epfd;		/* with a loopback: waits on both, else -1 */
 	int tick;		/* with a loopback: a timer every CAPTURE_FLUSH_MS */
-	bool loop_first;	/* which of the two capture_next asks first */
+	unsigned int since_netdev;	/* loopback frames since the netdev was asked */
 };
 
 struct capture_dump {
@@ -259,7 +259,13 @@ static int next_netdev(struct capture_src *s, struct capture_frame *f, char *why
 	return -EIO;
 }
 
-/* The two in turn, so that neither starves the other. */
+/*
+ * The loopback's frames first, as they lie in memory, with the netdev
+ * asked between every NETDEV_EVERY of them: libpcap asks the kernel (a
+ * poll) each time its ring has nothing, and asked at every loopback frame
+ * that cost the capture a system call a packet.
+ */
+#define NETDEV_EVERY 64
 int capture_next(struct capture_src *s, struct capture_frame *f, char *why)
 {
 	uint64_t ticks;
@@ -267,14 +273,18 @@ int capture_next(struct capture_src *s, struct capture_frame *f, char *why)
 
 	if (!s->loop)
 		return next_netdev(s, f, why);
-	s->loop_first = !s->loop_first;
-	if (s->loop_first && capture_loop_next(s->loop, f))
+	if (s->since_netdev < NETDEV_EVERY && capture_loop_next(s->loop, f)) {
+		s->since_netdev++;
 		return 1;
+	}
+	s->since_netdev = 0;
 	r = next_netdev(s, f, why);
 	if (r)
 		return r;
-	if (!s->loop_first && capture_loop_next(s->loop, f))
+	if (capture_loop_next(s->loop, f)) {
+		s->since_netdev = 1;
 		return 1;
+	}
 	/* Both read dry: the timer's ticks so far are spent (EAGAIN: none yet). */
 	if (read(s->tick, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
 		say(why, "cannot read the capture's timer");

@@ -285,9 +285,12 @@ int capture_next(struct capture_src *s, struct capture_frame *f, char *why)
 		s->since_netdev = 1;
 		return 1;
 	}
-	/* Both read dry: the timer's ticks so far are spent (EAGAIN: none yet). */
-	if (read(s->tick, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
-		say(why, "cannot read the capture's timer");
+	/*
+	 * Both read dry: the timer's ticks so far are spent, so that the next
+	 * wait waits (EAGAIN, no tick since, is as good).
+	 */
+	if (read(s->tick, &ticks, sizeof(ticks)) < 0)
+		ticks = 0;
 	return 0;
 }
 

@@ -54,7 +54,7 @@ const volatile __u32 snap = CAPTURE_LOOP_DATA_MAX;
 /* The ring's bytes in use past which user space is woken (a quarter of it). */
 const volatile __u64 wake_at = 1 << 20;
 
-/* Records the ring had no room for. */
+/* Packets not handed over: no room in the ring, or not read whole. */
 __u64 dropped;
 
 struct {
@@ -89,6 +89,7 @@ static __always_inline void emit(const unsigned char *ip, __u64 n, __u32 wire_le
 	r->pad = 0;
 	if (bpf_probe_read_kernel(r->data, n, ip)) {
 		bpf_ringbuf_discard(r, 0);
+		__sync_fetch_and_add(&dropped, 1);
 		return;
 	}
 	bpf_ringbuf_submit(r, bpf_ringbuf_query(&ring, BPF_RB_AVAIL_DATA) > wake_at ?
@@ -117,8 +118,10 @@ int on_rxe_rcv(struct pt_regs *ctx)
 	ip = head + BPF_CORE_READ(skb, network_header);
 	/* rxe pulls its IP and UDP headers before rxe_rcv; they stay in front. */
 	hdrs = data >= ip ? (__u64)(data - ip) : 0;
-	if (hdrs > 128)
+	if (hdrs > 128) {
+		__sync_fetch_and_add(&dropped, 1);
 		return 0;
+	}
 	/* 64-bit all through: the verifier bounds the register the copy is given. */
 	n = hdrs + len;
 	if (n > snap)

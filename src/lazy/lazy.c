@@ -30,16 +30,13 @@ int lazy_require(unsigned int mask)
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
 		struct lazy_lib *lib = libs[i];
 
-		if (!(mask & 1u << i) || lib->handle)
-			continue;
-		lib->handle = dlopen(lib->soname, RTLD_NOW | RTLD_LOCAL);
-		if (!lib->handle) {
-			const char *why = dlerror();
+		char why[256];
 
-			if (on_failure)
-				on_failure(lib, NULL, why ? why : "");
-			return -1;
-		}
+		if (!(mask & 1u << i) || !lazy_open(lib, why, sizeof(why)))
+			continue;
+		if (on_failure)
+			on_failure(lib, NULL, why);
+		return -1;
 	}
 	return 0;
 }

@@ -213,13 +213,16 @@ static void signatures(struct kbuild *k)
 int kbuild_facts(const char *kver, struct kbuild *k)
 {
 	struct utsname u;
-	char path[PATH_MAX], *real;
+	char path[PATH_MAX], *real, want[sizeof(k->kver)];
 	const char *dot;
 
+	/* KVER may be K's own: read again after an install. */
+	if (kver)
+		snprintf(want, sizeof(want), "%s", kver);
 	memset(k, 0, sizeof(*k));
 	if (uname(&u) < 0)
 		return -errno;
-	snprintf(k->kver, sizeof(k->kver), "%s", kver ? kver : u.release);
+	snprintf(k->kver, sizeof(k->kver), "%s", kver ? want : u.release);
 	k->running = !strcmp(k->kver, u.release);
 	snprintf(path, sizeof(path), "/lib/modules/%s/build", k->kver);
 	if ((real = realpath(path, NULL))) {

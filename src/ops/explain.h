@@ -110,8 +110,9 @@ int explain_dkms_kept(struct op_err *e, const char *version, const char *module,
 
 enum source_problem { SRC_UNREADABLE, SRC_NO_TOP_DIR, SRC_NO_VERSION, SRC_NO_RXE };
 int explain_source(struct op_err *e, int err, enum source_problem what, const char *path);
+/* SERIES: "6.1" for Debian's linux-source-6.1 tarball, NULL for a source given. */
 int explain_source_version(struct op_err *e, const char *have, const char *kver,
-			   const char *want);
+			   const char *want, const char *series);
 
 enum file_step { FILE_WRITE, FILE_MKDIR, FILE_MKDIR_BESIDE, FILE_MOVE_TO, FILE_TEMP };
 /* A file system step on PATH that failed with ERR. */

@@ -107,12 +107,17 @@ int explain_source(struct op_err *e, int err, enum source_problem what, const ch
 }
 
 int explain_source_version(struct op_err *e, const char *have, const char *kver,
-			   const char *want)
+			   const char *want, const char *series)
 {
 	if (!*want)
 		return op_err_set(e, -EINVAL, NULL, "the source is version %s but the version of "
 				  "kernel %s cannot be read (neither its headers' Makefile nor its "
 				  "package says it): --force builds anyway, unsupported", have, kver);
+	if (series)
+		return op_err_set(e, -EINVAL, NULL, "linux-source-%s is version %s but kernel %s "
+				  "is %s: apt-get install --allow-downgrades linux-source-%s=%s "
+				  "gives the kernel's own (or add --install-deps; --force builds "
+				  "anyway, unsupported)", series, have, kver, want, series, want);
 	return op_err_set(e, -EINVAL, NULL, "the source is version %s but kernel %s is %s: build "
 			  "from the kernel's own version (--force builds anyway, unsupported)", have,
 			  kver, want);

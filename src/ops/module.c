@@ -48,11 +48,16 @@ static void distro_package(const char *kver, char *buf, size_t len)
 		snprintf(buf, len, "%s", pkg);
 }
 
-/* What is missing to build: named in E with the command that supplies it. */
+/*
+ * What is missing to build: named in E with the command that supplies it.
+ * With --install-deps, Debian's tarball of another version than the
+ * kernel's (the source package updated before the headers, as a security
+ * upload can) is replaced by the kernel's own, apt's archive keeping it.
+ */
 static int missing(struct module_install_req *r, struct op_err *e)
 {
 	const struct kbuild *k = &r->k;
-	char headers[192], source[64], list[400] = "";
+	char headers[192], source[128], list[400] = "";
 	const char *pkgs[3];
 	size_t n = 0;
 	bool have_dkms = access("/usr/sbin/dkms", X_OK) == 0;
@@ -63,6 +68,11 @@ static int missing(struct module_install_req *r, struct op_err *e)
 		pkgs[n++] = headers;
 	if (!r->source && !*k->source)
 		pkgs[n++] = source;
+	else if (!r->source && r->install_deps && !r->force && *k->source_pkgver &&
+		 *k->kernel_pkgver && strcmp(k->source_pkgver, k->kernel_pkgver)) {
+		snprintf(source, sizeof(source), "linux-source-%s=%s", k->series, k->kernel_pkgver);
+		pkgs[n++] = source;
+	}
 	if (!have_dkms)
 		pkgs[n++] = "dkms";
 	if (!n)

@@ -104,7 +104,8 @@ int module_source_pick_version(struct module_install_req *r, struct op_err *e)
 	snprintf(r->version, sizeof(r->version), "%s", have);
 	if (!*want || strcmp(have, want)) {
 		if (!r->force)
-			return explain_source_version(e, have, k->kver, want);
+			return explain_source_version(e, have, k->kver, want,
+						      r->source ? NULL : k->series);
 		r->version_forced = true;
 	}
 	return 0;

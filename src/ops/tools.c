@@ -58,9 +58,11 @@ void tools_rm_tree(const char *dir)
 int tools_apt_install(const char *const pkgs[], size_t n, const struct spawn_progress *p,
 		     struct op_err *e)
 {
-	const char *argv[16] = { "apt-get", "install", "-y", "-q", "--no-install-recommends" };
+	/* --allow-downgrades: a package asked for at its version (PKG=VERSION) only. */
+	const char *argv[16] = { "apt-get", "install", "-y", "-q", "--no-install-recommends",
+				 "--allow-downgrades" };
 	struct spawn_out o;
-	size_t a = 5;
+	size_t a = 6;
 
 	for (size_t i = 0; i < n && a < 15; i++)
 		argv[a++] = pkgs[i];

@@ -84,6 +84,17 @@ measure_module() {
 		echo
 		return 0
 	fi
+	# apt's newest linux-source may be ahead of the kernel's headers (a
+	# security upload of the source first): the kernel's own, as install
+	# gets it with --install-deps, before anything is timed.
+	if "$R" -j module status --kernel "$kver" | jq -e '.source_version != .kernel_version' >/dev/null; then
+		say "the kernel's own source: rdmactl module install --kernel $kver --install-deps"
+		if ! "$R" module install --kernel "$kver" --install-deps >"$tmp.module" 2>&1; then
+			say "rdmactl module install --install-deps failed:"; tail -5 "$tmp.module" >&2
+			return 1
+		fi
+		"$R" module remove --kernel "$kver" >/dev/null
+	fi
 	echo "Seconds, from no rxe source on the system to rdma_rxe.ko installed. rdmactl:"
 	echo "\`rdmactl module install --kernel $kver\` (extracts drivers/infiniband/sw/rxe from"
 	echo "$src, registers it with DKMS, builds and installs it; then removed). By hand:"

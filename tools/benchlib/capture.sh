@@ -7,9 +7,12 @@
 # same between two QPs of rxe0 (loopback, which only the capture's eBPF
 # source sees; no tcpdump row). Sourced by tools/bench, run inside the bed.
 
-# rxe1 on veth1 beside rxe0 (on veth0), with both fe80:: GIDs (index 0) there.
+# rxe0 on veth0 and rxe1 on veth1 (the groups before may have left no link),
+# with both fe80:: GIDs (index 0) there.
 capture_devices() {
 	local d i
+	rdma_clear
+	"$R" add rxe0 veth0 >/dev/null || { say "cannot add rxe0 on veth0"; return 1; }
 	"$R" add rxe1 veth1 >/dev/null || { say "cannot add rxe1 on veth1"; return 1; }
 	for ((i = 0; i < 100; i++)); do
 		for d in rxe0 rxe1; do
@@ -163,7 +166,7 @@ measure_capture() {
 	echo "'udp dst port 4791', rdmactl's own), the peer any capture is measured against."
 	echo
 	if ! capture_devices; then
-		echo "Not measured: rxe1 on veth1 could not be made or got no fe80:: GID."
+		echo "Not measured: rxe0 on veth0 or rxe1 on veth1 could not be made or got no fe80:: GID."
 		echo
 		rm -f "$cap_tmp" "$cap_tmp".*
 		return 0

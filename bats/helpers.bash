@@ -372,3 +372,56 @@ start_qpfail() {
 	fail "qpfail $mode never held its QPs: $(cat "$BATS_TEST_TMPDIR/$mode.out")"
 }
 
+
+# Waits until the background command writing stderr to $1 said it captures
+# (or said $2).
+wait_capturing() {
+	for _ in $(seq 200); do
+		grep -q "${2:-capturing on}" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	fail "never started capturing: $(cat "$1")"
+}
+
+# tcpdump on NETDEV ($3, else veth0) into $T/td.pcap and 'rdmactl capture DEV
+# ($2, else rxe0) -w $T/$1' (its lines into $T/cap.out and $T/cap.err), in
+# network namespace $4 when given; both capturing once this returns, their
+# PIDs in $td and $cap (and bg).
+capture_both() {
+	local in=()
+	[ -z "${4-}" ] || in=(ip netns exec "$4")
+	# -Z root: tcpdump keeps to the user who can write the test's directory.
+	# 3>&-: a process left running must not hold bats's own descriptor.
+	# --immediate-mode: else tcpdump reads its ring a block at a time, and at
+	# SIGINT leaves what it has not read (68 of 200 captured in one try here).
+	"${in[@]}" tcpdump -Z root --immediate-mode -i "${3:-veth0}" -U -w "$T/td.pcap" \
+		udp dst port 4791 2>"$T/td.err" 3>&- &
+	td=$!
+	"${in[@]}" "$RDMACTL" capture "${2:-rxe0}" -w "$T/$1" >"$T/cap.out" 2>"$T/cap.err" 3>&- &
+	cap=$!
+	bg=("$td" "$cap")
+	wait_capturing "$T/td.err" listening
+	wait_capturing "$T/cap.err"
+}
+
+# Both ended at once (the capture reads its ring's last block before it ends).
+end_both() {
+	kill -INT "$cap" "$td"
+	wait "$cap" || fail "capture: $(cat "$T/cap.err")"
+	wait "$td" || true
+	# shellcheck disable=SC2034 # the caller's teardown kills what is left in it
+	bg=()
+}
+
+# rdmactl's pcap $T/$1 holds the same packets, byte for byte, as tcpdump's
+# $T/td.pcap (each capture took its own timestamps).
+same_as_tcpdump() {
+	local mine
+	run -0 --separate-stderr tcpdump -r "$T/$1" -t -nn -xx
+	# shellcheck disable=SC2154 # bats's run sets it
+	mine=$output
+	run -0 --separate-stderr tcpdump -r "$T/td.pcap" -t -nn -xx
+	[ "$mine" = "$output" ] || fail "rdmactl's pcap and tcpdump's differ: $(cat "$T/td.err");" \
+		"rdmactl's: $(tcpdump -r "$T/$1" -nn 2>&1 | wc -l) lines, tcpdump's:" \
+		"$(tcpdump -r "$T/td.pcap" -nn 2>&1 | wc -l)"
+}

@@ -19,6 +19,7 @@ setup() {
 teardown() {
 	[ "${RXE_VM:-}" = 1 ] || return 0
 	pkill -f 'sleep 4242' 2>/dev/null || true
+	[ -z "${bg-}" ] || kill "${bg[@]}" 2>/dev/null || true
 	# A failed test's programs, which would hold bats's output open.
 	pkill -x ibv_rc_pingpong 2>/dev/null || true
 	pkill -f 'rdmactl -j monitor' 2>/dev/null || true
@@ -192,6 +193,36 @@ in_ns() {
 	run ip netns exec rdmactl-b timeout 60 rping -c -a 10.77.0.1 -C 5 -v
 	assert_success
 	wait "$rs" || fail "rping server: $(cat "$BATS_TEST_TMPDIR/rs")"
+}
+
+# bats test_tags=kernels
+@test "netns: capture in a namespace: ibv_rc_pingpong -n 50 to another, the packets rxe sent, the bytes tcpdump saw there" {
+	second_namespace
+	run -0 rdmactl -n rdmactl-a add rxa va
+	run -0 rdmactl -n rdmactl-b add rxb vb
+	rxe_socket_in rdmactl-a || skip "rdma_rxe of $(uname -r) has no socket in a namespace (before 7.1): no RoCE crosses va"
+	T=$BATS_TEST_TMPDIR
+	# In the shared mode both devices are the initial namespace's, and their sysfs with them.
+	sent() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/sent_pkts"; }
+	s0=$(sent rxa) s1=$(sent rxb)
+	capture_both rc.pcap rxa va rdmactl-a
+	ip netns exec rdmactl-a timeout 60 ibv_rc_pingpong -d rxa -g 1 -p 18762 -n 50 >"$T/srv" 2>&1 3>&- &
+	srv=$!
+	ip netns exec rdmactl-a bash -c "source '$BATS_TEST_DIRNAME/../listen.bash'; wait_listen 18762"
+	run ip netns exec rdmactl-b timeout 60 ibv_rc_pingpong -d rxb -g 1 -p 18762 -n 50 10.77.0.1
+	assert_success
+	wait "$srv" || fail "server: $(cat "$T/srv")"
+	end_both
+	n=$(($(sent rxa) - s0 + $(sent rxb) - s1))
+	[ "$n" -ge 100 ] || fail "rxe sent $n packets for 50 round trips"
+	run -0 cat "$T/cap.err"
+	assert_line "rdmactl: note: capturing on va, and what rxa sends to itself (eBPF at rxe_rcv)"
+	run -0 cat "$T/cap.out"
+	assert_line --regexp "^$n RoCE v2 packets in [0-9.]+ s, 0 dropped, 0 malformed, 0 other frames$"
+	# One conversation each way.
+	assert_line --regexp "^qp [0-9]+ at 10\.77\.0\.1 from 10\.77\.0\.2 qp [0-9]+ port [0-9]+: [0-9]+ packets, [0-9]+ bytes, "
+	assert_line --regexp "^qp [0-9]+ at 10\.77\.0\.2 from 10\.77\.0\.1 qp [0-9]+ port [0-9]+: [0-9]+ packets, [0-9]+ bytes, "
+	same_as_tcpdump rc.pcap
 }
 
 # bats test_tags=kernels

@@ -46,40 +46,6 @@ pingpong() {
 	wait "$srv" || fail "server: $(cat "$BATS_TEST_TMPDIR/srv")"
 }
 
-# Waits until the background command writing stderr to $1 said it captures.
-wait_capturing() {
-	for _ in $(seq 200); do
-		grep -q "${2:-capturing on}" "$1" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	fail "never started capturing: $(cat "$1")"
-}
-
-# tcpdump on veth0 into $T/td.pcap and 'rdmactl capture rxe0 -w $T/$1' (its
-# lines into $T/cap.out and $T/cap.err), both capturing once this returns.
-capture_both() {
-	# -Z root: tcpdump keeps to the user who can write the test's directory.
-	# 3>&-: a process left running must not hold bats's own descriptor.
-	# --immediate-mode: else tcpdump reads its ring a block at a time, and at
-	# SIGINT leaves what it has not read (68 of 200 captured in one try here).
-	tcpdump -Z root --immediate-mode -i veth0 -U -w "$T/td.pcap" udp dst port 4791 \
-		2>"$T/td.err" 3>&- &
-	td=$!
-	"$RDMACTL" capture rxe0 -w "$T/$1" >"$T/cap.out" 2>"$T/cap.err" 3>&- &
-	cap=$!
-	bg=("$td" "$cap")
-	wait_capturing "$T/td.err" listening
-	wait_capturing "$T/cap.err"
-}
-
-# Both ended at once (the capture reads its ring's last block before it ends).
-end_both() {
-	kill -INT "$cap" "$td"
-	wait "$cap" || fail "capture: $(cat "$T/cap.err")"
-	wait "$td" || true
-	bg=()
-}
-
 # bats test_tags=kernels
 @test "capture: ibv_rc_pingpong -n 50 across the veth whole: every packet rxe sent, the same tcpdump saw" {
 	two_devices
@@ -96,13 +62,7 @@ end_both() {
 	assert_line --regexp "^$n RoCE v2 packets in [0-9.]+ s, 0 dropped, 0 malformed, 0 other frames$"
 	# Two conversations, one each way, naming each other, nothing resent.
 	assert_equal "$(grep -c ': [0-9]* packets, [0-9]* bytes, 0 resent, no NAK' <<<"$output")" 2
-	# The same bytes; each capture took its own timestamps.
-	run -0 --separate-stderr tcpdump -r "$T/rc.pcap" -t -nn -xx
-	mine=$output
-	run -0 --separate-stderr tcpdump -r "$T/td.pcap" -t -nn -xx
-	[ "$mine" = "$output" ] || fail "rdmactl's pcap and tcpdump's differ: $(cat "$T/td.err");" \
-		"rdmactl's: $(tcpdump -r "$T/rc.pcap" -nn 2>&1 | wc -l) lines, tcpdump's:" \
-		"$(tcpdump -r "$T/td.pcap" -nn 2>&1 | wc -l)"
+	same_as_tcpdump rc.pcap
 	# Every packet stamped in wall time, both ways, within the ping-pong's run
 	# (7.3 stamps what veth0 receives by the monotonic clock: capture mends it).
 	run -0 --separate-stderr tcpdump -r "$T/rc.pcap" -tt -nn

@@ -32,6 +32,7 @@ teardown_file() {
 teardown() {
 	[ "${RXE_VM_HOST:-}" = 1 ] || return 0
 	nft delete table inet rdmactl_cut 2>/dev/null || true
+	[ -z "${bg-}" ] || kill "${bg[@]}" 2>/dev/null || true
 	pkill -f 'rdmactl -j monitor' 2>/dev/null || true
 	pkill -f 'ibv_rc_pingpong -d rxe0 -g 1 -p 18519' 2>/dev/null || true
 }
@@ -136,6 +137,25 @@ setup() {
 	run timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -p 18517 -n 100 "$P"
 	assert_success
 	assert_line --partial '100 iters in'
+}
+
+@test "two hosts: capture on eth0 sees every packet rxe sent and took in, the bytes tcpdump saw" {
+	T=$BATS_TEST_TMPDIR
+	hw() { cat "/sys/class/infiniband/rxe0/ports/1/hw_counters/$1"; }
+	s0=$(hw sent_pkts) r0=$(hw rcvd_pkts)
+	capture_both rc.pcap rxe0 eth0
+	# Host 2's stock server on 18515 serves 100 round trips a client.
+	run timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -p 18515 -n 100 "$P"
+	assert_success
+	end_both
+	n=$(($(hw sent_pkts) - s0 + $(hw rcvd_pkts) - r0))
+	[ "$n" -ge 200 ] || fail "rxe0 sent and took in $n packets for 100 round trips"
+	run -0 cat "$T/cap.out"
+	assert_line --regexp "^$n RoCE v2 packets in [0-9.]+ s, 0 dropped, 0 malformed, 0 other frames$"
+	# One conversation each way (rxe may resend under load: not asserted).
+	assert_line --regexp "^qp [0-9]+ at ${P//./\\.} from [0-9.]+ qp [0-9]+ port [0-9]+: [0-9]+ packets, "
+	assert_line --regexp "^qp [0-9]+ at [0-9.]+ from ${P//./\\.} qp [0-9]+ port [0-9]+: [0-9]+ packets, "
+	same_as_tcpdump rc.pcap
 }
 
 # Both ways with the other examples on host 2 (bats/vm2/peer): stock on

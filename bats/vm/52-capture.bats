@@ -198,3 +198,62 @@ pingpong() {
 	assert_equal "$stderr" "rdmactl: warning: what rxe0 sends to itself is not seen: that needs root, or CAP_BPF and CAP_PERFMON beside CAP_NET_RAW
 rdmactl: note: capturing on veth0 alone: traffic between QPs of rxe0 does not cross it"
 }
+
+# bats test_tags=kernels
+@test "capture: one device's failing programs from their start: each NAK by name; check names the stall's capture" {
+	[ -e /sys/kernel/btf/rdma_rxe ] || skip "this kernel's rdma_rxe has no BTF: what rxe0 sends to itself is not seen"
+	T=$BATS_TEST_TMPDIR
+	"$RDMACTL" capture rxe0 >"$T/cap.out" 2>"$T/cap.err" 3>&- &
+	cap=$!
+	bg=("$cap")
+	wait_capturing "$T/cap.err"
+	start_qpfail rnr 3>&-
+	rnr=$prog rnr_a=$qp_a rnr_b=$qp_b
+	bg+=("$prog")
+	start_qpfail bad-rkey 3>&-
+	bad=$prog bad_a=$qp_a bad_b=$qp_b
+	bg+=("$prog")
+	# B expects PSN 0, A sends from 0x1000: B NAKs the first SEND, then drops it unanswered.
+	start_qpfail wrong-psn 3>&-
+	psn=$prog psn_a=$qp_a psn_b=$qp_b
+	bg+=("$prog")
+	run rdmactl check --only qps
+	assert_failure 1
+	assert_line --regexp "^FAIL  qps +QP $psn_a \(RC\) of $psn \(qpfail\) on rxe0 is in RTS and resending with no answer: its peer on the same device expects a PSN it does not send: the PSNs its program gave the two QPs do not match \(or the peer was given another GID for it\) \(likely: rxe0 resent [1-9][0-9]* times meanwhile; its peer QP $psn_b of $psn \(qpfail\), in RTS, still expects PSN 0 where it sends 4097; rxe0 counts [1-9][0-9]* out-of-sequence requests?\)$"
+	assert_line "      fix: give each QP's RTR the sq_psn its peer's RTS has; 'rdmactl capture rxe0 --qp $psn_a' shows its requests RESENT and nothing back (a PSN sequence error NAK comes once, at the first packet its peer did not expect)"
+	# The capture it names, started now: the SEND again and again, nothing back.
+	run --separate-stderr "$RDMACTL" capture rxe0 --qp "$psn_a" --duration 2
+	assert_success
+	assert_line --regexp " RC SEND_ONLY qp $psn_b psn 4096 len 64 RESENT after [0-9.]+ ms$"
+	assert_line --regexp "^qp $psn_b .*: [0-9]+ packets, [0-9]+ bytes, [0-9]+ resent, no NAK, longest wait "
+	refute_line --regexp " RC ACKNOWLEDGE qp $psn_a "
+	# The capture started before them all: each failure's NAK by name.
+	kill -INT "$cap"
+	wait "$cap" || fail "capture: $(cat "$T/cap.err")"
+	bg=("$rnr" "$bad" "$psn")
+	run -0 cat "$T/cap.out"
+	assert_line --regexp " RC ACKNOWLEDGE qp $rnr_a from qp $rnr_b psn 0 len 0 RNR NAK msn 0 timer [0-9]+ us$"
+	assert_line --regexp " RC RDMA_WRITE_ONLY qp $bad_b psn 0 len 64 rkey 0x[0-9a-f]+ dma_len 64$"
+	assert_line --regexp " RC ACKNOWLEDGE qp $bad_a from qp $bad_b psn 0 len 0 NAK remote access error msn 0$"
+	assert_line --regexp " RC SEND_ONLY qp $psn_b psn 4096 len 64$"
+	assert_line --regexp " RC ACKNOWLEDGE qp $psn_a from qp $psn_b psn 0 len 0 NAK PSN sequence error msn [0-9]+$"
+	assert_equal "$(grep -c 'NAK PSN sequence error msn' <<<"$output")" 1
+	assert_line --regexp "^[0-9]+ RoCE v2 packets in [0-9.]+ s, 0 dropped, 0 malformed, 0 other frames$"
+}
+
+# bats test_tags=kernels
+@test "capture: a peer on the same device told another GID: check names it, its capture shows nothing back" {
+	# B connected over GID 0, A over the recommended one (two ends given different -g):
+	# B drops every packet A sends from an address it was not given.
+	start_qpfail wrong-gid 3>&-
+	bg=("$prog")
+	run rdmactl check --only qps
+	assert_failure 1
+	assert_line --regexp "^FAIL  qps +QP $qp_a \(RC\) of $prog \(qpfail\) on rxe0 is in RTS and resending with no answer: its peer on the same device was given another GID for it than the one it sends from, and drops its packets \(likely: rxe0 resent [1-9][0-9]* times meanwhile; its peer QP $qp_b of $prog \(qpfail\), in RTS, still expects PSN 0 where it sends 1; rxe0 counts no out-of-sequence request, which PSNs that do not match make\)$"
+	assert_line "      fix: give each QP its peer's GID at the index the peer sends from (one GID index for both ends); 'rdmactl capture rxe0 --qp $qp_a' shows its requests RESENT and nothing back (a PSN sequence error NAK comes once, at the first packet its peer did not expect)"
+	[ -e /sys/kernel/btf/rdma_rxe ] || skip "this kernel's rdma_rxe has no BTF: the capture check names sees none of it"
+	run --separate-stderr "$RDMACTL" capture rxe0 --qp "$qp_a" --duration 2
+	assert_success
+	assert_line --regexp " RC SEND_ONLY qp $qp_b psn 0 len 64 RESENT after [0-9.]+ ms$"
+	assert_line --regexp "^qp $qp_b .*: [0-9]+ packets, [0-9]+ bytes, [0-9]+ resent, no NAK, longest wait "
+}

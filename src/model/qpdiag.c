@@ -37,6 +37,21 @@ static void wire(struct model_qpdiag *d, const struct rdma_qp *q)
 		 "drops (a firewall here)", q->dev, q->qpn);
 }
 
+/*
+ * The same for a QP whose peer is on its own device: rxe hands their
+ * packets to itself, where capture reads them through eBPF. A peer that
+ * expects an earlier PSN NAKs the first packet past it and drops the rest
+ * unanswered; one told another GID for Q drops every packet unanswered.
+ */
+static void loop(struct model_qpdiag *d, const struct rdma_qp *q)
+{
+	size_t n = strlen(d->fix);
+
+	snprintf(d->fix + n, sizeof(d->fix) - n, "; 'rdmactl capture %s --qp %u' shows its "
+		 "requests RESENT and nothing back (a PSN sequence error NAK comes once, at the "
+		 "first packet its peer did not expect)", q->dev, q->qpn);
+}
+
 /* P's counter NAME (rdmactl's name for it), 0 when P has none such. */
 static uint64_t counter(const struct port *p, const char *name)
 {
@@ -61,6 +76,7 @@ void model_qpdiag_facts(const struct port *now, const struct port *before,
 	f->rnr_exceeded = counter(now, "retry_rnr_exceeded_err");
 	f->retry_exceeded = counter(now, "retry_exceeded_err");
 	f->link_downed = counter(now, "link_downed");
+	f->out_of_seq = counter(now, "out_of_seq_request");
 	if (before && before->counters_known && now->counters_known) {
 		uint64_t a = counter(before, "completer_retry_err");
 		uint64_t b = counter(now, "completer_retry_err");
@@ -170,6 +186,37 @@ static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
 	}
 }
 
+/*
+ * QP Q resends to a peer on its own device that takes nothing in. No
+ * firewall or namespace stands between two QPs of one device: the peer
+ * drops what it gets. rxe NAKs the first request past the PSN a QP
+ * expects, and counts it (out_of_seq_request); a request from an address
+ * other than the one the QP was given it drops without a word.
+ */
+static void same_device(struct model_qpdiag *d, const struct rdma_qp *q,
+			const struct model_qpdiag_port *port)
+{
+	size_t n = strlen(d->evidence);
+
+	if (port->out_of_seq) {
+		d->cause = "its peer on the same device expects a PSN it does not send: the PSNs "
+			   "its program gave the two QPs do not match (or the peer was given "
+			   "another GID for it)";
+		snprintf(d->evidence + n, sizeof(d->evidence) - n, "; %s counts %" PRIu64
+			 " out-of-sequence request%s", q->dev, port->out_of_seq,
+			 port->out_of_seq == 1 ? "" : "s");
+		fix(d, "give each QP's RTR the sq_psn its peer's RTS has");
+	} else {
+		d->cause = "its peer on the same device was given another GID for it than the "
+			   "one it sends from, and drops its packets";
+		snprintf(d->evidence + n, sizeof(d->evidence) - n, "; %s counts no "
+			 "out-of-sequence request, which PSNs that do not match make", q->dev);
+		fix(d, "give each QP its peer's GID at the index the peer sends from (one GID "
+			 "index for both ends)");
+	}
+	loop(d, q);
+}
+
 void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct model_qps *before,
 		       const struct model_qpdiag_port *port, struct model_qpdiag *d)
 {
@@ -200,21 +247,25 @@ void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct m
 		if (!peer_was || psn_moved(peer_was->has_rq_psn, peer_was->rq_psn,
 					   peer->has_rq_psn, peer->rq_psn) || model_qpdiag_owes(now, i) != 1)
 			return;
-		if (peer->state != MODEL_QPS_RTS && peer->state != MODEL_QPS_RTR)
-			d->cause = "its peer on this host takes in nothing in its state, and rxe "
-				   "resends to it for as long as the program runs";
-		else
-			d->cause = "its packets do not reach its peer on this host: a firewall "
-				   "dropping UDP 4791 between network namespaces, or the peer in "
-				   "another namespace before Linux 7.1";
 		snprintf(d->evidence, sizeof(d->evidence), "%s resent %" PRId64 " times meanwhile; "
 			 "its peer QP %u of %s, in %s, still expects PSN %u where it sends %u",
 			 q->dev, port->resent, peer->qpn, model_qp_owner(peer, who, sizeof(who)),
 			 model_qp_state_name(peer->state), peer->rq_psn, q->sq_psn);
-		fix(d, "'rdmactl check --only firewall,netns' in both namespaces");
-		/* Between two devices the packets cross a netdev, where capture sees them. */
-		if (strcmp(peer->dev, q->dev))
+		if (peer->state != MODEL_QPS_RTS && peer->state != MODEL_QPS_RTR) {
+			d->cause = "its peer on this host takes in nothing in its state, and rxe "
+				   "resends to it for as long as the program runs";
+			fix(d, "the program must bring its peer QP to RTR before this one sends "
+			       "(one in ERR through RESET again), or destroy both");
+		} else if (!strcmp(peer->dev, q->dev)) {
+			same_device(d, q, port);
+		} else {
+			d->cause = "its packets do not reach its peer on this host: a firewall "
+				   "dropping UDP 4791 between network namespaces, or the peer in "
+				   "another namespace before Linux 7.1";
+			fix(d, "'rdmactl check --only firewall,netns' in both namespaces");
+			/* Between two devices the packets cross a netdev, where capture sees them. */
 			wire(d, q);
+		}
 	} else {
 		if (psn_moved(was->has_rq_psn, was->rq_psn, q->has_rq_psn, q->rq_psn))
 			return;

@@ -21,6 +21,7 @@ struct model_qpdiag_port {
 	uint64_t rnr_exceeded;	/* retry_rnr_exceeded_err */
 	uint64_t retry_exceeded;	/* retry_exceeded_err */
 	uint64_t link_downed;
+	uint64_t out_of_seq;	/* out_of_seq_request: PSN sequence error NAKs sent */
 	int64_t resent;		/* completer_retry_err's rise between two readings; -1: one reading */
 };
 

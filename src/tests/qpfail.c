@@ -7,7 +7,7 @@
  * rdmactl would, and prints each completion it polls ("completion STATUS
  * TEXT", libibverbs' words), then "holding PID".
  *
- * Usage: qpfail DEV[,DEV2] GID_INDEX ok|rnr|dead-peer|bad-rkey|memlock|many PAIRS
+ * Usage: qpfail DEV[,DEV2] GID_INDEX MODE [PAIRS]
  *   DEV2       B's device: A on DEV sends to B on DEV2, each device with its
  *              own PD, CQ and MR, so the packets cross DEV's netdev (the
  *              captures' tests); GID_INDEX is then both devices'
@@ -15,11 +15,17 @@
  *   rnr        a SEND with no receive posted and rnr_retry 0: RNR retry exceeded
  *   dead-peer  the receiving QP destroyed, then a SEND: no completion comes
  *   bad-rkey   an RDMA WRITE with a key the peer never gave: remote access error
+ *   wrong-psn  B told to expect PSN 0 where A starts at 0x1000, then a SEND:
+ *              no completion comes (B NAKs once, then drops A's resends)
+ *   wrong-gid  B connected with GID index 0 (its own and A's), A with GID_INDEX,
+ *              as two ends given different -g; then a SEND: no completion
+ *              comes (B drops what A sends from an address it was not given)
  *   memlock    4 MiB registered under a 64 KiB locked-memory limit: ENOMEM
  *   many       PAIRS pairs connected to each other, idle: the benchmark's load
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +45,7 @@ struct side {
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;	/* one for both QPs on one device, as many programs do */
 	struct ibv_mr *mr;
-	union ibv_gid gid;
+	union ibv_gid gid, gid0;	/* at GID_INDEX, and at 0 */
 };
 
 struct prog {
@@ -92,15 +98,23 @@ static struct ibv_qp *make_qp(struct prog *p, struct side *s)
 	return qp;
 }
 
-/* QP to RTR then RTS towards DEST on side TO, with RNR_RETRY (7: forever). */
+/* How a QP is connected to its peer, beyond the peer's number and side. */
+struct conn {
+	int rnr_retry;			/* 7: forever */
+	uint32_t rq_psn, sq_psn;	/* the PSN it expects, and the one it sends first */
+	bool gid0;			/* GID index 0 both ends, not GID_INDEX */
+};
+
+/* QP to RTR then RTS towards DEST on side TO, as C says. */
 static void connect_qp(struct prog *p, struct ibv_qp *qp, uint32_t dest, struct side *to,
-		       int rnr_retry)
+		       struct conn c)
 {
 	struct ibv_qp_attr at = {
 		.qp_state = IBV_QPS_RTR, .path_mtu = IBV_MTU_1024, .dest_qp_num = dest,
-		.rq_psn = 0, .max_dest_rd_atomic = 1, .min_rnr_timer = 1,
+		.rq_psn = c.rq_psn, .max_dest_rd_atomic = 1, .min_rnr_timer = 1,
 		.ah_attr = { .is_global = 1, .port_num = 1,
-			     .grh = { .dgid = to->gid, .sgid_index = (uint8_t)p->gid_index,
+			     .grh = { .dgid = c.gid0 ? to->gid0 : to->gid,
+				      .sgid_index = (uint8_t)(c.gid0 ? 0 : p->gid_index),
 				      .hop_limit = 64 } },
 	};
 
@@ -108,7 +122,8 @@ static void connect_qp(struct prog *p, struct ibv_qp *qp, uint32_t dest, struct 
 			  IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
 		die("ibv_modify_qp RTR");
 	at = (struct ibv_qp_attr){ .qp_state = IBV_QPS_RTS, .timeout = 14, .retry_cnt = 7,
-				   .rnr_retry = (uint8_t)rnr_retry, .sq_psn = 0, .max_rd_atomic = 1 };
+				   .rnr_retry = (uint8_t)c.rnr_retry, .sq_psn = c.sq_psn,
+				   .max_rd_atomic = 1 };
 	if (ibv_modify_qp(qp, &at, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 			  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
 		die("ibv_modify_qp RTS");
@@ -177,7 +192,7 @@ static void open_side(struct prog *p, struct side *s, struct ibv_context *ctx, s
 	s->pd = pd ? pd : ibv_alloc_pd(s->ctx);
 	if (!s->pd)
 		die("ibv_alloc_pd");
-	if (ibv_query_gid(s->ctx, 1, p->gid_index, &s->gid))
+	if (ibv_query_gid(s->ctx, 1, p->gid_index, &s->gid) || ibv_query_gid(s->ctx, 1, 0, &s->gid0))
 		die("ibv_query_gid");
 	s->cq = ibv_create_cq(s->ctx, 16, NULL, NULL, 0);
 	if (!s->cq)
@@ -196,8 +211,8 @@ int main(int argc, char **argv)
 
 	mode = argc > 3 ? argv[3] : "";
 	if (argc != 4 + !strcmp(mode, "many")) {
-		fprintf(stderr, "usage: qpfail DEV[,DEV2] GID_INDEX ok|rnr|dead-peer|bad-rkey|memlock|"
-			"many PAIRS\n");
+		fprintf(stderr, "usage: qpfail DEV[,DEV2] GID_INDEX ok|rnr|dead-peer|bad-rkey|"
+			"wrong-psn|wrong-gid|memlock|many PAIRS\n");
 		return 2;
 	}
 	p.gid_index = atoi(argv[2]);
@@ -238,8 +253,11 @@ int main(int argc, char **argv)
 	}
 	p.a = make_qp(&p, p.sa);
 	p.b = make_qp(&p, p.sb);
-	connect_qp(&p, p.a, p.b->qp_num, p.sb, !strcmp(mode, "rnr") ? 0 : 7);
-	connect_qp(&p, p.b, p.a->qp_num, p.sa, 7);
+	connect_qp(&p, p.a, p.b->qp_num, p.sb, (struct conn){
+		.rnr_retry = !strcmp(mode, "rnr") ? 0 : 7,
+		.sq_psn = !strcmp(mode, "wrong-psn") ? 0x1000 : 0 });
+	connect_qp(&p, p.b, p.a->qp_num, p.sa, (struct conn){
+		.rnr_retry = 7, .gid0 = !strcmp(mode, "wrong-gid") });
 	printf("QPs %u -> %u\n", p.a->qp_num, p.b->qp_num);
 	if (!strcmp(mode, "ok")) {
 		post_recv(&p);
@@ -248,9 +266,12 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "rnr")) {
 		post_send(&p, IBV_WR_SEND, 0);
 		poll_for(&p, 1, 10);
-	} else if (!strcmp(mode, "dead-peer")) {
-		if (ibv_destroy_qp(p.b))
+	} else if (!strcmp(mode, "dead-peer") || !strcmp(mode, "wrong-psn") ||
+		   !strcmp(mode, "wrong-gid")) {
+		if (!strcmp(mode, "dead-peer") && ibv_destroy_qp(p.b))
 			die("ibv_destroy_qp");
+		if (strcmp(mode, "dead-peer"))
+			post_recv(&p);
 		post_send(&p, IBV_WR_SEND, 0);
 		if (!poll_for(&p, 1, 2))
 			printf("no completion in 2 s\n");
@@ -262,8 +283,8 @@ int main(int argc, char **argv)
 		for (int i = 1; i < atoi(argv[4]); i++) {
 			struct ibv_qp *x = make_qp(&p, p.sa), *y = make_qp(&p, p.sb);
 
-			connect_qp(&p, x, y->qp_num, p.sb, 7);
-			connect_qp(&p, y, x->qp_num, p.sa, 7);
+			connect_qp(&p, x, y->qp_num, p.sb, (struct conn){ .rnr_retry = 7 });
+			connect_qp(&p, y, x->qp_num, p.sa, (struct conn){ .rnr_retry = 7 });
 		}
 	} else {
 		fprintf(stderr, "qpfail: no mode '%s'\n", mode);

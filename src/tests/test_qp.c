@@ -182,15 +182,40 @@ static void resending(void **state)
 	now.v[0].sq_psn = before.v[0].sq_psn = 103;
 	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_STALLED);
-	assert_non_null(strstr(d.cause, "do not reach its peer"));
 	assert_string_equal(d.evidence, "rxe0 resent 15 times meanwhile; its peer QP 18 of "
-			    "40 (prog), in RTS, still expects PSN 100 where it sends 103");
+			    "40 (prog), in RTS, still expects PSN 100 where it sends 103; rxe0 "
+			    "counts no out-of-sequence request, which PSNs that do not match make");
+	/* On one device no firewall stands between them: a GID, as rxe counted no NAK ... */
+	assert_non_null(strstr(d.cause, "peer on the same device was given another GID"));
+	assert_null(strstr(d.fix, "firewall"));
+	assert_non_null(strstr(d.fix, "; 'rdmactl capture rxe0 --qp 17' shows its requests "
+			       "RESENT and nothing back"));
+	/* ... or PSNs that do not match, where it did. */
+	f.out_of_seq = 1;
+	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
+	assert_non_null(strstr(d.cause, "expects a PSN it does not send"));
+	assert_string_equal(d.evidence, "rxe0 resent 15 times meanwhile; its peer QP 18 of "
+			    "40 (prog), in RTS, still expects PSN 100 where it sends 103; rxe0 "
+			    "counts 1 out-of-sequence request");
+	assert_non_null(strstr(d.fix, "give each QP's RTR the sq_psn its peer's RTS has; "));
+	f.out_of_seq = 0;
+	/* Between two devices, a firewall or the namespaces; capture on the netdev. */
+	snprintf(now.v[1].dev, sizeof(now.v[1].dev), "rxe1");
+	snprintf(before.v[1].dev, sizeof(before.v[1].dev), "rxe1");
+	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_STALLED);
+	assert_non_null(strstr(d.cause, "do not reach its peer"));
+	assert_non_null(strstr(d.fix, "'rdmactl check --only firewall,netns' in both namespaces; "
+			       "'rdmactl capture rxe0 --qp 17' (in its network namespace)"));
 	/* A peer in ERR takes nothing in: the sender resends to it for ever. */
 	now.v[1].state = MODEL_QPS_ERR;
 	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_STALLED);
 	assert_non_null(strstr(d.cause, "takes in nothing"));
+	assert_non_null(strstr(d.fix, "bring its peer QP to RTR"));
 	now.v[1].state = MODEL_QPS_RTS;
+	snprintf(now.v[1].dev, sizeof(now.v[1].dev), "rxe0");
+	snprintf(before.v[1].dev, sizeof(before.v[1].dev), "rxe0");
 	/* ... but not when 18 took some in meanwhile (a loaded link losing a few). */
 	before.v[1].rq_psn = 90;
 	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
@@ -262,11 +287,12 @@ static void port_facts(void **state)
 	struct counter a[] = { { "completer_retry_err", 10 }, { "retry_rnr_exceeded_err", 2 },
 			       { "link_downed", 1 } };
 	struct counter b[] = { { "completer_retry_err", 25 }, { "retry_rnr_exceeded_err", 2 },
-			       { "link_downed", 1 }, { "retry_exceeded_err", 4 } };
+			       { "link_downed", 1 }, { "retry_exceeded_err", 4 },
+			       { "out_of_sequence", 3 } };	/* its older kernels' name */
 	struct port before = { .num = 1, .state = 4, .counters_known = true, .counters = a,
 			       .ncounters = 3 };
 	struct port now = { .num = 1, .state = 1, .counters_known = true, .counters = b,
-			    .ncounters = 4 };
+			    .ncounters = 5 };
 	struct model_qpdiag_port f;
 
 	(void)state;
@@ -276,6 +302,7 @@ static void port_facts(void **state)
 	assert_int_equal(f.rnr_exceeded, 2);
 	assert_int_equal(f.retry_exceeded, 4);
 	assert_int_equal(f.link_downed, 1);
+	assert_int_equal(f.out_of_seq, 3);
 	assert_int_equal(f.resent, 15);
 	model_qpdiag_facts(&before, &now, &f);	/* a counter reset between: no rise */
 	assert_int_equal(f.resent, 0);

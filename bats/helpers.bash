@@ -394,8 +394,11 @@ capture_both() {
 	# 3>&-: a process left running must not hold bats's own descriptor.
 	# --immediate-mode: else tcpdump reads its ring a block at a time, and at
 	# SIGINT leaves what it has not read (68 of 200 captured in one try here).
-	"${in[@]}" tcpdump -Z root --immediate-mode -i "${3:-veth0}" -U -w "$T/td.pcap" \
-		udp dst port 4791 2>"$T/td.err" 3>&- &
+	# Its ring then has a slot a snapshot length long: with the default
+	# (262144 bytes) 2 MiB held 8 packets, and under CI's load it dropped 16
+	# of 500. -s 2048 holds every frame of these tests whole (path MTU 1024).
+	"${in[@]}" tcpdump -Z root --immediate-mode -s 2048 -B 8192 -i "${3:-veth0}" -U \
+		-w "$T/td.pcap" udp dst port 4791 2>"$T/td.err" 3>&- &
 	td=$!
 	"${in[@]}" "$RDMACTL" capture "${2:-rxe0}" -w "$T/$1" >"$T/cap.out" 2>"$T/cap.err" 3>&- &
 	cap=$!

@@ -21,36 +21,24 @@ static void fix(struct model_qpdiag *d, const char *fmt, ...)
 }
 
 /*
- * Adds to D's fix the capture that tells why QP Q resends, for a QP whose
- * packets cross its netdev. A packet socket sees what arrives before the
- * host's firewall does: the peer's packets that come and go unheeded were
- * dropped here; none at all, the peer is gone or the packets are lost on
- * the way.
+ * Adds to D's fix the capture of QP Q's packets ('rdmactl capture DEV --qp
+ * N') and SHOWS, what it shows. Between two devices the packets cross a
+ * netdev, where a packet socket sees them before the host's firewall does;
+ * between two QPs of one device rxe hands them to itself, where capture
+ * reads them through eBPF.
  */
-static void wire(struct model_qpdiag *d, const struct rdma_qp *q)
+static void capture_fix(struct model_qpdiag *d, const struct rdma_qp *q, const char *shows)
 {
 	size_t n = strlen(d->fix);
 
-	snprintf(d->fix + n, sizeof(d->fix) - n, "; 'rdmactl capture %s --qp %u' (in its network "
-		 "namespace) shows its requests RESENT and what comes back: nothing (its peer "
-		 "gone, or its packets lost on the way) or its peer's packets, which this host "
-		 "drops (a firewall here)", q->dev, q->qpn);
+	snprintf(d->fix + n, sizeof(d->fix) - n, "; 'rdmactl capture %s --qp %u' %s", q->dev,
+		 q->qpn, shows);
 }
 
-/*
- * The same for a QP whose peer is on its own device: rxe hands their
- * packets to itself, where capture reads them through eBPF. A peer that
- * expects an earlier PSN NAKs the first packet past it and drops the rest
- * unanswered; one told another GID for Q drops every packet unanswered.
- */
-static void loop(struct model_qpdiag *d, const struct rdma_qp *q)
-{
-	size_t n = strlen(d->fix);
-
-	snprintf(d->fix + n, sizeof(d->fix) - n, "; 'rdmactl capture %s --qp %u' shows its "
-		 "requests RESENT and nothing back (a PSN sequence error NAK comes once, at the "
-		 "first packet its peer did not expect)", q->dev, q->qpn);
-}
+/* What a capture shows of a QP whose packets cross its netdev. */
+#define WIRE_SHOWS "(in its network namespace) shows its requests RESENT and what comes " \
+	"back: nothing (its peer gone, or its packets lost on the way) or its peer's packets, " \
+	"which this host drops (a firewall here)"
 
 /* P's counter NAME (rdmactl's name for it), 0 when P has none such. */
 static uint64_t counter(const struct port *p, const char *name)
@@ -214,7 +202,9 @@ static void same_device(struct model_qpdiag *d, const struct rdma_qp *q,
 		fix(d, "give each QP its peer's GID at the index the peer sends from (one GID "
 			 "index for both ends)");
 	}
-	loop(d, q);
+	/* A peer expecting an earlier PSN NAKs once; one told another GID, never. */
+	capture_fix(d, q, "shows its requests RESENT and nothing back (a PSN sequence error NAK "
+		    "comes once, at the first packet its peer did not expect)");
 }
 
 void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct model_qps *before,
@@ -264,7 +254,7 @@ void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct m
 				   "another namespace before Linux 7.1";
 			fix(d, "'rdmactl check --only firewall,netns' in both namespaces");
 			/* Between two devices the packets cross a netdev, where capture sees them. */
-			wire(d, q);
+			capture_fix(d, q, WIRE_SHOWS);
 		}
 	} else {
 		if (psn_moved(was->has_rq_psn, was->rq_psn, q->has_rq_psn, q->rq_psn))
@@ -281,7 +271,7 @@ void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct m
 				 "meanwhile", q->dev, port->resent);
 		fix(d, "find whether the peer's program still runs ('rdmactl qp' on its host); "
 			 "a program should time out its own waits, as rxe never fails the QP");
-		wire(d, q);
+		capture_fix(d, q, WIRE_SHOWS);
 	}
 	d->trouble = MODEL_QPT_STALLED;
 }

@@ -25,8 +25,8 @@
  */
 #include <errno.h>
 #include <poll.h>
-#include <stdbool.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +101,7 @@ static struct ibv_qp *make_qp(struct prog *p, struct side *s)
 /* How a QP is connected to its peer, beyond the peer's number and side. */
 struct conn {
 	int rnr_retry;			/* 7: forever */
-	uint32_t rq_psn, sq_psn;	/* the PSN it expects, and the one it sends first */
+	uint32_t sq_psn;		/* the PSN it sends first; each expects 0 */
 	bool gid0;			/* GID index 0 both ends, not GID_INDEX */
 };
 
@@ -111,7 +111,7 @@ static void connect_qp(struct prog *p, struct ibv_qp *qp, uint32_t dest, struct 
 {
 	struct ibv_qp_attr at = {
 		.qp_state = IBV_QPS_RTR, .path_mtu = IBV_MTU_1024, .dest_qp_num = dest,
-		.rq_psn = c.rq_psn, .max_dest_rd_atomic = 1, .min_rnr_timer = 1,
+		.rq_psn = 0, .max_dest_rd_atomic = 1, .min_rnr_timer = 1,
 		.ah_attr = { .is_global = 1, .port_num = 1,
 			     .grh = { .dgid = c.gid0 ? to->gid0 : to->gid,
 				      .sgid_index = (uint8_t)(c.gid0 ? 0 : p->gid_index),

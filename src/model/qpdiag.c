@@ -194,6 +194,8 @@ static void same_device(struct model_qpdiag *d, const struct rdma_qp *q,
 			 " out-of-sequence request%s", q->dev, port->out_of_seq,
 			 port->out_of_seq == 1 ? "" : "s");
 		fix(d, "give each QP's RTR the sq_psn its peer's RTS has");
+		capture_fix(d, q, "shows its requests RESENT and nothing back; started before the "
+			    "program, the one NAK (PSN sequence error) at the first of them");
 	} else {
 		d->cause = "its peer on the same device was given another GID for it than the "
 			   "one it sends from, and drops its packets";
@@ -201,10 +203,8 @@ static void same_device(struct model_qpdiag *d, const struct rdma_qp *q,
 			 "out-of-sequence request, which PSNs that do not match make", q->dev);
 		fix(d, "give each QP its peer's GID at the index the peer sends from (one GID "
 			 "index for both ends)");
+		capture_fix(d, q, "shows its requests RESENT and nothing back, no NAK at all");
 	}
-	/* A peer expecting an earlier PSN NAKs once; one told another GID, never. */
-	capture_fix(d, q, "shows its requests RESENT and nothing back (a PSN sequence error NAK "
-		    "comes once, at the first packet its peer did not expect)");
 }
 
 void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct model_qps *before,

@@ -189,7 +189,7 @@ static void resending(void **state)
 	assert_non_null(strstr(d.cause, "peer on the same device was given another GID"));
 	assert_null(strstr(d.fix, "firewall"));
 	assert_non_null(strstr(d.fix, "; 'rdmactl capture rxe0 --qp 17' shows its requests "
-			       "RESENT and nothing back"));
+			       "RESENT and nothing back, no NAK at all"));
 	/* ... or PSNs that do not match, where it did. */
 	f.out_of_seq = 1;
 	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
@@ -198,6 +198,7 @@ static void resending(void **state)
 			    "40 (prog), in RTS, still expects PSN 100 where it sends 103; rxe0 "
 			    "counts 1 out-of-sequence request");
 	assert_non_null(strstr(d.fix, "give each QP's RTR the sq_psn its peer's RTS has; "));
+	assert_non_null(strstr(d.fix, "the one NAK (PSN sequence error) at the first of them"));
 	f.out_of_seq = 0;
 	/* Between two devices, a firewall or the namespaces; capture on the netdev. */
 	snprintf(now.v[1].dev, sizeof(now.v[1].dev), "rxe1");

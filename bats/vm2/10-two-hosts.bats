@@ -263,8 +263,7 @@ setup() {
 	assert_line --regexp '^  lat_send +FAIL +[0-9]+ us  '
 	assert_line --regexp 'hint: .*(netdev|firewall)'
 	[ $((SECONDS - start)) -lt 40 ]
-	# The netdev up again: a run passes again, once the path is back (in CI
-	# the next run, right after, was once refused its TCP connection).
+	# The netdev up again: a run passes again, once the path is back.
 	for _ in $(seq 10); do
 		run rdmactl selftest client "$P" rxe0
 		[ "$status" -eq 0 ] && break

@@ -6,29 +6,10 @@
 # downloaded (RXE_TEST_SSHD_DEBS) are unpacked under /run/sshd-root (the
 # guest's overlay; nothing reaches the host) and run from there.
 
-# install_fleet_debs: on a guest of a bed userland (--userland SUITE), what
-# it lacks to be a fleet host (RDMACTL_TEST_FLEET_DEBS: 'rxe-vm host-debs
-# --userland SUITE openssh-server ansible-core python3-apt'), installed by
-# apt from those files into the guest's overlay, as an admin installs them;
-# no service of theirs is started (policy-rc.d, for their install only):
-# start_sshd starts the one wanted. Nothing to do where the variable is
-# unset (the host's root has them, or RXE_TEST_SSHD_DEBS serves).
-install_fleet_debs() {
-	local d=${RDMACTL_TEST_FLEET_DEBS-} log
-	[ -n "$d" ] || return 0
-	[ -d "$d" ] || { echo "RDMACTL_TEST_FLEET_DEBS=$d: no such directory" >&2; return 1; }
-	log=$(mktemp)
-	printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod 0755 /usr/sbin/policy-rc.d || return 1
-	# apt, not dpkg -i: python3's packages pre-depend on one another.
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o Dpkg::Use-Pty=0 "$d"/*.deb >"$log" 2>&1
-	local st=$?
-	rm -f /usr/sbin/policy-rc.d
-	[ $st = 0 ] || tail -n 20 "$log" >&2
-	return $st
-}
-
 # start_sshd PUBKEY: root logs in by the key in the file PUBKEY, and by no
-# password. Host keys are made for this boot.
+# password. Its host key is made for this boot, under /run: a key in the
+# root's /etc/ssh would be every guest's (one root serves them all), or the
+# host's own.
 start_sshd() {
 	local sshd=/usr/sbin/sshd sftp=/usr/lib/openssh/sftp-server r=/run/sshd-root f libs=
 	if [ ! -x "$sshd" ]; then
@@ -42,16 +23,16 @@ start_sshd() {
 		sshd=$r/usr/sbin/sshd sftp=$r/usr/lib/openssh/sftp-server
 		libs=$r/usr/lib/x86_64-linux-gnu:$r/lib/x86_64-linux-gnu
 	fi
-	mkdir -p /etc/ssh /run/sshd /root/.ssh && chmod 0755 /run/sshd && chmod 0700 /root/.ssh || return 1
+	mkdir -p /run/sshd /root/.ssh && chmod 0755 /run/sshd && chmod 0700 /root/.ssh || return 1
 	# One host key, ed25519: RSA's takes many seconds under the emulator.
-	[ -f /etc/ssh/ssh_host_ed25519_key ] ||
-		ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/ssh_host_ed25519_key || return 1
+	rm -f /run/sshd_host_ed25519_key /run/sshd_host_ed25519_key.pub
+	ssh-keygen -q -t ed25519 -N '' -f /run/sshd_host_ed25519_key || return 1
 	getent passwd sshd >/dev/null ||
 		useradd --system --no-create-home --home-dir /run/sshd --shell /usr/sbin/nologin sshd || return 1
 	cat "$1" >>/root/.ssh/authorized_keys && chmod 0600 /root/.ssh/authorized_keys || return 1
 	# sshd runs itself again by its full path: LD_LIBRARY_PATH goes with it.
 	LD_LIBRARY_PATH=$libs "$sshd" -f /dev/null -E /run/sshd.log \
-		-o HostKey=/etc/ssh/ssh_host_ed25519_key -o KexAlgorithms=curve25519-sha256 \
+		-o HostKey=/run/sshd_host_ed25519_key -o KexAlgorithms=curve25519-sha256 \
 		-o PermitRootLogin=prohibit-password -o PasswordAuthentication=no \
 		-o KbdInteractiveAuthentication=no -o UsePAM=no -o "Subsystem=sftp $sftp" \
 		-o AcceptEnv=LANG

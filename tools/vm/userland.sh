@@ -4,8 +4,11 @@
 # with mmdebstrap from the archive this host's apt uses, holding what building
 # rdmactl and running its tests need (tools/install-deps --list guest), cached
 # and booted read-only under the guest's tmpfs overlay like the host's own
-# root. The host's checkout, the bed's cache and run directory (and --share's
-# paths) are shown in it at their own paths. Sourced by tools/rxe-vm.
+# root. The host's checkout, the bed's cache and run directory (and
+# --share's paths) are shown in it at their own paths. Its SSH server has no
+# host key and does not start with the system: one root serves every guest,
+# and a guest that serves SSH makes a key of its own. Sourced by
+# tools/rxe-vm.
 
 # The suites a userland can be made of.
 userland_suites=(bookworm trixie forky sid)
@@ -54,6 +57,8 @@ prepare_userland() {
 	if ! no_extra_fds mmdebstrap --mode=root --variant=apt --include="$inc" \
 		--dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
 		--customize-hook='mkdir -p "$1/.rxevm-host"' \
+		--customize-hook='rm -f "$1"/etc/ssh/ssh_host_*' \
+		--customize-hook='systemctl --root="$1" --quiet disable ssh.service ssh.socket 2>/dev/null || :' \
 		"$suite" "$d/root.tmp" \
 		"${lines[@]}" >"$d/mmdebstrap.log" 2>&1; then
 		rm -rf "$d/root.tmp"

@@ -58,7 +58,7 @@ prepare_userland() {
 		--dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
 		--customize-hook='mkdir -p "$1/.rxevm-host"' \
 		--customize-hook='rm -f "$1"/etc/ssh/ssh_host_*' \
-		--customize-hook='systemctl --root="$1" --quiet disable ssh.service ssh.socket 2>/dev/null || :' \
+		--customize-hook='[ ! -e "$1/usr/lib/systemd/system/ssh.service" ] || systemctl --root="$1" --quiet disable ssh.service ssh.socket' \
 		"$suite" "$d/root.tmp" \
 		"${lines[@]}" >"$d/mmdebstrap.log" 2>&1; then
 		rm -rf "$d/root.tmp"

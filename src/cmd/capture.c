@@ -218,8 +218,8 @@ static void add_loopback(struct cmd_ctx *ctx, const struct target *t, struct cap
 	switch (err) {
 	case 0:
 		if (!ctx->json)
-			pr_note("capturing on %s, and what %s sends to itself (eBPF at rxe_rcv)",
-				t->netdev, t->name);
+			pr_note("capturing on %s, and what %s sends to itself (eBPF at %s)",
+				t->netdev, t->name, capture_loopback_at(src));
 		return;
 	case -ENOPKG:
 		pr_warn("what %s sends to itself is not seen: libbpf cannot be opened (%s): "

@@ -164,7 +164,8 @@ int capture_add_loopback(struct capture_src *s, uint32_t dev_index, char *why)
 		say(why, "the netdev's address cannot be read");
 		return err;
 	}
-	err = capture_loop_open(dev_index, mac, s->snaplen, ring_bytes(s->snaplen), &s->loop, why);
+	err = capture_loop_open(dev_index, s->ifindex, mac, s->snaplen, ring_bytes(s->snaplen),
+				&s->loop, why);
 	if (err)
 		return err;
 	/*
@@ -209,6 +210,11 @@ int capture_open_file(FILE *f, struct capture_src **out, char *why)
 	/* pcap_close closes F from here on. */
 	*out = src_new(p, -1);
 	return *out ? 0 : -ENOMEM;
+}
+
+const char *capture_loopback_at(const struct capture_src *s)
+{
+	return s->loop ? capture_loop_at(s->loop) : NULL;
 }
 
 int capture_link(const struct capture_src *s)

@@ -50,6 +50,9 @@ int capture_open_live(const char *netdev, int snaplen, struct capture_src **s, c
  */
 int capture_add_loopback(struct capture_src *s, uint32_t dev_index, char *why);
 
+/* Where S reads rxe's loopback: the function of rdma_rxe probed, or NULL. */
+const char *capture_loopback_at(const struct capture_src *s);
+
 /* The frames of a pcap file opened as F (the source owns it afterwards): 0, or -EBADMSG. */
 int capture_open_file(FILE *f, struct capture_src **s, char *why);
 

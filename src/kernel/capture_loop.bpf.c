@@ -7,6 +7,12 @@
  * The kernel's types are read through CO-RE against rdma_rxe's own BTF, so
  * one object serves every kernel whose module carries BTF.
  *
+ * Where the module carries none (Debian's 5.10), rxe's types cannot be had,
+ * but its rxe_loopback is a function of its own there, which every packet
+ * the device sends to itself enters, its IP header first: a kprobe on it
+ * needs only the kernel's own types (sk_buff, net_device), and knows the
+ * device by its netdev. capture_loop.c loads one program or the other.
+ *
  * A kprobe, not fentry: fentry's program may be preempted, and where rxe
  * runs its tasks in process context (7.3's workqueue) another call of
  * rxe_rcv on that CPU meanwhile is skipped by the kernel's recursion guard
@@ -23,7 +29,25 @@
 #include "kernel/capture_loop.bpf.h"
 
 /* The fields read, by name: CO-RE finds them wherever a kernel put them. */
+struct ns_common {
+	unsigned int inum;
+} __attribute__((preserve_access_index));
+
+struct net {
+	struct ns_common ns;
+} __attribute__((preserve_access_index));
+
+typedef struct {
+	struct net *net;
+} possible_net_t;
+
+struct net_device {
+	int ifindex;
+	possible_net_t nd_net;
+} __attribute__((preserve_access_index));
+
 struct sk_buff {
+	struct net_device *dev;
 	char cb[48];
 	unsigned int len;
 	__u16 network_header;
@@ -48,8 +72,13 @@ enum rxe_hdr_mask {
 	RXE_LOOPBACK_MASK = 1,
 };
 
-/* Set before loading: the device watched (~0: every one), the bytes kept. */
+/*
+ * Set before loading: the device watched (~0: every one), the bytes kept;
+ * for on_rxe_loopback, its netdev's index and network namespace.
+ */
 const volatile __u32 want_dev = ~0u;
+const volatile __s32 want_ifindex;
+const volatile __u32 want_netns;
 const volatile __u32 snap = CAPTURE_LOOP_DATA_MAX;
 /* The ring's bytes in use past which user space is woken (a quarter of it). */
 const volatile __u64 wake_at = 1 << 20;
@@ -96,31 +125,25 @@ static __always_inline void emit(const unsigned char *ip, __u64 n, __u32 wire_le
 			      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
-SEC("kprobe/rxe_rcv")
-int on_rxe_rcv(struct pt_regs *ctx)
+/*
+ * SKB's bytes from its IP header on, the first SNAP of them, as a record of
+ * device DEV. rxe pulls its IP and UDP headers before rxe_rcv, so they stay
+ * in front of the data there; at rxe_loopback the data starts at them.
+ */
+static __always_inline void take(struct sk_buff *skb, __u32 dev)
 {
-	struct sk_buff *skb = (struct sk_buff *)PT_REGS_PARM1(ctx);
-	struct rxe_pkt_info *pkt = (struct rxe_pkt_info *)((char *)skb +
-							   bpf_core_field_offset(skb->cb));
 	unsigned char *head, *data, *ip;
-	__u32 mask, dev, len;
 	__u64 hdrs, n;
+	__u32 len;
 
-	mask = BPF_CORE_READ(pkt, mask);
-	if (!(mask & bpf_core_enum_value(enum rxe_hdr_mask, RXE_LOOPBACK_MASK)))
-		return 0;
-	dev = BPF_CORE_READ(pkt, rxe, ib_dev.index);
-	if (want_dev != ~0u && dev != want_dev)
-		return 0;
 	head = BPF_CORE_READ(skb, head);
 	data = BPF_CORE_READ(skb, data);
 	len = BPF_CORE_READ(skb, len);
 	ip = head + BPF_CORE_READ(skb, network_header);
-	/* rxe pulls its IP and UDP headers before rxe_rcv; they stay in front. */
 	hdrs = data >= ip ? (__u64)(data - ip) : 0;
 	if (hdrs > 128) {
 		__sync_fetch_and_add(&dropped, 1);
-		return 0;
+		return;
 	}
 	/* 64-bit all through: the verifier bounds the register the copy is given. */
 	n = hdrs + len;
@@ -135,6 +158,36 @@ int on_rxe_rcv(struct pt_regs *ctx)
 		emit(ip, n, (__u32)(hdrs + len), dev, 2304);
 	else
 		emit(ip, n, (__u32)(hdrs + len), dev, sizeof(struct capture_loop_rec));
+}
+
+SEC("kprobe/rxe_rcv")
+int on_rxe_rcv(struct pt_regs *ctx)
+{
+	struct sk_buff *skb = (struct sk_buff *)PT_REGS_PARM1(ctx);
+	struct rxe_pkt_info *pkt = (struct rxe_pkt_info *)((char *)skb +
+							   bpf_core_field_offset(skb->cb));
+	__u32 mask, dev;
+
+	mask = BPF_CORE_READ(pkt, mask);
+	if (!(mask & bpf_core_enum_value(enum rxe_hdr_mask, RXE_LOOPBACK_MASK)))
+		return 0;
+	dev = BPF_CORE_READ(pkt, rxe, ib_dev.index);
+	if (want_dev != ~0u && dev != want_dev)
+		return 0;
+	take(skb, dev);
+	return 0;
+}
+
+/* Every packet here is one the device sends to itself: the netdev's tells which device. */
+SEC("kprobe/rxe_loopback")
+int on_rxe_loopback(struct pt_regs *ctx)
+{
+	struct sk_buff *skb = (struct sk_buff *)PT_REGS_PARM1(ctx);
+
+	if (BPF_CORE_READ(skb, dev, ifindex) != want_ifindex ||
+	    BPF_CORE_READ(skb, dev, nd_net.net, ns.inum) != want_netns)
+		return 0;
+	take(skb, want_dev);
 	return 0;
 }
 

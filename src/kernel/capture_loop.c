@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <net/ethernet.h>
@@ -22,6 +23,7 @@
 
 struct capture_loop {
 	struct capture_loop_bpf *skel;
+	struct bpf_program *prog;	/* the one loaded: on_rxe_rcv or on_rxe_loopback */
 	struct ring_buffer *rb;
 	uint64_t boot_us;
 	/* The last consume's packet, if it had one, made a frame in FRAME. */
@@ -99,21 +101,35 @@ static int take_one(void *ctx, void *data, size_t size)
 	return TOOK_ONE;
 }
 
-/* Why rdma_rxe's types cannot be had: 0 when its BTF is there. */
-static int btf_present(char *why)
+/*
+ * Where the loopback can be read: at rxe_rcv with rdma_rxe's own BTF (1),
+ * at rxe_loopback with the kernel's alone (0), or nowhere (a negative
+ * errno, WHY saying why).
+ */
+static int which_probe(char *why)
 {
 	if (access("/sys/kernel/btf/rdma_rxe", R_OK) == 0)
-		return 0;
+		return 1;
 	if (access("/sys/module/rdma_rxe", F_OK) != 0) {
 		snprintf(why, CAPTURE_WHY_MAX, "rdma_rxe is not loaded");
 		return -ENOENT;
 	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0)
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
 		snprintf(why, CAPTURE_WHY_MAX, "this kernel has no BTF (CONFIG_DEBUG_INFO_BTF)");
-	else
-		snprintf(why, CAPTURE_WHY_MAX, "this kernel's rdma_rxe carries no BTF "
-			 "(CONFIG_DEBUG_INFO_BTF_MODULES)");
-	return -EOPNOTSUPP;
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* The inode of this process's network namespace, as the kernel numbers it. */
+static int netns_inum(uint32_t *inum)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/net", &st) < 0)
+		return -errno;
+	*inum = (uint32_t)st.st_ino;
+	return 0;
 }
 
 /* A failed libbpf step's errno as capture_loop.h names it. */
@@ -132,19 +148,20 @@ static int step_errno(int err, char *why)
 	}
 }
 
-int capture_loop_open(uint32_t dev_index, const uint8_t mac[6], int snap, uint32_t ring,
-		      struct capture_loop **out, char *why)
+int capture_loop_open(uint32_t dev_index, unsigned int ifindex, const uint8_t mac[6], int snap,
+		      uint32_t ring, struct capture_loop **out, char *why)
 {
 	struct capture_loop *l;
-	int err;
+	uint32_t netns = 0;
+	int err, at_rcv;
 
 	*out = NULL;
 	*why = '\0';
 	if (lazy_open(&lazy_bpf, why, CAPTURE_WHY_MAX))
 		return -ENOPKG;
-	err = btf_present(why);
-	if (err)
-		return err;
+	at_rcv = which_probe(why);
+	if (at_rcv < 0)
+		return at_rcv;
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
@@ -157,9 +174,17 @@ int capture_loop_open(uint32_t dev_index, const uint8_t mac[6], int snap, uint32
 		err = step_errno(-errno, why);
 		goto fail;
 	}
+	/* One program loaded: the other's types or function this kernel may not have. */
+	l->prog = at_rcv ? l->skel->progs.on_rxe_rcv : l->skel->progs.on_rxe_loopback;
+	bpf_program__set_autoload(at_rcv ? l->skel->progs.on_rxe_loopback :
+			l->skel->progs.on_rxe_rcv, false);
 	l->skel->rodata->want_dev = dev_index;
+	l->skel->rodata->want_ifindex = (int32_t)ifindex;
+	err = netns_inum(&netns);
+	l->skel->rodata->want_netns = netns;
 	l->skel->rodata->wake_at = ring / 4;
-	err = bpf_map__set_max_entries(l->skel->maps.ring, ring);
+	if (!err)
+		err = bpf_map__set_max_entries(l->skel->maps.ring, ring);
 	if (err) {
 		err = step_errno(err, why);
 		goto fail;
@@ -168,8 +193,19 @@ int capture_loop_open(uint32_t dev_index, const uint8_t mac[6], int snap, uint32
 	l->skel->rodata->snap = snap < 0 ? 0 : snap > CAPTURE_LOOP_DATA_MAX ?
 		CAPTURE_LOOP_DATA_MAX : (uint32_t)snap;
 	err = capture_loop_bpf__load(l->skel);
-	if (!err)
-		err = capture_loop_bpf__attach(l->skel);
+	if (err) {
+		err = step_errno(err, why);
+		goto fail;
+	}
+	err = capture_loop_bpf__attach(l->skel);
+	if (err && !at_rcv && err != -EPERM && err != -EACCES) {
+		/* Where rxe_loopback is inlined (6.1 and later, or a module built outside the kernel). */
+		snprintf(why, CAPTURE_WHY_MAX, "this kernel's rdma_rxe carries no BTF "
+			 "(CONFIG_DEBUG_INFO_BTF_MODULES, or a module built outside the kernel) and "
+			 "has no rxe_loopback function a kprobe can take");
+		err = -EOPNOTSUPP;
+		goto fail;
+	}
 	if (err) {
 		err = step_errno(err, why);
 		goto fail;
@@ -185,6 +221,11 @@ int capture_loop_open(uint32_t dev_index, const uint8_t mac[6], int snap, uint32
 fail:
 	capture_loop_close(l);
 	return err;
+}
+
+const char *capture_loop_at(const struct capture_loop *l)
+{
+	return l->prog == l->skel->progs.on_rxe_rcv ? "rxe_rcv" : "rxe_loopback";
 }
 
 int capture_loop_fd(const struct capture_loop *l)
@@ -208,8 +249,8 @@ uint64_t capture_loop_dropped(const struct capture_loop *l)
 	__u32 len = sizeof(info);
 	uint64_t n = __atomic_load_n(&l->skel->bss->dropped, __ATOMIC_RELAXED);
 
-	/* Calls of rxe_rcv the kernel ran no program for (another BPF program busy on that CPU). */
-	if (!bpf_obj_get_info_by_fd(bpf_program__fd(l->skel->progs.on_rxe_rcv), &info, &len))
+	/* Calls of the probed function the kernel ran no program for (another BPF program busy on that CPU). */
+	if (!bpf_obj_get_info_by_fd(bpf_program__fd(l->prog), &info, &len))
 		n += info.recursion_misses;
 	return n;
 }

@@ -21,6 +21,8 @@ LAZY(lazy_bpf, struct ring_buffer *, ring_buffer__new,
 LAZY(lazy_bpf, int, ring_buffer__epoll_fd, (const struct ring_buffer *rb), (rb))
 LAZY(lazy_bpf, int, ring_buffer__consume, (struct ring_buffer *rb), (rb))
 LAZY_VOID(lazy_bpf, ring_buffer__free, (struct ring_buffer *rb), (rb))
+LAZY(lazy_bpf, int, bpf_program__set_autoload, (struct bpf_program *prog, bool autoload),
+     (prog, autoload))
 LAZY(lazy_bpf, int, bpf_program__fd, (const struct bpf_program *prog), (prog))
 LAZY(lazy_bpf, int, bpf_obj_get_info_by_fd, (int bpf_fd, void *info, __u32 *info_len),
      (bpf_fd, info, info_len))

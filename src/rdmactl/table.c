@@ -376,7 +376,7 @@ const struct cli_cmd rdmactl_commands[] = {
 		  "tcpdump would, which needs root or CAP_NET_RAW. Packets between QPs of one "
 		  "rxe device never reach the netdev (rxe delivers them to itself): they are "
 		  "read at rdma_rxe's rxe_rcv through eBPF where the module has BTF (Debian's "
-		  "from 6.1), which needs root or CAP_BPF and CAP_PERFMON too; where they "
+		  "from 6.1), at its rxe_loopback where it has none (5.10), which needs root or CAP_BPF and CAP_PERFMON too; where they "
 		  "cannot be, capture says why and goes on with the netdev's. Without DEV, the "
 		  "one RDMA device there is. At the end "
 		  "(--count, --duration, the file's end, or SIGINT): each QP's packets, bytes, "

@@ -195,7 +195,6 @@ rdmactl: note: capturing on veth0 alone: traffic between QPs of rxe0 does not cr
 
 # bats test_tags=kernels
 @test "capture: one device's failing programs from their start: each NAK by name; check names the stall's capture" {
-	[ -e /sys/kernel/btf/rdma_rxe ] || skip "this kernel's rdma_rxe has no BTF: what rxe0 sends to itself is not seen"
 	T=$BATS_TEST_TMPDIR
 	"$RDMACTL" capture rxe0 >"$T/cap.out" 2>"$T/cap.err" 3>&- &
 	cap=$!
@@ -207,6 +206,15 @@ rdmactl: note: capturing on veth0 alone: traffic between QPs of rxe0 does not cr
 	start_qpfail bad-rkey 3>&-
 	bad=$prog bad_a=$qp_a bad_b=$qp_b
 	bg+=("$prog")
+	# 5.10's rxe moves B to ERR with no NAK (as this capture shows below), so A
+	# resends for ever: ended here, or check could not tell which of two resends.
+	old_rxe=
+	case $(uname -r) in 5.10.*) old_rxe=1 ;; esac
+	if [ -n "$old_rxe" ]; then
+		sleep 0.5
+		kill "$bad"
+		wait "$bad" || true
+	fi
 	# B expects PSN 0, A sends from 0x1000: B NAKs the first SEND, then drops it unanswered.
 	start_qpfail wrong-psn 3>&-
 	psn=$prog psn_a=$qp_a psn_b=$qp_b
@@ -228,7 +236,14 @@ rdmactl: note: capturing on veth0 alone: traffic between QPs of rxe0 does not cr
 	run -0 cat "$T/cap.out"
 	assert_line --regexp " RC ACKNOWLEDGE qp $rnr_a from qp $rnr_b psn 0 len 0 RNR NAK msn 0 timer [0-9]+ us$"
 	assert_line --regexp " RC RDMA_WRITE_ONLY qp $bad_b psn 0 len 64 rkey 0x[0-9a-f]+ dma_len 64$"
-	assert_line --regexp " RC ACKNOWLEDGE qp $bad_a from qp $bad_b psn 0 len 0 NAK remote access error msn 0$"
+	if [ -n "$old_rxe" ]; then
+		# The WRITE with the wrong key again and again, nothing back: B went to ERR unsaid.
+		refute_line --regexp " RC ACKNOWLEDGE qp $bad_a "
+		assert_line --regexp " RC RDMA_WRITE_ONLY qp $bad_b psn 0 len 64 rkey 0x[0-9a-f]+ dma_len 64 RESENT after [0-9.]+ ms$"
+		assert_line --regexp "^qp $bad_b .*: [0-9]+ packets, [0-9]+ bytes, [1-9][0-9]* resent, no NAK, longest wait "
+	else
+		assert_line --regexp " RC ACKNOWLEDGE qp $bad_a from qp $bad_b psn 0 len 0 NAK remote access error msn 0$"
+	fi
 	assert_line --regexp " RC SEND_ONLY qp $psn_b psn 4096 len 64$"
 	assert_line --regexp " RC ACKNOWLEDGE qp $psn_a from qp $psn_b psn 0 len 0 NAK PSN sequence error msn [0-9]+$"
 	assert_equal "$(grep -c 'NAK PSN sequence error msn' <<<"$output")" 1

@@ -211,7 +211,12 @@ rdmactl: note: capturing on veth0 alone: traffic between QPs of rxe0 does not cr
 	old_rxe=
 	case $(uname -r) in 5.10.*) old_rxe=1 ;; esac
 	if [ -n "$old_rxe" ]; then
-		sleep 0.5
+		# check tells both ends: B's failure that no NAK told, A resending to it.
+		run rdmactl check --pid "$bad" --only process-qps
+		assert_failure 1
+		assert_line "FAIL  process-qps      QP $bad_b (RC) of $bad (qpfail) on rxe0 is in ERR: a request its peer sent it failed here (a remote access error most likely: a wrong rkey, address, length or access flags), and no NAK told the peer (5.10's rxe sends none for a wrong rkey): the peer resends it for as long as its program runs (likely: its peer QP $bad_a of $bad (qpfail) is in RTS; this one still expects PSN 0 where the peer sends 1)"
+		assert_line "      fix: hold the rkey, address and length the peer's program sends against this QP's MR and its access flags (IBV_ACCESS_REMOTE_WRITE, _READ); 'rdmactl capture rxe0 --qp $bad_a' shows the request RESENT and nothing back"
+		assert_line --regexp "^FAIL  process-qps +QP $bad_a \(RC\) of $bad \(qpfail\) on rxe0 is in RTS and resending with no answer: its peer on this host is in ERR, where it takes in nothing "
 		kill "$bad"
 		wait "$bad" || true
 	fi

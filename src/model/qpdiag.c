@@ -135,7 +135,25 @@ static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
 	}
 	if (n >= sizeof(d->evidence))
 		n = sizeof(d->evidence) - 1;
-	if (f->rnr_exceeded && (!peer || peer->state != MODEL_QPS_ERR)) {
+	if (peer && peer->state == MODEL_QPS_RTS && psn_moved(peer->has_sq_psn, peer->sq_psn,
+							       q->has_rq_psn, q->rq_psn) &&
+	    !psn_moved(q->has_sq_psn, q->sq_psn, peer->has_rq_psn, peer->rq_psn)) {
+		/*
+		 * Its peer sent it a request it never took in, and it sent
+		 * nothing its peer did not: that request failed here. Where
+		 * rxe NAKs it (6.1 and later) both ends end in ERR; 5.10's
+		 * moves the receiver to ERR without a word.
+		 */
+		d->cause = "a request its peer sent it failed here (a remote access error most "
+			   "likely: a wrong rkey, address, length or access flags), and no NAK "
+			   "told the peer (5.10's rxe sends none for a wrong rkey): the peer "
+			   "resends it for as long as its program runs";
+		snprintf(d->evidence + n, sizeof(d->evidence) - n, "this one still expects PSN "
+			 "%u where the peer sends %u", q->rq_psn, peer->sq_psn);
+		fix(d, "hold the rkey, address and length the peer's program sends against this "
+			 "QP's MR and its access flags (IBV_ACCESS_REMOTE_WRITE, _READ)");
+		capture_fix(d, peer, "shows the request RESENT and nothing back");
+	} else if (f->rnr_exceeded && (!peer || peer->state != MODEL_QPS_ERR)) {
 		d->cause = "RNR retries ran out: its peer had no receive posted when its SEND came";
 		snprintf(d->evidence + n, sizeof(d->evidence) - n, "retry_rnr_exceeded_err is "
 			 "%" PRIu64 " on %s", f->rnr_exceeded, q->dev);
@@ -241,7 +259,16 @@ void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct m
 			 "its peer QP %u of %s, in %s, still expects PSN %u where it sends %u",
 			 q->dev, port->resent, peer->qpn, model_qp_owner(peer, who, sizeof(who)),
 			 model_qp_state_name(peer->state), peer->rq_psn, q->sq_psn);
-		if (peer->state != MODEL_QPS_RTS && peer->state != MODEL_QPS_RTR) {
+		if (peer->state == MODEL_QPS_ERR) {
+			d->cause = "its peer on this host is in ERR, where it takes in nothing "
+				   "(a request of its that failed there may have put it there "
+				   "unsaid: 5.10's rxe sends no NAK for a wrong rkey), and rxe "
+				   "resends to it for as long as the program runs";
+			fix(d, "'rdmactl check' names the peer's cause; the program must time "
+			       "out its waits and destroy both QPs (or bring the peer through "
+			       "RESET again)");
+			capture_fix(d, q, "shows its requests RESENT and nothing back");
+		} else if (peer->state != MODEL_QPS_RTS && peer->state != MODEL_QPS_RTR) {
 			d->cause = "its peer on this host takes in nothing in its state, and rxe "
 				   "resends to it for as long as the program runs";
 			fix(d, "the program must bring its peer QP to RTR before this one sends "

@@ -135,6 +135,29 @@ static void error_causes(void **state)
 			    "requests leave the receiver in RTS; rxe counts remote access errors "
 			    "nowhere");
 
+	/*
+	 * One end in ERR with its peer in RTS still sending it a PSN it never
+	 * took: the peer's request failed there, unNAKed (5.10's wrong rkey),
+	 * whatever the device's counters say of other QPs.
+	 */
+	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_ERR);
+	v[0].sq_psn = 101;
+	f.rnr_exceeded = 1;
+	model_qpdiag_diagnose(&q, 1, NULL, &f, &d);
+	assert_int_equal(d.trouble, MODEL_QPT_ERROR);
+	assert_non_null(strstr(d.cause, "a request its peer sent it failed here"));
+	assert_string_equal(d.evidence, "its peer QP 17 of 40 (prog) is in RTS; this one still "
+			    "expects PSN 100 where the peer sends 101");
+	assert_string_equal(d.fix, "hold the rkey, address and length the peer's program sends "
+			    "against this QP's MR and its access flags (IBV_ACCESS_REMOTE_WRITE, "
+			    "_READ); 'rdmactl capture rxe0 --qp 17' shows the request RESENT and "
+			    "nothing back");
+	/* ... not when the one in ERR owes its peer too: its own send failed (RNR here). */
+	v[1].sq_psn = 101;
+	model_qpdiag_diagnose(&q, 1, NULL, &f, &d);
+	assert_non_null(strstr(d.cause, "RNR retries ran out"));
+	f = active;
+
 	/* One end in ERR, nothing counted: a local error (the GID's address gone). */
 	pair_of(v, MODEL_QPS_ERR, MODEL_QPS_RTS);
 	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
@@ -212,7 +235,15 @@ static void resending(void **state)
 	now.v[1].state = MODEL_QPS_ERR;
 	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
 	assert_int_equal(d.trouble, MODEL_QPT_STALLED);
-	assert_non_null(strstr(d.cause, "takes in nothing"));
+	assert_non_null(strstr(d.cause, "is in ERR, where it takes in nothing"));
+	assert_string_equal(d.fix, "'rdmactl check' names the peer's cause; the program must time "
+			    "out its waits and destroy both QPs (or bring the peer through RESET "
+			    "again); 'rdmactl capture rxe0 --qp 17' shows its requests RESENT and "
+			    "nothing back");
+	/* One not yet ready (INIT) is told to be brought to RTR. */
+	now.v[1].state = MODEL_QPS_INIT;
+	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
+	assert_non_null(strstr(d.cause, "takes in nothing in its state"));
 	assert_non_null(strstr(d.fix, "bring its peer QP to RTR"));
 	now.v[1].state = MODEL_QPS_RTS;
 	snprintf(now.v[1].dev, sizeof(now.v[1].dev), "rxe0");

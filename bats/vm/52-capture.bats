@@ -194,6 +194,22 @@ rdmactl: note: capturing on veth0 alone: traffic between QPs of rxe0 does not cr
 }
 
 # bats test_tags=kernels
+@test "capture: no rdma_rxe BTF and rxe_loopback inlined (a module built apart may be so): says so, the netdev alone" {
+	! grep -qw rxe_loopback /proc/kallsyms ||
+		skip "rdma_rxe of $(uname -r) has rxe_loopback as a function: the loopback test reads it there"
+	# rdma_rxe's BTF hidden from capture alone: a mount namespace whose
+	# /sys/kernel/btf holds the kernel's vmlinux and nothing else.
+	run --separate-stderr unshare -m sh -c 'mkdir -p "$1" && mount --bind /sys/kernel/btf "$1" &&
+		mount -t tmpfs none /sys/kernel/btf && touch /sys/kernel/btf/vmlinux &&
+		mount --bind "$1/vmlinux" /sys/kernel/btf/vmlinux && exec "$2" capture rxe0 --duration 1' \
+		sh "$BATS_TEST_TMPDIR/btf" "$RDMACTL"
+	assert_success
+	assert_output "0 RoCE v2 packets in 0.000 s, 0 dropped, 0 malformed, 0 other frames"
+	assert_equal "$stderr" "rdmactl: warning: what rxe0 sends to itself is not seen: this kernel's rdma_rxe carries no BTF (CONFIG_DEBUG_INFO_BTF_MODULES, or a module built outside the kernel) and has no rxe_loopback function a kprobe can take
+rdmactl: note: capturing on veth0 alone: traffic between QPs of rxe0 does not cross it"
+}
+
+# bats test_tags=kernels
 @test "capture: one device's failing programs from their start: each NAK by name; check names the stall's capture" {
 	T=$BATS_TEST_TMPDIR
 	"$RDMACTL" capture rxe0 >"$T/cap.out" 2>"$T/cap.err" 3>&- &

@@ -448,3 +448,51 @@ libs_loaded() {
 	assert_failure 2
 	assert_equal "$stderr" "rdmactl: help: unknown command 'zz'; try 'rdmactl help'"
 }
+
+@test "a choice's unique prefix does all its word does, for every choice option of the tree" {
+	# Each option whose values are a fixed set, read from the generated
+	# completion: its words and the command they belong to.
+	F=$TOP/bats/fixtures/two-netdevs
+	re="^	\"([a-z ]+)\\|--([a-z-]+)\"\\) _rdmactl_words '([a-z0-9 ]+)' 0 ;;\$"
+	n=0
+	while IFS= read -r line; do
+		[[ $line =~ $re ]] || continue
+		cmd=${BASH_REMATCH[1]} opt=${BASH_REMATCH[2]}
+		read -ra words <<<"${BASH_REMATCH[3]}"
+		args=()
+		[ "$cmd" = env ] && args=(rxe0)
+		for w in "${words[@]}"; do
+			# The shortest prefix of W that no other word of the set begins.
+			for ((len = 1; len <= ${#w}; len++)); do
+				p=${w:0:len} others=0
+				for o in "${words[@]}"; do
+					[ "$o" != "$w" ] && [[ $o == "$p"* ]] && others=$((others + 1))
+				done
+				[ "$others" = 0 ] && break
+			done
+			[ "$p" != "$w" ] || continue
+			# shellcheck disable=SC2086
+			full=$(rdmactl --sysfs-root "$F" $cmd "--$opt=$w" "${args[@]}" 2>&1; echo "exit $?")
+			# shellcheck disable=SC2086
+			short=$(rdmactl --sysfs-root "$F" $cmd "--$opt=$p" "${args[@]}" 2>&1; echo "exit $?")
+			[ "$short" = "$full" ] ||
+				fail "rdmactl $cmd --$opt=$p is not --$opt=$w: $(diff <(echo "$full") <(echo "$short"))"
+			n=$((n + 1))
+		done
+	done < <(rdmactl help --format bash)
+	# stat's, env's, help's and selftest's choices at least, each tried.
+	[ "$n" -ge 8 ] || fail "only $n prefixes tried"
+}
+
+@test "-j with a --format that is no JSON is refused, never ignored" {
+	run --separate-stderr rdmactl -j help --format bash
+	assert_failure 2
+	assert_output ''
+	assert_equal "$stderr" "rdmactl: help: --format bash is a file of its own, not JSON: leave out -j; try 'rdmactl help help'"
+	run --separate-stderr rdmactl --sysfs-root "$TOP/bats/fixtures/two-netdevs" -j env --format g rxe0
+	assert_failure 2
+	assert_output ''
+	assert_equal "$stderr" "rdmactl: env: -j prints JSON: --format github is for text, leave one out; try 'rdmactl help env'"
+	run -0 rdmactl -j help --format text stat
+	jq -e '.[0].command == "stat"' <<<"$output"
+}

@@ -168,3 +168,44 @@ set_rdma_name() {
 		done
 	done
 }
+
+# The rules of GitHub's environment file, as its runner reads one: each line
+# not empty is NAME=VALUE, its first '=' before any '<<' (else it is a
+# NAME<<DELIMITER heredoc, which env never writes), NAME not empty; a line
+# with neither fails the step ("Invalid format").
+github_env_ok() {
+	local line n=0
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		[[ $line == *=* ]] || { echo "no '=': $line"; return 1; }
+		[[ ${line%%=*} != *'<<'* ]] || { echo "read as a heredoc: $line"; return 1; }
+		[[ ${line%%=*} =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || { echo "no variable's name: $line"; return 1; }
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || { echo "no variable at all"; return 1; }
+}
+
+@test "env: every format of every device and family read back by its consumer, the same variables" {
+	local f dev fam tried=0
+	for f in "$TOP"/bats/fixtures/*/; do
+		[ -d "$f/sys/class/infiniband" ] || continue
+		for dev in $(ls "$f/sys/class/infiniband"); do
+			for fam in ipv4 ipv6; do
+				run --separate-stderr rdmactl --sysfs-root "$f" -j env --family "$fam" "$dev"
+				[ "$status" = 0 ] || continue	# no GID of that family: said, tested above
+				json=$(jq -r '.env | to_entries[] | "\(.key)=\(.value)"' <<<"$output")
+				# The --format's unique prefix, as a CI job may type it.
+				run -0 rdmactl --sysfs-root "$f" env --format g --family "$fam" "$dev"
+				github_env_ok <<<"$output" || fail "$f $dev $fam: GitHub would refuse: $(github_env_ok <<<"$output")"
+				assert_equal "$output" "$json"
+				run -0 rdmactl --sysfs-root "$f" env --fam "$fam" "$dev"
+				sh -n <<<"$output" || fail "$f $dev $fam: sh -n refuses it"
+				got=$(env -i sh -c "$output"'
+					env | grep -E "^(RDMA|UCX|NCCL|FI|OMPI)_" | sort')
+				assert_equal "$got" "$(sort <<<"$json")"
+				tried=$((tried + 1))
+			done
+		done
+	done
+	[ "$tried" -ge 8 ] || fail "only $tried tried"
+}

@@ -146,6 +146,9 @@ static int set_value(struct cli_args *a, int i, const char *val)
 					 k ? (o->choices[k + 1] ? ", " : " or ") : "", o->choices[k]);
 			return cli_usage(a, "--%s takes %s, not '%s'", o->name, list, val);
 		}
+		/* The word resolved, never the one typed: a handler comparing cli_str()
+		 * with a choice must see "github" for "g", or it would take and ignore it. */
+		a->val[i] = o->choices[a->num[i]];
 	}
 	return 0;
 }

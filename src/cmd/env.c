@@ -120,6 +120,9 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 
 	if (dev && cmd_check_name(a, "device name", dev, true))
 		return -EUSAGE;
+	/* -j is the format then: a --format beside it would be taken and not honoured. */
+	if (out_is_json(o) && cli_str(a, "format"))
+		return cli_usage(a, "-j prints JSON: --format %s is for text, leave one out", format);
 	err = model_load(&src, NULL, (struct model_ask){ .gids = MODEL_GIDS_USED }, &m);
 	if (err)
 		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));

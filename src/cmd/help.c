@@ -37,7 +37,11 @@ static void help_record(const char *path, const struct cli_cmd *c, void *arg)
 
 int cmd_help(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	if (ctx->json && cli_num(a, "format", 0) == 0) {
+	/* A completion script and the man page's source are no JSON: -j would be ignored. */
+	if (ctx->json && cli_num(a, "format", 0) != 0)
+		return cli_usage(a, "--format %s is a file of its own, not JSON: leave out -j",
+				 cli_str(a, "format"));
+	if (ctx->json) {
 		const struct cli_cmd *tab = ctx->root, *c = NULL;
 		char prefix[64] = "";
 		int n;

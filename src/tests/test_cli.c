@@ -196,6 +196,11 @@ static void parse_values(void **state)
 	assert_int_equal(parse("status --timeout 7 --bench=bw", &a, &g, buf), 0);
 	assert_int_equal(cli_num(&a, "timeout", 5), 7);
 	assert_int_equal(cli_num(&a, "bench", 0), 2);
+	assert_string_equal(cli_str(&a, "bench"), "bw");
+	/* A unique prefix reads as the word it stands for, to every caller. */
+	assert_int_equal(parse("status --bench=l", &a, &g, buf), 0);
+	assert_string_equal(cli_str(&a, "bench"), "lat");
+	assert_int_equal(cli_num(&a, "bench", 0), 1);
 	assert_int_equal(cli_num(&a, "gid-index", 42), 42);	/* not given: the default */
 	assert_int_equal(parse("status --bench", &a, &g, buf), 0);
 	assert_non_null(cli_str(&a, "bench"));

@@ -122,9 +122,9 @@ setup() {
 @test "tables: show -s adds each port's hw_counters" {
 	run rdmactl --sysfs-root "$F" -j show -s rxe0
 	assert_success
-	run jq -r '.[0].ports[0].counters | keys | length' <<<"$output"
-	n=$(ls "$F/sys/class/infiniband/rxe0/ports/1/hw_counters" | wc -l)
-	assert_output "$n"
+	# Every counter, and lifespan (how long a reading is kept) as none.
+	run jq -r '.[0].ports[0].counters | keys[]' <<<"$output"
+	assert_output "$(ls "$F/sys/class/infiniband/rxe0/ports/1/hw_counters" | grep -vx lifespan)"
 	run rdmactl --sysfs-root "$F" show -s rxe0
 	assert_output --regexp 'retry_exceeded_err +[0-9]+'
 	# In columns: each number ends where the others of its column end; no line ends in a space.
@@ -423,4 +423,66 @@ EOF
 	assert_line 'rxe0 port 1 ==> veth0 (-)'
 	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" -j status
 	assert_equal "$(jq -c '.[0].netdev_state' <<<"$output")" null
+}
+
+# promtool's verdict on stat --format prometheus of fixture $1: the
+# parser node_exporter's textfile collector shares refuses what it refuses.
+promtool_ok() {
+	local out
+	out=$(rdmactl --sysfs-root "$1" stat --format prometheus) || return
+	promtool check metrics <<<"$out" || { echo "$out"; return 1; }
+}
+
+@test "tables: stat --format prometheus passes promtool on every fixture, two kernels' names and hostile ones" {
+	command -v promtool >/dev/null || skip "no promtool (Debian's prometheus): tools/install-deps test"
+	local f n=0
+	for f in "$TOP"/bats/fixtures/*/; do
+		[ -d "$f/sys/class/infiniband" ] || continue
+		promtool_ok "$f" || fail "promtool refused $f's"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 3 ] || fail "only $n fixtures"
+	# One counter named two ways across two devices (an older kernel's
+	# ack_deffered beside ack_deferred): one family, both samples.
+	cp -a "$F" "$BATS_TEST_TMPDIR/f"
+	dir=$BATS_TEST_TMPDIR/f/sys/class/infiniband
+	mv "$dir/rxe1/ports/1/hw_counters/ack_deferred" "$dir/rxe1/ports/1/hw_counters/ack_deffered"
+	mv "$dir/rxe0/ports/1/hw_counters/out_of_seq_request" "$dir/rxe0/ports/1/hw_counters/out_of_sequence"
+	# Counters no kernel of ours names, as a newer one may: odd bytes, a
+	# name that is another's once made a metric, one past 64 bits.
+	echo 7 >"$dir/rxe0/ports/1/hw_counters/New-Thing.x"
+	echo 8 >"$dir/rxe0/ports/1/hw_counters/new_thing_x"
+	echo 99999999999999999999 >"$dir/rxe1/ports/1/hw_counters/huge"
+	mv "$dir/rxe1" "$dir/rx\"e"$'\\'"1"
+	promtool_ok "$BATS_TEST_TMPDIR/f" || fail "promtool refused it"
+	run -0 rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" stat --format prometheus
+	assert_equal "$(grep -c '^# HELP rdma_ack_deferred_total ' <<<"$output")" 1
+	assert_equal "$(grep -c '^rdma_ack_deferred_total{' <<<"$output")" 2
+	assert_equal "$(grep -c '^rdma_out_of_seq_request_total{' <<<"$output")" 2
+	# The first of two names that make one metric on one port is its sample.
+	assert_equal "$(grep '^rdma_new_thing_x_total{' <<<"$output")" 'rdma_new_thing_x_total{device="rxe0",port="1"} 7'
+	# rxe's rdma_sends once prefixed, and no sample of what is no counter.
+	assert_line --regexp '^rdma_sends_total\{device="rxe0",port="1"\} [0-9]+$'
+	refute_line --partial rdma_rdma_
+	refute_line --partial huge
+	refute_line --partial lifespan
+}
+
+@test "tables: stat -j --interval: a counter that went back or came new has change null, as json.md says" {
+	cp -a "$F" "$BATS_TEST_TMPDIR/f"
+	c=$BATS_TEST_TMPDIR/f/sys/class/infiniband/rxe0/ports/1/hw_counters
+	echo 500 >"$c/sent_pkts"
+	# Between the two readings: one counter reset, one new.
+	(sleep 0.5; echo 3 >"$c/sent_pkts"; echo 9 >"$c/sent_bytes") &
+	run -0 rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" -j stat --interval 2 rxe0
+	wait
+	assert_json_contract --exact stat <<<"$output"
+	assert_equal "$(jq -c '.[0].counters[] | select(.name == "sent_pkts" or .name == "sent_bytes") | [.name, .value, .change]' <<<"$output" | sort)" \
+		$'["sent_bytes",9,null]\n["sent_pkts",3,null]'
+	assert_equal "$(jq -c '[.[0].counters[] | select(.name != "sent_pkts" and .name != "sent_bytes") | .change] | unique' <<<"$output")" '[0]'
+	# In text, a dash for the same.
+	(sleep 0.5; echo 1 >"$c/sent_pkts") &
+	run -0 rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" stat --interval 2 rxe0
+	wait
+	assert_line --regexp '^    sent_pkts +1 +-  packets sent$'
 }

@@ -35,7 +35,9 @@ const struct model_counter_info model_counters[] = {
 	{ "send_err", NULL, "packets", "packets that could not be sent",
 	  "packets could not be sent (netdev down, no route)" },
 	{ "link_downed", NULL, "events", "times the port went down", "the port went down" },
-	{ "rdma_sends", NULL, "completions", "work requests completed as a sender", NULL },
+	/* rxe's completer counts a SEND, SEND with immediate or with invalidate, nothing else. */
+	{ "rdma_sends", NULL, "completions", "SENDs completed as a sender, signaled or not "
+	  "(WRITEs, READs and atomics are not counted)", NULL },
 	{ "rdma_recvs", NULL, "completions",
 	  "receives completed: a SEND or a WRITE with immediate data landed", NULL },
 	{ "sent_bytes", NULL, "bytes", "bytes sent (Linux 7.2 and later)", NULL },

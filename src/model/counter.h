@@ -26,7 +26,8 @@ extern const size_t model_ncounters;
 /* The counter sysfs names KERNEL_NAME (either name), or NULL for one rdmactl does not know. */
 const struct model_counter_info *model_counter_info(const char *kernel_name);
 
-/* hw_counters' "lifespan": how long (ms) the kernel keeps a reading, not a counter. */
+/* hw_counters' "lifespan": how long (ms) the kernel keeps a reading, not a counter:
+ * the model leaves it out. */
 #define MODEL_COUNTER_LIFESPAN "lifespan"
 
 #endif

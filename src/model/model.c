@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/counter.h"
 #include "model/gid.h"
 #include "model/model.h"
 #include "model/sources.h"
@@ -65,10 +66,14 @@ bool model_parse_counter(const char *name, const char *text, struct counter *c)
 {
 	char *end;
 
-	if (strlen(name) >= sizeof(c->name) || !isdigit((unsigned char)*text))
+	/* lifespan is how long the kernel keeps a reading, a setting: no counter. */
+	if (strlen(name) >= sizeof(c->name) || !isdigit((unsigned char)*text) ||
+	    !strcmp(name, MODEL_COUNTER_LIFESPAN))
 		return false;
+	errno = 0;
 	c->value = strtoull(text, &end, 10);
-	if (*end)
+	/* Past 64 bits no counter counts: unknown, never read as 2^64 - 1. */
+	if (*end || errno == ERANGE)
 		return false;
 	strcpy(c->name, name);
 	return true;

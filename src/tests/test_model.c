@@ -275,6 +275,37 @@ static void rxe_mtus(void **state)
 }
 
 /* A rate's speed: the kernel's text, or 0 for what is no finite speed (found by fuzz_sysfs). */
+/* A counter's reading: decimal digits, at most 64 bits; lifespan is a setting, none. */
+static void counter_readings(void **state)
+{
+	static const struct {
+		const char *name, *text;
+		bool ok;
+		uint64_t value;
+	} cases[] = {
+		{ "sent_pkts", "0", true, 0 },
+		{ "sent_pkts", "18446744073709551615", true, UINT64_MAX },	/* the most */
+		{ "sent_pkts", "18446744073709551616", false, 0 },	/* one past it */
+		{ "sent_pkts", "99999999999999999999", false, 0 },	/* 20 digits */
+		{ "sent_pkts", "", false, 0 },				/* empty */
+		{ "sent_pkts", "-1", false, 0 },
+		{ "sent_pkts", "12x", false, 0 },			/* malformed */
+		{ "lifespan", "12", false, 0 },
+		{ "a_name_longer_than_forty_seven_bytes_is_refused_", "1", false, 0 },
+	};
+	struct counter c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&c, 0, sizeof(c));
+		assert_int_equal(model_parse_counter(cases[i].name, cases[i].text, &c), cases[i].ok);
+		if (cases[i].ok) {
+			assert_true(c.value == cases[i].value);
+			assert_string_equal(c.name, cases[i].name);
+		}
+	}
+}
+
 static void rate_speeds(void **state)
 {
 	static const struct { const char *rate, *width; double gbps; } cases[] = {
@@ -303,6 +334,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rxe_mtus),
 		cmocka_unit_test(rate_speeds),
+		cmocka_unit_test(counter_readings),
 		cmocka_unit_test(two_netdevs),
 		cmocka_unit_test(all_slots),
 		cmocka_unit_test(states_alone),

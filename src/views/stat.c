@@ -45,8 +45,8 @@ static void counter(struct out *o, const struct model *prev, const struct rdma_d
 		snprintf(text, sizeof(text), "+%" PRIu64, c->value - before);
 		out_u64(o, "change", NULL, c->value - before);
 		out_text(o, " %10s", text);
-	} else if (prev)	/* new, or reset with its device: no change to give */
-		out_str(o, "change", " %10s", "-");
+	} else if (prev)	/* new, or reset with its device: no change to give (null) */
+		out_str(o, "change", " %10s", NULL);
 	else
 		out_str(o, "change", NULL, NULL);
 	out_str(o, "unit", NULL, info ? info->unit : NULL);
@@ -76,8 +76,7 @@ void view_stat(struct out *o, const struct model *m, const struct model *prev,
 			out_text(o, "%s\n", prev ? "" : ":");
 			out_arr_open(o, "counters");
 			for (size_t k = 0; k < p->ncounters; k++)
-				if (strcmp(p->counters[k].name, MODEL_COUNTER_LIFESPAN))
-					counter(o, prev, d, p, &p->counters[k]);
+				counter(o, prev, d, p, &p->counters[k]);
 			out_arr_close(o);
 			out_obj_close(o);
 		}
@@ -103,72 +102,111 @@ static void label(FILE *f, const char *text)
 	}
 }
 
-/* A metric's name: rdma_ and the counter's, anything but [a-z0-9_] made '_', then _total. */
-static void metric(FILE *f, const char *name)
+/*
+ * The metric of the counter KERNEL_NAME: rdma_, its one name across kernels
+ * (ack_deffered is ack_deferred) in lower case, anything but [a-z0-9] made '_', then
+ * _total. A name that begins with rdma_ already (rdma_sends) keeps one.
+ */
+static void metric(char *buf, size_t len, const char *kernel_name)
 {
-	fputs("rdma_", f);
-	for (; *name; name++)
-		fputc((*name >= 'a' && *name <= 'z') || (*name >= '0' && *name <= '9') ? *name : '_', f);
-	fputs("_total", f);
+	const struct model_counter_info *info = model_counter_info(kernel_name);
+	const char *name = info ? info->name : kernel_name;
+	size_t n;
+
+	if (!strncmp(name, "rdma_", 5))
+		name += 5;
+	n = (size_t)snprintf(buf, len, "rdma_");
+	for (; *name && n + sizeof("_total") < len; name++, n++) {
+		char c = *name >= 'A' && *name <= 'Z' ? (char)(*name - 'A' + 'a') : *name;
+
+		buf[n] = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c : '_';
+	}
+	snprintf(buf + n, len - n, "_total");
 }
 
-/* Whether the counter NAME came before in M, at device I port J counter K: its family is said. */
-static bool said(const struct model *m, size_t i, size_t j, size_t k, const char *name)
+/* Each counter of M in turn, with the metric it is a sample of. */
+struct sample_it {
+	const struct model *m;
+	size_t i, j, k;
+	const struct rdma_dev *dev;
+	const struct port *port;
+	const struct counter *c;
+	char metric[96];
+};
+
+static bool next_sample(struct sample_it *it)
 {
-	for (size_t a = 0; a <= i; a++) {
-		const struct rdma_dev *d = &m->devs[a];
+	for (; it->i < it->m->n; it->i++, it->j = 0) {
+		const struct rdma_dev *d = &it->m->devs[it->i];
 
-		for (size_t b = 0; b < d->nports; b++) {
-			const struct port *p = &d->ports[b];
+		for (; it->j < d->nports; it->j++, it->k = 0) {
+			const struct port *p = &d->ports[it->j];
 
-			for (size_t c = 0; c < p->ncounters; c++) {
-				if (a == i && b == j && c == k)
-					return false;
-				if (!strcmp(p->counters[c].name, name))
-					return true;
+			if (it->k < p->ncounters) {
+				const struct counter *c = &p->counters[it->k++];
+
+				it->dev = d, it->port = p, it->c = c;
+				metric(it->metric, sizeof(it->metric), c->name);
+				return true;
 			}
 		}
 	}
 	return false;
 }
 
-/* The family of the counter NAME: its help, its type, then every port's sample of it. */
-static void family(FILE *f, const struct model *m, const char *name)
+/* Whether a sample before AT in M's order is of metric NAME (and of DEV's PORT, when given). */
+static bool before(const struct model *m, const struct counter *at, const char *name,
+		   const struct rdma_dev *dev, const struct port *port)
 {
-	const struct model_counter_info *info = model_counter_info(name);
-	const char *mname = info ? info->name : name;
+	struct sample_it it = { .m = m };
 
-	fputs("# HELP ", f);
-	metric(f, mname);
-	fprintf(f, " %s\n# TYPE ", info ? info->meaning : "an RDMA port counter, as its driver names it");
-	metric(f, mname);
-	fputs(" counter\n", f);
-	for (size_t i = 0; i < m->n; i++) {
-		for (size_t j = 0; j < m->devs[i].nports; j++) {
-			const struct port *p = &m->devs[i].ports[j];
+	while (next_sample(&it) && it.c != at)
+		if (!strcmp(it.metric, name) && (!dev || (it.dev == dev && it.port == port)))
+			return true;
+	return false;
+}
 
-			for (size_t k = 0; k < p->ncounters; k++) {
-				if (strcmp(p->counters[k].name, name))
-					continue;
-				metric(f, mname);
-				fputs("{device=\"", f);
-				label(f, m->devs[i].name);
-				fprintf(f, "\",port=\"%" PRIu32 "\"} %" PRIu64 "\n", p->num,
-					p->counters[k].value);
-			}
-		}
+/* HELP's text: backslash and newline escaped, as the format asks of it. */
+static void help_text(FILE *f, const char *text)
+{
+	for (; *text; text++) {
+		if (*text == '\\')
+			fputs("\\\\", f);
+		else if (*text == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*text, f);
+	}
+}
+
+/* The family of FIRST's metric: its help and type, then every port's sample of it, once each. */
+static void family(FILE *f, const struct model *m, const struct sample_it *first)
+{
+	const struct model_counter_info *info = model_counter_info(first->c->name);
+	struct sample_it it = { .m = m };
+
+	fprintf(f, "# HELP %s ", first->metric);
+	help_text(f, info ? info->meaning : "an RDMA port counter, as its driver names it");
+	fprintf(f, "\n# TYPE %s counter\n", first->metric);
+	while (next_sample(&it)) {
+		/* Two kernel names of one port that make one metric: the first is its sample. */
+		if (strcmp(it.metric, first->metric) || before(m, it.c, it.metric, it.dev, it.port))
+			continue;
+		fprintf(f, "%s{device=\"", it.metric);
+		label(f, it.dev->name);
+		fprintf(f, "\",port=\"%" PRIu32 "\"} %" PRIu64 "\n", it.port->num, it.c->value);
 	}
 }
 
 void view_stat_prometheus(FILE *f, const struct model *m)
 {
-	/* Each family once, all its samples together, as the format asks. */
-	for (size_t i = 0; i < m->n; i++)
-		for (size_t j = 0; j < m->devs[i].nports; j++)
-			for (size_t k = 0; k < m->devs[i].ports[j].ncounters; k++) {
-				const char *name = m->devs[i].ports[j].counters[k].name;
+	struct sample_it it = { .m = m };
 
-				if (strcmp(name, MODEL_COUNTER_LIFESPAN) && !said(m, i, j, k, name))
-					family(f, m, name);
-			}
+	/*
+	 * Each family once, all its samples together, as the format asks: by its
+	 * metric's name, which two kernels' names of one counter share.
+	 */
+	while (next_sample(&it))
+		if (!before(m, it.c, it.metric, NULL, NULL))
+			family(f, m, &it);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "checks/checks.h"
+#include "checks/gidrule.h"
 #include "model/gid.h"
 #include "kernel/sysfs.h"
 
@@ -188,20 +189,13 @@ static int64_t right_index(struct check_ctx *c, const struct port *p, const char
 	return model_port_ipv4_gid_index(p, NULL);
 }
 
-static const struct gid_slot *slot(const struct port *p, int64_t index)
-{
-	for (size_t i = 0; i < p->ngids; i++)
-		if (p->gids[i].index == index && !p->gids[i].empty)
-			return &p->gids[i];
-	return NULL;
-}
-
 static void gid_index_one(struct check_ctx *c, const struct rdma_dev *d)
 {
 	const struct port *p = &d->ports[0];
 	int64_t want = right_index(c, p, d->netdev, c->o.peer);
-	const struct gid_slot *s = slot(p, c->o.gid_index), *w = want >= 0 ? slot(p, want) : NULL;
-	char have[GID_ADDR_LEN] = "", good[GID_ADDR_LEN] = "", fix[64], why[160] = "";
+	const struct gid_slot *s = check_gid_slot(p, c->o.gid_index);
+	const struct gid_slot *w = want >= 0 ? check_gid_slot(p, want) : NULL;
+	char have[GID_ADDR_LEN] = "", good[GID_ADDR_LEN] = "", fix[64], why[200] = "", g[32];
 	bool peer6 = c->o.peer && strchr(c->o.peer, ':');
 	struct in6_addr p6;
 	bool peer_ll = peer6 && inet_pton(AF_INET6, c->o.peer, &p6) == 1 && IN6_IS_ADDR_LINKLOCAL(&p6);
@@ -212,16 +206,13 @@ static void gid_index_one(struct check_ctx *c, const struct rdma_dev *d)
 		gid_addr(w->raw, good, sizeof(good));
 	/* The fix is the argument to pass: -g for rdma-core's examples, -x for perftest. */
 	snprintf(fix, sizeof(fix), "-g %" PRId64 "   (perftest: -x %" PRId64 ")", want, want);
-	if (p->gid_tbl_len && c->o.gid_index >= p->gid_tbl_len)
-		snprintf(why, sizeof(why), "-g %" PRId64 " is out of range (0-%u): the GID table of "
-			 "%s has %u slots", c->o.gid_index, p->gid_tbl_len - 1, d->name,
-			 p->gid_tbl_len);
-	else if (!s)
-		snprintf(why, sizeof(why), "slot %" PRId64 " of %s is empty", c->o.gid_index, d->name);
-	else if (strcmp(s->type, "RoCE v2"))
-		snprintf(why, sizeof(why), "-g %" PRId64 " is %s, a %s GID, not RoCE v2", c->o.gid_index,
-			 have, *s->type ? s->type : "typeless");
-	else if (c->o.peer && !peer6 && !gid_is_v4mapped(s->raw))
+	snprintf(g, sizeof(g), "-g %" PRId64, c->o.gid_index);
+	/* The rule every index is held to; then what a named peer's family asks. */
+	if (!check_gid_rule(d->name, p, c->o.gid_index, g, c->o.peer, why, sizeof(why))) {
+		if (!c->o.peer && s && gid_is_link_local(s->raw))
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 " (give --peer fe80::... if that is meant)");
+	} else if (c->o.peer && !peer6 && !gid_is_v4mapped(s->raw))
 		snprintf(why, sizeof(why), "-g %" PRId64 " is %s, an IPv6%s GID, but the peer %s is IPv4",
 			 c->o.gid_index, have, gid_is_link_local(s->raw) ? " link-local" : "", c->o.peer);
 	else if (peer6 && gid_is_v4mapped(s->raw))
@@ -230,10 +221,6 @@ static void gid_index_one(struct check_ctx *c, const struct rdma_dev *d)
 	else if (gid_is_link_local(s->raw) && peer6 && !peer_ll)
 		snprintf(why, sizeof(why), "-g %" PRId64 " is %s, link-local, but the peer %s is off-link",
 			 c->o.gid_index, have, c->o.peer);
-	else if (gid_is_link_local(s->raw) && !c->o.peer && want >= 0)
-		snprintf(why, sizeof(why), "-g %" PRId64 " is %s, the link-local IPv6 GID: it works only "
-			 "between fe80:: GIDs on one link (give --peer fe80::... if that is meant)",
-			 c->o.gid_index, have);
 	if (!*why) {
 		check_report(c, V_PASS, NULL, "%s: -g %" PRId64 " is %s (%s on %s)%s%s", d->name,
 			     c->o.gid_index, have, s->type, s->netdev, c->o.peer ? ", right for " : "",
@@ -279,7 +266,7 @@ void check_gid_index(struct check_ctx *c)
 				continue;
 			zoned++;
 			want = right_index(c, p, d->netdev, c->o.peer);
-			w = want >= 0 ? slot(p, want) : NULL;
+			w = want >= 0 ? check_gid_slot(p, want) : NULL;
 			if (w) {
 				gid_addr(w->raw, addr, sizeof(addr));
 				check_report(c, V_PASS, NULL, "%s: RoCE v2 to %s: -g %" PRId64 " (%s on %s)",

@@ -155,7 +155,7 @@ static bool next_sample(struct sample_it *it)
 }
 
 /* Whether a sample before AT in M's order is of metric NAME (and of DEV's PORT, when given). */
-static bool before(const struct model *m, const struct counter *at, const char *name,
+static bool said_before(const struct model *m, const struct counter *at, const char *name,
 		   const struct rdma_dev *dev, const struct port *port)
 {
 	struct sample_it it = { .m = m };
@@ -190,7 +190,7 @@ static void family(FILE *f, const struct model *m, const struct sample_it *first
 	fprintf(f, "\n# TYPE %s counter\n", first->metric);
 	while (next_sample(&it)) {
 		/* Two kernel names of one port that make one metric: the first is its sample. */
-		if (strcmp(it.metric, first->metric) || before(m, it.c, it.metric, it.dev, it.port))
+		if (strcmp(it.metric, first->metric) || said_before(m, it.c, it.metric, it.dev, it.port))
 			continue;
 		fprintf(f, "%s{device=\"", it.metric);
 		label(f, it.dev->name);
@@ -207,6 +207,6 @@ void view_stat_prometheus(FILE *f, const struct model *m)
 	 * metric's name, which two kernels' names of one counter share.
 	 */
 	while (next_sample(&it))
-		if (!before(m, it.c, it.metric, NULL, NULL))
+		if (!said_before(m, it.c, it.metric, NULL, NULL))
 			family(f, m, &it);
 }

@@ -163,6 +163,8 @@ TEST_MODS_out := cli/out kernel/errname kernel/release kernel/sysfs kernel/safe
 TEST_MODS_sysfs := kernel/sysfs kernel/safe
 TEST_MODS_wire := selftest/wire selftest/fault model/gid
 TEST_MODS_capture := model/capture
+TEST_MODS_stacks := checks/stacks/common checks/stacks/nccl checks/stacks/ucx \
+	checks/stacks/libfabric checks/stacks/openmpi checks/gidrule $(MODEL_MODS)
 .SECONDEXPANSION:
 test_srcs = src/tests/test_$*.c $(patsubst %,src/%.c,$(TEST_MODS_$*))
 

@@ -226,10 +226,12 @@ EOF
 	assert_failure 1
 	assert_line "PASS  process          $pid (sleep) has no libibverbs mapped: not an RDMA program, or not one yet"
 	assert_line --regexp "^PASS  process-memlock  $pid \(sleep\)(: RLIMIT_MEMLOCK is| has CAP_IPC_LOCK)"
-	assert_line "FAIL  process-env      $pid (sleep): UCX_NET_DEVICES=mlx5_0:1 names mlx5_0, which is no RDMA device or netdev here"
-	assert_line "FAIL  process-env      $pid (sleep): NCCL_IB_GID_INDEX=0, but rxe0's RoCE v2 GID of an IPv4 address is index 1: GID 0 is another type or address, and the stack talks past its peer"
-	assert_line "      fix: 'rdmactl env rxe0' gives the settings for the links"
-	refute_line --partial NCCL_IB_HCA
+	assert_line "FAIL  process-env      $pid (sleep): UCX: UCX_NET_DEVICES=mlx5_0:1 names 'mlx5_0:1', a device UCX does not have here: UCX names an RDMA port as DEVICE:PORT (here rxe0:1, rxe1:1) and a netdev by its name, and says \"network device 'mlx5_0:1' is not available\""
+	assert_line "      fix: 'rdmactl env' gives the settings for the links"
+	# NCCL_IB_HCA==rxe0:1 takes rxe0 alone, whose index 0 is its fe80:: GID.
+	assert_line --regexp "^FAIL  process-env      $pid \(sleep\): NCCL: on rxe0 port 1, GID index 0 is fe80::[0-9a-f:]+, the link-local IPv6 GID: it works only between fe80:: GIDs on one link \(NCCL_IB_GID_INDEX=0\)\$"
+	assert_line "      fix: NCCL_IB_GID_INDEX=1, or unset it (NCCL 2.21 and later choose)"
+	refute_line --partial rxe1\ port
 	# A netdev is looked for in the fixture, not on the host running the check.
 	host=$(for n in /sys/class/net/*; do
 		[ -e "$F/sys/class/net/${n##*/}" ] || { echo "${n##*/}"; break; }; done)
@@ -245,7 +247,7 @@ EOF
 	kill "$pid2"
 	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" check --pid "$pid2" --only process-env
 	assert_failure 1
-	assert_line "FAIL  process-env      $pid2 (sleep): FI_VERBS_DEVICE_NAME=$host names $host, which is no RDMA device or netdev here"
+	assert_line "FAIL  process-env      $pid2 (sleep): libfabric: FI_VERBS_DEVICE_NAME=$host begins the name of no active RDMA device here (rxe0:1, rxe1:1): the verbs provider finds none"
 	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" check --pid "$pid"
 	# Its network namespace has no UDP 4791 socket (this host has no rxe).
 	assert_line --regexp "^FAIL  process-netns    $pid \(sleep\): no rdma_rxe UDP 4791 socket in its network namespace"

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "checks/checks.h"
+#include "checks/stacks.h"
 #include "kernel/errname.h"
 #include "kernel/netns.h"
 #include "kernel/proc.h"
@@ -88,66 +89,48 @@ void check_process_memlock(struct check_ctx *c)
 	}
 }
 
-/* The device of the links that a stack's device variable VALUE names first: "mlx5_0:1,rxe0". */
-static void first_item(const char *value, char *buf, size_t len)
+struct env_run {
+	struct check_ctx *c;
+	const struct proc_info *p;
+	char *netdevs[256];
+	size_t nnetdevs;
+};
+
+static const char *env_get(void *arg, const char *name)
 {
-	value += strspn(value, "=^");
-	snprintf(buf, len, "%.*s", (int)strcspn(value, ",:"), value);
+	const struct env_run *e = arg;
+
+	return proc_env(e->p, name);
 }
 
-/* The RDMA device the process's stacks are told to use, or the one rxe device there is. */
-static const struct rdma_dev *their_dev(struct check_ctx *c, const struct proc_info *p,
-					const struct model *m)
+static bool env_here(void *arg, const struct rdma_dev *d)
 {
-	static const char *const vars[] = { "NCCL_IB_HCA", "UCX_NET_DEVICES",
-					    "FI_VERBS_DEVICE_NAME", NULL };
-	const struct rdma_dev *only = NULL;
-	size_t nrxe = 0;
+	struct env_run *e = arg;
 
-	for (int i = 0; vars[i]; i++) {
-		const char *v = proc_env(p, vars[i]);
-
-		if (v && *v != '^') {
-			char name[64];
-
-			first_item(v, name, sizeof(name));
-			return model_find(m, name);
-		}
-	}
-	for (size_t i = 0; i < m->n; i++)
-		if (model_dev_is_rxe(&m->devs[i]) && check_dev_here(c, &m->devs[i]))
-			only = &m->devs[i], nrxe++;
-	return nrxe == 1 ? only : NULL;
+	return check_dev_here(e->c, d);
 }
 
-/* The first item of the list VALUE ("=a:1,b"; "^a" excludes) that is no device or netdev of ROOT's. */
-static const char *unknown_item(const char *root, const char *value, const struct model *m,
-				char *buf, size_t len)
+static int env_netdev(void *arg, const char *name)
 {
-	if (*value == '^' || !strcmp(value, "all"))
-		return NULL;	/* an exclusion, or every one: nothing to name */
-	value += strspn(value, "=");
-	for (const char *s = value; *s; s += strcspn(s, ","), s += *s == ',') {
-		snprintf(buf, len, "%.*s", (int)strcspn(s, ",:"), s);
-		if (*buf && !model_find(m, buf) && !sysfs_exists(root, "/sys/class/net/%s", buf))
-			return buf;
-	}
-	return NULL;
+	struct env_run *e = arg;
+
+	if (e->nnetdevs < sizeof(e->netdevs) / sizeof(e->netdevs[0]))
+		e->netdevs[e->nnetdevs++] = strdup(name);
+	return 0;
+}
+
+static void env_say(void *arg, enum verdict v, const char *fix, const char *msg)
+{
+	struct env_run *e = arg;
+
+	check_report(e->c, v, fix, "%s: %s", who(e->p), msg);
 }
 
 void check_process_env(struct check_ctx *c)
 {
-	static const char *const gid_vars[] = { "NCCL_IB_GID_INDEX", "UCX_IB_GID_INDEX",
-						"FI_VERBS_GID_IDX", NULL };
-	static const char *const dev_vars[] = { "NCCL_IB_HCA", "UCX_NET_DEVICES",
-						"FI_VERBS_DEVICE_NAME", NULL };
-	static const char *const net_vars[] = { "NCCL_SOCKET_IFNAME", "FI_VERBS_IFACE",
-						"UCX_TLS", NULL };
 	const struct proc_info *p = check_ctx_proc(c);
-	const struct model *m;
-	const struct rdma_dev *d;
-	char fix[160], buf[64];
-	bool ok = true, any = false;
+	struct env_run e = { .c = c, .p = p };
+	struct stacks_in in = { .here = env_here, .env = env_get, .arg = &e };
 
 	if (!p)
 		return;
@@ -156,53 +139,21 @@ void check_process_env(struct check_ctx *c)
 			     "/proc/%d/environ (another user's process needs root)", who(p), p->pid);
 		return;
 	}
-	m = check_ctx_model(c);
-	if (!m) {
+	in.m = check_ctx_model(c);
+	if (!in.m) {
 		check_report(c, V_SKIP, NULL, "the RDMA devices cannot be read ('rdmactl check --only link' says why)");
 		return;
 	}
-	d = their_dev(c, p, m);
-	snprintf(fix, sizeof(fix), "'rdmactl env%s%s' gives the settings for the links",
-		 d ? " " : "", d ? d->name : "");
-	for (int i = 0; dev_vars[i]; i++) {
-		const char *v = proc_env(p, dev_vars[i]), *bad;
-
-		any |= v != NULL;
-		if (v && (bad = unknown_item(c->o.root, v, m, buf, sizeof(buf)))) {
-			check_report(c, V_FAIL, fix, "%s: %s=%s names %s, which is no RDMA device or "
-				     "netdev here", who(p), dev_vars[i], v, bad);
-			ok = false;
-		}
-	}
-	for (int i = 0; gid_vars[i]; i++) {
-		const char *v = proc_env(p, gid_vars[i]);
-		int64_t want = -1;
-		char *end;
-		long got;
-
-		if (!v)
-			continue;
-		any = true;
-		got = strtol(v, &end, 10);
-		for (size_t k = 0; d && k < d->nports && want < 0; k++)
-			want = model_port_ipv4_gid_index(&d->ports[k], NULL);
-		if (*end || end == v) {
-			check_report(c, V_FAIL, fix, "%s: %s=%s is not a GID index", who(p), gid_vars[i], v);
-			ok = false;
-		} else if (want >= 0 && got != want) {
-			check_report(c, V_FAIL, fix, "%s: %s=%s, but %s's RoCE v2 GID of an IPv4 "
-				     "address is index %" PRId64 ": GID %ld is another type or address, "
-				     "and the stack talks past its peer", who(p), gid_vars[i], v,
-				     d->name, want, got);
-			ok = false;
-		}
-	}
-	for (int i = 0; net_vars[i]; i++)
-		any |= proc_env(p, net_vars[i]) != NULL;
-	if (ok)
-		check_report(c, V_PASS, NULL, "%s: %s", who(p), any ? "the RDMA stacks' variables "
-			     "it sets agree with the links" : "it sets none of the RDMA stacks' "
-			     "variables (NCCL_IB_*, UCX_*, FI_VERBS_*)");
+	/* The netdevs of the namespace checked: the names the stacks match interfaces by. */
+	sysfs_list(c->o.root, "/sys/class/net", env_netdev, &e);
+	in.netdevs = (const char *const *)e.netdevs;
+	in.nnetdevs = e.nnetdevs;
+	/* Each stack's variables, read by that stack's rules (checks/stacks.c). */
+	if (!stacks_check(&in, env_say, &e))
+		check_report(c, V_PASS, NULL, "%s: it sets none of the RDMA stacks' variables "
+			     "(NCCL_*, UCX_*, FI_VERBS_*, OMPI_MCA_pml)", who(p));
+	for (size_t i = 0; i < e.nnetdevs; i++)
+		free(e.netdevs[i]);
 }
 
 void check_process_netns(struct check_ctx *c)

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Open MPI's MCA lists (a leading '^' excludes): whether its pml is UCX,
+ * which then reads the UCX_* variables, or whether any btl carries RDMA.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "checks/stacks/internal.h"
+
+/* Whether the MCA list VALUE ("a,b"; "^a,b" excludes) takes component NAME. */
+static bool mca_takes(const char *value, const char *name)
+{
+	bool negate = *value == '^', found = false;
+	size_t len = strlen(name);
+
+	for (const char *s = value + negate; *s && !found; s += strcspn(s, ","), s += *s == ',')
+		found = strcspn(s, ",") == len && !strncmp(s, name, len);
+	return found != negate;
+}
+
+void stacks_openmpi(struct run *r)
+{
+	const char *pml = stacks_env(r, "OMPI_MCA_pml"), *btl = stacks_env(r, "OMPI_MCA_btl");
+	bool ucx_vars = stacks_env(r, "UCX_NET_DEVICES") || stacks_env(r, "UCX_TLS") || stacks_env(r, "UCX_IB_GID_INDEX");
+
+	if (!pml || !*pml)
+		return;
+	if (mca_takes(pml, "ucx")) {
+		stacks_say_fmt(r, V_PASS, NULL, "Open MPI: OMPI_MCA_pml=%s takes UCX, which reads the UCX_* "
+		    "variables", pml);
+		return;
+	}
+	if (btl && *btl && !mca_takes(btl, "openib") && !mca_takes(btl, "uct") &&
+	    !mca_takes(btl, "ofi")) {
+		stacks_say_fmt(r, V_WARN, "OMPI_MCA_pml=ucx (what 'rdmactl env' sets)",
+		    "Open MPI: OMPI_MCA_pml=%s leaves out UCX and OMPI_MCA_btl=%s every RDMA btl "
+		    "(openib, uct, ofi): no MPI traffic goes over rxe", pml, btl);
+		return;
+	}
+	stacks_say_fmt(r, ucx_vars ? V_WARN : V_PASS, ucx_vars ? "OMPI_MCA_pml=ucx" : NULL,
+	    "Open MPI: OMPI_MCA_pml=%s leaves out UCX%s", pml,
+	    ucx_vars ? ": the UCX_* variables it sets do not reach its MPI traffic" : "");
+}
+

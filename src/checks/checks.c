@@ -154,6 +154,15 @@ const struct proc_info *check_ctx_proc(struct check_ctx *c)
 		check_report(c, V_SKIP, NULL, "there is no process %d", c->o.pid);
 		return NULL;
 	}
+	/* The process check says what it is instead; the others have nothing to read. */
+	if (c->proc.kthread || c->proc.zombie) {
+		char who[64];
+
+		check_report(c, V_SKIP, NULL, "%s is %s", check_proc_who(&c->proc, who, sizeof(who)),
+			     c->proc.kthread ? "a kernel thread, no program" :
+					       "a zombie: its program has ended");
+		return NULL;
+	}
 	return &c->proc;
 }
 

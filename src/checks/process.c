@@ -10,12 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "checks/checks.h"
 #include "checks/stacks.h"
 #include "kernel/errname.h"
 #include "kernel/netns.h"
 #include "kernel/proc.h"
+#include "kernel/safe.h"
 #include "kernel/sysfs.h"
 #include "model/roce.h"
 
@@ -25,6 +27,28 @@ static const char *who(const struct proc_info *p)
 	static char buf[64];
 
 	return check_proc_who(p, buf, sizeof(buf));
+}
+
+/*
+ * Why another process's file could not be read, for ERR: the kernel asks
+ * for ptrace access to maps and environ, which root has only with
+ * CAP_SYS_PTRACE (a container may lack it, a Yama ptrace_scope of 3 denies
+ * it to all).
+ */
+static const char *unreadable(int err)
+{
+	static char buf[160];
+
+	if (err == -ENOTREG)	/* a fixture's: /proc's own are files */
+		snprintf(buf, sizeof(buf), "not a regular file, which is never read");
+	else if (err != -EACCES && err != -EPERM)
+		snprintf(buf, sizeof(buf), "%s: %s", errname(err), strerror(-err));
+	else if (geteuid())
+		snprintf(buf, sizeof(buf), "%s: another user's process needs root", errname(err));
+	else
+		snprintf(buf, sizeof(buf), "%s: root here may not read it: no CAP_SYS_PTRACE, or "
+			 "kernel.yama.ptrace_scope forbids it", errname(err));
+	return buf;
 }
 
 void check_process(struct check_ctx *c)
@@ -42,9 +66,18 @@ void check_process(struct check_ctx *c)
 		return;
 	}
 	p = &c->proc;
-	if (!p->maps_known) {
+	if (p->kthread) {
+		check_report(c, V_FAIL, "give a program's PID: pgrep -a PROGRAM",
+			     "%s is a kernel thread, no program: it runs no RDMA stack to check",
+			     who(p));
+	} else if (p->zombie) {
+		check_report(c, V_FAIL, "'rdmactl check --only qps' and the kernel log (dmesg) tell "
+			     "what failed after a program ended",
+			     "%s has ended: a zombie its parent has not yet reaped, whose memory, "
+			     "environment and QPs are gone", who(p));
+	} else if (!p->maps_known) {
 		check_report(c, V_SKIP, NULL, "%s: its libraries cannot be read from /proc/%d/maps "
-			     "(another user's process needs root)", who(p), p->pid);
+			     "(%s)", who(p), p->pid, unreadable(p->maps_err));
 	} else if (!p->libibverbs) {
 		check_report(c, V_PASS, NULL, "%s has no libibverbs mapped: not an RDMA program, or "
 			     "not one yet", who(p));
@@ -70,22 +103,36 @@ void check_process_memlock(struct check_ctx *c)
 	if (!p->caps_known || !p->memlock_known) {
 		check_report(c, V_SKIP, NULL, "%s: its limits cannot be read from /proc/%d/status "
 			     "and limits", who(p), p->pid);
-	} else if (p->cap_ipc_lock) {
+	} else if (p->cap_ipc_lock && p->userns_known && p->userns_init) {
 		check_report(c, V_PASS, NULL, "%s has CAP_IPC_LOCK: its memlock limit does not bind "
 			     "memory registration", who(p));
-	} else if (p->memlock_soft == PROC_UNLIMITED) {
-		check_report(c, V_PASS, NULL, "%s: RLIMIT_MEMLOCK is unlimited", who(p));
-	} else if (p->memlock_soft <= 64 * 1024) {
-		check_report(c, V_WARN, "raise the limit where the program starts: 'ulimit -l "
-			     "unlimited', LimitMEMLOCK=infinity for a service, --ulimit memlock=-1 "
-			     "for a container, '* - memlock unlimited' in "
-			     "/etc/security/limits.d/rdma.conf for logins",
-			     "%s: RLIMIT_MEMLOCK is %" PRIu64 " KiB and it has no CAP_IPC_LOCK: "
-			     "ibv_reg_mr of more than that fails with ENOMEM", who(p),
-			     p->memlock_soft / 1024);
 	} else {
-		check_report(c, V_PASS, NULL, "%s: RLIMIT_MEMLOCK is %" PRIu64 " KiB: registrations "
-			     "past it fail with ENOMEM", who(p), p->memlock_soft / 1024);
+		/*
+		 * ib_umem_get lets a pin past RLIMIT_MEMLOCK through only with
+		 * capable(CAP_IPC_LOCK): in the initial user namespace. Held in one
+		 * of its own (a rootless container, unshare -U), the limit binds.
+		 */
+		char cap[256] = "it has no CAP_IPC_LOCK";
+
+		if (p->cap_ipc_lock)
+			snprintf(cap, sizeof(cap), "its CAP_IPC_LOCK, held in %s, does not lift it "
+				 "(the kernel honours it for pinned memory in the initial user namespace "
+				 "alone)", p->userns_known ? "a user namespace of its own (a rootless "
+				 "container's, unshare -U's)" : "a user namespace that cannot be read");
+		if (p->memlock_soft == PROC_UNLIMITED)
+			check_report(c, V_PASS, NULL, "%s: RLIMIT_MEMLOCK is unlimited", who(p));
+		else if (p->memlock_soft <= 64 * 1024)
+			check_report(c, V_WARN, "raise the limit where the program starts: 'ulimit -l "
+				     "unlimited', LimitMEMLOCK=infinity for a service, --ulimit "
+				     "memlock=-1 for a container (rootless: the user's own limit, "
+				     "/etc/security/limits.d), '* - memlock unlimited' in "
+				     "/etc/security/limits.d/rdma.conf for logins",
+				     "%s: RLIMIT_MEMLOCK is %" PRIu64 " KiB and %s: ibv_reg_mr of more "
+				     "than that fails with ENOMEM", who(p), p->memlock_soft / 1024, cap);
+		else
+			check_report(c, V_PASS, NULL, "%s: RLIMIT_MEMLOCK is %" PRIu64 " KiB and %s: "
+				     "registrations past it fail with ENOMEM", who(p),
+				     p->memlock_soft / 1024, cap);
 	}
 }
 
@@ -136,7 +183,7 @@ void check_process_env(struct check_ctx *c)
 		return;
 	if (!p->env_known) {
 		check_report(c, V_SKIP, NULL, "%s: its environment cannot be read from "
-			     "/proc/%d/environ (another user's process needs root)", who(p), p->pid);
+			     "/proc/%d/environ (%s)", who(p), p->pid, unreadable(p->env_err));
 		return;
 	}
 	in.m = check_ctx_model(c);

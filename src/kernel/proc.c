@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kernel/proc.h"
 #include "kernel/safe.h"
@@ -87,8 +88,35 @@ int proc_parse_verbs(const char *maps, bool *rxe)
 	return version;
 }
 
+bool proc_parse_stat(const char *stat, bool *kthread, bool *zombie)
+{
+	const char *r = strrchr(stat, ')');	/* comm may hold spaces and parentheses */
+	unsigned long flags;
+	char state;
+
+	/* state ppid pgrp session tty_nr tpgid flags */
+	if (!r || sscanf(r + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+		return false;
+	*kthread = flags & 0x00200000;	/* PF_KTHREAD */
+	*zombie = state == 'Z' || state == 'X';
+	return true;
+}
+
+bool proc_parse_userns(const char *link, bool *init)
+{
+	unsigned long long ino;
+	char end;
+
+	if (sscanf(link, "user:[%llu%c", &ino, &end) != 2 || end != ']')
+		return false;
+	*init = ino == PROC_USER_INIT_INO;
+	return true;
+}
+
 int proc_read(const char *root, int pid, struct proc_info *p)
 {
+	char path[4096], link[64];
+	ssize_t n;
 	char *buf;
 	size_t len;
 
@@ -99,6 +127,16 @@ int proc_read(const char *root, int pid, struct proc_info *p)
 			return -ENOENT;
 		p->comm[0] = '\0';
 	}
+	if (slurp(root, pid, "stat", &buf, &len) == 0) {
+		p->stat_known = proc_parse_stat(buf, &p->kthread, &p->zombie);
+		free(buf);
+	}
+	snprintf(path, sizeof(path), "%s/proc/%d/ns/user", root, pid);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		p->userns_known = proc_parse_userns(link, &p->userns_init);
+	}
 	if (slurp(root, pid, "status", &buf, &len) == 0) {
 		p->caps_known = proc_parse_cap(buf, 14 /* CAP_IPC_LOCK */, &p->cap_ipc_lock);
 		free(buf);
@@ -107,9 +145,10 @@ int proc_read(const char *root, int pid, struct proc_info *p)
 		p->memlock_known = proc_parse_memlock(buf, &p->memlock_soft, &p->memlock_hard);
 		free(buf);
 	}
-	if (slurp(root, pid, "environ", &p->env, &p->env_len) == 0)
-		p->env_known = true;
-	if (slurp(root, pid, "maps", &buf, &len) == 0) {
+	p->env_err = slurp(root, pid, "environ", &p->env, &p->env_len);
+	p->env_known = !p->env_err;
+	p->maps_err = slurp(root, pid, "maps", &buf, &len);
+	if (!p->maps_err) {
 		p->maps_known = true;
 		p->libibverbs = proc_parse_verbs(buf, &p->rxe_provider);
 		free(buf);

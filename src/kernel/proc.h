@@ -16,16 +16,28 @@
 struct proc_info {
 	int pid;
 	char comm[32];
+	/* From stat: a kernel thread (PF_KTHREAD), no program; a zombie (Z), one that ended. */
+	bool stat_known, kthread, zombie;
 	bool caps_known, cap_ipc_lock;	/* CapEff has CAP_IPC_LOCK */
+	/*
+	 * Its user namespace is the initial one (ns/user's inode): the one whose
+	 * capabilities the kernel honours for pinning memory (capable()).
+	 */
+	bool userns_known, userns_init;
 	bool memlock_known;
 	uint64_t memlock_soft, memlock_hard;	/* bytes; PROC_UNLIMITED */
 	bool env_known;
+	int env_err;		/* why not: a negative errno */
 	char *env;		/* "NAME=VALUE\0NAME=VALUE\0..." */
 	size_t env_len;
 	bool maps_known;
+	int maps_err;
 	int libibverbs;		/* rdma-core's version of the libibverbs mapped; 0: none */
 	bool rxe_provider;	/* librxe-rdmav*.so mapped */
 };
+
+/* The initial user namespace's inode, the same on every kernel (PROC_USER_INIT_INO). */
+#define PROC_USER_INIT_INO 0xEFFFFFFDU
 
 /*
  * PID's facts into P (what cannot be read stays unknown: another user's
@@ -42,6 +54,10 @@ const char *proc_env(const struct proc_info *p, const char *name);
 bool proc_parse_cap(const char *status, unsigned int cap, bool *has);
 /* LIMITS' "Max locked memory" soft and hard values, in bytes. */
 bool proc_parse_memlock(const char *limits, uint64_t *soft, uint64_t *hard);
+/* From STAT (/proc/PID/stat): PF_KTHREAD in its flags, and state Z or X. */
+bool proc_parse_stat(const char *stat, bool *kthread, bool *zombie);
+/* From ns/user's link text ("user:[4026531837]"): whether it is the initial namespace. */
+bool proc_parse_userns(const char *link, bool *init);
 /* From MAPS: rdma-core's version of libibverbs.so.1.X.VERSION.0 (0: none), and the rxe provider. */
 int proc_parse_verbs(const char *maps, bool *rxe);
 

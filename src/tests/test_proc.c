@@ -62,6 +62,41 @@ static void verbs(void **state)
 	assert_int_equal(proc_parse_verbs("7f1 r-xp 0 08:01 5 /x/libibverbs.so.1.bad\n", &rxe), 0);
 }
 
+/* stat's state and PF_KTHREAD, past a command holding spaces and parentheses. */
+static void stat_line(void **state)
+{
+	bool kt = false, z = false;
+
+	(void)state;
+	assert_true(proc_parse_stat("2 (kthreadd) S 0 0 0 0 -1 2129984 0 0", &kt, &z));
+	assert_true(kt);
+	assert_false(z);
+	assert_true(proc_parse_stat("77 (a) b (c)) Z 1 77 77 0 -1 4194560 0", &kt, &z));
+	assert_false(kt);
+	assert_true(z);
+	assert_true(proc_parse_stat("9 (x) X 1 9 9 0 -1 0", &kt, &z));
+	assert_true(z);
+	assert_false(proc_parse_stat("", &kt, &z));
+	assert_false(proc_parse_stat("9 (x", &kt, &z));
+	assert_false(proc_parse_stat("9 (x) S 1", &kt, &z));
+}
+
+/* ns/user's link: the initial namespace's inode is fixed, any other is a namespace of its own. */
+static void user_namespace(void **state)
+{
+	bool init = false;
+
+	(void)state;
+	assert_true(proc_parse_userns("user:[4026531837]", &init));
+	assert_true(init);
+	assert_true(proc_parse_userns("user:[4026532177]", &init));
+	assert_false(init);
+	assert_false(proc_parse_userns("net:[4026531837]", &init));
+	assert_false(proc_parse_userns("user:[4026531837", &init));
+	assert_false(proc_parse_userns("user:[]", &init));
+	assert_false(proc_parse_userns("", &init));
+}
+
 static void environment(void **state)
 {
 	char env[] = "PATH=/bin\0NCCL_IB_GID_INDEX=0\0NCCL_IB_GID=9\0UCX=\0";
@@ -81,6 +116,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(memlock),
 		cmocka_unit_test(verbs),
 		cmocka_unit_test(environment),
+		cmocka_unit_test(stat_line),
+		cmocka_unit_test(user_namespace),
 	};
 
 	unit_filter(argc, argv);

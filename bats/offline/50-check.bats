@@ -322,3 +322,22 @@ EOF
 		assert_line --regexp "^SKIP  mtu +$dev: veth[01]'s MTU $nmtu gives RoCE MTU $mtu, as link shows; "
 	done
 }
+
+@test "check: an --only that would run nothing is refused, and --module-file is never ignored" {
+	# A CI gate on these would pass whatever the host or process did.
+	run --separate-stderr rdmactl check --only process-env
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: check: --only process-env is a check of one process's: give --pid PID; try 'rdmactl help check'"
+	run --separate-stderr rdmactl check --pid $$ --only qps,process
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: check: --only qps is a check of the host's, not of --pid's process (its checks: 'rdmactl check --list', those marked --pid); try 'rdmactl help check'"
+	run --separate-stderr rdmactl --sysfs-root "$TOP/bats/fixtures/two-netdevs" check --module-file /x.ko
+	assert_failure 2
+	run --separate-stderr rdmactl check --only link --module-file /x.ko
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: check: --module-file is vetted by the modules check: add it to --only; try 'rdmactl help check'"
+	# Vetted even on a kernel with no rdma_rxe (this host's), where it matters most.
+	run rdmactl check --only kernel,modules --module-file "$BATS_TEST_TMPDIR/none.ko"
+	assert_failure 1
+	assert_line "FAIL  modules          $BATS_TEST_TMPDIR/none.ko: no such file"
+}

@@ -76,6 +76,10 @@ extern const size_t check_ndefs;
 
 /* The first unknown id of "ID,ID,..." (pointing into LIST), or NULL when all are known. */
 const char *checks_unknown(const char *list);
+/* The first id of LIST that runs only with --pid when PID is false, or only without it when true. */
+const char *checks_misplaced(const char *list, bool pid);
+/* Whether the check ID runs for --only LIST (NULL: all run). */
+bool checks_listed(const char *list, const char *id);
 /* Runs the checks O selects, in table order, into C (check_ctx_free it). */
 void checks_run(const struct check_opts *o, struct check_ctx *c);
 

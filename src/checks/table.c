@@ -71,6 +71,21 @@ const char *checks_unknown(const char *list)
 	}
 }
 
+const char *checks_misplaced(const char *list, bool pid)
+{
+	for (const char *p = list; *p; p += strcspn(p, ","), p += *p == ',')
+		for (size_t i = 0; i < check_ndefs; i++)
+			if (strlen(check_defs[i].id) == strcspn(p, ",") &&
+			    !strncmp(check_defs[i].id, p, strcspn(p, ",")) && check_defs[i].pid != pid)
+				return p;
+	return NULL;
+}
+
+bool checks_listed(const char *list, const char *id)
+{
+	return !list || listed(list, id, strlen(id));
+}
+
 void checks_run(const struct check_opts *o, struct check_ctx *c)
 {
 	memset(c, 0, sizeof(*c));

@@ -89,6 +89,21 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (o.pid && (o.dev || o.peer || o.module_file))
 		return cli_usage(a, "--pid checks one process: not with --dev, --peer or "
 				 "--module-file");
+	/*
+	 * An --only that runs nothing would pass every time: a CI gate built on
+	 * it could never fail. The host's checks and --pid's do not mix.
+	 */
+	if (o.only && (bad = checks_misplaced(o.only, o.pid != 0)))
+		return cli_usage(a, o.pid ? "--only %.*s is a check of the host's, not of --pid's "
+				 "process (its checks: 'rdmactl check --list', those marked --pid)" :
+				 "--only %.*s is a check of one process's: give --pid PID",
+				 (int)strcspn(bad, ","), bad);
+	/* The file is vetted against the running kernel, by the modules check. */
+	if (o.module_file && *ctx->sysfs_root)
+		return cli_usage(a, "--module-file vets a file against the running kernel: not "
+				 "with --sysfs-root");
+	if (o.module_file && !checks_listed(o.only, "modules"))
+		return cli_usage(a, "--module-file is vetted by the modules check: add it to --only");
 	if (cli_str(a, "gid-index"))
 		o.gid_index = (int64_t)cli_num(a, "gid-index", 0);
 

@@ -162,7 +162,7 @@ TEST_MODS_qp := model/qp model/qpdiag model/counter $(MODEL_MODS)
 TEST_MODS_out := cli/out kernel/errname kernel/release kernel/sysfs kernel/safe
 TEST_MODS_sysfs := kernel/sysfs kernel/safe
 TEST_MODS_wire := selftest/wire selftest/fault model/gid
-TEST_MODS_capture := model/capture
+TEST_MODS_capture := model/capture model/capture_flows
 TEST_MODS_stacks := checks/stacks/common checks/stacks/nccl checks/stacks/ucx \
 	checks/stacks/libfabric checks/stacks/openmpi checks/gidrule $(MODEL_MODS)
 .SECONDEXPANSION:
@@ -224,7 +224,7 @@ FUZZ_DEPS_pingpong := selftest/wire selftest/fault model/gid
 FUZZ_DEPS_netlink := $(NL_MODS)
 FUZZ_DEPS_conf := model/conf model/names kernel/safe
 FUZZ_DEPS_sysfs := $(MODEL_MODS)
-FUZZ_DEPS_capture := model/capture
+FUZZ_DEPS_capture := model/capture model/capture_flows
 FUZZ_TIME ?= 60
 fuzz_srcs = src/fuzz/fuzz_$*.c $(patsubst %,src/%.c,$(FUZZ_DEPS_$*))
 

@@ -67,7 +67,7 @@ opcode_number() {
 	run -0 rdmactl capture -r "$W/rnr.pcap"
 	assert_line --regexp '^0\.0+ fe80::[0-9a-f:]+ > fe80::[0-9a-f:]+ RC SEND_ONLY qp [0-9]+ psn 0 len 64$'
 	assert_line --regexp ' RC ACKNOWLEDGE qp [0-9]+ from qp [0-9]+ psn 0 len 0 RNR NAK msn 0 timer 10 us$'
-	assert_line --regexp ': 1 packets, [0-9]+ bytes, 0 resent, 1 RNR NAK, longest wait '
+	assert_line --regexp ': 1 packet, [0-9]+ bytes, 0 resent, 1 RNR NAK, longest wait '
 	run -0 rdmactl capture -r "$W/bad-rkey.pcap"
 	assert_line --regexp ' RC RDMA_WRITE_ONLY qp [0-9]+ psn 0 len 64 rkey 0x[0-9a-f]+ dma_len 64$'
 	assert_line --regexp ' NAK remote access error msn 0$'
@@ -130,4 +130,144 @@ opcode_number() {
 	[ ! -e /sys/class/infiniband ] || skip "this host has RDMA devices"
 	run -1 rdmactl capture
 	assert_output --partial 'has no RDMA support'
+}
+
+# Opcode, QP and PSN of each packet of pcap $1, by rdmactl and by tshark, must agree.
+same_as_tshark() {
+	local want got
+	want=$(tshark -r "$1" -T fields -e infiniband.bth.opcode -e infiniband.bth.destqp \
+		-e infiniband.bth.psn 2>/dev/null | while read -r op q p; do
+			printf '%d %d %d\n' "$op" "$q" "$p"
+		done)
+	[ -n "$want" ] || { echo "tshark decoded no BTH in $1"; return 1; }
+	got=$(rdmactl -j capture -r "$1" | jq -r 'select(.record == "packet") | [.opcode, .transport, .qpn, .psn] | @tsv' |
+		while IFS=$'\t' read -r op t q p; do
+			printf '%d %d %d\n' "$(opcode_number "$t" "$op")" "$q" "$p"
+		done)
+	[ "$got" = "$want" ] || { diff <(echo "$want") <(echo "$got"); return 1; }
+}
+
+@test "capture --read: raw IP, IPv4 and IPv6 link types, as editcap writes them, each packet as tshark reads it" {
+	command -v tshark >/dev/null && command -v editcap >/dev/null || skip "no tshark or editcap (tools/install-deps test)"
+	# rc-pingpong is IPv6, bad-rkey IPv4: the Ethernet header cut, the link type set.
+	for f in rc-pingpong bad-rkey; do
+		for t in rawip rawip4 rawip6; do
+			case "$t$f" in rawip4rc-pingpong | rawip6bad-rkey) continue ;; esac
+			editcap -C 14 -T "$t" "$W/$f.pcap" "$BATS_TEST_TMPDIR/$t.pcap"
+			n=$(tcpdump -r "$W/$f.pcap" -nn 2>/dev/null | wc -l)
+			run -0 rdmactl -j capture -r "$BATS_TEST_TMPDIR/$t.pcap"
+			assert_equal "$(jq -c 'select(.record == "end") | [.packets, .malformed, .other]' <<<"$output")" "[$n,0,0]"
+			same_as_tshark "$BATS_TEST_TMPDIR/$t.pcap" || fail "$f as $t"
+		done
+	done
+}
+
+@test "capture --read: tcpdump -i any's cooked captures (SLL2, and SLL with -y), as tshark reads them" {
+	command -v tshark >/dev/null || skip "no tshark (tools/install-deps test)"
+	tcpdump -D 2>/dev/null | grep -q '\bany\b' || skip "tcpdump here cannot capture on any: $(tcpdump -D 2>&1 | head -1)"
+	# The UDP payloads of a ping-pong captured in the bed, sent again over
+	# loopback to port 4791 and captured by tcpdump on every interface:
+	# frames tcpdump wrote itself, RoCE v2 to tshark.
+	tshark -r "$W/rc-pingpong.pcap" -T fields -e udp.payload >"$BATS_TEST_TMPDIR/payloads"
+	for y in LINUX_SLL2 LINUX_SLL; do
+		out=$BATS_TEST_TMPDIR/$y.pcap
+		tcpdump -i any -y "$y" --immediate-mode -U -w "$out" 'udp dst port 4791' 2>"$BATS_TEST_TMPDIR/tcpdump.err" &
+		pid=$!
+		for _ in $(seq 50); do grep -q 'listening on' "$BATS_TEST_TMPDIR/tcpdump.err" && break; sleep 0.1; done
+		python3 - "$BATS_TEST_TMPDIR/payloads" <<-'PY'
+			import socket, sys, time
+			for fam, addr in ((socket.AF_INET, '127.0.0.1'), (socket.AF_INET6, '::1')):
+			    # A socket on the port takes them in (no ICMP back), one at a time.
+			    r = socket.socket(fam, socket.SOCK_DGRAM)
+			    r.bind((addr, 4791))
+			    s = socket.socket(fam, socket.SOCK_DGRAM)
+			    for line in open(sys.argv[1]):
+			        s.sendto(bytes.fromhex(line.strip().replace(':', '')), (addr, 4791))
+			        time.sleep(0.002)
+		PY
+		sleep 0.5
+		kill -INT "$pid"
+		wait "$pid" || true
+		[ "$(tcpdump -r "$out" 2>&1 >/dev/null | grep -o 'link-type [A-Z_0-9]*')" = "link-type $y" ] ||
+			fail "tcpdump wrote $(tcpdump -r "$out" 2>&1 >/dev/null)"
+		n=$(tcpdump -r "$out" -nn 2>/dev/null | wc -l)
+		[ "$n" = $((2 * $(wc -l <"$BATS_TEST_TMPDIR/payloads"))) ] || fail "$y: tcpdump kept $n packets"
+		run -0 rdmactl -j capture -r "$out"
+		assert_equal "$(jq -c 'select(.record == "end") | [.packets, .malformed, .other]' <<<"$output")" "[$n,0,0]"
+		same_as_tshark "$out" || fail "$y"
+		# Both families' conversations, by the loopback addresses.
+		assert_equal "$(jq -r 'select(.record == "qp") | .dst' <<<"$output" | sort -u | tr '\n' ' ')" '127.0.0.1 ::1 '
+	done
+}
+
+@test "capture --read: a merged capture's timestamps that go back are signed, never wrapped" {
+	command -v mergecap >/dev/null || skip "no mergecap (tools/install-deps test)"
+	# rnr was captured after rc-pingpong: appended after it, time goes back.
+	mergecap -a -w "$BATS_TEST_TMPDIR/m.pcap" "$W/rnr.pcap" "$W/rc-pingpong.pcap"
+	run -0 rdmactl -j capture -r "$BATS_TEST_TMPDIR/m.pcap"
+	first=$(tcpdump -r "$W/rnr.pcap" -tt -nn 2>/dev/null | head -1 | cut -d' ' -f1)
+	earliest=$(tcpdump -r "$W/rc-pingpong.pcap" -tt -nn 2>/dev/null | head -1 | cut -d' ' -f1)
+	latest=$(tcpdump -r "$BATS_TEST_TMPDIR/m.pcap" -tt -nn 2>/dev/null | cut -d' ' -f1 | sort -n | tail -1)
+	want=$(python3 -c "print(round(($earliest - $first) * 1e6))")
+	assert_equal "$(jq -s 'map(select(.record == "packet")) | .[2].time_us' <<<"$output")" "$want"
+	dur=$(python3 -c "print(round(($latest - $earliest) * 1e6))")
+	assert_equal "$(jq 'select(.record == "end") | .duration_us' <<<"$output")" "$dur"
+	# No time in the text beyond what the capture spans.
+	run -0 rdmactl capture -r "$BATS_TEST_TMPDIR/m.pcap"
+	assert_line --regexp '^-[0-9]+\.[0-9]{6} fe80::'
+	refute_output --regexp '[0-9]{9,}\.[0-9]+ s'
+}
+
+@test "capture --read: a UDP length past the frame is malformed, as tshark finds it; '-' reads standard input" {
+	python3 - "$W/rnr.pcap" "$BATS_TEST_TMPDIR/bad.pcap" <<-'PY'
+		import struct, sys
+		data = bytearray(open(sys.argv[1], 'rb').read())
+		# The first record's frame: pcap's 24-byte header, 16 of the record's.
+		frame = 24 + 16
+		eth = struct.unpack('>H', data[frame + 12:frame + 14])[0]
+		ip = frame + 14
+		udp = ip + (40 if eth == 0x86dd else (data[ip] & 15) * 4)
+		data[udp + 4:udp + 6] = b'\xff\xf0'
+		open(sys.argv[2], 'wb').write(data)
+	PY
+	run -0 rdmactl -j capture -r - <"$BATS_TEST_TMPDIR/bad.pcap"
+	assert_equal "$(jq -c 'select(.record == "end") | [.packets, .malformed]' <<<"$output")" '[1,1]'
+	if command -v tshark >/dev/null; then
+		run tshark -r "$BATS_TEST_TMPDIR/bad.pcap" -Y 'udp.length.bad || _ws.malformed || _ws.expert.severity >= warning' -T fields -e frame.number
+		assert_line 1
+	fi
+	# Standard input, piped from a program as tcpdump -w - writes it.
+	run -0 bash -c "tcpdump -r '$W/rc-pingpong.pcap' -w - 2>/dev/null | '$RDMACTL' -j capture -r - | jq -c 'select(.record == \"end\") | .packets'"
+	assert_output "$(tcpdump -r "$W/rc-pingpong.pcap" -nn 2>/dev/null | wc -l)"
+	run -1 rdmactl capture -r - </dev/null
+	assert_output --regexp '^rdmactl: standard input is no pcap file libpcap reads: '
+}
+
+@test "capture --read: 20,000 conversations, each counted once" {
+	# One SEND and its ACK of rc-pingpong, made again for 10,000 QP pairs.
+	python3 - "$W/bad-rkey.pcap" "$BATS_TEST_TMPDIR/many.pcap" <<-'PY'
+		import struct, sys
+		data = open(sys.argv[1], 'rb').read()
+		hdr, recs, o = data[:24], [], 24
+		while o < len(data):
+		    ts1, ts2, cap, wire = struct.unpack('<IIII', data[o:o + 16])
+		    recs.append((ts1, ts2, bytearray(data[o + 16:o + 16 + cap]), wire))
+		    o += 16 + cap
+		out = [hdr]
+		def bth(frame):
+		    ip = 14
+		    hl = 40 if struct.unpack('>H', frame[12:14])[0] == 0x86dd else (frame[ip] & 15) * 4
+		    return ip + hl + 8
+		for n in range(10000):
+		    for i, (ts1, ts2, f, wire) in enumerate(recs[:2]):
+		        f = bytearray(f)
+		        b = bth(f)
+		        f[b + 5:b + 8] = struct.pack('>I', 1000 + 2 * n + i)[1:]
+		        out.append(struct.pack('<IIII', ts1 + n, ts2, len(f), wire) + f)
+		open(sys.argv[2], 'wb').write(b''.join(out))
+	PY
+	run -0 rdmactl -j capture -r "$BATS_TEST_TMPDIR/many.pcap"
+	assert_equal "$(jq -c 'select(.record == "end") | [.packets, .malformed, .other]' <<<"$output")" '[20000,0,0]'
+	assert_equal "$(jq -s 'map(select(.record == "qp")) | length' <<<"$output")" 20000
+	assert_equal "$(jq -s 'map(select(.record == "qp") | .packets) | add' <<<"$output")" 20000
 }

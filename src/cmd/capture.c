@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/grammar.h"
 #include "cli/out.h"
@@ -49,7 +50,7 @@ struct run {
 	const char *netdev;		/* a live source's; NULL for a file */
 	struct capture_flows flows;
 	struct capture_totals t;
-	uint64_t t0_us, last_us;
+	uint64_t t0_us, min_us, max_us;	/* the first packet's time; the earliest, the latest */
 };
 
 /* Whether conversation Q is QP R->qpn's, to it or from it. */
@@ -80,8 +81,11 @@ static int take(struct run *r, const struct capture_frame *f)
 	    !((p.ext & CAPTURE_DETH) && p.sqpn == r->qpn))
 		return 0;
 	if (!r->t.packets)
-		r->t0_us = f->ts_us;
-	r->last_us = f->ts_us;
+		r->t0_us = r->min_us = r->max_us = f->ts_us;
+	if (f->ts_us < r->min_us)
+		r->min_us = f->ts_us;
+	if (f->ts_us > r->max_us)
+		r->max_us = f->ts_us;
 	r->t.packets++;
 	if (r->dump) {
 		capture_write(r->dump, f);
@@ -90,7 +94,7 @@ static int take(struct run *r, const struct capture_frame *f)
 
 		if (!o)
 			return -ENOMEM;
-		view_capture_packet(o, &p, f->ts_us - r->t0_us, &seen, &r->flows);
+		view_capture_packet(o, &p, (int64_t)(f->ts_us - r->t0_us), &seen, &r->flows);
 		err = out_finish(o);
 		if (!err && fflush(stdout))
 			err = -errno;
@@ -268,19 +272,27 @@ static int open_file(const char *path, struct capture_src **src)
 	char why[CAPTURE_WHY_MAX] = "";
 	struct safe_path sp;
 	struct op_err e;
-	FILE *f = safe_fopen(path);
+	/* '-' is standard input, as tcpdump -r - reads it: a pipe from tcpdump -w - too. */
+	bool in = !strcmp(path, "-");
+	int fd = in ? dup(STDIN_FILENO) : -1;
+	FILE *f = in ? (fd >= 0 ? fdopen(fd, "rb") : NULL) : safe_fopen(path);
 	int err;
 
 	if (!f && errno == ENOTREG) {
 		safe_resolve(path, &sp);
 		return cmd_fail((explain_not_regular(&e, "read", path, &sp, "give a pcap file"), &e));
 	}
-	if (!f)
-		return cmd_fail((op_err_set(&e, -errno, NULL, "cannot read %s", path), &e));
+	if (!f) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+		return cmd_fail((op_err_set(&e, err, NULL, "cannot read %s", in ? "standard input" :
+					    path), &e));
+	}
 	err = capture_open_file(f, src, why);
 	if (err)
 		return cmd_fail((op_err_set(&e, err, NULL, "%s is no pcap file libpcap reads: %s",
-					    path, why), &e));
+					    in ? "standard input" : path, why), &e));
 	return 0;
 }
 
@@ -290,7 +302,7 @@ static int summary(struct run *r)
 	struct out *o;
 	int err = 0;
 
-	r->t.duration_us = r->t.packets ? r->last_us - r->t0_us : 0;
+	r->t.duration_us = r->t.packets ? r->max_us - r->min_us : 0;
 	r->t.dropped = capture_dropped(r->src);
 	for (size_t i = 0; i <= r->flows.n && !err; i++) {
 		const struct capture_qp *q = i < r->flows.n ? &r->flows.v[i] : NULL;

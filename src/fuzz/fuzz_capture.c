@@ -29,9 +29,10 @@ static void check_pkt(const struct capture_pkt *p)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum capture_link links[] = { CAPTURE_LINK_ETHERNET, CAPTURE_LINK_RAW };
+	static const enum capture_link links[] = { CAPTURE_LINK_ETHERNET, CAPTURE_LINK_RAW,
+						   CAPTURE_LINK_SLL, CAPTURE_LINK_SLL2 };
 
-	for (size_t l = 0; l < 2; l++) {
+	for (size_t l = 0; l < sizeof(links) / sizeof(links[0]); l++) {
 		struct capture_flows f = { 0 };
 		struct capture_pkt p;
 		struct capture_seen s;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* RoCE v2 packets decoded from captured bytes, and each QP's conversation followed. */
+/* RoCE v2 packets decoded from captured bytes: their headers, opcodes and acknowledgements. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 
 /* Header sizes, IBA's and the network's. */
 enum {
-	ETH_LEN = 14, VLAN_LEN = 4, IPV4_MIN = 20, IPV6_LEN = 40, UDP_LEN = 8,
+	ETH_LEN = 14, VLAN_LEN = 4, SLL_LEN = 16, SLL2_LEN = 20, IPV4_MIN = 20, IPV6_LEN = 40, UDP_LEN = 8,
 	BTH_LEN = 12, RETH_LEN = 16, AETH_LEN = 4, DETH_LEN = 8, IMMDT_LEN = 4,
 	IETH_LEN = 4, ATOMICETH_LEN = 28, ATOMICACKETH_LEN = 8, FETH_LEN = 4,
 	XRCETH_LEN = 4, ICRC_LEN = 4,
@@ -186,32 +186,6 @@ uint32_t model_capture_rnr_timer_us(uint8_t syndrome)
 	return us[syndrome & 0x1f];
 }
 
-uint16_t model_capture_rxe_qp_sport(uint32_t qpn)
-{
-	/* rxe_qp.c: RXE_ROCE_V2_SPORT + (hash_32(qpn, 14) & 0x3fff), hash_32 the golden ratio's. */
-	return (uint16_t)(0xc000 + (((uint32_t)(qpn * 0x61c88647u)) >> 18));
-}
-
-uint16_t model_capture_rxe_flow_sport(uint32_t lqpn, uint32_t rqpn)
-{
-	/* ib_verbs.h: rdma_calc_flow_label, then rdma_flow_label_to_udp_sport. */
-	uint64_t v = (uint64_t)lqpn * rqpn;
-	uint32_t fl, low;
-
-	v ^= v >> 20;
-	v ^= v >> 40;
-	fl = (uint32_t)(v & 0xfffff);
-	low = (fl & 0x3fff) ^ ((fl & 0xfc000) >> 14);
-	return (uint16_t)(low | 0xc000);
-}
-
-bool model_capture_psn_before(uint32_t a, uint32_t b)
-{
-	uint32_t d = (b - a) & 0xffffff;
-
-	return d != 0 && d < 0x800000;
-}
-
 static uint16_t be16(const uint8_t *b)
 {
 	return (uint16_t)(b[0] << 8 | b[1]);
@@ -232,9 +206,12 @@ static uint64_t be64(const uint8_t *b)
 	return (uint64_t)be32(b) << 32 | be32(b + 4);
 }
 
-/* The IP and UDP headers from *OFF on: the UDP payload's length into *UDP_PAYLOAD. */
-static int decode_ip_udp(const uint8_t *f, size_t len, size_t *off, struct capture_pkt *p,
-			 uint32_t *udp_payload)
+/*
+ * The IP and UDP headers from *OFF on: the UDP payload's length into
+ * *UDP_PAYLOAD, which must fit in the WIRE_LEN bytes the frame had.
+ */
+static int decode_ip_udp(const uint8_t *f, size_t len, size_t wire_len, size_t *off,
+			 struct capture_pkt *p, uint32_t *udp_payload)
 {
 	size_t o = *off, hl;
 	const uint8_t *u;
@@ -274,10 +251,64 @@ static int decode_ip_udp(const uint8_t *f, size_t len, size_t *off, struct captu
 		return -EPROTONOSUPPORT;
 	p->sport = be16(u);
 	udp_len = be16(u + 4);
-	if (udp_len < UDP_LEN + BTH_LEN + ICRC_LEN)
+	if (udp_len < UDP_LEN + BTH_LEN + ICRC_LEN || o + udp_len > wire_len)
 		return -EBADMSG;
 	*udp_payload = udp_len - UDP_LEN;
 	*off = o + UDP_LEN;
+	return 0;
+}
+
+/*
+ * The link layer's header of FRAME: where the IP header begins into *OFF, or
+ * -EPROTONOSUPPORT for another protocol. Ethernet with up to two VLAN tags;
+ * Linux's cooked headers (tcpdump -i any), whose protocol is an EtherType;
+ * raw IP.
+ */
+static int link_header(enum capture_link link, const uint8_t *f, size_t len, size_t *off)
+{
+	size_t o;
+	uint16_t type;
+
+	switch (link) {
+	case CAPTURE_LINK_ETHERNET:
+		if (len < ETH_LEN)
+			return -EBADMSG;
+		o = 12;
+		type = be16(f + o);
+		/* 802.1Q and 802.1ad tags, one or two. */
+		while (type == 0x8100 || type == 0x88a8) {
+			o += VLAN_LEN;
+			if (len < o + 2)
+				return -EBADMSG;
+			type = be16(f + o);
+		}
+		o += 2;
+		break;
+	case CAPTURE_LINK_SLL:	/* type, ARPHRD, address length and 8 bytes, protocol */
+		if (len < SLL_LEN)
+			return -EBADMSG;
+		type = be16(f + 14);
+		o = SLL_LEN;
+		break;
+	case CAPTURE_LINK_SLL2:	/* protocol, reserved, ifindex, ARPHRD, type, length, address */
+		if (len < SLL2_LEN)
+			return -EBADMSG;
+		type = be16(f);
+		o = SLL2_LEN;
+		break;
+	case CAPTURE_LINK_RAW:
+	case CAPTURE_LINK_RAW_BSD:
+	case CAPTURE_LINK_RAW_FILE:
+	case CAPTURE_LINK_IPV4:
+	case CAPTURE_LINK_IPV6:
+		*off = 0;
+		return 0;
+	default:
+		return -EPROTONOSUPPORT;
+	}
+	if (type != 0x0800 && type != 0x86dd)
+		return -EPROTONOSUPPORT;
+	*off = o;
 	return 0;
 }
 
@@ -292,27 +323,10 @@ int model_capture_decode(enum capture_link link, const uint8_t *f, size_t len, s
 
 	memset(p, 0, sizeof(*p));
 	p->wire_len = (uint32_t)wire_len;
-	if (link == CAPTURE_LINK_ETHERNET) {
-		uint16_t type;
-
-		if (len < ETH_LEN)
-			return -EBADMSG;
-		o = 12;
-		type = be16(f + o);
-		/* 802.1Q and 802.1ad tags, one or two. */
-		while (type == 0x8100 || type == 0x88a8) {
-			o += VLAN_LEN;
-			if (len < o + 2)
-				return -EBADMSG;
-			type = be16(f + o);
-		}
-		o += 2;
-		if (type != 0x0800 && type != 0x86dd)
-			return -EPROTONOSUPPORT;
-	} else if (link != CAPTURE_LINK_RAW) {
-		return -EPROTONOSUPPORT;
-	}
-	r = decode_ip_udp(f, len, &o, p, &body);
+	r = link_header(link, f, len, &o);
+	if (r < 0)
+		return r;
+	r = decode_ip_udp(f, len, wire_len, &o, p, &body);
 	if (r < 0)
 		return r;
 	if (len < o + BTH_LEN)
@@ -369,124 +383,4 @@ int model_capture_decode(enum capture_link link, const uint8_t *f, size_t len, s
 		return -EBADMSG;
 	p->payload = body - (uint32_t)hdrs - p->pad - ICRC_LEN;
 	return 0;
-}
-
-static long flow_find(const struct capture_flows *f, const struct capture_pkt *p)
-{
-	for (size_t i = 0; i < f->n; i++) {
-		const struct capture_qp *q = &f->v[i];
-
-		if (q->qpn == p->dqpn && q->ip_version == p->ip_version && !strcmp(q->addr, p->dst) &&
-		    !strcmp(q->from, p->src) && q->sport == p->sport)
-			return (long)i;
-	}
-	return -1;
-}
-
-bool model_capture_from(const struct capture_qp *q, uint32_t qpn)
-{
-	if (q->sender_known)
-		return q->sender_qpn == qpn;
-	return q->sport == model_capture_rxe_flow_sport(qpn, q->qpn) ||
-	       q->sport == model_capture_rxe_qp_sport(qpn);
-}
-
-long model_capture_reverse(const struct capture_flows *f, size_t i)
-{
-	const struct capture_qp *q = &f->v[i];
-	long only = -1;
-	size_t candidates = 0;
-
-	for (size_t j = 0; j < f->n; j++) {
-		const struct capture_qp *r = &f->v[j];
-		bool shared, own;
-
-		if (j == i || r->ip_version != q->ip_version || strcmp(r->addr, q->from) ||
-		    strcmp(r->from, q->addr))
-			continue;
-		/* rdma_rxe on both ends: the port both share, or each side's own. */
-		shared = q->sport == r->sport && q->sport == model_capture_rxe_flow_sport(q->qpn, r->qpn);
-		own = model_capture_rxe_qp_sport(r->qpn) == q->sport &&
-		      model_capture_rxe_qp_sport(q->qpn) == r->sport;
-		if (shared || own)
-			return (long)j;
-		candidates++;
-		only = (long)j;
-	}
-	/* Another RoCE device hashes its ports its own way: the one pair there is. */
-	return candidates == 1 ? only : -1;
-}
-
-int model_capture_track(struct capture_flows *f, const struct capture_pkt *p, uint64_t ts_us,
-		  struct capture_seen *seen)
-{
-	struct capture_seen s = { 0 };
-	struct capture_qp *q;
-	long i = flow_find(f, p);
-	uint8_t t = p->opcode & 0xe0;
-
-	if (i < 0) {
-		long r;
-
-		if (f->n == f->cap) {
-			size_t cap = f->cap ? f->cap * 2 : 16;
-			struct capture_qp *v = realloc(f->v, cap * sizeof(*v));
-
-			if (!v)
-				return -ENOMEM;
-			f->v = v;
-			f->cap = cap;
-		}
-		q = &f->v[f->n];
-		memset(q, 0, sizeof(*q));
-		q->ip_version = p->ip_version;
-		memcpy(q->addr, p->dst, sizeof(q->addr));
-		memcpy(q->from, p->src, sizeof(q->from));
-		q->qpn = p->dqpn;
-		q->sport = p->sport;
-		q->first_us = ts_us;
-		i = (long)f->n++;
-		r = model_capture_reverse(f, (size_t)i);
-
-		if (r >= 0) {
-			q->sender_known = f->v[r].sender_known = true;
-			q->sender_qpn = f->v[r].qpn;
-			f->v[r].sender_qpn = q->qpn;
-		}
-	} else {
-		q = &f->v[i];
-		s.gap_us = ts_us > q->last_us ? ts_us - q->last_us : 0;
-		if (s.gap_us > q->longest_gap_us)
-			q->longest_gap_us = s.gap_us;
-	}
-	s.qp = (size_t)i;
-	q->packets++;
-	q->bytes += p->wire_len;
-	q->last_us = ts_us;
-	if (p->ext & CAPTURE_AETH) {
-		enum capture_ack k = model_capture_ack_kind(p->syndrome);
-
-		if (k != CAPTURE_ACK)
-			q->naks[k]++;
-	}
-	/* Only the reliable transports resend; their requests' PSNs only go up. */
-	if (model_capture_opcode_is_request(p->opcode) && (t == T_RC || t == T_XRC)) {
-		if (q->psn_known && model_capture_psn_before(p->psn, q->next_psn)) {
-			s.resent = true;
-			q->resent++;
-		} else {
-			q->next_psn = (p->psn + 1) & 0xffffff;
-			q->psn_known = true;
-		}
-	}
-	if (seen)
-		*seen = s;
-	return 0;
-}
-
-void model_capture_flows_free(struct capture_flows *f)
-{
-	free(f->v);
-	f->v = NULL;
-	f->n = f->cap = 0;
 }

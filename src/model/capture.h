@@ -13,10 +13,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What a frame starts with: pcap's link types of the ones rdmactl reads. */
+/*
+ * What a frame starts with: the link types (pcap_datalink's DLT_ values) of
+ * the ones rdmactl reads, which tcpdump and tshark write.
+ */
 enum capture_link {
 	CAPTURE_LINK_ETHERNET = 1,	/* DLT_EN10MB */
-	CAPTURE_LINK_RAW = 101,		/* DLT_RAW: an IPv4 or IPv6 header first */
+	CAPTURE_LINK_RAW = 12,		/* DLT_RAW: an IPv4 or IPv6 header first */
+	CAPTURE_LINK_RAW_BSD = 14,	/* DLT_RAW on OpenBSD */
+	CAPTURE_LINK_RAW_FILE = 101,	/* LINKTYPE_RAW, as a file says it */
+	CAPTURE_LINK_SLL = 113,		/* DLT_LINUX_SLL: tcpdump -i any before libpcap 1.10 */
+	CAPTURE_LINK_IPV4 = 228,	/* DLT_IPV4 */
+	CAPTURE_LINK_IPV6 = 229,	/* DLT_IPV6 */
+	CAPTURE_LINK_SLL2 = 276,	/* DLT_LINUX_SLL2: tcpdump -i any from libpcap 1.10 */
 };
 
 /* The extended transport headers a packet carries (IBA's names). */
@@ -74,7 +83,7 @@ struct capture_pkt {
  * Decodes FRAME (LEN bytes captured of WIRE_LEN sent, starting as LINK
  * says) into *P: 0, -EPROTONOSUPPORT for a frame that is no RoCE v2 packet
  * (not UDP to port 4791), or -EBADMSG for one too short or malformed for its
- * headers (a truncated capture included).
+ * headers (a truncated capture included, and a UDP length past the frame's).
  */
 int model_capture_decode(enum capture_link link, const uint8_t *frame, size_t len, size_t wire_len,
 		   struct capture_pkt *p);
@@ -131,16 +140,23 @@ struct capture_qp {
 	uint64_t packets, bytes;
 	uint64_t resent;	/* requests whose PSN came before */
 	uint64_t naks[CAPTURE_ACK_RESERVED + 1];	/* by enum capture_ack */
-	uint64_t first_us, last_us;
+	uint64_t first_us, last_us;	/* its earliest and latest packets' */
 	uint64_t longest_gap_us;	/* the longest time between two of its packets */
 	bool psn_known;
 	uint32_t next_psn;	/* the PSN after the highest request seen */
+	/* The next conversation (+1; 0: none) of its addresses and port, and of its addresses. */
+	size_t next_port, next_pair;
 };
+
+struct capture_slot;
 
 /* Every conversation a capture saw, in the order their first packets came. */
 struct capture_flows {
 	struct capture_qp *v;
 	size_t n, cap;
+	/* Their keys, hashed: each packet finds its conversation in constant time. */
+	struct capture_slot *slots;
+	size_t nslots, nkeys;
 };
 
 /* What capture_track found in one packet. */

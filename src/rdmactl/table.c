@@ -280,8 +280,8 @@ static const struct cli_opt capture_opts[] = {
 	  .help = "write the packets to FILE as pcap (tshark and Wireshark read it as RoCE v2) "
 	  "instead of a line each; the conversations and counts are still printed" },
 	{ "read", 'r', CLI_STR, "FILE", .complete = CLI_C_FILE,
-	  .help = "read the packets from a pcap file (tcpdump's, Wireshark's, -w's) instead of "
-	  "a device: works anywhere, RDMA or not" },
+	  .help = "read the packets from a pcap file (tcpdump's, -i any's too, Wireshark's, "
+	  "-w's; - for standard input) instead of a device: works anywhere, RDMA or not" },
 	{ NULL },
 };
 

@@ -26,7 +26,7 @@ static void ack(struct out *o, const struct capture_pkt *p)
 		model_capture_rnr_timer_us(p->syndrome));
 }
 
-void view_capture_packet(struct out *o, const struct capture_pkt *p, uint64_t rel_us,
+void view_capture_packet(struct out *o, const struct capture_pkt *p, int64_t rel_us,
 			 const struct capture_seen *seen, const struct capture_flows *f)
 {
 	const struct capture_qp *q = &f->v[seen->qp];
@@ -34,7 +34,7 @@ void view_capture_packet(struct out *o, const struct capture_pkt *p, uint64_t re
 
 	out_obj_open(o, NULL);
 	out_str(o, "record", NULL, "packet");
-	out_u64(o, "time_us", NULL, rel_us);
+	out_s64(o, "time_us", NULL, rel_us);
 	out_text(o, "%.6f", (double)rel_us / 1e6);
 	out_str(o, "src", " %s", p->src);
 	out_str(o, "dst", " > %s", p->dst);
@@ -81,8 +81,10 @@ void view_capture_qp(struct out *o, const struct capture_qp *q, uint64_t t0_us)
 	out_str(o, "src", " from %s", q->from);
 	opt_u64(o, "src_qpn", " qp %" PRIu64, q->sender_known, q->sender_qpn);
 	out_u64(o, "sport", " port %" PRIu64, q->sport);
-	out_u64(o, "packets", ": %" PRIu64 " packets", q->packets);
-	out_u64(o, "bytes", ", %" PRIu64 " bytes", q->bytes);
+	out_u64(o, "packets", ": %" PRIu64, q->packets);
+	out_text(o, q->packets == 1 ? " packet" : " packets");
+	out_u64(o, "bytes", ", %" PRIu64, q->bytes);
+	out_text(o, q->bytes == 1 ? " byte" : " bytes");
 	out_u64(o, "retransmissions", ", %" PRIu64 " resent", q->resent);
 	out_obj_open(o, "naks");
 	for (size_t i = 0; i < sizeof(naks) / sizeof(naks[0]); i++) {
@@ -97,8 +99,8 @@ void view_capture_qp(struct out *o, const struct capture_qp *q, uint64_t t0_us)
 	out_obj_close(o);
 	if (!all)
 		out_text(o, ", no NAK");
-	out_u64(o, "first_us", NULL, q->first_us - t0_us);
-	out_u64(o, "last_us", NULL, q->last_us - t0_us);
+	out_s64(o, "first_us", NULL, (int64_t)(q->first_us - t0_us));
+	out_s64(o, "last_us", NULL, (int64_t)(q->last_us - t0_us));
 	out_u64(o, "longest_gap_us", NULL, q->longest_gap_us);
 	out_text(o, ", longest wait %.3f ms", (double)q->longest_gap_us / 1e3);
 	out_nl(o);
@@ -109,12 +111,14 @@ void view_capture_end(struct out *o, const struct capture_totals *t)
 {
 	out_obj_open(o, NULL);
 	out_str(o, "record", NULL, "end");
-	out_u64(o, "packets", "%" PRIu64 " RoCE v2 packets", t->packets);
+	out_u64(o, "packets", "%" PRIu64, t->packets);
+	out_text(o, t->packets == 1 ? " RoCE v2 packet" : " RoCE v2 packets");
 	out_u64(o, "duration_us", NULL, t->duration_us);
 	out_text(o, " in %.3f s", (double)t->duration_us / 1e6);
 	out_u64(o, "dropped", ", %" PRIu64 " dropped", t->dropped);
 	out_u64(o, "malformed", ", %" PRIu64 " malformed", t->malformed);
-	out_u64(o, "other", ", %" PRIu64 " other frames", t->other);
+	out_u64(o, "other", ", %" PRIu64, t->other);
+	out_text(o, t->other == 1 ? " other frame" : " other frames");
 	out_nl(o);
 	out_obj_close(o);
 }

@@ -119,3 +119,22 @@ ibv_text() {
 	assert_equal "$(jq -r '[.[] | .name] | join(",")' <<<"$output")" 'unable to pin memory region,ENOMEM'
 	assert_equal "$(jq -r '.[0].causes[0]' <<<"$output" | cut -d' ' -f1-4)" "the process's RLIMIT_MEMLOCK is"
 }
+
+@test "explain: a negative errno as typed, any white space between the words, as a log has them" {
+	run -0 rdmactl explain -110
+	assert_line --index 0 'ETIMEDOUT: errno 110, "Connection timed out"'
+	run -0 rdmactl -j explain 12 -110
+	assert_equal "$(jq -r '[.[].name] | join(" ")' <<<"$output")" 'IBV_WC_RETRY_EXC_ERR ETIMEDOUT'
+	# Its option values stay what was typed: a negative index is refused as such.
+	run --separate-stderr rdmactl check --gid-index -1
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: check: --gid-index takes a number from 0 to 65535, not '-1'; try 'rdmactl help check'"
+	run --separate-stderr rdmactl explain -x
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: explain: unknown option '-x'; try 'rdmactl help explain'"
+	for words in $'transport\tretry counter exceeded' 'transport  retry   counter exceeded' \
+		$'TRANSPORT retry\n counter exceeded'; do
+		run -0 rdmactl explain "$words"
+		assert_line --index 0 'IBV_WC_RETRY_EXC_ERR: work completion status 12, "transport retry counter exceeded"'
+	done
+}

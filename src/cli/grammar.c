@@ -191,11 +191,16 @@ static int refuse(struct cli_args *a, char **argv, int idx, int code, int shorto
  * at the first word then) from ARGV, whose ARGV[0] getopt skips. Returns the
  * index of the first word that is not an option, or -EUSAGE (said).
  */
+/* The most negative numbers one command line's words may hold. */
+#define CLI_MAX_NEG 16
+
 static int parse_opts(struct cli_args *a, struct cli_globals *g, int argc, char **argv)
 {
 	struct option lo[CLI_MAX_OPTS + 1] = { 0 };
 	const struct cli_opt *v[CLI_MAX_OPTS];
 	char shorts[2 * CLI_MAX_OPTS + 3];
+	char *neg[CLI_MAX_NEG] = { NULL };
+	size_t nneg = 0;
 	int n = collect(a->cmd, v), opt;
 
 	/* "+": before the command, options end at its word; after it, they mix with words. */
@@ -216,10 +221,27 @@ static int parse_opts(struct cli_args *a, struct cli_globals *g, int argc, char 
 		a->val[i] = NULL;
 	}
 	a->nopt = n;
+	/*
+	 * A negative number is a word, not options: explain -110 is errno 110,
+	 * as a program printed it, never -1 -1 -0. getopt is shown its digits
+	 * (no option is a digit) and the word is given back whole, as an
+	 * option's value too (--gid-index -1 is refused as -1).
+	 */
+	for (int k = 1; a->cmd && a->cmd->max_args != 0 && k < argc && nneg < CLI_MAX_NEG; k++) {
+		if (!strcmp(argv[k], "--"))
+			break;
+		if (argv[k][0] == '-' && argv[k][1] && strspn(argv[k] + 1, "0123456789") ==
+		    strlen(argv[k] + 1))
+			neg[nneg++] = ++argv[k];
+	}
 	optind = 0;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		int i = -1;
+
+		for (size_t k = 0; optarg && k < nneg; k++)
+			if (optarg == neg[k])
+				optarg--;
 
 		if (opt >= 256)
 			i = opt - 256;
@@ -243,6 +265,10 @@ static int parse_opts(struct cli_args *a, struct cli_globals *g, int argc, char 
 		g->config = cli_str(a, "config");
 	if (cli_str(a, "netns"))
 		g->netns = cli_str(a, "netns");
+	for (int k = 1; k < argc; k++)
+		for (size_t j = 0; j < nneg; j++)
+			if (argv[k] == neg[j])
+				argv[k]--;
 	return optind;
 }
 

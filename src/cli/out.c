@@ -2,6 +2,7 @@
 /* The output layer: plain text for people, JSON (json-c) for programs. */
 #include <ctype.h>
 #include <errno.h>
+#include <poll.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -130,6 +131,18 @@ void out_obj_close(struct out *o)
 void out_arr_close(struct out *o)
 {
 	out_obj_close(o);
+}
+
+/*
+ * A write error of F's that no out call saw (help's generated texts write to
+ * the stream themselves), its errno gone: a pipe whose reader went polls
+ * POLLERR, which tells EPIPE from any other failure (EIO).
+ */
+static int unrecorded(FILE *f)
+{
+	struct pollfd p = { .fd = fileno(f), .events = POLLOUT };
+
+	return p.fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLERR) ? -EPIPE : -EIO;
 }
 
 void out_stream_begin(void)
@@ -328,7 +341,7 @@ int out_finish(struct out *o)
 	/* What the writes found: ENOSPC (a full disk), EBADF (stdout closed), EPIPE. */
 	if (fflush(o->f) == EOF)
 		wrote(o);
-	err = o->err ? o->err : ferror(o->f) ? -EIO : 0;
+	err = o->err ? o->err : ferror(o->f) ? unrecorded(o->f) : 0;
 	free(o);
 	return err;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,6 +22,8 @@ int spawn_run(const char *const argv[], const char *label, const struct spawn_pr
 	      struct spawn_out *o)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t dfl;
 	bool tell = p && p->tick;
 	long start = (long)(mono_ms() / 1000), shown = -1;
 	int fds[2], err, wst;
@@ -35,7 +38,14 @@ int spawn_run(const char *const argv[], const char *label, const struct spawn_pr
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO);
-	err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+	/* rdmactl ignores SIGPIPE (its reader may go); the program it runs does not. */
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE);
+	posix_spawnattr_init(&at);
+	posix_spawnattr_setsigdefault(&at, &dfl);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+	err = posix_spawnp(&pid, argv[0], &fa, &at, (char *const *)argv, environ);
+	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	close(fds[1]);
 	if (err) {

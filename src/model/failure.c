@@ -2,6 +2,7 @@
 /* What a failing RDMA program's words mean on rxe: statuses, events, errnos. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,14 +249,24 @@ const char *model_failure_kind_name(enum model_failure_kind k)
 	return k == WC ? "wc_status" : k == CM ? "cm_event" : k == ER ? "errno" : "kernel_log";
 }
 
-/* TEXT, lowercased, into BUF of LEN. */
+/*
+ * TEXT, lowercased, into BUF of LEN, each run of white space (tabs, two
+ * spaces, a newline: a log's columns) one space, as the phrases are written.
+ */
 static void lower(const char *text, char *buf, size_t len)
 {
-	size_t i;
+	size_t n = 0;
 
-	for (i = 0; i + 1 < len && text[i]; i++)
-		buf[i] = (char)tolower((unsigned char)text[i]);
-	buf[i] = '\0';
+	for (size_t i = 0; n + 1 < len && text[i]; i++) {
+		if (isspace((unsigned char)text[i])) {
+			if (n && buf[n - 1] == ' ')
+				continue;
+			buf[n++] = ' ';
+		} else {
+			buf[n++] = (char)tolower((unsigned char)text[i]);
+		}
+	}
+	buf[n] = '\0';
 }
 
 static bool word_char(char c)
@@ -304,8 +315,10 @@ static bool number_after(const char *p, long *num)
 	p += strspn(p, " =:#");
 	if (!isdigit((unsigned char)*p) && !(*p == '-' && isdigit((unsigned char)p[1])))
 		return false;
+	errno = 0;
 	*num = strtol(p, &end, 10);
-	return !word_char(*end);
+	/* No status or errno is past int: such a number is none (and -LONG_MIN never made). */
+	return !word_char(*end) && !errno && *num >= -INT_MAX && *num <= INT_MAX;
 }
 
 struct hit {
@@ -334,9 +347,14 @@ static void numbers(const char *t, struct hit *h, size_t *n, size_t max)
 	static const char *const keys[] = { "errno", "status", "error", "err", "ret", NULL };
 	long num;
 
-	/* A number alone is a work completion's status, as programs print them. */
-	if (number_after(t, &num) && !t[strspn(t, " =:#-0123456789")])
-		add(h, n, max, 0, num < 0 ? entry(ER, (int)-num) : entry(WC, (int)num));
+	/*
+	 * Numbers alone are work completion statuses, as programs print them,
+	 * and negative ones errnos: each of them ("12 -110").
+	 */
+	if (!t[strspn(t, " =:#-0123456789")])
+		for (const char *p = t; *p; p += strcspn(p, " "), p += strspn(p, " "))
+			if (number_after(p, &num))
+				add(h, n, max, p - t, num < 0 ? entry(ER, (int)-num) : entry(WC, (int)num));
 	for (const char *p = t; *p; p++) {
 		if (p > t && word_char(p[-1]))
 			continue;

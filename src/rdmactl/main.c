@@ -128,6 +128,12 @@ int main(int argc, char **argv)
 	struct cli_args a;
 	int ret, err;
 
+	/*
+	 * A reader that goes (rdmactl stat | head) ends the output, not the
+	 * command: every command as monitor and capture, exit 0 where it did
+	 * what it was asked. SIGPIPE ignored, the write fails with EPIPE.
+	 */
+	out_stream_begin();
 	ret = cli_parse(rdmactl_commands, argc, argv, &a, &g);
 	switch (ret) {
 	case CLI_HELP:
@@ -183,6 +189,8 @@ int main(int argc, char **argv)
 	ret = a.cmd ? a.cmd->fn(&ctx, &a) : cmd_version(&ctx, &a);
 	nl_close(ctx.nl);
 	err = out_finish(ctx.out);
+	if (err == -EPIPE && out_reader_gone(err))
+		err = 0;
 	if (err && !ret) {
 		pr_err_cause("cannot write the output", errname(-err), strerror(-err), NULL);
 		ret = err;

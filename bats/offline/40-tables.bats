@@ -486,3 +486,27 @@ promtool_ok() {
 	wait
 	assert_line --regexp '^    sent_pkts +1 +-  packets sent$'
 }
+
+@test "tables: qp on a fixture says untold, never ok, for a QP one reading cannot clear; an ended owner is said" {
+	run -0 rdmactl --sysfs-root "$TOP/bats/fixtures/qps-failed" qp
+	# qpfail's dead-peer QP: RTS, its peer gone; read once, it may be resending.
+	assert_line --regexp '^rxe0/1 qpn 21 RC RTS pid [0-9]+ \(qpfail\) rqpn 22 sq_psn 1 rq_psn 0 untold$'
+	assert_line --regexp '^untold: read once '
+	# check holds it to the same one reading, in its own words.
+	run rdmactl --sysfs-root "$TOP/bats/fixtures/qps-failed" check --only qps
+	assert_line --regexp '^SKIP  qps +QP 21 of [0-9]+ \(qpfail\) on rxe0 in RTS, read once: '
+
+	run -0 rdmactl --sysfs-root "$TOP/bats/fixtures/qps-failed" -j qp
+	assert_equal "$(jq -r '.[] | select(.qpn == 21 and .ifname == "rxe0") | .verdict' <<<"$output")" untold
+	# Caught-up pairs on this host stay ok.
+	run -0 rdmactl --sysfs-root "$TOP/bats/fixtures/qps" qp
+	refute_output --partial untold
+	# The owner gone before its command was read: the dump has its PID alone.
+	cp -a "$TOP/bats/fixtures/qps" "$BATS_TEST_TMPDIR/q"
+	pid=$(jq -r '[.[] | select(.state == "RTS" and .type == "RC")][0].pid' "$TOP/bats/fixtures/qps/oracle/rdma-res-qp.json")
+	rm -r "$BATS_TEST_TMPDIR/q/proc/$pid"
+	run -0 rdmactl --sysfs-root "$BATS_TEST_TMPDIR/q" qp
+	assert_line --regexp "^rxe0/1 qpn [0-9]+ RC RTS pid $pid \\(ended\\) "
+	run -0 rdmactl --sysfs-root "$BATS_TEST_TMPDIR/q" -j qp
+	assert_equal "$(jq -r "[.[] | select(.owner.pid == $pid)][0].owner.comm" <<<"$output")" null
+}

@@ -186,11 +186,14 @@ int model_load_qps(const struct model_src *src, const char *dev, struct model_qp
 		struct rdma_qp *e = &q->v[i];
 
 		/* A process's QPs come together: its command is read once. */
-		if (i && e->pid && e->pid == q->v[i - 1].pid)
+		if (i && e->pid && e->pid == q->v[i - 1].pid) {
 			memcpy(e->comm, q->v[i - 1].comm, sizeof(e->comm));
-		else if (e->pid && sysfs_read(src->root, e->comm, sizeof(e->comm), "/proc/%u/comm",
-					      e->pid) < 0)
+			e->owner_ended = q->v[i - 1].owner_ended;
+		} else if (e->pid && sysfs_read(src->root, e->comm, sizeof(e->comm), "/proc/%u/comm",
+						e->pid) < 0) {
 			e->comm[0] = '\0';
+			e->owner_ended = !sysfs_exists(src->root, "/proc/%u", e->pid);
+		}
 	}
 	q->by_qpn = index_by_qpn(q);
 	if (!q->by_qpn) {
@@ -226,10 +229,26 @@ const char *model_qp_state_name(uint8_t state)
 	return state < sizeof(names) / sizeof(names[0]) ? names[state] : "UNKNOWN";
 }
 
-const char *model_qp_verdict(const struct rdma_qp *q)
+int model_qp_owes(const struct model_qps *qs, size_t i)
 {
+	const struct rdma_qp *q = &qs->v[i];
+	const struct rdma_qp *peer = q->peer >= 0 ? &qs->v[q->peer] : NULL;
+
+	if (q->type != 2 || q->state != MODEL_QPS_RTS)
+		return 0;
+	if (!peer || !q->has_sq_psn || !peer->has_rq_psn)
+		return -1;
+	return ((q->sq_psn ^ peer->rq_psn) & 0xffffff) != 0;	/* 24-bit PSNs */
+}
+
+const char *model_qp_verdict(const struct model_qps *qs, size_t i)
+{
+	const struct rdma_qp *q = &qs->v[i];
+
 	switch (q->state) {
 	case MODEL_QPS_RTS:
+		if (q->resend == MODEL_QPR_UNTOLD && model_qp_owes(qs, i))
+			return "untold";
 		return q->resend == MODEL_QPR_YES ? "resending" :
 		       q->resend == MODEL_QPR_MAYBE ? "maybe-resending" : "ok";
 	case MODEL_QPS_ERR:
@@ -249,6 +268,8 @@ const char *model_qp_owner(const struct rdma_qp *q, char *buf, size_t len)
 		snprintf(buf, len, "the kernel's %s", *q->comm ? q->comm : "own");
 	else if (*q->comm)
 		snprintf(buf, len, "%u (%s)", q->pid, q->comm);
+	else if (q->owner_ended)
+		snprintf(buf, len, "%u (ended)", q->pid);
 	else
 		snprintf(buf, len, "%u", q->pid);
 	return buf;

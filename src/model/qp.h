@@ -29,6 +29,12 @@ struct rdma_qp {
 	uint32_t rqpn, rq_psn, sq_psn;
 	uint32_t pid;		/* 0: the kernel's own (comm is then its kernel name) */
 	char comm[32];		/* the owner's command, "" when it is gone or unreadable */
+	/*
+	 * The owner had ended when its /proc/PID was looked for: the kernel's
+	 * dump names a user's QP by its PID alone (nldev.c's fill_res_name_pid:
+	 * "user ... should read /proc/PID/comm"), so its command is gone with it.
+	 */
+	bool owner_ended;
 	long peer;		/* the QP of this host that is its other end: an index, or -1 */
 	uint8_t resend;		/* enum model_qp_resend: what a second look told */
 };
@@ -72,14 +78,26 @@ void model_qp_find_peers(struct model_qps *q);
 const char *model_qp_type_name(uint8_t type);
 const char *model_qp_state_name(uint8_t state);
 /*
- * What a QP's state says, in a word for its verdict column: "ok" (RTS),
- * "error", "send-queue-error", "draining", "not-ready" (RESET, INIT, RTR);
- * for an RC QP in RTS seen resending, "resending" or "maybe-resending".
+ * What QS's QP I's state says, in a word for its verdict column: "ok"
+ * (RTS), "error", "send-queue-error", "draining", "not-ready" (RESET, INIT,
+ * RTR); for an RC QP in RTS seen resending, "resending" or
+ * "maybe-resending", and "untold" where it may owe its peer packets and
+ * was read once (a fixture, or no counters to compare): one reading cannot
+ * tell a QP resending unanswered from an idle one.
  */
-const char *model_qp_verdict(const struct rdma_qp *q);
+const char *model_qp_verdict(const struct model_qps *qs, size_t i);
 
 /* The QP of device DEV numbered QPN among Q's, or NULL. */
 const struct rdma_qp *model_qp_find(const struct model_qps *q, const char *dev, uint32_t qpn);
+/*
+ * Whether QS's QP I, an RC QP in RTS, owes its peer packets: 1 when its
+ * peer on this host has taken in less than it sent, 0 when they are caught
+ * up (or it is no RC QP in RTS), -1 when it cannot be told (its peer is not
+ * on this host, or a PSN is not known): a QP that owes, or may, is one rxe
+ * may be resending for.
+ */
+int model_qp_owes(const struct model_qps *qs, size_t i);
+
 /* Who owns Q, in BUF: "1234 (prog)", "1234" when its command is unknown, "the kernel's ib_core". */
 const char *model_qp_owner(const struct rdma_qp *q, char *buf, size_t len);
 

@@ -92,18 +92,6 @@ static bool psn_moved(bool has_a, uint32_t a, bool has_b, uint32_t b)
 	return has_a && has_b && ((a ^ b) & 0xffffff);
 }
 
-int model_qpdiag_owes(const struct model_qps *qs, size_t i)
-{
-	const struct rdma_qp *q = &qs->v[i];
-	const struct rdma_qp *peer = q->peer >= 0 ? &qs->v[q->peer] : NULL;
-
-	if (q->type != 2 || q->state != MODEL_QPS_RTS)
-		return 0;
-	if (!peer || !q->has_sq_psn || !peer->has_rq_psn)
-		return -1;
-	return psn_moved(true, q->sq_psn, true, peer->rq_psn);
-}
-
 /* A QP in ERR or SQE: the likeliest cause from its port and its peer on this host. */
 static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
 			   const struct model_qpdiag_port *f, struct model_qpdiag *d)
@@ -157,6 +145,8 @@ static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
 		d->cause = "RNR retries ran out: its peer had no receive posted when its SEND came";
 		snprintf(d->evidence + n, sizeof(d->evidence) - n, "retry_rnr_exceeded_err is "
 			 "%" PRIu64 " on %s", f->rnr_exceeded, q->dev);
+		d->counter = "retry_rnr_exceeded_err";
+		d->counted = (uint64_t)f->rnr_exceeded;
 		fix(d, "have the receiver post its receives before the sender sends, or set a "
 			 "larger rnr_retry (7 retries for ever)");
 	} else if (f->retry_exceeded && (!peer || peer->state != MODEL_QPS_ERR)) {
@@ -165,6 +155,8 @@ static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
 			   "before Linux 7.1)";
 		snprintf(d->evidence + n, sizeof(d->evidence) - n, "retry_exceeded_err is "
 			 "%" PRIu64 " on %s", f->retry_exceeded, q->dev);
+		d->counter = "retry_exceeded_err";
+		d->counted = (uint64_t)f->retry_exceeded;
 		fix(d, "'rdmactl check --only firewall,netns,subnet' on both hosts, and whether "
 			 "the peer's program still runs");
 	} else if (peer && peer->state == MODEL_QPS_ERR) {
@@ -189,6 +181,26 @@ static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
 			 "retries or port down", q->dev);
 		fix(d, "'rdmactl check --only gid-consistency' for the GIDs, and 'rdmactl "
 			 "explain' the program's first error completion");
+	}
+}
+
+void model_qpdiag_apportion(const struct model_qps *qs, struct model_qpdiag *diag)
+{
+	for (size_t i = 0; i < qs->n; i++) {
+		struct model_qpdiag *d = &diag[i];
+		size_t n = 0, len;
+
+		if (!d->counter)
+			continue;
+		for (size_t k = 0; k < qs->n; k++)
+			n += diag[k].counter == d->counter && !strcmp(qs->v[k].dev, qs->v[i].dev);
+		if (n <= d->counted)
+			continue;
+		d->sure = false;
+		len = strlen(d->evidence);
+		snprintf(d->evidence + len, sizeof(d->evidence) - len, ", which counts fewer than "
+			 "the %zu QPs in ERR of %s it would explain: it may be another's (rxe counts "
+			 "per device, not per QP)", n, qs->v[i].dev);
 	}
 }
 
@@ -253,7 +265,7 @@ void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct m
 		char who[64];
 
 		if (!peer_was || psn_moved(peer_was->has_rq_psn, peer_was->rq_psn,
-					   peer->has_rq_psn, peer->rq_psn) || model_qpdiag_owes(now, i) != 1)
+					   peer->has_rq_psn, peer->rq_psn) || model_qp_owes(now, i) != 1)
 			return;
 		snprintf(d->evidence, sizeof(d->evidence), "%s resent %" PRId64 " times meanwhile; "
 			 "its peer QP %u of %s, in %s, still expects PSN %u where it sends %u",
@@ -362,7 +374,7 @@ void model_qpdiag_watch(const struct model_src *src, const char *dev, struct mod
 	size_t n = 0;
 
 	for (size_t i = 0; i < q->n; i++)
-		n += model_qpdiag_owes(q, i) != 0;
+		n += model_qp_owes(q, i) != 0;
 	if (!n || load_counters(src, dev, &m0))
 		return;	/* no counters, no telling: the one reading stands */
 	mono_sleep_ms(ms);

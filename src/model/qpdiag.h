@@ -54,18 +54,20 @@ struct model_qpdiag {
 	enum model_qpdiag_trouble trouble;
 	bool sure;		/* the evidence leaves no other cause */
 	const char *cause;
-	char evidence[256];
+	char evidence[320];
 	char fix[400];
+	/* The device counter the cause rests on, and its value (0: none). */
+	const char *counter;
+	uint64_t counted;
 };
 
 /*
- * Whether QS's QP I, an RC QP in RTS, owes its peer packets: 1 when its
- * peer on this host has taken in less than it sent, 0 when they are caught
- * up (or it is no RC QP in RTS), -1 when it cannot be told (its peer is not
- * on this host, or a PSN is not known): a QP that owes, or may, is one rxe
- * may be resending for.
+ * A device counter explains as many QPs as it counts: where more of one
+ * device's QPs in DIAG[] (of QS, one a QP) rest on a counter than its value,
+ * each is told that the counter may be another's.
  */
-int model_qpdiag_owes(const struct model_qps *qs, size_t i);
+void model_qpdiag_apportion(const struct model_qps *qs, struct model_qpdiag *diag);
+
 
 /*
  * Diagnoses NOW's QP I from its state, its peer's on this host, its port's

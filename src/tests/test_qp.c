@@ -95,6 +95,39 @@ static void pair_of(struct rdma_qp v[2], uint8_t sa, uint8_t sb)
 
 static const struct model_qpdiag_port active = { .known = true, .active = true, .resent = -1 };
 
+/* One RNR counted on a device, two QPs in ERR whose peers are not: it is one's, not both's. */
+static void counter_shared(void **state)
+{
+	struct rdma_qp v[4];
+	struct model_qps q = { .v = v, .n = 4 };
+	struct model_qpdiag_port f = active;
+	struct model_qpdiag d[4];
+
+	(void)state;
+	pair_of(v, MODEL_QPS_ERR, MODEL_QPS_RTS);
+	pair_of(v + 2, MODEL_QPS_ERR, MODEL_QPS_RTS);
+	v[2].qpn = 19, v[2].rqpn = 20, v[3].qpn = 20, v[3].rqpn = 19;
+	model_qp_find_peers(&q);
+	for (uint64_t counted = 1; counted <= 2; counted++) {
+		f.rnr_exceeded = (int64_t)counted;
+		for (size_t i = 0; i < 4; i++)
+			model_qpdiag_diagnose(&q, i, NULL, &f, &d[i]);
+		model_qpdiag_apportion(&q, d);
+		for (size_t i = 0; i < 4; i += 2) {
+			assert_non_null(strstr(d[i].cause, "RNR retries ran out"));
+			assert_false(d[i].sure);
+			if (counted == 1)
+				assert_non_null(strstr(d[i].evidence, "retry_rnr_exceeded_err is 1 on rxe0, "
+						       "which counts fewer than the 2 QPs in ERR of rxe0 it "
+						       "would explain: it may be another's"));
+			else
+				assert_null(strstr(d[i].evidence, "another's"));
+		}
+		/* The receivers, in RTS, rest on no counter. */
+		assert_null(d[1].counter);
+	}
+}
+
 static void error_causes(void **state)
 {
 	struct rdma_qp v[2];
@@ -294,24 +327,24 @@ static void owes(void **state)
 
 	(void)state;
 	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_RTS);
-	assert_int_equal(model_qpdiag_owes(&q, 0), 0);
+	assert_int_equal(model_qp_owes(&q, 0), 0);
 	/* 17 sent past what 18 took in; PSNs wrap at 24 bits. */
 	q.v[0].sq_psn = 101;
-	assert_int_equal(model_qpdiag_owes(&q, 0), 1);
+	assert_int_equal(model_qp_owes(&q, 0), 1);
 	q.v[0].sq_psn = 100 + (1u << 24);
-	assert_int_equal(model_qpdiag_owes(&q, 0), 0);
+	assert_int_equal(model_qp_owes(&q, 0), 0);
 	/* A PSN not known, or no peer here: cannot be told. */
 	q.v[1].has_rq_psn = false;
-	assert_int_equal(model_qpdiag_owes(&q, 0), -1);
+	assert_int_equal(model_qp_owes(&q, 0), -1);
 	q.v[1].has_rq_psn = true;
 	q.v[0].peer = -1;
-	assert_int_equal(model_qpdiag_owes(&q, 0), -1);
+	assert_int_equal(model_qp_owes(&q, 0), -1);
 	/* Only an RC QP in RTS owes anything. */
 	q.v[0].state = MODEL_QPS_ERR;
-	assert_int_equal(model_qpdiag_owes(&q, 0), 0);
+	assert_int_equal(model_qp_owes(&q, 0), 0);
 	q.v[0].state = MODEL_QPS_RTS;
 	q.v[0].type = 4;
-	assert_int_equal(model_qpdiag_owes(&q, 0), 0);
+	assert_int_equal(model_qp_owes(&q, 0), 0);
 }
 
 static void port_facts(void **state)
@@ -366,6 +399,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(across_devices_only_when_one),
 		cmocka_unit_test(no_peer_without_one),
 		cmocka_unit_test(error_causes),
+		cmocka_unit_test(counter_shared),
 		cmocka_unit_test(resending),
 		cmocka_unit_test(owes),
 		cmocka_unit_test(port_facts),

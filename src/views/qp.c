@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The live QPs: a row a QP, with its owner, its peer on this host and a verdict (plain and JSON). */
 #include <inttypes.h>
+#include <string.h>
 
 #include "cli/out.h"
 #include "model/qp.h"
@@ -12,7 +13,13 @@ void view_qp_owner(struct out *o, const char *key, const char *label, const stru
 	out_text(o, "%s", label);
 	if (q->pid) {
 		out_u64(o, "pid", "pid %" PRIu64, q->pid);
-		out_str(o, "comm", " (%s)", *q->comm ? q->comm : NULL);
+		/* Its command unknown: null in JSON; in text, "ended" where it has. */
+		if (!*q->comm && q->owner_ended) {
+			out_str(o, "comm", NULL, NULL);
+			out_text(o, " (ended)");
+		} else {
+			out_str(o, "comm", " (%s)", *q->comm ? q->comm : NULL);
+		}
 	} else {
 		out_str(o, "pid", NULL, NULL);	/* the kernel's: no process */
 		out_str(o, "comm", "[%s]", *q->comm ? q->comm : NULL);
@@ -30,6 +37,8 @@ static void psn(struct out *o, const char *key, const char *label, bool has, uin
 
 void view_qp(struct out *o, const struct model_qps *qs)
 {
+	size_t untold = 0;
+
 	out_arr_open(o, NULL);
 	for (size_t i = 0; i < qs->n; i++) {
 		const struct rdma_qp *q = &qs->v[i];
@@ -59,10 +68,15 @@ void view_qp(struct out *o, const struct model_qps *qs)
 		} else {
 			out_str(o, "peer", NULL, NULL);
 		}
-		out_str(o, "verdict", " %s", model_qp_verdict(q));
+		out_str(o, "verdict", " %s", model_qp_verdict(qs, i));
+		untold += !strcmp(model_qp_verdict(qs, i), "untold");
 		out_nl(o);
 		out_obj_close(o);
 	}
 	out_arr_close(o);
 	out_text(o, "%zu QP%s\n", qs->n, qs->n == 1 ? "" : "s");
+	if (untold)
+		out_text(o, "untold: read once (a fixture, or no counters to compare), an RC QP "
+			 "whose peer is not on this host, or is behind, may be resending unanswered "
+			 "or idle: one reading cannot tell\n");
 }

@@ -248,6 +248,18 @@ random_file() {
 	assert_equal "$stderr" "rdmactl: RDMACTL_SYSFS_ROOT=$d/none: no such directory; give a fixture captured with tools/capture-sysfs"
 	run --separate-stderr "$RDMACTL" --sysfs-root "$d/none" show
 	assert_equal "$stderr" "rdmactl: --sysfs-root $d/none: no such directory; give a fixture captured with tools/capture-sysfs"
+	# A directory that is no fixture (no sys/) is said at once, its tree never walked.
+	run --separate-stderr timeout 5 "$RDMACTL" --sysfs-root /usr show
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: --sysfs-root /usr: no fixture: it has no sys/ directory; give one captured with tools/capture-sysfs"
+	# What the fixture's parts hold is checked; anything else beside them is not read.
+	cp -a "$TOP/bats/fixtures/two-netdevs" "$d/fx"
+	mkfifo "$d/fx/unrelated-fifo"
+	run -0 "$RDMACTL" --sysfs-root "$d/fx" show
+	mkfifo "$d/fx/sys/fifo"
+	run --separate-stderr "$RDMACTL" --sysfs-root "$d/fx" show
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: --sysfs-root $d/fx: $d/fx/sys/fifo is a FIFO; a fixture holds only directories, regular files and symlinks: capture it again with tools/capture-sysfs"
 }
 
 @test "files: a write refused says what became of the file: left as it was, or nothing written" {

@@ -162,10 +162,24 @@ int sysfs_link_base(const char *root, char *buf, size_t len, const char *fmt, ..
 
 int sysfs_tree_check(const char *root, char *bad, size_t len, mode_t *type)
 {
-	char *const paths[] = { (char *)root, NULL };
+	/* The parts of a fixture rdmactl reads; nothing else under ROOT is walked. */
+	static const char *const parts[] = { "sys", "proc", "netlink" };
+	char bufs[3][PATH_MAX], *paths[4] = { NULL };
+	size_t n = 0;
 	FTSENT *e;
-	FTS *fts = fts_open(paths, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
+	FTS *fts;
 	int err = 0;
+
+	for (size_t i = 0; i < 3; i++) {
+		struct stat st;
+
+		snprintf(bufs[n], sizeof(bufs[n]), "%s/%s", root, parts[i]);
+		if (!lstat(bufs[n], &st))
+			paths[n] = bufs[n], n++;
+	}
+	if (!n)
+		return 0;
+	fts = fts_open(paths, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
 
 	if (!fts)
 		return -errno;

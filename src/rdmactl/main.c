@@ -58,8 +58,17 @@ static bool fixture_bad(const struct cli_globals *g)
 	char bad[PATH_MAX];
 	mode_t type = 0;
 
+	char sys[PATH_MAX];
+
 	if (!is_dir(g->sysfs_root)) {
 		pr_err("%s%s: no such directory; give a fixture captured with "
+		       "tools/capture-sysfs", word, g->sysfs_root);
+		return true;
+	}
+	/* A fixture has its sys/ (and proc/, netlink/): any other tree is none, said at once. */
+	snprintf(sys, sizeof(sys), "%s/sys", g->sysfs_root);
+	if (!is_dir(sys)) {
+		pr_err("%s%s: no fixture: it has no sys/ directory; give one captured with "
 		       "tools/capture-sysfs", word, g->sysfs_root);
 		return true;
 	}

@@ -522,3 +522,15 @@ libs_loaded() {
 	assert_failure 1
 	assert_output 'rdmactl: cannot write the output (ENOSPC: No space left on device)'
 }
+
+@test "on a kernel without RDMA, the message points to a kernel and to the test bed, as the README says" {
+	[ ! -e /sys/class/infiniband ] || skip "this host has RDMA"
+	run --separate-stderr rdmactl link
+	assert_failure 1
+	assert_output ''
+	[[ $stderr == *'has no RDMA support'* ]] || fail "not said: $stderr"
+	[[ $stderr == *"such as Debian's linux-image-amd64"* ]] || fail "no kernel named: $stderr"
+	[[ $stderr == *"rxe-vm run -- rdmactl up veth0 (package rdmactl-testbed; tools/rxe-vm in the source)"* ]] ||
+		fail "no test bed named: $stderr"
+	grep -q 'points to a kernel' "$TOP/README.md"
+}

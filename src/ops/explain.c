@@ -79,7 +79,9 @@ static int no_rdma(struct op_err *e, int err, const char *root, const char *why)
 {
 	return op_err_set(e, err, NULL, "the running kernel (%s) has no RDMA support: %s\n"
 			  "boot a kernel with CONFIG_INFINIBAND and CONFIG_RDMA_RXE, such as "
-			  "Debian's linux-image-amd64, where rdma_rxe is a module",
+			  "Debian's linux-image-amd64, where rdma_rxe is a module; or run "
+			  "rdmactl in a VM that boots one, with the test bed: rxe-vm run -- "
+			  "rdmactl up veth0 (package rdmactl-testbed; tools/rxe-vm in the source)",
 			  release_name(root), why);
 }
 

@@ -386,12 +386,14 @@ const struct cli_cmd rdmactl_commands[] = {
 	  .summary = "What changes, as it happens: devices, ports, netdevs, GIDs, QPs (made, "
 		     "moving to error with the likely cause, resending, destroyed), error counters.",
 	  .help = "A line an event (JSON: an object a line) until interrupted or --count "
-		  "events. Link and address changes come from route netlink as they happen; "
-		  "devices, ports, QPs and counters are read every half second (less often "
-		  "with thousands of QPs, to keep to some 5% of a core), so an event comes "
-		  "within that of its change. Error counters that rise are said at most "
-		  "every 5 seconds, their rises summed; a QP resending with no answer is said "
-		  "once." },
+		  "events. Link and address changes wake it as they happen (route netlink), "
+		  "and as root so do rxe's QPs and devices (kprobes on its functions): the "
+		  "QPs are read then, and with the error counters every 5 seconds. Without "
+		  "root, devices, ports and QPs are read every half second (less often with "
+		  "thousands of QPs, to keep to some 5% of a core), the counters every 5 "
+		  "seconds. Error counters that rise are said at most every 5 seconds, their "
+		  "rises summed; a QP resending with no answer is said once. The man page "
+		  "has the whole schedule." },
 	{ "system", .verbs = system_verbs, .dflt = "show",
 	  .summary = "The RDMA subsystem's settings, as 'rdma system': the network namespace mode "
 		     "and copy-on-fork; set the mode, now and from boot." },

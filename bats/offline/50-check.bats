@@ -253,7 +253,7 @@ EOF
 	assert_line --regexp "^FAIL  process-netns    $pid \(sleep\): no rdma_rxe UDP 4791 socket in its network namespace"
 	# Only the process's checks ran, each once in the registry's order.
 	assert_equal "$(grep -E '^(PASS|WARN|FAIL|SKIP) ' <<<"$output" | cut -c7-22 | uniq | tr -s ' \n' ' ')" \
-		"process process-memlock process-env process-netns process-qps "
+		"process process-memlock process-env process-uverbs process-netns process-qps "
 }
 
 @test "check --pid: a fixture's QPs by owner, a process that is not there, and what goes with --pid" {
@@ -267,7 +267,7 @@ EOF
 	assert_failure 1
 	assert_json_contract --exact check <<<"$output"
 	assert_equal "$(jq -r '[.[] | "\(.id)=\(.result)"] | join(" ")' <<<"$output")" \
-		"process=fail process-memlock=skip process-env=skip process-netns=skip process-qps=skip"
+		"process=fail process-memlock=skip process-env=skip process-uverbs=skip process-netns=skip process-qps=skip"
 	run --separate-stderr rdmactl check --pid 1 --dev rxe0
 	assert_failure 2
 	assert_equal "$stderr" "rdmactl: check: --pid checks one process: not with --dev, --peer or --module-file; try 'rdmactl help check'"

@@ -94,3 +94,28 @@ child_named() {
 	run rdmactl --sysfs-root "$f" check --pid 4242 --only process-memlock
 	assert_line --regexp '^WARN  process-memlock  4242 \(job\): .*held in a user namespace that cannot be read, does not lift it'
 }
+
+@test "check --pid: a container's process without the uverbs nodes, and the flag of its engine" {
+	f=$BATS_TEST_TMPDIR/f
+	cp -a "$TOP/bats/fixtures/two-netdevs" "$f"
+	p=$f/proc/4242
+	mkdir -p "$p/root/dev/infiniband"
+	echo job >"$p/comm"
+	printf 'Name:\tjob\nCapEff:\t0000000000000000\n' >"$p/status"
+	printf 'Max locked memory         65536                65536                bytes\n' >"$p/limits"
+	# As a Docker container's process shows itself: its cgroup, its own /dev.
+	echo '0::/system.slice/docker-4f1b9e0c2d3a.scope' >"$p/cgroup"
+	run rdmactl --sysfs-root "$f" check --pid 4242 --only process-uverbs,process-memlock
+	assert_line "FAIL  process-uverbs   4242 (job), in a Docker container: its root has no /dev/infiniband/uverbs0 (rxe0's), /dev/infiniband/uverbs1 (rxe1's): libibverbs there finds no device ('No RDMA devices found', ibv_get_device_list empty)"
+	assert_line "      fix: docker run --device /dev/infiniband/uverbs0 (every uverbs node, and /dev/infiniband/rdma_cm for rdma_cm), or -v /dev/infiniband:/dev/infiniband"
+	assert_line '      fix: docker run --ulimit memlock=-1:-1 (or --default-ulimit memlock=-1:-1 for dockerd)'
+	# A rootless podman's: the user's own limit is the bound.
+	echo '0::/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-9a8b.scope/container' >"$p/cgroup"
+	run rdmactl --sysfs-root "$f" check --pid 4242 --only process-uverbs,process-memlock
+	assert_line --regexp '^FAIL  process-uverbs   4242 \(job\), in a Podman container: its root has no '
+	assert_line --regexp "^      fix: podman run --ulimit memlock=-1:-1, within the user's own hard limit"
+	# With the nodes (--device): seen, passed.
+	touch "$p/root/dev/infiniband/uverbs0" "$p/root/dev/infiniband/uverbs1"
+	run rdmactl --sysfs-root "$f" check --pid 4242 --only process-uverbs
+	assert_line "PASS  process-uverbs   4242 (job) sees /dev/infiniband/uverbs0 (rxe0's), /dev/infiniband/uverbs1 (rxe1's)"
+}

@@ -151,6 +151,7 @@ void check_process_qps(struct check_ctx *c);
 void check_process(struct check_ctx *c);
 void check_process_memlock(struct check_ctx *c);
 void check_process_env(struct check_ctx *c);
+void check_process_uverbs(struct check_ctx *c);
 void check_process_netns(struct check_ctx *c);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "checks/checks.h"
 #include "checks/stacks.h"
+#include "kernel/container.h"
 #include "kernel/errname.h"
 #include "kernel/netns.h"
 #include "kernel/proc.h"
@@ -94,6 +95,31 @@ void check_process(struct check_ctx *c)
 	}
 }
 
+/* The limit's fix in the words of what started P: its container engine's flag, else the shell's. */
+static const char *memlock_fix(const struct check_ctx *c, const struct proc_info *p)
+{
+	bool rootless;
+
+	switch (container_of_pid(c->o.root, p->pid, &rootless)) {
+	case CONTAINER_DOCKER:
+		return "docker run --ulimit memlock=-1:-1 (or --default-ulimit memlock=-1:-1 for "
+		       "dockerd)";
+	case CONTAINER_PODMAN:
+		return rootless ? "podman run --ulimit memlock=-1:-1, within the user's own hard "
+				  "limit, which a rootless podman cannot raise: '* - memlock "
+				  "unlimited' in /etc/security/limits.d/rdma.conf, then a new login" :
+				  "podman run --ulimit memlock=-1:-1";
+	case CONTAINER_KUBERNETES:
+		return "the container runtime's default memlock limit (containerd's LimitMEMLOCK="
+		       "infinity in its unit), which a pod cannot set";
+	default:
+		return "raise the limit where the program starts: 'ulimit -l unlimited', "
+		       "LimitMEMLOCK=infinity for a service, --ulimit memlock=-1:-1 for a "
+		       "container, '* - memlock unlimited' in /etc/security/limits.d/rdma.conf "
+		       "for logins";
+	}
+}
+
 void check_process_memlock(struct check_ctx *c)
 {
 	const struct proc_info *p = check_ctx_proc(c);
@@ -122,11 +148,7 @@ void check_process_memlock(struct check_ctx *c)
 		if (p->memlock_soft == PROC_UNLIMITED)
 			check_report(c, V_PASS, NULL, "%s: RLIMIT_MEMLOCK is unlimited", who(p));
 		else if (p->memlock_soft <= 64 * 1024)
-			check_report(c, V_WARN, "raise the limit where the program starts: 'ulimit -l "
-				     "unlimited', LimitMEMLOCK=infinity for a service, --ulimit "
-				     "memlock=-1 for a container (rootless: the user's own limit, "
-				     "/etc/security/limits.d), '* - memlock unlimited' in "
-				     "/etc/security/limits.d/rdma.conf for logins",
+			check_report(c, V_WARN, memlock_fix(c, p),
 				     "%s: RLIMIT_MEMLOCK is %" PRIu64 " KiB and %s: ibv_reg_mr of more "
 				     "than that fails with ENOMEM", who(p), p->memlock_soft / 1024, cap);
 		else
@@ -201,6 +223,56 @@ void check_process_env(struct check_ctx *c)
 			     "(NCCL_*, UCX_*, FI_VERBS_*, OMPI_MCA_pml)", who(p));
 	for (size_t i = 0; i < e.nnetdevs; i++)
 		free(e.netdevs[i]);
+}
+
+void check_process_uverbs(struct check_ctx *c)
+{
+	const struct proc_info *p = check_ctx_proc(c);
+	const struct rdma_dev *devs[CHECK_MAX_DEVS];
+	char missing[256] = "", seen[256] = "", fix[256];
+	size_t n;
+	bool rootless;
+	enum container_kind k;
+
+	if (!p)
+		return;
+	n = check_ctx_rxe_devs(c, devs, CHECK_MAX_DEVS);
+	if (!n) {
+		check_report(c, V_SKIP, NULL, "no rxe link here for %s to open ('rdmactl check "
+			     "--only link' says why)", who(p));
+		return;
+	}
+	/* Its root, as the kernel resolves it for the process: a container's own /dev. */
+	if (!sysfs_exists(c->o.root, "/proc/%d/root/dev", p->pid)) {
+		check_report(c, V_SKIP, NULL, "%s: its root cannot be read from /proc/%d/root "
+			     "(another user's process needs root)", who(p), p->pid);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *buf = sysfs_exists(c->o.root, "/proc/%d/root/dev/infiniband/%s", p->pid,
+					 devs[i]->uverbs) ? seen : missing;
+
+		if (!*devs[i]->uverbs)
+			continue;
+		snprintf(buf + strlen(buf), sizeof(seen) - strlen(buf), "%s/dev/infiniband/%s "
+			 "(%s's)", *buf ? ", " : "", devs[i]->uverbs, devs[i]->name);
+	}
+	if (!*missing) {
+		check_report(c, V_PASS, NULL, "%s sees %s", who(p), *seen ? seen :
+			     "no uverbs node of an rxe device: none has one yet");
+		return;
+	}
+	k = container_of_pid(c->o.root, p->pid, &rootless);
+	snprintf(fix, sizeof(fix), "%s run --device /dev/infiniband/%s (every uverbs node, and "
+		 "/dev/infiniband/rdma_cm for rdma_cm), or -v /dev/infiniband:/dev/infiniband",
+		 k == CONTAINER_DOCKER ? "docker" : k == CONTAINER_PODMAN ? "podman" :
+		 "docker or podman", devs[0]->uverbs);
+	check_report(c, V_FAIL, k == CONTAINER_KUBERNETES ? "an RDMA device plugin, or a "
+		     "hostPath volume of /dev/infiniband with a privileged container" : fix,
+		     "%s%s%s%s: its root has no %s: libibverbs there finds no device ('No RDMA "
+		     "devices found', ibv_get_device_list empty)", who(p),
+		     k != CONTAINER_NONE ? ", in a " : "", k != CONTAINER_NONE ? container_name(k) : "",
+		     k != CONTAINER_NONE ? " container" : "", missing);
 }
 
 void check_process_netns(struct check_ctx *c)

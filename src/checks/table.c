@@ -35,6 +35,8 @@ const struct check_def check_defs[] = {
 	  true },
 	{ "process-env", check_process_env, "--pid: the RDMA stacks' variables it sets, against "
 	  "the links", true },
+	{ "process-uverbs", check_process_uverbs, "--pid: the uverbs nodes its root shows (a "
+	  "container's --device)", true },
 	{ "process-netns", check_process_netns, "--pid: rxe can carry traffic from its network "
 	  "namespace", true },
 	{ "process-qps", check_process_qps, "--pid: its QPs: each in error or resending unanswered, "

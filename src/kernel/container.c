@@ -72,3 +72,28 @@ bool container_can_lock_memory(const char *root)
 	return sscanf(map, "%llu %llu %llu", &inside, &outside, &count) == 3 && inside == 0 &&
 	       outside == 0 && count == 4294967295ULL;
 }
+
+enum container_kind container_parse_cgroup(const char *text, bool *rootless)
+{
+	*rootless = false;
+	if (strstr(text, "kubepods"))
+		return CONTAINER_KUBERNETES;
+	if (strstr(text, "/docker-") || strstr(text, "/docker/"))
+		return CONTAINER_DOCKER;
+	if (strstr(text, "/libpod-") || strstr(text, "/libpod_parent")) {
+		/* A user's own podman: its containers are under its user@UID.service. */
+		*rootless = strstr(text, "/user@") != NULL;
+		return CONTAINER_PODMAN;
+	}
+	return CONTAINER_NONE;
+}
+
+enum container_kind container_of_pid(const char *root, int pid, bool *rootless)
+{
+	char text[4096];
+
+	*rootless = false;
+	if (sysfs_read(root, text, sizeof(text), "/proc/%d/cgroup", pid) < 0)
+		return CONTAINER_NONE;
+	return container_parse_cgroup(text, rootless);
+}

@@ -21,6 +21,15 @@ enum container_kind {
  * container sharing the host's PIDs is taken for the host.
  */
 enum container_kind container_detect(const char *root);
+/*
+ * The container process PID runs in, by the cgroup its runtime put it in
+ * (ROOT/proc/PID/cgroup): docker-ID.scope or /docker/ID, libpod-ID.scope
+ * (under a user's slice: *ROOTLESS), kubepods; CONTAINER_NONE for none or
+ * none known.
+ */
+enum container_kind container_of_pid(const char *root, int pid, bool *rootless);
+/* The same of a cgroup file's TEXT: the seam the tests feed. */
+enum container_kind container_parse_cgroup(const char *text, bool *rootless);
 /* "Docker", "Podman", "Kubernetes", "a container"; NULL for none. */
 const char *container_name(enum container_kind k);
 

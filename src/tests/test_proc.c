@@ -9,6 +9,7 @@
 
 #include "tests/unit.h"
 
+#include "kernel/container.h"
 #include "kernel/proc.h"
 
 static void caps(void **state)
@@ -97,6 +98,33 @@ static void user_namespace(void **state)
 	assert_false(proc_parse_userns("", &init));
 }
 
+/* Whose container a process is in, by the cgroup its runtime made: each runtime's two forms. */
+static void engines(void **state)
+{
+	static const struct {
+		const char *cgroup;
+		enum container_kind k;
+		bool rootless;
+	} cases[] = {
+		{ "0::/system.slice/docker-4f1b.scope\n", CONTAINER_DOCKER, false },
+		{ "12:pids:/docker/4f1b\n0::/docker/4f1b\n", CONTAINER_DOCKER, false },
+		{ "0::/machine.slice/libpod-9a8b.scope/container\n", CONTAINER_PODMAN, false },
+		{ "0::/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-9a8b.scope\n",
+		  CONTAINER_PODMAN, true },
+		{ "0::/kubepods.slice/kubepods-besteffort.slice/cri-containerd-1.scope\n",
+		  CONTAINER_KUBERNETES, false },
+		{ "0::/user.slice/user-0.slice/session-3.scope\n", CONTAINER_NONE, false },
+		{ "", CONTAINER_NONE, false },
+	};
+	bool rootless;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(container_parse_cgroup(cases[i].cgroup, &rootless), cases[i].k);
+		assert_int_equal(rootless, cases[i].rootless);
+	}
+}
+
 static void environment(void **state)
 {
 	char env[] = "PATH=/bin\0NCCL_IB_GID_INDEX=0\0NCCL_IB_GID=9\0UCX=\0";
@@ -118,6 +146,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(environment),
 		cmocka_unit_test(stat_line),
 		cmocka_unit_test(user_namespace),
+		cmocka_unit_test(engines),
 	};
 
 	unit_filter(argc, argv);

@@ -194,6 +194,15 @@ static int refuse(struct cli_args *a, char **argv, int idx, int code, int shorto
 /* The most negative numbers one command line's words may hold. */
 #define CLI_MAX_NEG 16
 
+/* The negative numbers NEG (their digits, as getopt was shown them) whole again in ARGV. */
+static void give_back(int argc, char **argv, char *const *neg, size_t nneg)
+{
+	for (int k = 1; k < argc; k++)
+		for (size_t j = 0; j < nneg; j++)
+			if (argv[k] == neg[j])
+				argv[k]--;
+}
+
 static int parse_opts(struct cli_args *a, struct cli_globals *g, int argc, char **argv)
 {
 	struct option lo[CLI_MAX_OPTS + 1] = { 0 };
@@ -248,12 +257,16 @@ static int parse_opts(struct cli_args *a, struct cli_globals *g, int argc, char 
 		for (int k = 0; i < 0 && k < n; k++)
 			if (opt == v[k]->letter)
 				i = k;
-		if (i < 0)
+		if (i < 0) {
+			give_back(argc, argv, neg, nneg);
 			/* A long option's error sets optopt to its val (256 + i), no letter. */
 			return refuse(a, argv, optind - 1, opt,
 				      opt == '?' && optopt < 256 ? optopt : 0, v, n);
-		if (set_value(a, i, optarg))
+		}
+		if (set_value(a, i, optarg)) {
+			give_back(argc, argv, neg, nneg);
 			return -EUSAGE;
+		}
 	}
 	g->json |= cli_flag(a, "json");
 	g->pretty |= cli_flag(a, "pretty");
@@ -265,10 +278,7 @@ static int parse_opts(struct cli_args *a, struct cli_globals *g, int argc, char 
 		g->config = cli_str(a, "config");
 	if (cli_str(a, "netns"))
 		g->netns = cli_str(a, "netns");
-	for (int k = 1; k < argc; k++)
-		for (size_t j = 0; j < nneg; j++)
-			if (argv[k] == neg[j])
-				argv[k]--;
+	give_back(argc, argv, neg, nneg);
 	return optind;
 }
 

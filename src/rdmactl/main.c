@@ -198,7 +198,7 @@ int main(int argc, char **argv)
 	ret = a.cmd ? a.cmd->fn(&ctx, &a) : cmd_version(&ctx, &a);
 	nl_close(ctx.nl);
 	err = out_finish(ctx.out);
-	if (err == -EPIPE && out_reader_gone(err))
+	if (out_reader_gone(err))
 		err = 0;
 	if (err && !ret) {
 		pr_err_cause("cannot write the output", errname(-err), strerror(-err), NULL);

@@ -96,16 +96,14 @@ void check_process(struct check_ctx *c)
 }
 
 /* The limit's fix in the words of what started P: its container engine's flag, else the shell's. */
-static const char *memlock_fix(const struct check_ctx *c, const struct proc_info *p)
+static const char *memlock_fix(const struct proc_info *p)
 {
-	bool rootless;
-
-	switch (container_of_pid(c->o.root, p->pid, &rootless)) {
+	switch (p->engine) {
 	case CONTAINER_DOCKER:
 		return "docker run --ulimit memlock=-1:-1 (or --default-ulimit memlock=-1:-1 for "
 		       "dockerd)";
 	case CONTAINER_PODMAN:
-		return rootless ? "podman run --ulimit memlock=-1:-1, within the user's own hard "
+		return p->engine_rootless ? "podman run --ulimit memlock=-1:-1, within the user's own hard "
 				  "limit, which a rootless podman cannot raise: '* - memlock "
 				  "unlimited' in /etc/security/limits.d/rdma.conf, then a new login" :
 				  "podman run --ulimit memlock=-1:-1";
@@ -148,7 +146,7 @@ void check_process_memlock(struct check_ctx *c)
 		if (p->memlock_soft == PROC_UNLIMITED)
 			check_report(c, V_PASS, NULL, "%s: RLIMIT_MEMLOCK is unlimited", who(p));
 		else if (p->memlock_soft <= 64 * 1024)
-			check_report(c, V_WARN, memlock_fix(c, p),
+			check_report(c, V_WARN, memlock_fix(p),
 				     "%s: RLIMIT_MEMLOCK is %" PRIu64 " KiB and %s: ibv_reg_mr of more "
 				     "than that fails with ENOMEM", who(p), p->memlock_soft / 1024, cap);
 		else
@@ -183,8 +181,14 @@ static int env_netdev(void *arg, const char *name)
 {
 	struct env_run *e = arg;
 
-	if (e->nnetdevs < sizeof(e->netdevs) / sizeof(e->netdevs[0]))
-		e->netdevs[e->nnetdevs++] = strdup(name);
+	char *copy;
+
+	if (e->nnetdevs == sizeof(e->netdevs) / sizeof(e->netdevs[0]))
+		return 0;
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	e->netdevs[e->nnetdevs++] = copy;
 	return 0;
 }
 
@@ -230,9 +234,8 @@ void check_process_uverbs(struct check_ctx *c)
 	const struct proc_info *p = check_ctx_proc(c);
 	const struct rdma_dev *devs[CHECK_MAX_DEVS];
 	char missing[256] = "", seen[256] = "", fix[256];
-	size_t n;
-	bool rootless;
 	enum container_kind k;
+	size_t n;
 
 	if (!p)
 		return;
@@ -262,7 +265,7 @@ void check_process_uverbs(struct check_ctx *c)
 			     "no uverbs node of an rxe device: none has one yet");
 		return;
 	}
-	k = container_of_pid(c->o.root, p->pid, &rootless);
+	k = p->engine;
 	snprintf(fix, sizeof(fix), "%s run --device /dev/infiniband/%s (every uverbs node, and "
 		 "/dev/infiniband/rdma_cm for rdma_cm), or -v /dev/infiniband:/dev/infiniband",
 		 k == CONTAINER_DOCKER ? "docker" : k == CONTAINER_PODMAN ? "podman" :

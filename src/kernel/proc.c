@@ -137,6 +137,7 @@ int proc_read(const char *root, int pid, struct proc_info *p)
 		link[n] = '\0';
 		p->userns_known = proc_parse_userns(link, &p->userns_init);
 	}
+	p->engine = container_of_pid(root, pid, &p->engine_rootless);
 	if (slurp(root, pid, "status", &buf, &len) == 0) {
 		p->caps_known = proc_parse_cap(buf, 14 /* CAP_IPC_LOCK */, &p->cap_ipc_lock);
 		free(buf);

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/container.h"
+
 #define PROC_UNLIMITED UINT64_MAX
 
 struct proc_info {
@@ -24,6 +26,9 @@ struct proc_info {
 	 * capabilities the kernel honours for pinning memory (capable()).
 	 */
 	bool userns_known, userns_init;
+	/* The container runtime that started it, from its cgroup (rootless: a user's own). */
+	enum container_kind engine;
+	bool engine_rootless;
 	bool memlock_known;
 	uint64_t memlock_soft, memlock_hard;	/* bytes; PROC_UNLIMITED */
 	bool env_known;

@@ -42,6 +42,7 @@ void view_qp(struct out *o, const struct model_qps *qs)
 	out_arr_open(o, NULL);
 	for (size_t i = 0; i < qs->n; i++) {
 		const struct rdma_qp *q = &qs->v[i];
+		const char *verdict;
 
 		out_obj_open(o, NULL);
 		out_str(o, "ifname", "%s", q->dev);
@@ -68,8 +69,9 @@ void view_qp(struct out *o, const struct model_qps *qs)
 		} else {
 			out_str(o, "peer", NULL, NULL);
 		}
-		out_str(o, "verdict", " %s", model_qp_verdict(qs, i));
-		untold += !strcmp(model_qp_verdict(qs, i), "untold");
+		verdict = model_qp_verdict(qs, i);
+		out_str(o, "verdict", " %s", verdict);
+		untold += !strcmp(verdict, "untold");
 		out_nl(o);
 		out_obj_close(o);
 	}

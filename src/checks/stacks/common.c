@@ -87,6 +87,16 @@ int stacks_roce_version(const struct gid_slot *s)
 	return strstr(s->type, "v1") ? 1 : -1;
 }
 
+bool stacks_list_takes(const char *value, const char *name, const char *seps)
+{
+	bool negate = *value == '^', found = false;
+	size_t len = strlen(name);
+
+	for (const char *s = value + negate; *s && !found; s += strcspn(s, seps), s += *s != '\0')
+		found = strcspn(s, seps) == len && !strncmp(s, name, len);
+	return found != negate;
+}
+
 bool stacks_c_number(const char *s, long long *v)
 {
 	char *end;

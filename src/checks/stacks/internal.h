@@ -49,6 +49,12 @@ size_t stacks_active_ports(const struct run *r, struct sport *out);
 const uint8_t *stacks_gid_at(const struct port *p, int64_t index, const struct gid_slot **slot);
 /* RoCE's version of a GID slot: 2, 1, or -1 when the kernel gives none. */
 int stacks_roce_version(const struct gid_slot *s);
+/*
+ * Whether the list VALUE, its words apart at any of SEPS, takes NAME: holds
+ * it, or with a leading '^' (every list of Open MPI's and libfabric's)
+ * does not.
+ */
+bool stacks_list_takes(const char *value, const char *name, const char *seps);
 /* The strtoll(S, NULL, 0) that NCCL's and libfabric's parameters are: digits at S's start. */
 bool stacks_c_number(const char *s, long long *v);
 /*

@@ -10,20 +10,6 @@
 
 #include "checks/stacks/internal.h"
 
-/* Whether FI_PROVIDER's list VALUE ('^' excludes; "verbs;ofi_rxm" layers) takes verbs. */
-static bool fi_takes_verbs(const char *value)
-{
-	bool negate = *value == '^', found = false;
-
-	for (const char *s = value + negate; *s && !found; s += strcspn(s, ","), s += *s == ',') {
-		size_t len = strcspn(s, ",");
-
-		for (const char *t = s; t < s + len && !found; t += strcspn(t, ";,"), t += *t == ';')
-			found = strcspn(t, ";,") == 5 && !strncmp(t, "verbs", 5);
-	}
-	return found != negate;
-}
-
 void stacks_libfabric(struct run *r)
 {
 	const char *dev = stacks_env(r, "FI_VERBS_DEVICE_NAME"), *iface = stacks_env(r, "FI_VERBS_IFACE");
@@ -36,7 +22,8 @@ void stacks_libfabric(struct run *r)
 
 	if (!dev && !iface && !gidv)
 		return;
-	if (prov && *prov && !fi_takes_verbs(prov)) {
+	/* "verbs;ofi_rxm": a utility layered on a core provider, each a word of the list. */
+	if (prov && *prov && !stacks_list_takes(prov, "verbs", ",;")) {
 		stacks_say_fmt(r, V_WARN, "FI_PROVIDER=verbs;ofi_rxm, or unset",
 		    "libfabric: FI_PROVIDER=%s leaves out the verbs provider: FI_VERBS_* are not read "
 		    "and no RDMA device is used", prov);

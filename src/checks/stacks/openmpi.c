@@ -8,17 +8,6 @@
 
 #include "checks/stacks/internal.h"
 
-/* Whether the MCA list VALUE ("a,b"; "^a,b" excludes) takes component NAME. */
-static bool mca_takes(const char *value, const char *name)
-{
-	bool negate = *value == '^', found = false;
-	size_t len = strlen(name);
-
-	for (const char *s = value + negate; *s && !found; s += strcspn(s, ","), s += *s == ',')
-		found = strcspn(s, ",") == len && !strncmp(s, name, len);
-	return found != negate;
-}
-
 void stacks_openmpi(struct run *r)
 {
 	const char *pml = stacks_env(r, "OMPI_MCA_pml"), *btl = stacks_env(r, "OMPI_MCA_btl");
@@ -26,13 +15,13 @@ void stacks_openmpi(struct run *r)
 
 	if (!pml || !*pml)
 		return;
-	if (mca_takes(pml, "ucx")) {
+	if (stacks_list_takes(pml, "ucx", ",")) {
 		stacks_say_fmt(r, V_PASS, NULL, "Open MPI: OMPI_MCA_pml=%s takes UCX, which reads the UCX_* "
 		    "variables", pml);
 		return;
 	}
-	if (btl && *btl && !mca_takes(btl, "openib") && !mca_takes(btl, "uct") &&
-	    !mca_takes(btl, "ofi")) {
+	if (btl && *btl && !stacks_list_takes(btl, "openib", ",") && !stacks_list_takes(btl, "uct", ",") &&
+	    !stacks_list_takes(btl, "ofi", ",")) {
 		stacks_say_fmt(r, V_WARN, "OMPI_MCA_pml=ucx (what 'rdmactl env' sets)",
 		    "Open MPI: OMPI_MCA_pml=%s leaves out UCX and OMPI_MCA_btl=%s every RDMA btl "
 		    "(openib, uct, ofi): no MPI traffic goes over rxe", pml, btl);

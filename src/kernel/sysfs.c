@@ -162,24 +162,10 @@ int sysfs_link_base(const char *root, char *buf, size_t len, const char *fmt, ..
 
 int sysfs_tree_check(const char *root, char *bad, size_t len, mode_t *type)
 {
-	/* The parts of a fixture rdmactl reads; nothing else under ROOT is walked. */
-	static const char *const parts[] = { "sys", "proc", "netlink" };
-	char bufs[3][PATH_MAX], *paths[4] = { NULL };
-	size_t n = 0;
+	char *const paths[] = { (char *)root, NULL };
 	FTSENT *e;
-	FTS *fts;
+	FTS *fts = fts_open(paths, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
 	int err = 0;
-
-	for (size_t i = 0; i < 3; i++) {
-		struct stat st;
-
-		snprintf(bufs[n], sizeof(bufs[n]), "%s/%s", root, parts[i]);
-		if (!lstat(bufs[n], &st))
-			paths[n] = bufs[n], n++;
-	}
-	if (!n)
-		return 0;
-	fts = fts_open(paths, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
 
 	if (!fts)
 		return -errno;

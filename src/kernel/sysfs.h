@@ -39,8 +39,7 @@ int sysfs_list(const char *root, const char *dir, int (*each)(void *arg, const c
  */
 int sysfs_text(char *buf, size_t n, size_t len);
 /*
- * Whether the fixture ROOT's sys/, proc/ and netlink/ (what rdmactl reads
- * of it, and all it walks) hold only what a capture does (directories,
+ * Whether the fixture ROOT holds only what a capture does (directories,
  * regular files, symlinks): 0, or -ENOTREG with the first other thing's
  * path in BAD and its S_IFMT in *TYPE (a FIFO, socket or device, which a
  * read of sysfs would otherwise meet), or the errno of ROOT's walk.

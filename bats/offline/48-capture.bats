@@ -9,6 +9,11 @@ setup() {
 	W=$TOP/bats/fixtures/wire
 }
 
+# A test that fails while its tcpdump runs leaves none behind.
+teardown() {
+	[ -z "${pid:-}" ] || kill "$pid" 2>/dev/null || true
+}
+
 @test "capture --read: every packet of each capture from the bed, as tcpdump counts them" {
 	for f in "$W"/*.pcap; do
 		n=$(tcpdump -r "$f" -nn 2>/dev/null | wc -l)
@@ -169,18 +174,24 @@ same_as_tshark() {
 	# loopback to port 4791 and captured by tcpdump on every interface:
 	# frames tcpdump wrote itself, RoCE v2 to tshark.
 	tshark -r "$W/rc-pingpong.pcap" -T fields -e udp.payload >"$BATS_TEST_TMPDIR/payloads"
+	# offline and offline-asan run this at once, and "any" sees both: each
+	# run sends from a source port of its own and keeps only that.
+	sport=$(python3 -c 'import socket; s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); s.bind(("::", 0)); print(s.getsockname()[1])')
 	for y in LINUX_SLL2 LINUX_SLL; do
 		out=$BATS_TEST_TMPDIR/$y.pcap
-		tcpdump -i any -y "$y" --immediate-mode -U -w "$out" 'udp dst port 4791' 2>"$BATS_TEST_TMPDIR/tcpdump.err" &
+		tcpdump -i any -y "$y" --immediate-mode -U -w "$out" "udp dst port 4791 and udp src port $sport" 2>"$BATS_TEST_TMPDIR/tcpdump.err" 3>&- &
 		pid=$!
 		for _ in $(seq 50); do grep -q 'listening on' "$BATS_TEST_TMPDIR/tcpdump.err" && break; sleep 0.1; done
-		python3 - "$BATS_TEST_TMPDIR/payloads" <<-'PY'
+		python3 - "$BATS_TEST_TMPDIR/payloads" "$sport" <<-'PY'
 			import socket, sys, time
 			for fam, addr in ((socket.AF_INET, '127.0.0.1'), (socket.AF_INET6, '::1')):
-			    # A socket on the port takes them in (no ICMP back), one at a time.
+			    # A socket on the port takes them in (no ICMP back), one at a time;
+			    # the other run's socket may hold the port too.
 			    r = socket.socket(fam, socket.SOCK_DGRAM)
+			    r.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
 			    r.bind((addr, 4791))
 			    s = socket.socket(fam, socket.SOCK_DGRAM)
+			    s.bind((addr, int(sys.argv[2])))
 			    for line in open(sys.argv[1]):
 			        s.sendto(bytes.fromhex(line.strip().replace(':', '')), (addr, 4791))
 			        time.sleep(0.002)
@@ -188,6 +199,7 @@ same_as_tshark() {
 		sleep 0.5
 		kill -INT "$pid"
 		wait "$pid" || true
+		pid=
 		[ "$(tcpdump -r "$out" 2>&1 >/dev/null | grep -o 'link-type [A-Z_0-9]*')" = "link-type $y" ] ||
 			fail "tcpdump wrote $(tcpdump -r "$out" 2>&1 >/dev/null)"
 		n=$(tcpdump -r "$out" -nn 2>/dev/null | wc -l)

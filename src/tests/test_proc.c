@@ -4,7 +4,10 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "tests/unit.h"
@@ -125,6 +128,38 @@ static void engines(void **state)
 	}
 }
 
+/* Where the cgroup names no runtime, the marker in the process's own root does; ours is no marker. */
+static void engine_markers(void **state)
+{
+	char root[] = "/tmp/rdmactl-test-XXXXXX", path[256];
+	bool rootless;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "mkdir -p %s/proc/42/root/run && echo 0::/ >%s/proc/42/cgroup",
+		 root, root);
+	assert_int_equal(system(path), 0);
+	assert_int_equal(container_of_pid(root, 42, &rootless), CONTAINER_NONE);
+	snprintf(path, sizeof(path), "%s/proc/42/root/run/.containerenv", root);
+	assert_non_null(f = fopen(path, "w"));
+	fclose(f);
+	assert_int_equal(container_of_pid(root, 42, &rootless), CONTAINER_PODMAN);
+	assert_false(rootless);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/proc/42/root/.dockerenv", root);
+	assert_non_null(f = fopen(path, "w"));
+	fclose(f);
+	assert_int_equal(container_of_pid(root, 42, &rootless), CONTAINER_DOCKER);
+	/* Its root is ours (a symbolic link to it): the host's markers are not its container's. */
+	snprintf(path, sizeof(path), "rm -rf %s/proc/42/root && ln -s ../.. %s/proc/42/root && "
+		 "touch %s/.dockerenv", root, root, root);
+	assert_int_equal(system(path), 0);
+	assert_int_equal(container_of_pid(root, 42, &rootless), CONTAINER_NONE);
+	snprintf(path, sizeof(path), "rm -rf %s", root);
+	assert_int_equal(system(path), 0);
+}
+
 static void environment(void **state)
 {
 	char env[] = "PATH=/bin\0NCCL_IB_GID_INDEX=0\0NCCL_IB_GID=9\0UCX=\0";
@@ -147,6 +182,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(stat_line),
 		cmocka_unit_test(user_namespace),
 		cmocka_unit_test(engines),
+		cmocka_unit_test(engine_markers),
 	};
 
 	unit_filter(argc, argv);

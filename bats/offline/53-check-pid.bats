@@ -107,13 +107,25 @@ child_named() {
 	echo '0::/system.slice/docker-4f1b9e0c2d3a.scope' >"$p/cgroup"
 	run rdmactl --sysfs-root "$f" check --pid 4242 --only process-uverbs,process-memlock
 	assert_line "FAIL  process-uverbs   4242 (job), in a Docker container: its root has no /dev/infiniband/uverbs0 (rxe0's), /dev/infiniband/uverbs1 (rxe1's): libibverbs there finds no device ('No RDMA devices found', ibv_get_device_list empty)"
-	assert_line "      fix: docker run --device /dev/infiniband/uverbs0 (every uverbs node, and /dev/infiniband/rdma_cm for rdma_cm), or -v /dev/infiniband:/dev/infiniband"
+	assert_line "      fix: docker run --device /dev/infiniband/uverbs0 (every uverbs node, and /dev/infiniband/rdma_cm for rdma_cm programs)"
 	assert_line '      fix: docker run --ulimit memlock=-1:-1 (or --default-ulimit memlock=-1:-1 for dockerd)'
 	# A rootless podman's: the user's own limit is the bound.
 	echo '0::/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-9a8b.scope/container' >"$p/cgroup"
 	run rdmactl --sysfs-root "$f" check --pid 4242 --only process-uverbs,process-memlock
 	assert_line --regexp '^FAIL  process-uverbs   4242 \(job\), in a Podman container: its root has no '
 	assert_line --regexp "^      fix: podman run --ulimit memlock=-1:-1, within the user's own hard limit"
+	# No cgroup of its own (a rootless podman on cgroupfs): the marker in its root says.
+	echo '0::/' >"$p/cgroup"
+	mkdir -p "$p/root/run" && touch "$p/root/run/.containerenv"
+	run rdmactl --sysfs-root "$f" check --pid 4242 --only process-uverbs
+	assert_line --regexp '^FAIL  process-uverbs   4242 \(job\), in a Podman container: its root has no '
+	rm "$p/root/run/.containerenv" && touch "$p/root/.dockerenv"
+	run rdmactl --sysfs-root "$f" check --pid 4242 --only process-uverbs
+	assert_line --regexp '^FAIL  process-uverbs   4242 \(job\), in a Docker container: its root has no '
+	# Only the first node is there: the fix names the one missing.
+	touch "$p/root/dev/infiniband/uverbs0"
+	run rdmactl --sysfs-root "$f" check --pid 4242 --only process-uverbs
+	assert_line --regexp '^      fix: docker run --device /dev/infiniband/uverbs1 '
 	# With the nodes (--device): seen, passed.
 	touch "$p/root/dev/infiniband/uverbs0" "$p/root/dev/infiniband/uverbs1"
 	run rdmactl --sysfs-root "$f" check --pid 4242 --only process-uverbs

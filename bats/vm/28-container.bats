@@ -26,6 +26,12 @@ setup() {
 teardown() {
 	[ "${RXE_VM:-}" = 1 ] || return 0
 	podman_ rm -f -a >/dev/null 2>&1 || true
+	docker_down
+	if [ -n "${tu:-}" ]; then
+		as_user rm -f -a >/dev/null 2>&1 || true
+		pkill -u "$tu" 2>/dev/null || true
+		rm -rf "$tuh"
+	fi
 	rdma_links_clear
 	ip netns del rdmactl-ctr 2>/dev/null || true
 	ip link del vh 2>/dev/null || true
@@ -47,6 +53,92 @@ in_container() {
 }
 
 with_devices=(--device /dev/infiniband/uverbs0 --device /dev/infiniband/rdma_cm)
+
+# Debian's Docker (docker.io), its daemon started for the test with its state
+# in the test's directory (vfs, no bridge, no firewall rules), and an image of
+# the empty root above: the containers bind the guest's /usr and /etc.
+# Debian's client by path: /usr/local/bin may hold another.
+docker_() {
+	/usr/bin/docker -H "unix://$BATS_TEST_TMPDIR/dk/sock" "$@"
+}
+
+docker_up() {
+	local d=$BATS_TEST_TMPDIR/dk
+	mkdir -p "$d"
+	dockerd --data-root "$d/root" --exec-root "$d/run" --pidfile "$d/pid" -H "unix://$d/sock" \
+		--iptables=false --ip6tables=false --bridge=none --storage-driver vfs \
+		--log-level warn >"$d/log" 2>&1 3>&- &
+	for _ in $(seq 150); do docker_ version >/dev/null 2>&1 && break; sleep 0.2; done
+	docker_ version >/dev/null 2>&1 || fail "dockerd did not start: $(tail -3 "$d/log")"
+	tar -C "$root" -c . | docker_ import - rdmactl-root:test >/dev/null
+}
+
+docker_down() {
+	local d=$BATS_TEST_TMPDIR/dk pid
+	[ -f "$d/pid" ] || return 0
+	docker_ rm -f rdmactl-d1 >/dev/null 2>&1 || true
+	read -r pid <"$d/pid" && kill "$pid" 2>/dev/null
+	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	# What it left mounted under its state (its data root is a mount of its own).
+	awk -v d="$d/" 'index($2, d) == 1 { print $2 }' /proc/self/mounts | sort -r |
+		while read -r m; do umount -l "$m"; done
+}
+
+# A user of the guest's own (its root is an overlay) with subordinate ids,
+# for a rootless podman; as_user ARGS...: that user's podman.
+# Its home is outside bats's own directories, which only root may enter.
+rootless_user() {
+	tu=rdmactl-tu tuh=$(mktemp -d /tmp/rdmactl-tu.XXXXXX)
+	id "$tu" >/dev/null 2>&1 || useradd -M -d "$tuh" -s /bin/sh "$tu"
+	grep -q "^$tu:" /etc/subuid || echo "$tu:200000:65536" >>/etc/subuid
+	grep -q "^$tu:" /etc/subgid || echo "$tu:200000:65536" >>/etc/subgid
+	mkdir -p "$tuh/run" "$tuh/rootfs"
+	chmod 755 "$tuh"
+	chmod 700 "$tuh/run"
+	# The container's root is that user's, as an image it pulled would be.
+	cp -a "$root/." "$tuh/rootfs/"
+	chown -R "$tu:" "$tuh"
+}
+
+as_user() {
+	local h=$tuh
+	setpriv --reuid "$tu" --regid "$tu" --init-groups env HOME="$h" XDG_RUNTIME_DIR="$h/run" \
+		podman --root "$h/pm/root" --runroot "$h/pm/run" --storage-driver vfs \
+		--cgroup-manager cgroupfs --events-backend file "$@" 3>&-
+}
+
+# as_user under a hard memlock limit of 64 KiB, as that user's own.
+user_limited() {
+	(ulimit -l 64 && as_user "$@")
+}
+
+# The netdev vc moved from rdmactl-ctr into PID's network namespace with the
+# address it had, and an rxe link rxc made there from the host.
+link_into() {
+	ip -n rdmactl-ctr link set vc netns "$1"
+	nsenter -t "$1" -n ip addr add 10.79.0.2/24 dev vc
+	nsenter -t "$1" -n ip link set vc up
+	run -0 rdmactl -n "$1" add rxc vc
+}
+
+# The uverbs node of rxe device DEV, as sysfs names it.
+uverbs_of() {
+	local u
+	for u in /sys/class/infiniband_verbs/uverbs*; do
+		[ "$(cat "$u/ibdev")" != "$1" ] || { echo "${u##*/}"; return 0; }
+	done
+	fail "no uverbs node for $1"
+}
+
+# Whether rxe has its 4791 socket in PID's network namespace: the kernel's answer.
+socket_in_pid() {
+	nsenter -t "$1" -n awk 'NR > 1 && $2 ~ /:12B7$/ { f = 1 } END { exit !f }' /proc/net/udp
+}
+
+# The result, detail and fix of check ID in the JSON of $checks.
+verdict() {
+	jq -r --arg id "$1" '.[] | select(.id == $id) | "\(.result) \(.detail) | \(.fix)"' <<<"$checks"
+}
 
 # Whether rxe has its 4791 socket in rdmactl-ctr: the kernel's answer.
 socket_in_ctr() {
@@ -107,4 +199,74 @@ socket_in_ctr() {
 	assert_failure 1
 	run jq -r '.[] | select(.result == "fail") | "\(.detail) | \(.fix)"' <<<"$output"
 	assert_output "/dev/infiniband/uverbs0 cannot be opened (EPERM): the device cgroup does not allow character device $dev, though the node is there | start the container with --device /dev/infiniband/uverbs0 (this is Podman: podman run)"
+}
+
+@test "container: Docker: check inside and check --pid outside name the device, the memlock and the namespace it lacks, with docker's flags" {
+	command -v dockerd >/dev/null || skip "docker.io is not in this userland (tools/install-deps vm installs it on the host)"
+	docker_up
+	# Docker's own network namespace, and a limit of 64 KiB as a host's default may be.
+	docker_ run -d --name rdmactl-d1 --network none --ulimit memlock=65536:65536 \
+		-v /usr:/usr:ro -v /etc:/etc:ro -v "$TOP:$TOP:ro" rdmactl-root:test sleep 600 >/dev/null
+	pid=$(docker_ inspect -f '{{.State.Pid}}' rdmactl-d1)
+	link_into "$pid"
+	node=$(uverbs_of rxc)
+	# Inside: what the container was not given, in docker's words.
+	run docker_ exec rdmactl-d1 "$RDMACTL" -j check
+	assert_failure 1
+	checks=$output
+	run verdict uverbs
+	assert_line "fail /dev/infiniband/$node (rxc's uverbs node) does not exist: the container was not given it | start the container with --device /dev/infiniband/$node (this is Docker: docker run)"
+	assert_line "warn /dev/infiniband/rdma_cm does not exist: rdma_cm programs (rping, most MPIs) fail | start the container with --device /dev/infiniband/rdma_cm (this is Docker: docker run)"
+	run verdict memlock
+	assert_output --regexp '^warn RLIMIT_MEMLOCK is 64 KiB and this root has no CAP_IPC_LOCK: .* \| start the container with --ulimit memlock=-1 \(or --cap-add IPC_LOCK\) \(this is Docker: docker run\)$'
+	# Outside, by its PID: the same causes, docker's flags.
+	run rdmactl -j check --pid "$pid"
+	assert_failure 1
+	checks=$output
+	run verdict process-uverbs
+	assert_output --regexp "^fail $pid \(sleep\), in a Docker container: its root has no /dev/infiniband/$node \(rxc's\): .* \| docker run --device /dev/infiniband/$node "
+	run verdict process-memlock
+	assert_output --regexp "^warn $pid \(sleep\): RLIMIT_MEMLOCK is 64 KiB and it has no CAP_IPC_LOCK: .* \| docker run --ulimit memlock=-1:-1 "
+	if socket_in_pid "$pid"; then
+		assert_equal "$(verdict process-netns | cut -d' ' -f1)" pass
+	else
+		run verdict process-netns
+		assert_output --regexp "^fail $pid \(sleep\): no rdma_rxe UDP 4791 socket in its network namespace: .* \| run the container with --network host \(docker run\); or boot Linux 7.1 or later"
+	fi
+	# Given what they name, a container in the same namespace passes both.
+	run -0 docker_ run --rm --network container:rdmactl-d1 --device "/dev/infiniband/$node" \
+		--device /dev/infiniband/rdma_cm \
+		--ulimit memlock=-1:-1 -v /usr:/usr:ro -v /etc:/etc:ro -v "$TOP:$TOP:ro" rdmactl-root:test \
+		"$RDMACTL" -j check --only uverbs,memlock
+	assert_equal "$(jq -r 'map(.result) | unique | join(" ")' <<<"$output")" pass
+}
+
+@test "container: rootless podman: its CAP_IPC_LOCK is its own namespace's, and the limit is its user's, inside and from the host" {
+	command -v newuidmap >/dev/null || skip "uidmap is not in this userland (tools/install-deps vm installs it on the host)"
+	rootless_user
+	# The user's own hard limit, 64 KiB, which the container cannot raise; IPC_LOCK added.
+	(user_limited run -d --name rdmactl-r1 --network none --cap-add IPC_LOCK \
+		-v /usr:/usr:ro -v /etc:/etc:ro -v "$TOP:$TOP:ro" --rootfs "$tuh/rootfs" sleep 600 >/dev/null) ||
+		fail "rootless podman run failed"
+	pid=$(as_user inspect -f '{{.State.Pid}}' rdmactl-r1)
+	[ "$pid" -gt 1 ] || fail "no PID: $pid"
+	link_into "$pid"
+	# From the host: a Podman container, rootless (its user namespace is the user's).
+	run rdmactl -j check --pid "$pid"
+	checks=$output
+	run verdict process-memlock
+	assert_output --regexp "^warn $pid \(sleep\): RLIMIT_MEMLOCK is 64 KiB and its CAP_IPC_LOCK, held in a user namespace of its own .* \| podman run --ulimit memlock=-1:-1, within the user's own hard limit, which a rootless podman cannot raise"
+	run verdict process-uverbs
+	assert_output --regexp "^fail $pid \(sleep\), in a Podman container: its root has no /dev/infiniband/uverbs[0-9]+ \(rxc's\): .* \| podman run --device /dev/infiniband/uverbs[0-9]+ "
+	if socket_in_pid "$pid"; then
+		assert_equal "$(verdict process-netns | cut -d' ' -f1)" pass
+	else
+		run verdict process-netns
+		assert_output --regexp "\| run the container with --network host \(podman run\); or boot Linux 7.1 or later"
+	fi
+	# Inside: the capability it holds is said not to count.
+	run user_limited exec rdmactl-r1 "$RDMACTL" -j check --only memlock
+	checks=$output
+	run verdict memlock
+	assert_output --regexp "^warn RLIMIT_MEMLOCK is 64 KiB and this root's CAP_IPC_LOCK, of a user namespace of its own \(rootless\), does not lift it: .* \| start the container with --ulimit memlock=-1:-1, within the hard limit of the user who runs the rootless engine, which it cannot raise \(this is Podman: podman run\)$"
 }

@@ -118,6 +118,12 @@ const struct proc_info *check_ctx_proc(struct check_ctx *c);
 /* "PID (comm)" of P, in BUF. */
 const char *check_proc_who(const struct proc_info *p, char *buf, size_t len);
 
+/*
+ * How a process gets back into the host's network namespace, in the words of
+ * ENGINE (enum container_kind), ROOTLESS or not.
+ */
+const char *check_host_network(int engine, bool rootless);
+
 /* At most this many rxe devices are checked. */
 #define CHECK_MAX_DEVS 64
 

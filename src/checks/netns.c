@@ -16,12 +16,13 @@
 #include "kernel/release.h"
 #include "model/roce.h"
 
-/* How a user gets back into the host's network namespace, in their runtime's words. */
-static const char *host_network(enum container_kind k)
+const char *check_host_network(int engine, bool rootless)
 {
-	switch (k) {
+	switch ((enum container_kind)engine) {
 	case CONTAINER_DOCKER:
-		return "run the container with --network host";
+		return rootless ? "run the container with a rootful Docker's --network host (a "
+				  "rootless one's host network is rootlesskit's namespace, not the "
+				  "initial one)" : "run the container with --network host (docker run)";
 	case CONTAINER_PODMAN:
 		return "run the container with --network host (podman run)";
 	case CONTAINER_KUBERNETES:
@@ -96,7 +97,7 @@ void check_netns(struct check_ctx *c)
 
 	if (initial == 0 && nhere && sock == 0) {
 		snprintf(fix, sizeof(fix), "%s; or boot Linux 7.1 or later, whose rdma_rxe opens "
-			 "its socket in each namespace", host_network(box));
+			 "its socket in each namespace", check_host_network(box, false));
 		check_report(c, V_FAIL, fix, "rxe carries no traffic from this namespace on this kernel: "
 			     "this network namespace%s%s%s is not the initial one, and rdma_rxe has no "
 			     "UDP %d socket in it (before Linux 7.1 it has one, in the initial "

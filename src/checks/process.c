@@ -100,8 +100,13 @@ static const char *memlock_fix(const struct proc_info *p)
 {
 	switch (p->engine) {
 	case CONTAINER_DOCKER:
-		return "docker run --ulimit memlock=-1:-1 (or --default-ulimit memlock=-1:-1 for "
-		       "dockerd)";
+		return p->engine_rootless ? "docker run --ulimit memlock=-1:-1, within the hard "
+				  "limit of the user running the rootless dockerd, which it cannot "
+				  "raise: LimitMEMLOCK=infinity in that user's docker.service, or '* "
+				  "- memlock unlimited' in /etc/security/limits.d/rdma.conf, then a "
+				  "new login" :
+				  "docker run --ulimit memlock=-1:-1 (or --default-ulimit "
+				  "memlock=-1:-1 for dockerd)";
 	case CONTAINER_PODMAN:
 		return p->engine_rootless ? "podman run --ulimit memlock=-1:-1, within the user's own hard "
 				  "limit, which a rootless podman cannot raise: '* - memlock "
@@ -234,6 +239,7 @@ void check_process_uverbs(struct check_ctx *c)
 	const struct proc_info *p = check_ctx_proc(c);
 	const struct rdma_dev *devs[CHECK_MAX_DEVS];
 	char missing[256] = "", seen[256] = "", fix[256];
+	const char *first = NULL;
 	enum container_kind k;
 	size_t n;
 
@@ -257,6 +263,8 @@ void check_process_uverbs(struct check_ctx *c)
 
 		if (!*devs[i]->uverbs)
 			continue;
+		if (buf == missing && !first)
+			first = devs[i]->uverbs;
 		snprintf(buf + strlen(buf), sizeof(seen) - strlen(buf), "%s/dev/infiniband/%s "
 			 "(%s's)", *buf ? ", " : "", devs[i]->uverbs, devs[i]->name);
 	}
@@ -266,10 +274,11 @@ void check_process_uverbs(struct check_ctx *c)
 		return;
 	}
 	k = p->engine;
+	/* A volume of /dev/infiniband is no fix: the device cgroup still refuses its nodes. */
 	snprintf(fix, sizeof(fix), "%s run --device /dev/infiniband/%s (every uverbs node, and "
-		 "/dev/infiniband/rdma_cm for rdma_cm), or -v /dev/infiniband:/dev/infiniband",
+		 "/dev/infiniband/rdma_cm for rdma_cm programs)",
 		 k == CONTAINER_DOCKER ? "docker" : k == CONTAINER_PODMAN ? "podman" :
-		 "docker or podman", devs[0]->uverbs);
+		 "docker or podman", first);
 	check_report(c, V_FAIL, k == CONTAINER_KUBERNETES ? "an RDMA device plugin, or a "
 		     "hostPath volume of /dev/infiniband with a privileged container" : fix,
 		     "%s%s%s%s: its root has no %s: libibverbs there finds no device ('No RDMA "
@@ -299,8 +308,11 @@ void check_process_netns(struct check_ctx *c)
 		check_report(c, V_PASS, NULL, "%s: rdma_rxe's UDP %d socket is in its network "
 			     "namespace", who(p), ROCE_V2_UDP_PORT);
 	} else {
-		check_report(c, V_FAIL, "run it in the initial network namespace (a container with "
-			     "the host's network), or boot Linux 7.1 or later",
+		char fix[512];
+
+		snprintf(fix, sizeof(fix), "%s; or boot Linux 7.1 or later, whose rdma_rxe opens its "
+			 "socket in each namespace", check_host_network(p->engine, p->engine_rootless));
+		check_report(c, V_FAIL, fix,
 			     "%s: no rdma_rxe UDP %d socket in its network namespace: rxe carries no "
 			     "traffic for it (before Linux 7.1, rdma_rxe has its socket in the initial "
 			     "namespace alone)", who(p), ROCE_V2_UDP_PORT);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kernel/container.h"
@@ -55,22 +56,33 @@ const char *container_name(enum container_kind k)
 	return names[k];
 }
 
-bool container_can_lock_memory(const char *root)
+bool container_has_cap_ipc_lock(const char *root)
 {
-	char status[8192], map[256];
+	char status[8192];
 	const char *cap;
-	unsigned long long eff, inside, outside, count;
+	unsigned long long eff;
 
 	if (sysfs_read(root, status, sizeof(status), "/proc/self/status") <= 0)
 		return false;
 	cap = strstr(status, "\nCapEff:");
-	if (!cap || sscanf(cap, "\nCapEff: %llx", &eff) != 1 || !(eff >> CAP_IPC_LOCK_BIT & 1))
-		return false;
+	return cap && sscanf(cap, "\nCapEff: %llx", &eff) == 1 && (eff >> CAP_IPC_LOCK_BIT & 1);
+}
+
+bool container_userns_own(const char *root)
+{
+	char map[256];
+	unsigned long long inside, outside, count;
+
 	/* The initial user namespace maps every id to itself: "0 0 4294967295". */
 	if (sysfs_read(root, map, sizeof(map), "/proc/self/uid_map") <= 0)
-		return true;
-	return sscanf(map, "%llu %llu %llu", &inside, &outside, &count) == 3 && inside == 0 &&
-	       outside == 0 && count == 4294967295ULL;
+		return false;
+	return !(sscanf(map, "%llu %llu %llu", &inside, &outside, &count) == 3 && inside == 0 &&
+		 outside == 0 && count == 4294967295ULL);
+}
+
+bool container_can_lock_memory(const char *root)
+{
+	return container_has_cap_ipc_lock(root) && !container_userns_own(root);
 }
 
 enum container_kind container_parse_cgroup(const char *text, bool *rootless)
@@ -88,12 +100,36 @@ enum container_kind container_parse_cgroup(const char *text, bool *rootless)
 	return CONTAINER_NONE;
 }
 
+/* PID sees a root other than ours: its runtime's marker files there are its container's. */
+static bool own_root(const char *root, int pid)
+{
+	char path[4096];
+	struct stat ours, its;
+
+	snprintf(path, sizeof(path), "%s/", root);
+	if (stat(path, &ours))
+		return false;
+	snprintf(path, sizeof(path), "%s/proc/%d/root/", root, pid);
+	return !stat(path, &its) && (its.st_dev != ours.st_dev || its.st_ino != ours.st_ino);
+}
+
 enum container_kind container_of_pid(const char *root, int pid, bool *rootless)
 {
 	char text[4096];
+	enum container_kind k = CONTAINER_NONE;
 
 	*rootless = false;
-	if (sysfs_read(root, text, sizeof(text), "/proc/%d/cgroup", pid) < 0)
-		return CONTAINER_NONE;
-	return container_parse_cgroup(text, rootless);
+	if (sysfs_read(root, text, sizeof(text), "/proc/%d/cgroup", pid) >= 0)
+		k = container_parse_cgroup(text, rootless);
+	/*
+	 * A runtime with no cgroup of its own (a rootless podman on cgroupfs,
+	 * --cgroups=disabled) still leaves its marker in the container's root.
+	 */
+	if (k == CONTAINER_NONE && own_root(root, pid)) {
+		if (sysfs_exists(root, "/proc/%d/root/run/.containerenv", pid))
+			k = CONTAINER_PODMAN;
+		else if (sysfs_exists(root, "/proc/%d/root/.dockerenv", pid))
+			k = CONTAINER_DOCKER;
+	}
+	return k;
 }

@@ -24,8 +24,9 @@ enum container_kind container_detect(const char *root);
 /*
  * The container process PID runs in, by the cgroup its runtime put it in
  * (ROOT/proc/PID/cgroup): docker-ID.scope or /docker/ID, libpod-ID.scope
- * (under a user's slice: *ROOTLESS), kubepods; CONTAINER_NONE for none or
- * none known.
+ * (under a user's slice: *ROOTLESS), kubepods; else, where its root is not
+ * ours, by the runtime's marker there (run/.containerenv, .dockerenv);
+ * CONTAINER_NONE for none or none known.
  */
 enum container_kind container_of_pid(const char *root, int pid, bool *rootless);
 /* The same of a cgroup file's TEXT: the seam the tests feed. */
@@ -40,5 +41,9 @@ const char *container_name(enum container_kind k);
  * its own).
  */
 bool container_can_lock_memory(const char *root);
+/* CAP_IPC_LOCK in this process's effective set, in whichever user namespace. */
+bool container_has_cap_ipc_lock(const char *root);
+/* This process's user namespace is not the initial one (a rootless container's, unshare -U's). */
+bool container_userns_own(const char *root);
 
 #endif

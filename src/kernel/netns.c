@@ -80,6 +80,17 @@ int netns_enter(const char *spec, enum netns_step *step, char *path, size_t len)
 	return 0;
 }
 
+int netns_shared_with(int pid)
+{
+	char path[64];
+	struct stat ours, its;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
+	if (stat("/proc/self/ns/net", &ours) || stat(path, &its))
+		return -errno;
+	return ours.st_dev == its.st_dev && ours.st_ino == its.st_ino;
+}
+
 int netns_initial(const char *root)
 {
 	char path[4096];

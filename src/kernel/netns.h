@@ -31,6 +31,9 @@ enum netns_step { NETNS_NAME, NETNS_OPEN, NETNS_SETNS, NETNS_SYSFS };
  */
 int netns_enter(const char *spec, enum netns_step *step, char *path, size_t len);
 
+/* 1 when process PID is in this process's network namespace, 0 when not, or a negative errno. */
+int netns_shared_with(int pid);
+
 /*
  * 1 when this process is in the initial network namespace, 0 when in another,
  * a negative errno when ROOT/proc cannot say. The kernel registers some

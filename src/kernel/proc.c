@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Another process's command, capabilities, memlock limit, environment and libraries. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+
+#include <linux/nsfs.h>
 
 #include "kernel/proc.h"
 #include "kernel/safe.h"
@@ -113,6 +117,26 @@ bool proc_parse_userns(const char *link, bool *init)
 	return true;
 }
 
+/*
+ * Whether PID's user namespace was made by a user other than root: the
+ * kernel's own answer (NS_GET_OWNER_UID on ns/user), as a rootless podman's
+ * or Docker's is and a root runtime's --userns remapping is not.
+ */
+static bool userns_users(const char *root, int pid)
+{
+	char path[4096];
+	uid_t owner;
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "%s/proc/%d/ns/user", root, pid);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = ioctl(fd, NS_GET_OWNER_UID, &owner) == 0;
+	close(fd);
+	return ok && owner != 0;
+}
+
 int proc_read(const char *root, int pid, struct proc_info *p)
 {
 	char path[4096], link[64];
@@ -138,6 +162,9 @@ int proc_read(const char *root, int pid, struct proc_info *p)
 		p->userns_known = proc_parse_userns(link, &p->userns_init);
 	}
 	p->engine = container_of_pid(root, pid, &p->engine_rootless);
+	if (p->engine != CONTAINER_NONE && p->userns_known && !p->userns_init &&
+	    userns_users(root, pid))
+		p->engine_rootless = true;
 	if (slurp(root, pid, "status", &buf, &len) == 0) {
 		p->caps_known = proc_parse_cap(buf, 14 /* CAP_IPC_LOCK */, &p->cap_ipc_lock);
 		free(buf);

@@ -26,7 +26,11 @@ struct proc_info {
 	 * capabilities the kernel honours for pinning memory (capable()).
 	 */
 	bool userns_known, userns_init;
-	/* The container runtime that started it, from its cgroup (rootless: a user's own). */
+	/*
+	 * The container runtime that started it, from its cgroup or its root's
+	 * marker; rootless: a user's own (its cgroup under user@UID.service, or
+	 * its user namespace made by that user).
+	 */
 	enum container_kind engine;
 	bool engine_rootless;
 	bool memlock_known;

@@ -256,28 +256,8 @@ same_as_tshark() {
 }
 
 @test "capture --read: 20,000 conversations, each counted once" {
-	# One SEND and its ACK of rc-pingpong, made again for 10,000 QP pairs.
-	python3 - "$W/bad-rkey.pcap" "$BATS_TEST_TMPDIR/many.pcap" <<-'PY'
-		import struct, sys
-		data = open(sys.argv[1], 'rb').read()
-		hdr, recs, o = data[:24], [], 24
-		while o < len(data):
-		    ts1, ts2, cap, wire = struct.unpack('<IIII', data[o:o + 16])
-		    recs.append((ts1, ts2, bytearray(data[o + 16:o + 16 + cap]), wire))
-		    o += 16 + cap
-		out = [hdr]
-		def bth(frame):
-		    ip = 14
-		    hl = 40 if struct.unpack('>H', frame[12:14])[0] == 0x86dd else (frame[ip] & 15) * 4
-		    return ip + hl + 8
-		for n in range(10000):
-		    for i, (ts1, ts2, f, wire) in enumerate(recs[:2]):
-		        f = bytearray(f)
-		        b = bth(f)
-		        f[b + 5:b + 8] = struct.pack('>I', 1000 + 2 * n + i)[1:]
-		        out.append(struct.pack('<IIII', ts1 + n, ts2, len(f), wire) + f)
-		open(sys.argv[2], 'wb').write(b''.join(out))
-	PY
+	# One request and its answer of bad-rkey, made again for 10,000 QP pairs.
+	"$TOP/tools/pcap-many" "$W/bad-rkey.pcap" "$BATS_TEST_TMPDIR/many.pcap" 10000
 	run -0 rdmactl -j capture -r "$BATS_TEST_TMPDIR/many.pcap"
 	assert_equal "$(jq -c 'select(.record == "end") | [.packets, .malformed, .other]' <<<"$output")" '[20000,0,0]'
 	assert_equal "$(jq -s 'map(select(.record == "qp")) | length' <<<"$output")" 20000

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make bench's host measures: the bed's boot against a bare qemu boot, the
-# rdma_rxe build, fuzzing. Sourced by tools/bench, run on the host.
+# rdma_rxe build, fuzzing, capture -r of many conversations. Sourced by
+# tools/bench, run on the host.
 
 # One boot of each side, in seconds, appended to measure_boot's mine and theirs.
 boot_mine() {
@@ -140,4 +141,41 @@ measure_fuzz() {
 			printf "| fuzz_%s | %d | %.1f M | ≥ 10 M | %s |\n", t, r, p / 1e6, (p >= 1e7 ? "yes" : "**no**") }'
 	done
 	echo
+}
+
+# On the host: 'rdmactl capture -r' of files of 25,000 and 50,000
+# conversations (tools/pcap-many, from a capture made in the bed) against
+# tcpdump -r of the same, each run's output discarded; and rdmactl's time
+# for twice the conversations against its own for half, which a reader
+# linear in its input keeps near 2.
+measure_capture_read() {
+	local tmpd i n mine theirs half whole
+	tmpd=$(mktemp -d)
+	echo "## Reading a capture file of many conversations (on the host)"
+	echo
+	echo "\`rdmactl capture -r FILE\` against \`tcpdump -r FILE -nn\`, both printing every packet"
+	echo "to /dev/null; FILE the first request and answer of bats/fixtures/wire/bad-rkey.pcap"
+	echo "made again for N QP pairs (tools/pcap-many): 2N packets, 2N conversations."
+	echo "rdmactl also keeps every conversation for its summary. Milliseconds, median of"
+	echo "$repeat runs, the two in turn."
+	echo
+	table_head
+	for n in 25000 50000; do
+		tools/pcap-many bats/fixtures/wire/bad-rkey.pcap "$tmpd/$n.pcap" "$n"
+	done
+	read_mine() { mine+=$(time_ms 1 "$R" capture -r "$tmpd/$n.pcap")$'\n'; }
+	read_peer() { theirs+=$(time_ms 1 tcpdump -r "$tmpd/$n.pcap" -nn)$'\n'; }
+	for n in 25000 50000; do
+		mine='' theirs=''
+		for ((i = 0; i < repeat; i++)); do
+			in_turn "$i" read_mine read_peer
+		done
+		row "capture -r of $((2 * n)) packets in $((2 * n)) conversations, ms" ms "$mine" \
+			"tcpdump -r -nn" "$theirs" "le 4.00"
+		[ "$n" = 25000 ] && half=$mine || whole=$mine
+	done
+	row "capture -r of 100000 conversations against 50000, ms (linear: 2)" ms "$whole" \
+		"capture -r of 50000" "$half" "le 2.50"
+	echo
+	rm -rf "$tmpd"
 }

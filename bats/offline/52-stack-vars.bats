@@ -11,7 +11,8 @@ setup() {
 	cp -a "$TOP/bats/fixtures/two-netdevs" "$F"
 }
 
-# A process 4242 in fixture $F with the environment "$@"; its verdicts then.
+# A process 4242 in fixture $F with the environment "$@" (and $MAPS its maps);
+# its verdicts then.
 verdicts() {
 	local p=$F/proc/4242
 	rm -rf "$p"
@@ -19,7 +20,7 @@ verdicts() {
 	echo job >"$p/comm"
 	printf 'Name:\tjob\nCapEff:\t0000000000000000\n' >"$p/status"
 	printf 'Max locked memory         unlimited            unlimited            bytes\n' >"$p/limits"
-	: >"$p/maps"
+	printf '%s' "${MAPS:-}" >"$p/maps"
 	if [ $# -gt 0 ]; then printf '%s\0' "$@"; fi >"$p/environ"
 	rdmactl --sysfs-root "$F" check --pid 4242 --only process-env |
 		grep -E '^(PASS|WARN|FAIL|SKIP)  |^      fix: '
@@ -192,4 +193,26 @@ results() {
 	run verdicts $'NCCL_IB_HCA=\e[31mrxe9' $'UCX_NET_DEVICES=a\nb'
 	[[ $output != *$'\e'* ]] || fail "an escape went out raw"
 	assert_output --partial 'NCCL_IB_HCA=\x1b[31mrxe9'
+}
+
+@test "stack vars: NCCL's GID index default read by the NCCL the process has mapped" {
+	# NCCL's library is named by its version (its Makefile's libnccl.so.MAJOR.MINOR.PATCH).
+	maps='7f1c2a000000-7f1c2c000000 r-xp 00000000 08:01 1234 /usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3
+'
+	# Before 2.21, unset is index 0: here the fe80:: GID, a failure, not a caution.
+	MAPS=$maps run verdicts NCCL_IB_HCA=rxe0
+	assert_line --regexp '^FAIL .*NCCL: on rxe0 port 1, GID index 0 is fe80::.*\(NCCL 2\.18\.3 takes index 0 where NCCL_IB_GID_INDEX is unset\)$'
+	assert_line '      fix: NCCL_IB_GID_INDEX=1'
+	# Before 2.21, -1 is no choice but the index asked for.
+	MAPS=$maps run verdicts NCCL_IB_GID_INDEX=-1
+	assert_line --regexp '^FAIL .*NCCL_IB_GID_INDEX=-1 is no index for NCCL 2\.18\.3, which chooses none of its own before 2\.21'
+	MAPS=$maps run results NCCL_IB_GID_INDEX=1
+	assert_output PASS
+	# 2.21 and later choose: unset passes, with no caution about older ones.
+	MAPS=${maps/2.18.3/2.21.5} run verdicts NCCL_IB_HCA=rxe0
+	assert_line --regexp '^PASS .*NCCL: uses rxe0 port 1 with GID 1 .*chosen by NCCL 2\.21\.5 for AF_INET RoCE v2, NCCL_IB_GID_INDEX unset\)$'
+	refute_output --partial 'before 2.21'
+	# A name without the version (a Python wheel's libnccl.so.2): both said.
+	MAPS=${maps/.2.18.3/.2} run verdicts NCCL_IB_HCA=rxe0
+	assert_line --regexp '^WARN .*chosen by NCCL 2\.21 and later .*; but NCCL before 2\.21 takes index 0'
 }

@@ -226,6 +226,7 @@ void check_process_env(struct check_ctx *c)
 	sysfs_list(c->o.root, "/sys/class/net", env_netdev, &e);
 	in.netdevs = (const char *const *)e.netdevs;
 	in.nnetdevs = e.nnetdevs;
+	in.nccl = *p->nccl ? p->nccl : NULL;
 	/* Each stack's variables, read by that stack's rules (checks/stacks.c). */
 	if (!stacks_check(&in, env_say, &e))
 		check_report(c, V_PASS, NULL, "%s: it sets none of the RDMA stacks' variables "

@@ -26,6 +26,8 @@ struct stacks_in {
 	/* The netdevs here, which NCCL_SOCKET_IFNAME, FI_VERBS_IFACE and UCX_NET_DEVICES name too. */
 	const char *const *netdevs;
 	size_t nnetdevs;
+	/* The NCCL the program has mapped ("2.18.3"), whose defaults differ by version; NULL: unknown. */
+	const char *nccl;
 	void *arg;
 };
 

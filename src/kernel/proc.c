@@ -92,6 +92,21 @@ int proc_parse_verbs(const char *maps, bool *rxe)
 	return version;
 }
 
+bool proc_parse_nccl(const char *maps, char *buf, size_t len)
+{
+	unsigned int major, minor, patch;
+	int n = 0;
+
+	*buf = '\0';
+	for (const char *l = strstr(maps, "/libnccl.so."); l; l = strstr(l + 1, "/libnccl.so."))
+		if (sscanf(l + 12, "%u.%u.%u%n", &major, &minor, &patch, &n) == 3 &&
+		    (l[12 + n] == '\n' || l[12 + n] == '\0')) {
+			snprintf(buf, len, "%u.%u.%u", major, minor, patch);
+			return true;
+		}
+	return false;
+}
+
 bool proc_parse_stat(const char *stat, bool *kthread, bool *zombie)
 {
 	const char *r = strrchr(stat, ')');	/* comm may hold spaces and parentheses */
@@ -179,6 +194,7 @@ int proc_read(const char *root, int pid, struct proc_info *p)
 	if (!p->maps_err) {
 		p->maps_known = true;
 		p->libibverbs = proc_parse_verbs(buf, &p->rxe_provider);
+		proc_parse_nccl(buf, p->nccl, sizeof(p->nccl));
 		free(buf);
 	}
 	return 0;

@@ -42,6 +42,7 @@ struct proc_info {
 	bool maps_known;
 	int maps_err;
 	int libibverbs;		/* rdma-core's version of the libibverbs mapped; 0: none */
+	char nccl[16];		/* the NCCL mapped, "2.18.3" by its file's name; "": none known */
 	bool rxe_provider;	/* librxe-rdmav*.so mapped */
 };
 
@@ -69,5 +70,10 @@ bool proc_parse_stat(const char *stat, bool *kthread, bool *zombie);
 bool proc_parse_userns(const char *link, bool *init);
 /* From MAPS: rdma-core's version of libibverbs.so.1.X.VERSION.0 (0: none), and the rxe provider. */
 int proc_parse_verbs(const char *maps, bool *rxe);
+/*
+ * From MAPS: the version NCCL's library names itself by (libnccl.so.2.18.3)
+ * into BUF; false when none is mapped or its name has none (a wheel's libnccl.so.2).
+ */
+bool proc_parse_nccl(const char *maps, char *buf, size_t len);
 
 #endif

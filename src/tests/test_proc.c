@@ -128,6 +128,26 @@ static void engines(void **state)
 	}
 }
 
+/* NCCL by the version its file is named by; none from a name without one, or a longer one. */
+static void nccl(void **state)
+{
+	char v[16];
+
+	(void)state;
+	assert_true(proc_parse_nccl("7f00-7f01 r-xp 0 08:01 1 /usr/lib/libnccl.so.2.18.3\n", v,
+				    sizeof(v)));
+	assert_string_equal(v, "2.18.3");
+	assert_true(proc_parse_nccl("a\n7f00-7f01 r-xp 0 08:01 1 /opt/libnccl.so.2\n"
+				    "7f00-7f01 r-xp 0 08:01 1 /usr/lib/libnccl.so.2.21.5", v, sizeof(v)));
+	assert_string_equal(v, "2.21.5");
+	assert_false(proc_parse_nccl("7f00-7f01 r-xp 0 08:01 1 /venv/nvidia/nccl/lib/libnccl.so.2\n",
+				     v, sizeof(v)));
+	assert_string_equal(v, "");
+	assert_false(proc_parse_nccl("7f00-7f01 r-xp 0 08:01 1 /x/libnccl.so.2.18.3.bak\n", v,
+				     sizeof(v)));
+	assert_false(proc_parse_nccl("", v, sizeof(v)));
+}
+
 /* Where the cgroup names no runtime, the marker in the process's own root does; ours is no marker. */
 static void engine_markers(void **state)
 {
@@ -183,6 +203,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(user_namespace),
 		cmocka_unit_test(engines),
 		cmocka_unit_test(engine_markers),
+		cmocka_unit_test(nccl),
 	};
 
 	unit_filter(argc, argv);

@@ -152,6 +152,16 @@ static bool nccl_in_range(int af, const struct nccl_range *rg, const uint8_t *g)
 	return len == 0;
 }
 
+/* 1 when NCCL VERSION ("2.18.3") chooses a GID index itself (2.21 and later), 0 when not, -1: unknown. */
+static int nccl_chooses(const char *version)
+{
+	unsigned int major, minor;
+
+	if (!version || sscanf(version, "%u.%u", &major, &minor) != 2)
+		return -1;
+	return major > 2 || (major == 2 && minor >= 21);
+}
+
 /* The index NCCL 2.21 and later choose on P when NCCL_IB_GID_INDEX is -1 (ncclIbGetGidIndex). */
 static int64_t nccl_auto_gid(const struct port *p, int af, int version,
 			     const struct nccl_range *rg)
@@ -193,6 +203,13 @@ void stacks_nccl(struct run *r)
 	long long num, version = 2;
 	struct nccl_range rg;
 	bool any = false;
+	/*
+	 * Whether this NCCL chooses a GID index itself (2.21 and later: -1, the
+	 * default) or takes NCCL_IB_GID_INDEX as it is (before: 0, the default):
+	 * 1 or 0 by the version it has mapped, -1 where that is not known.
+	 */
+	int chooses = nccl_chooses(r->in->nccl);
+	const char *ver = chooses >= 0 ? r->in->nccl : "";
 
 	for (int i = 0; vars[i]; i++)
 		any |= stacks_env(r, vars[i]) != NULL;
@@ -238,8 +255,8 @@ void stacks_nccl(struct run *r)
 	nccl_range(stacks_env(r, "NCCL_IB_ADDR_RANGE"), af, &rg);
 	for (size_t i = 0; i < n; i++)
 		idx[i] = nccl_auto_gid(v[i].p, af, (int)version, &rg);
-	snprintf(fix, sizeof(fix), "NCCL_IB_GID_INDEX=%" PRId64 ", or unset it (NCCL 2.21 and later "
-		 "choose)", idx[0]);
+	snprintf(fix, sizeof(fix), "NCCL_IB_GID_INDEX=%" PRId64 "%s", idx[0], chooses == 0 ? "" :
+		 ", or unset it (NCCL 2.21 and later choose)");
 	if (gidv && *gidv) {
 		if (!stacks_c_number(gidv, &num)) {
 			stacks_say_fmt(r, V_FAIL, fix, "NCCL: NCCL_IB_GID_INDEX=%s holds no number: NCCL reads none "
@@ -250,19 +267,32 @@ void stacks_nccl(struct run *r)
 			for (size_t i = 0; i < n; i++)
 				idx[i] = num;
 			snprintf(how, sizeof(how), "NCCL_IB_GID_INDEX=%s", gidv);
+		} else if (chooses == 0) {
+			/* Before 2.21 the value is the index ibv_query_gid is asked for. */
+			stacks_say_fmt(r, V_FAIL, fix, "NCCL: NCCL_IB_GID_INDEX=%s is no index for NCCL %s, "
+			    "which chooses none of its own before 2.21: its ibv_query_gid of it fails",
+			    gidv, r->in->nccl);
+			return;
 		} else {
-			snprintf(how, sizeof(how), "NCCL_IB_GID_INDEX=%s: NCCL chooses, for %s RoCE v%lld",
-				 gidv, af == AF_INET ? "AF_INET" : "AF_INET6", version);
+			snprintf(how, sizeof(how), "NCCL_IB_GID_INDEX=%s: NCCL%s%s chooses, for %s RoCE "
+				 "v%lld", gidv, ver ? " " : "", ver, af == AF_INET ? "AF_INET" : "AF_INET6",
+				 version);
 		}
+	} else if (chooses == 0) {
+		for (size_t i = 0; i < n; i++)
+			idx[i] = 0;
+		snprintf(how, sizeof(how), "NCCL %s takes index 0 where NCCL_IB_GID_INDEX is unset",
+			 r->in->nccl);
 	} else {
-		snprintf(how, sizeof(how), "chosen by NCCL 2.21 and later for %s RoCE v%lld, NCCL_IB_"
-			 "GID_INDEX unset", af == AF_INET ? "AF_INET" : "AF_INET6", version);
+		snprintf(how, sizeof(how), "chosen by NCCL %s for %s RoCE v%lld, NCCL_IB_GID_INDEX unset",
+			 chooses > 0 ? r->in->nccl : "2.21 and later", af == AF_INET ? "AF_INET" : "AF_INET6",
+			 version);
 	}
 	if (!stacks_gids_ok(r, "NCCL", v, n, idx, how, fix, V_FAIL))
 		return;
 	stacks_uses_text(v, n, idx, uses, sizeof(uses));
-	/* Unset, NCCL before 2.21 takes index 0: said when 0 is not right here. */
-	if (!(gidv && *gidv)) {
+	/* Unset, NCCL before 2.21 takes index 0: said when 0 is not right here and the version unknown. */
+	if (!(gidv && *gidv) && chooses < 0) {
 		char why[256];
 
 		for (size_t i = 0; i < n; i++)

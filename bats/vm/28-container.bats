@@ -29,6 +29,7 @@ teardown() {
 	docker_down
 	if [ -n "${tu:-}" ]; then
 		as_user rm -f -a >/dev/null 2>&1 || true
+		user_docker rm -f rdmactl-rd1 >/dev/null 2>&1 || true
 		pkill -u "$tu" 2>/dev/null || true
 		rm -rf "$tuh"
 	fi
@@ -105,6 +106,26 @@ as_user() {
 	setpriv --reuid "$tu" --regid "$tu" --init-groups env HOME="$h" XDG_RUNTIME_DIR="$h/run" \
 		podman --root "$h/pm/root" --runroot "$h/pm/run" --storage-driver vfs \
 		--cgroup-manager cgroupfs --events-backend file "$@" 3>&-
+}
+
+# Debian's rootless Docker as that user: dockerd-rootless.sh, through
+# rootlesskit and slirp4netns (a tap device: the tun node as udev would
+# leave it), its state in the user's home; user_docker ARGS...: its client.
+user_dockerd() {
+	modprobe tun && chmod 666 /dev/net/tun
+	(ulimit -l 64 && setpriv --reuid "$tu" --regid "$tu" --init-groups env HOME="$tuh" \
+		XDG_RUNTIME_DIR="$tuh/run" PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		/usr/share/docker.io/contrib/dockerd-rootless.sh --data-root "$tuh/dk" \
+		--exec-root "$tuh/run/dk" -H "unix://$tuh/run/dk.sock" --storage-driver vfs \
+		--iptables=false --ip6tables=false --bridge=none >"$tuh/dockerd.log" 2>&1 3>&- &)
+	for _ in $(seq 150); do user_docker version >/dev/null 2>&1 && break; sleep 0.2; done
+	user_docker version >/dev/null 2>&1 || fail "rootless dockerd did not start: $(tail -3 "$tuh/dockerd.log")"
+	tar -C "$tuh/rootfs" -c . | user_docker import - rdmactl-root:test >/dev/null
+}
+
+user_docker() {
+	setpriv --reuid "$tu" --regid "$tu" --init-groups env HOME="$tuh" \
+		/usr/bin/docker -H "unix://$tuh/run/dk.sock" "$@" 3>&-
 }
 
 # as_user under a hard memlock limit of 64 KiB, as that user's own.
@@ -268,5 +289,40 @@ socket_in_ctr() {
 	run user_limited exec rdmactl-r1 "$RDMACTL" -j check --only memlock
 	checks=$output
 	run verdict memlock
-	assert_output --regexp "^warn RLIMIT_MEMLOCK is 64 KiB and this root's CAP_IPC_LOCK, of a user namespace of its own \(rootless\), does not lift it: .* \| start the container with --ulimit memlock=-1:-1, within the hard limit of the user who runs the rootless engine, which it cannot raise \(this is Podman: podman run\)$"
+	assert_output --regexp "^warn RLIMIT_MEMLOCK is 64 KiB and this root's CAP_IPC_LOCK, of a user namespace of its own, does not lift it: .* \| start the container with --ulimit memlock=-1:-1, within the hard limit of the user who runs the rootless engine, which it cannot raise \(this is Podman: podman run\)$"
+}
+
+@test "container: rootless Docker: check --pid names it, its user's limit and rootlesskit's namespace; check inside says the same" {
+	[ -x /usr/share/docker.io/contrib/dockerd-rootless.sh ] && command -v rootlesskit >/dev/null &&
+		command -v slirp4netns >/dev/null ||
+		skip "no rootless Docker in this userland (tools/install-deps vm installs docker.io, rootlesskit and slirp4netns on the host)"
+	rootless_user
+	user_dockerd
+	user_docker run -d --name rdmactl-rd1 --network none -v /usr:/usr:ro -v /etc:/etc:ro \
+		-v "$TOP:$TOP:ro" rdmactl-root:test sleep 600 >/dev/null
+	pid=$(user_docker inspect -f '{{.State.Pid}}' rdmactl-rd1)
+	[ "$pid" -gt 1 ] || fail "no PID: $pid"
+	link_into "$pid"
+	run rdmactl -j check --pid "$pid"
+	checks=$output
+	run verdict process-memlock
+	assert_output --regexp "^warn $pid \\(sleep\\): RLIMIT_MEMLOCK is 64 KiB and it has no CAP_IPC_LOCK: .* \\| docker run --ulimit memlock=-1:-1, within the hard limit of the user running the rootless dockerd"
+	run verdict process-uverbs
+	assert_output --regexp "^fail $pid \\(sleep\\), in a Docker container: its root has no /dev/infiniband/uverbs[0-9]+ "
+	inside=(user_docker exec rdmactl-rd1 "$RDMACTL" -j check --only memlock,netns)
+	if socket_in_pid "$pid"; then
+		assert_equal "$(verdict process-netns | cut -d' ' -f1)" pass
+	else
+		# Its --network host would be rootlesskit's namespace: a rootful one's is named.
+		run verdict process-netns
+		assert_output --regexp "\\| run the container with a rootful Docker's --network host \\(a rootless one's host network is rootlesskit's namespace, not the initial one\\); or boot Linux 7.1 or later"
+		run "${inside[@]}"
+		checks=$output
+		run verdict netns
+		assert_output --regexp "^fail .* \\| run the container with a rootful Docker's --network host "
+	fi
+	run "${inside[@]}"
+	checks=$output
+	run verdict memlock
+	assert_output --regexp "^warn RLIMIT_MEMLOCK is 64 KiB and this root, of a user namespace of its own, has no CAP_IPC_LOCK: .* \\| start the container with --ulimit memlock=-1:-1, within the hard limit of the user who runs the rootless engine, which it cannot raise \\(this is Docker: docker run\\)$"
 }

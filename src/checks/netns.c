@@ -97,7 +97,7 @@ void check_netns(struct check_ctx *c)
 
 	if (initial == 0 && nhere && sock == 0) {
 		snprintf(fix, sizeof(fix), "%s; or boot Linux 7.1 or later, whose rdma_rxe opens "
-			 "its socket in each namespace", check_host_network(box, false));
+			 "its socket in each namespace", check_host_network(box, container_rootless("")));
 		check_report(c, V_FAIL, fix, "rxe carries no traffic from this namespace on this kernel: "
 			     "this network namespace%s%s%s is not the initial one, and rdma_rxe has no "
 			     "UDP %d socket in it (before Linux 7.1 it has one, in the initial "

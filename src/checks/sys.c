@@ -425,9 +425,11 @@ void check_memlock(struct check_ctx *c)
 		char msg[64], fix[384];
 
 		snprintf(msg, sizeof(msg), "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
-		check_report(c, V_WARN, in_container(c, "ulimit -l unlimited", own ?
-			     "--ulimit memlock=-1:-1, within the hard limit of the user who runs the "
-			     "rootless engine, which it cannot raise" : "--ulimit memlock=-1 (or "
+		check_report(c, V_WARN, in_container(c, "ulimit -l unlimited",
+			     container_rootless("") ? "--ulimit memlock=-1:-1, within the hard limit "
+			     "of the user who runs the rootless engine, which it cannot raise" :
+			     own ? "--ulimit memlock=-1:-1 (--cap-add IPC_LOCK does not lift it in a "
+			     "user namespace of the container's own)" : "--ulimit memlock=-1 (or "
 			     "--cap-add IPC_LOCK)", "securityContext.capabilities.add: [\"IPC_LOCK\"]",
 			     fix, sizeof(fix)),
 			     "RLIMIT_MEMLOCK is %s%s: ibv_reg_mr of more than that fails with ENOMEM for this "
@@ -435,8 +437,8 @@ void check_memlock(struct check_ctx *c)
 			     "and LimitMEMLOCK=infinity for services", msg,
 			     geteuid() != 0 ? "" : !own ? " and this root has no CAP_IPC_LOCK" :
 			     container_has_cap_ipc_lock("") ? " and this root's CAP_IPC_LOCK, of a user "
-			     "namespace of its own (rootless), does not lift it" : " and this root, of a "
-			     "user namespace of its own (rootless), has no CAP_IPC_LOCK",
+			     "namespace of its own, does not lift it" : " and this root, of a "
+			     "user namespace of its own, has no CAP_IPC_LOCK",
 			     geteuid() == 0 ? "process" : "user");
 		return;
 	}

@@ -80,6 +80,23 @@ bool container_userns_own(const char *root)
 		 outside == 0 && count == 4294967295ULL);
 }
 
+bool container_rootless(const char *root)
+{
+	char map[256];
+	unsigned long long inside, outside, count;
+
+	/*
+	 * rootlesskit and a rootless podman map the user's own uid alone to
+	 * root ("0 1000 1", subordinate ids after it); a root daemon's remapping
+	 * maps root into a subordinate range ("0 100000 65536").
+	 */
+	if (!container_userns_own(root) ||
+	    sysfs_read(root, map, sizeof(map), "/proc/self/uid_map") <= 0)
+		return false;
+	return sscanf(map, "%llu %llu %llu", &inside, &outside, &count) == 3 && inside == 0 &&
+	       count == 1;
+}
+
 bool container_can_lock_memory(const char *root)
 {
 	return container_has_cap_ipc_lock(root) && !container_userns_own(root);

@@ -45,5 +45,10 @@ bool container_can_lock_memory(const char *root);
 bool container_has_cap_ipc_lock(const char *root);
 /* This process's user namespace is not the initial one (a rootless container's, unshare -U's). */
 bool container_userns_own(const char *root);
+/*
+ * This process runs in a user's own container (rootless podman, rootless
+ * Docker): its user namespace maps that user's one uid to root.
+ */
+bool container_rootless(const char *root);
 
 #endif

@@ -138,3 +138,77 @@ ibv_text() {
 		assert_line --index 0 'IBV_WC_RETRY_EXC_ERR: work completion status 12, "transport retry counter exceeded"'
 	done
 }
+
+# A log as ibv_rc_pingpong and the kernel leave one: noise, the first error,
+# its flushes. The lines' words are the libraries' and the kernel's.
+make_log() {
+	{
+		echo '  local address:  LID 0x0000, QPN 0x000011, PSN 0x4c4ad8, GID ::ffff:10.0.0.1'
+		printf '[  312.000123] rxe0: qp#17 retransmit_timer: retransmit timer fired\n'
+		for i in $(seq 200); do echo "noise line $i"; done
+		echo 'Failed status transport retry counter exceeded (12) for wr_id 2'
+		for i in 3 4 5 6 7 8 9 10 11 12; do
+			echo "Failed status Work Request Flushed Error (5) for wr_id $i"
+		done
+		printf 'binary \x01\x02\xff\xfe\0 and a NUL\n'
+	} >"$1"
+}
+
+@test "explain --file: a whole log's known lines by number, repeats counted, the first error first" {
+	make_log "$BATS_TEST_TMPDIR/run.log"
+	# The flushes come first in the log here: the cause is the first error that is none.
+	{ echo 'Failed status Work Request Flushed Error (5) for wr_id 1'; cat "$BATS_TEST_TMPDIR/run.log"; } \
+		>"$BATS_TEST_TMPDIR/flush-first.log"
+	run -0 rdmactl -j explain --file "$BATS_TEST_TMPDIR/flush-first.log"
+	assert_json_contract --exact 'explain --file' <<<"$output"
+	assert_equal "$(jq -c '[.lines, .known, .cause]' <<<"$output")" '[215,13,"retransmit timer fired"]'
+	assert_equal "$(jq -c '[.items[] | [.name, .count, .lines[0]]]' <<<"$output")" \
+		'[["retransmit timer fired",1,3],["IBV_WC_WR_FLUSH_ERR",11,1],["IBV_WC_RETRY_EXC_ERR",1,204]]'
+	assert_equal "$(jq -c '.items[1].lines' <<<"$output")" '[1,205,206,207,208,209,210,211]'
+	run -0 rdmactl explain --file "$BATS_TEST_TMPDIR/flush-first.log"
+	assert_line "$BATS_TEST_TMPDIR/flush-first.log: 215 lines, 13 with something rdmactl knows"
+	assert_line --regexp '^most likely the cause: retransmit timer fired, line 3 '
+	assert_line 'line 1 (11 lines in all: 1, 205, 206, 207, 208, 209, 210, 211, ...): Failed status Work Request Flushed Error (5) for wr_id 1'
+	assert_line 'line 204: Failed status transport retry counter exceeded (12) for wr_id 2'
+	# Only flushes: the first of them stands for the rest.
+	grep -a Flushed "$BATS_TEST_TMPDIR/run.log" >"$BATS_TEST_TMPDIR/flushes.log"
+	run -0 rdmactl -j explain --file "$BATS_TEST_TMPDIR/flushes.log"
+	assert_equal "$(jq -r .cause <<<"$output")" IBV_WC_WR_FLUSH_ERR
+}
+
+@test "explain -: standard input, any size and bytes; nothing known is exit 1, not a usage error" {
+	make_log "$BATS_TEST_TMPDIR/run.log"
+	run -0 rdmactl -j explain - <"$BATS_TEST_TMPDIR/run.log"
+	assert_equal "$(jq -c '[.source, .lines, .known]' <<<"$output")" '["-",214,12]'
+	run -0 rdmactl -j explain --file - <"$BATS_TEST_TMPDIR/run.log"
+	assert_equal "$(jq -r .source <<<"$output")" -
+	# A line longer than the reader's buffer counts once, matched by its start.
+	{ printf 'Failed status transport retry counter exceeded (12) '; head -c 200000 /dev/zero | tr '\0' x; echo; echo last; } |
+		rdmactl -j explain - >"$BATS_TEST_TMPDIR/long.json"
+	assert_equal "$(jq -c '[.lines, .known, .items[0].name, (.items[0].quote | length)]' "$BATS_TEST_TMPDIR/long.json")" \
+		'[2,1,"IBV_WC_RETRY_EXC_ERR",159]'
+	# Nothing known: said, and exit 1.
+	run --separate-stderr rdmactl explain - <<<$'all\nwent\nwell'
+	assert_failure 1
+	assert_output '-: 3 lines, nothing rdmactl knows in them'
+	run -1 rdmactl explain - </dev/null
+	assert_output '-: 0 lines, nothing rdmactl knows in them'
+}
+
+@test "explain --file: what cannot be read is named with its errno; a FIFO is refused unread" {
+	run --separate-stderr rdmactl explain --file "$BATS_TEST_TMPDIR/none.log"
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: explain: cannot open $BATS_TEST_TMPDIR/none.log (ENOENT: No such file or directory)"
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	run --separate-stderr timeout 5 "$RDMACTL" explain --file "$BATS_TEST_TMPDIR/fifo"
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: explain: --file $BATS_TEST_TMPDIR/fifo is a FIFO, not a log file: give a regular file, or the log on standard input (-); try 'rdmactl help explain'"
+	run --separate-stderr rdmactl explain --file "$BATS_TEST_TMPDIR/x.log" 12
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: explain: --file reads a whole log: give it or the words, not both; try 'rdmactl help explain'"
+	if [ "$(id -u)" -ne 0 ]; then
+		touch "$BATS_TEST_TMPDIR/closed.log" && chmod 000 "$BATS_TEST_TMPDIR/closed.log"
+		run -1 rdmactl explain --file "$BATS_TEST_TMPDIR/closed.log"
+		assert_output --partial '(EACCES: Permission denied)'
+	fi
+}

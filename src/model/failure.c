@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -375,6 +376,60 @@ static void numbers(const char *t, struct hit *h, size_t *n, size_t max)
 	}
 }
 
+/*
+ * Each entry's words lowercased once, not at every line of a log: its name,
+ * the name without its prefix, the library's or the C library's words.
+ */
+struct words {
+	char name[64], bare[64], text[128];
+};
+
+static const struct words *table_words(const char *(*text_of)(enum model_failure_kind k, int value))
+{
+	static struct words w[NTABLE];
+	static const char *(*made_for)(enum model_failure_kind k, int value);
+	static bool made;
+
+	if (made && made_for == text_of)
+		return w;
+	for (size_t i = 0; i < NTABLE; i++) {
+		const struct model_failure *f = &table[i];
+		const char *text = NULL;
+
+		lower(f->name, w[i].name, sizeof(w[i].name));
+		/* The name without its prefix: RETRY_EXC_ERR, ADDR_ERROR. */
+		w[i].bare[0] = '\0';
+		if (f->kind == WC || f->kind == CM) {
+			const char *b = w[i].name + (f->kind == WC ? 7 : 14);
+
+			if (strchr(b, '_'))
+				snprintf(w[i].bare, sizeof(w[i].bare), "%s", b);
+		}
+		/* The library's words ("success" alone is too common a word to read as one). */
+		if (f->kind != ER && text_of && !(f->kind == WC && f->value == IBV_WC_SUCCESS))
+			text = text_of(f->kind, f->value);
+		else if (f->kind == ER)
+			text = strerror(f->value);
+		w[i].text[0] = '\0';
+		if (text)
+			lower(text, w[i].text, sizeof(w[i].text));
+	}
+	made = true;
+	made_for = text_of;
+	return w;
+}
+
+/* Where LOW (lowercased already) first stands in HAY; -1 when nowhere or empty. */
+static long find_low(const char *hay, const char *low)
+{
+	const char *p;
+
+	if (!*low)
+		return -1;
+	p = strstr(hay, low);
+	return p ? p - hay : -1;
+}
+
 size_t model_failure_match(const char *text,
 			   const char *(*text_of)(enum model_failure_kind k, int value),
 			   const struct model_failure **out, size_t max)
@@ -382,25 +437,15 @@ size_t model_failure_match(const char *text,
 	struct hit h[16];
 	size_t n = 0, cap = max < 16 ? max : 16, nk;
 	const struct model_failure *kl;
+	const struct words *w = table_words(text_of);
 	char t[1024];
 
 	lower(text, t, sizeof(t));
 	for (size_t i = 0; i < NTABLE; i++) {
-		const struct model_failure *f = &table[i];
-		char low[64];
-		const char *bare;
-
-		lower(f->name, low, sizeof(low));
-		add(h, &n, cap, find_word(t, low), f);
-		/* The name without its prefix: RETRY_EXC_ERR, ADDR_ERROR. */
-		bare = f->kind == WC ? low + 7 : f->kind == CM ? low + 14 : NULL;
-		if (bare && strchr(bare, '_'))
-			add(h, &n, cap, find_word(t, bare), f);
-		/* The library's words ("success" alone is too common a word to read as one). */
-		if (f->kind != ER && text_of && !(f->kind == WC && f->value == IBV_WC_SUCCESS))
-			add(h, &n, cap, find_phrase(t, text_of(f->kind, f->value)), f);
-		if (f->kind == ER)
-			add(h, &n, cap, find_phrase(t, strerror(f->value)), f);
+		add(h, &n, cap, find_word(t, w[i].name), &table[i]);
+		if (*w[i].bare)
+			add(h, &n, cap, find_word(t, w[i].bare), &table[i]);
+		add(h, &n, cap, find_low(t, w[i].text), &table[i]);
 	}
 	/* A kernel log line: its words, as rxe prints them. */
 	kl = model_failure_rxelog(&nk);

@@ -48,4 +48,36 @@ size_t model_failure_match(const char *text,
 			   const char *(*text_of)(enum model_failure_kind k, int value),
 			   const struct model_failure **out, size_t max);
 
+/*
+ * A whole log read a line at a time (explain --file): each known entry once,
+ * where it first stands, how many lines hold it; memory fixed whatever the
+ * log's size. The cause is the first error that is not the consequence of
+ * another (a flush, a disconnect): what most likely made the rest.
+ */
+#define MODEL_FAILURE_LOG_ITEMS 128
+#define MODEL_FAILURE_LOG_LINES 8	/* the line numbers kept of each item */
+#define MODEL_FAILURE_LOG_QUOTE 160	/* the bytes of its first line kept, made printable */
+
+struct model_failure_log_item {
+	const struct model_failure *f;
+	size_t count;		/* the lines that hold it */
+	size_t lines[MODEL_FAILURE_LOG_LINES];	/* the first of them, 1-based */
+	char quote[MODEL_FAILURE_LOG_QUOTE];	/* its first line, control bytes as '?' */
+};
+
+struct model_failure_log {
+	size_t lines;		/* read so far */
+	size_t known;		/* lines holding anything known */
+	struct model_failure_log_item items[MODEL_FAILURE_LOG_ITEMS];
+	size_t n;
+	long cause;		/* the index in items of the likely cause; -1: none */
+};
+
+void model_failure_log_init(struct model_failure_log *l);
+/* One line of the log (LEN bytes, no newline; any bytes), TEXT_OF as model_failure_match's. */
+void model_failure_log_line(struct model_failure_log *l, const char *line, size_t len,
+			    const char *(*text_of)(enum model_failure_kind k, int value));
+/* The cause chosen and put first; the rest stay in the order the log has them. */
+void model_failure_log_finish(struct model_failure_log *l);
+
 #endif

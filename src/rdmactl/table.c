@@ -285,6 +285,14 @@ static const struct cli_opt capture_opts[] = {
 	{ NULL },
 };
 
+static const struct cli_opt explain_opts[] = {
+	{ "file", 0, CLI_STR, "FILE", .complete = CLI_C_FILE,
+	  .help = "read a whole log (- for standard input, as a lone - word is): each line "
+	  "rdmactl knows is named with its line number, repeats counted, the likely cause "
+	  "first; exit 1 when nothing in it is known" },
+	{ NULL },
+};
+
 static const struct cli_opt env_opts[] = {
 	{ "family", 0, CLI_CHOICE, "FAMILY", .choices = env_families,
 	  .help = "the address family whose GID index to give (default ipv4)" },
@@ -352,7 +360,8 @@ const struct cli_cmd rdmactl_commands[] = {
 		  "seconds, --count times (JSON: a document a sample, one a line). The "
 		  "counters are the drivers' (rxe's hw_counters): what each counts, and which "
 		  "are errors, is said beside it." },
-	{ "explain", .fn = cmd_explain, .args = "WORDS|NUMBER", .min_args = 1, .max_args = CLI_ANY,
+	{ "explain", .fn = cmd_explain, .opts = { explain_opts }, .args = "WORDS|NUMBER|-",
+	  .max_args = CLI_ANY,
 	  .libs = LAZY_VERBS | LAZY_RDMACM,
 	  .summary = "What a failing program's words mean on rxe: a work completion status, an "
 		     "rdma_cm event, an errno or rdma_rxe's log line, its causes and what tells "
@@ -361,7 +370,10 @@ const struct cli_cmd rdmactl_commands[] = {
 		  "retry counter exceeded'), an event (RDMA_CM_EVENT_ADDR_ERROR, error -110), an "
 		  "errno (ENOMEM, errno 12), a line of rdma_rxe's from dmesg ('moved to error "
 		  "state'), or the whole line; each one found is explained, in the order the "
-		  "words have them. Offline: nothing is read from the system." },
+		  "words have them. A whole log with --file LOG or - (standard input): its known "
+		  "lines by number, each failure once with how many lines hold it, the likely "
+		  "cause (the first error before the flushes and disconnects it brings) first. "
+		  "Offline: nothing is read from the system." },
 	{ "qp", .fn = cmd_qp, .args = "[DEV]", .max_args = 1,
 	  .summary = "Every live QP: device, port, QPN, type, state, owner, PSNs, its peer when "
 		     "it is on this host, and a verdict.",

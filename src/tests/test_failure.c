@@ -90,6 +90,40 @@ static void room_is_kept(void **state)
 	assert_int_equal(model_failure_match("", NULL, f, 1), 0);
 }
 
+/* A log's lines: a flush before the first error is passed over for the cause; bytes never raw. */
+static void whole_log(void **state)
+{
+	static struct model_failure_log l;
+	static const char *const lines[] = {
+		"completion IBV_WC_WR_FLUSH_ERR for wr_id 1",
+		"noise",
+		"Failed status 12 for wr_id 2 \x01\xff",
+		"completion IBV_WC_WR_FLUSH_ERR for wr_id 3",
+	};
+
+	(void)state;
+	model_failure_log_init(&l);
+	for (size_t i = 0; i < 4; i++)
+		model_failure_log_line(&l, lines[i], strlen(lines[i]), NULL);
+	model_failure_log_finish(&l);
+	assert_int_equal(l.lines, 4);
+	assert_int_equal(l.known, 3);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.cause, 0);
+	assert_string_equal(l.items[0].f->name, "IBV_WC_RETRY_EXC_ERR");
+	assert_string_equal(l.items[0].quote, "Failed status 12 for wr_id 2 ??");
+	assert_string_equal(l.items[1].f->name, "IBV_WC_WR_FLUSH_ERR");
+	assert_int_equal(l.items[1].count, 2);
+	assert_int_equal(l.items[1].lines[0], 1);
+	assert_int_equal(l.items[1].lines[1], 4);
+	/* Nothing known: no cause. */
+	model_failure_log_init(&l);
+	model_failure_log_line(&l, "all well", 8, NULL);
+	model_failure_log_finish(&l);
+	assert_int_equal(l.cause, -1);
+	assert_int_equal(l.n, 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -97,6 +131,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(names_whole_words_in_order),
 		cmocka_unit_test(kernel_log_lines),
 		cmocka_unit_test(room_is_kept),
+		cmocka_unit_test(whole_log),
 	};
 
 	unit_filter(argc, argv);

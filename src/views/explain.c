@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What a pasted status, event, errno or log line means on rxe: its causes and what tells them. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cli/out.h"
@@ -13,36 +14,89 @@ static const char *kind_words(enum model_failure_kind k)
 	       k == MODEL_FAILURE_ERRNO ? "errno" : "rdma_rxe's kernel log";
 }
 
+/* One entry's members: its name and kind, its words, what happened, its causes, what tells. */
+static void entry(struct out *o, const struct model_failure *f,
+		  const char *(*text_of)(enum model_failure_kind k, int value))
+{
+	const char *text = f->kind == MODEL_FAILURE_ERRNO ? strerror(f->value) :
+			   text_of ? text_of(f->kind, f->value) : NULL;
+
+	out_str(o, "name", "%s:", f->name);
+	out_str(o, "kind", NULL, model_failure_kind_name(f->kind));
+	out_text(o, " %s", kind_words(f->kind));
+	if (f->kind == MODEL_FAILURE_KERNEL_LOG) {
+		/* No number, and the kernel's words are the line itself. */
+		out_str(o, "value", NULL, NULL);
+		out_str(o, "text", ", as in \"%s\"", f->form);
+	} else {
+		out_s64(o, "value", " %" PRId64, f->value);
+		out_str(o, "text", ", \"%s\"", text);
+	}
+	out_nl(o);
+	out_str(o, "what", "  %s\n", f->what);
+	if (f->causes[0])
+		out_text(o, "  causes on rxe, most likely first:\n");
+	out_arr_open(o, "causes");
+	for (size_t k = 0; k < MODEL_FAILURE_CAUSES && f->causes[k]; k++)
+		out_str(o, NULL, "    - %s\n", f->causes[k]);
+	out_arr_close(o);
+	out_str(o, "tell", f->tell ? "  tells which: %s\n" : NULL, f->tell);
+}
+
 void view_explain(struct out *o, const struct model_failure *const *f, size_t n,
 		  const char *(*text_of)(enum model_failure_kind k, int value))
 {
 	out_arr_open(o, NULL);
 	for (size_t i = 0; i < n; i++) {
-		const char *text = f[i]->kind == MODEL_FAILURE_ERRNO ? strerror(f[i]->value) :
-				   text_of ? text_of(f[i]->kind, f[i]->value) : NULL;
-
 		out_obj_open(o, NULL);
-		out_str(o, "name", "%s:", f[i]->name);
-		out_str(o, "kind", NULL, model_failure_kind_name(f[i]->kind));
-		out_text(o, " %s", kind_words(f[i]->kind));
-		if (f[i]->kind == MODEL_FAILURE_KERNEL_LOG) {
-			/* No number, and the kernel's words are the line itself. */
-			out_str(o, "value", NULL, NULL);
-			out_str(o, "text", ", as in \"%s\"", f[i]->form);
-		} else {
-			out_s64(o, "value", " %" PRId64, f[i]->value);
-			out_str(o, "text", ", \"%s\"", text);
-		}
-		out_nl(o);
-		out_str(o, "what", "  %s\n", f[i]->what);
-		if (f[i]->causes[0])
-			out_text(o, "  causes on rxe, most likely first:\n");
-		out_arr_open(o, "causes");
-		for (size_t k = 0; k < MODEL_FAILURE_CAUSES && f[i]->causes[k]; k++)
-			out_str(o, NULL, "    - %s\n", f[i]->causes[k]);
-		out_arr_close(o);
-		out_str(o, "tell", f[i]->tell ? "  tells which: %s\n" : NULL, f[i]->tell);
+		entry(o, f[i], text_of);
 		out_obj_close(o);
 	}
 	out_arr_close(o);
+}
+
+void view_explain_log(struct out *o, const char *source, const struct model_failure_log *l,
+		      const char *(*text_of)(enum model_failure_kind k, int value))
+{
+	out_obj_open(o, NULL);
+	out_str(o, "source", "%s: ", source);
+	out_u64(o, "lines", "%" PRIu64 " line", l->lines);
+	out_text(o, l->lines == 1 ? "" : "s");
+	out_u64(o, "known", l->known ? ", %" PRIu64 " with something rdmactl knows" :
+		", nothing rdmactl knows in them", l->known);
+	out_nl(o);
+	if (l->cause >= 0) {
+		const struct model_failure_log_item *c = &l->items[l->cause];
+
+		out_str(o, "cause", "most likely the cause: %s, line", c->f->name);
+		out_text(o, " %zu (the first error; what follows it most often comes of it)\n",
+			 c->lines[0]);
+	} else {
+		out_str(o, "cause", NULL, NULL);
+	}
+	out_arr_open(o, "items");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct model_failure_log_item *it = &l->items[i];
+		size_t shown = it->count;
+
+		bool many = it->count > 1;
+
+		if (shown > MODEL_FAILURE_LOG_LINES)
+			shown = MODEL_FAILURE_LOG_LINES;
+
+		out_obj_open(o, NULL);
+		out_text(o, "\nline %zu", it->lines[0]);
+		out_u64(o, "count", many ? " (%" PRIu64 " lines in all:" : NULL, it->count);
+		out_arr_open(o, "lines");
+		for (size_t k = 0; k < shown; k++)
+			out_u64(o, NULL, !many ? NULL : k ? ", %" PRIu64 : " %" PRIu64, it->lines[k]);
+		out_arr_close(o);
+		if (many)
+			out_text(o, "%s)", it->count > shown ? ", ..." : "");
+		out_str(o, "quote", ": %s\n", it->quote);
+		entry(o, it->f, text_of);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+	out_obj_close(o);
 }

@@ -13,4 +13,8 @@ struct out;
 void view_explain(struct out *o, const struct model_failure *const *f, size_t n,
 		  const char *(*text_of)(enum model_failure_kind k, int value));
 
+/* A whole log's known lines, SOURCE its name ("-" for standard input): the cause first. */
+void view_explain_log(struct out *o, const char *source, const struct model_failure_log *l,
+		      const char *(*text_of)(enum model_failure_kind k, int value));
+
 #endif

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A whole log's known lines: each failure once, where it first stands, and the likely cause. */
+#include <stdbool.h>
+#include <string.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "model/failure.h"
+
+void model_failure_log_init(struct model_failure_log *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->cause = -1;
+}
+
+/* LINE's first bytes into BUF, each control or non-ASCII byte a '?': never printed raw. */
+static void quote(char *buf, size_t size, const char *line, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && n + 1 < size; i++) {
+		unsigned char c = (unsigned char)line[i];
+
+		buf[n++] = c == '\t' ? ' ' : c < 0x20 || c >= 0x7f ? '?' : (char)c;
+	}
+	buf[n] = '\0';
+}
+
+void model_failure_log_line(struct model_failure_log *l, const char *line, size_t len,
+			    const char *(*text_of)(enum model_failure_kind k, int value))
+{
+	const struct model_failure *f[16];
+	char text[1024];
+	size_t n, k = len < sizeof(text) - 1 ? len : sizeof(text) - 1;
+
+	l->lines++;
+	/* A NUL in the line ends the text matched: binary data is passed over, not refused. */
+	memcpy(text, line, k);
+	text[k] = '\0';
+	n = model_failure_match(text, text_of, f, sizeof(f) / sizeof(f[0]));
+	if (n)
+		l->known++;
+	for (size_t i = 0; i < n; i++) {
+		struct model_failure_log_item *it = NULL;
+
+		for (size_t j = 0; j < l->n && !it; j++)
+			if (l->items[j].f == f[i])
+				it = &l->items[j];
+		if (!it) {
+			if (l->n == MODEL_FAILURE_LOG_ITEMS)
+				continue;
+			it = &l->items[l->n++];
+			it->f = f[i];
+			quote(it->quote, sizeof(it->quote), line, len);
+		}
+		if (it->count < MODEL_FAILURE_LOG_LINES)
+			it->lines[it->count] = l->lines;
+		it->count++;
+	}
+}
+
+/* Whether F reports something gone wrong: not a success. */
+static bool is_error(const struct model_failure *f)
+{
+	return !(f->kind == MODEL_FAILURE_WC_STATUS && f->value == IBV_WC_SUCCESS);
+}
+
+/* Whether F follows from an earlier failure rather than causing one: a flush, a disconnect. */
+static bool is_consequence(const struct model_failure *f)
+{
+	return (f->kind == MODEL_FAILURE_WC_STATUS && f->value == IBV_WC_WR_FLUSH_ERR) ||
+	       (f->kind == MODEL_FAILURE_CM_EVENT && (f->value == RDMA_CM_EVENT_DISCONNECTED ||
+						      f->value == RDMA_CM_EVENT_TIMEWAIT_EXIT));
+}
+
+void model_failure_log_finish(struct model_failure_log *l)
+{
+	struct model_failure_log_item first;
+	long pick = -1;
+
+	/* Items are in the order of their first lines: the first error not a consequence. */
+	for (size_t i = 0; i < l->n && pick < 0; i++)
+		if (is_error(l->items[i].f) && !is_consequence(l->items[i].f))
+			pick = (long)i;
+	/* Only consequences: the first of them stands for the rest. */
+	for (size_t i = 0; i < l->n && pick < 0; i++)
+		if (is_error(l->items[i].f))
+			pick = (long)i;
+	l->cause = pick < 0 ? -1 : 0;
+	if (pick <= 0)
+		return;
+	first = l->items[pick];
+	memmove(&l->items[1], &l->items[0], (size_t)pick * sizeof(l->items[0]));
+	l->items[0] = first;
+}

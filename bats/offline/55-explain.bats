@@ -212,3 +212,50 @@ make_log() {
 		assert_output --partial '(EACCES: Permission denied)'
 	fi
 }
+
+# The file a message's source names ("PROGRAM (...)"): a program in PATH, or a library.
+source_file() {
+	local prog=${1%% *}
+	case "$prog" in
+	*.so*) ls /usr/lib/*-linux-gnu/"$prog" 2>/dev/null | head -1 ;;
+	*) command -v "$prog" ;;
+	esac
+}
+
+@test "explain: every program's message is its binary's own format, and its example is read as it" {
+	run -0 rdmactl -j explain --list
+	mapfile -t msgs < <(jq -c '.[] | select(.kind == "message") | [.name, .text, .source]' <<<"$output")
+	[ "${#msgs[@]}" -ge 15 ] || fail "only ${#msgs[@]} messages"
+	checked=0
+	for m in "${msgs[@]}"; do
+		name=$(jq -r '.[0]' <<<"$m") example=$(jq -r '.[1]' <<<"$m") src=$(jq -r '.[2]' <<<"$m")
+		# Its example, as a user pastes it, names it (first, or beside a status).
+		assert_equal "$(rdmactl -j explain "$example" | jq -r --arg n "$name" 'map(.name) | index($n) != null')" true
+		bin=$(source_file "$src")
+		if [ -z "$bin" ]; then
+			echo "# ${src%% *} is not installed: '$name' not held to it" >&3
+			continue
+		fi
+		# The format is in the binary's strings, as its source wrote it.
+		strings "$bin" | grep -qF -- "$name" || fail "'$name' is not in $bin"
+		checked=$((checked + 1))
+	done
+	[ "$checked" -gt 0 ] || skip "none of the programs is installed (tools/install-deps vm)"
+}
+
+@test "explain: the ping-pong's -g 0 failure and its words around it, in a line as printed" {
+	run -0 rdmactl -j explain 'Failed to modify QP to RTR'
+	assert_equal "$(jq -r '.[0] | "\(.kind) \(.source | split(" ")[0])"' <<<"$output")" 'message ibv_rc_pingpong'
+	assert_output --partial '-g 0 where the RoCE v2 IPv4 GID is at index 1'
+	# perftest's, its QP number any, beside the errno a wrapper printed.
+	run -0 rdmactl -j explain 'Failed to modify QP 322 to RTR: Invalid argument'
+	assert_equal "$(jq -c 'map(.name)' <<<"$output")" '["Failed to modify QP %d to RTR","EINVAL"]'
+	# A format's words in another order are not it.
+	run -2 rdmactl explain 'to RTR Failed to modify QP'
+	# In a whole log, with libibverbs' warning before it.
+	printf '%s\n' 'libibverbs: Warning: RLIMIT_MEMLOCK is 65536 bytes.' '  local address:  LID 0x0000' \
+		'Couldn'"'"'t register MR' >"$BATS_TEST_TMPDIR/pp.log"
+	run -0 rdmactl -j explain --file "$BATS_TEST_TMPDIR/pp.log"
+	assert_equal "$(jq -c '[.cause, [.items[].lines[0]]]' <<<"$output")" \
+		'["libibverbs: Warning: RLIMIT_MEMLOCK is %llu bytes.",[1,3]]'
+}

@@ -106,6 +106,15 @@ int cmd_explain(struct cmd_ctx *ctx, const struct cli_args *a)
 	char text[1024] = "";
 	size_t n, len = 0;
 
+	if (cli_flag(a, "list")) {
+		const struct model_failure *all[512];
+		size_t total = model_failure_all(all, sizeof(all) / sizeof(all[0]));
+
+		if (file || a->argc)
+			return cli_usage(a, "--list lists every entry: give it alone");
+		view_explain(ctx->out, all, total < 512 ? total : 512, library_text);
+		return 0;
+	}
 	if (file && a->argc)
 		return cli_usage(a, "--file reads a whole log: give it or the words, not both");
 	if (file)

@@ -15,6 +15,7 @@ enum model_failure_kind {
 	MODEL_FAILURE_CM_EVENT,		/* enum rdma_cm_event_type */
 	MODEL_FAILURE_ERRNO,		/* an errno a verbs or rdma_cm call set */
 	MODEL_FAILURE_KERNEL_LOG,	/* a line rdma_rxe logs (model/rxelog.c) */
+	MODEL_FAILURE_MESSAGE,		/* a program's or library's message (model/stacklog.c) */
 };
 
 #define MODEL_FAILURE_CAUSES 5
@@ -27,15 +28,32 @@ struct model_failure {
 	const char *what;	/* what happened */
 	const char *causes[MODEL_FAILURE_CAUSES];	/* on rxe, most likely first; NULL-ended */
 	const char *tell;	/* what tells which cause it is */
-	/* A kernel log line's: the whole line as rxe prints it; other words that say it. */
+	/*
+	 * A kernel log line's: the whole line as rxe prints it; other words that
+	 * say it. A message's: a line as the program prints it (NAME is its
+	 * printf format, the conversions standing for anything).
+	 */
 	const char *form, *also;
+	const char *source;	/* a message's: the program and the file of its source */
 };
 
-/* "wc_status", "cm_event", "errno", "kernel_log". */
+/* "wc_status", "cm_event", "errno", "kernel_log", "message". */
 const char *model_failure_kind_name(enum model_failure_kind k);
 
 /* rdma_rxe's kernel log lines (model/rxelog.c): the table, its length into *N. */
 const struct model_failure *model_failure_rxelog(size_t *n);
+
+/* The programs' and libraries' messages (model/stacklog.c): the table, its length into *N. */
+const struct model_failure *model_failure_stacklog(size_t *n);
+/*
+ * Where printf FORMAT's words first stand in HAY (lowercased, each run of
+ * white space one space), its conversions standing for anything; -1 when
+ * they do not, in order.
+ */
+long model_failure_format_at(const char *hay, const char *format);
+
+/* Every entry known, of every table, into OUT (at most MAX): how many there are. */
+size_t model_failure_all(const struct model_failure **out, size_t max);
 
 /*
  * What TEXT (a number, a name, a library's words for it, or a pasted line

@@ -290,6 +290,8 @@ static const struct cli_opt explain_opts[] = {
 	  .help = "read a whole log (- for standard input, as a lone - word is): each line "
 	  "rdmactl knows is named with its line number, repeats counted, the likely cause "
 	  "first; exit 1 when nothing in it is known" },
+	{ "list", 0, CLI_FLAG, NULL, .help = "every status, event, errno, kernel line and "
+	  "message known, with where its words come from" },
 	{ NULL },
 };
 

@@ -11,7 +11,8 @@ static const char *kind_words(enum model_failure_kind k)
 {
 	return k == MODEL_FAILURE_WC_STATUS ? "work completion status" :
 	       k == MODEL_FAILURE_CM_EVENT ? "rdma_cm event" :
-	       k == MODEL_FAILURE_ERRNO ? "errno" : "rdma_rxe's kernel log";
+	       k == MODEL_FAILURE_ERRNO ? "errno" : k == MODEL_FAILURE_MESSAGE ? "message of" :
+	       "rdma_rxe's kernel log";
 }
 
 /* One entry's members: its name and kind, its words, what happened, its causes, what tells. */
@@ -24,8 +25,9 @@ static void entry(struct out *o, const struct model_failure *f,
 	out_str(o, "name", "%s:", f->name);
 	out_str(o, "kind", NULL, model_failure_kind_name(f->kind));
 	out_text(o, " %s", kind_words(f->kind));
-	if (f->kind == MODEL_FAILURE_KERNEL_LOG) {
-		/* No number, and the kernel's words are the line itself. */
+	out_str(o, "source", f->source ? " %s" : NULL, f->source);
+	if (f->kind == MODEL_FAILURE_KERNEL_LOG || f->kind == MODEL_FAILURE_MESSAGE) {
+		/* No number, and the kernel's or program's words are the line itself. */
 		out_str(o, "value", NULL, NULL);
 		out_str(o, "text", ", as in \"%s\"", f->form);
 	} else {

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The messages RDMA programs print when they fail, each as its program's
+ * source writes it (a printf format: its conversions stand for anything),
+ * what it means on rxe, its causes and what tells which. The formats were
+ * read in the programs Debian ships (rdma-core 44's libibverbs examples and
+ * libibverbs, perftest 4.5) and are held to their binaries by
+ * bats/offline/55-explain.bats.
+ */
+#include <ctype.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "model/failure.h"
+
+#define MSG MODEL_FAILURE_MESSAGE
+
+/* Where each program's words are: "PROGRAM (rdma-core's FILE)". */
+#define PINGPONG "ibv_rc_pingpong (rdma-core's libibverbs/examples/rc_pingpong.c; the uc, ud, " \
+	"srq and xsrq ping-pongs say the same)"
+#define DEVINFO "ibv_devinfo (rdma-core's libibverbs/examples/devinfo.c)"
+#define LIBIBVERBS "libibverbs.so.1 (rdma-core's libibverbs/init.c and dynamic_driver.c)"
+#define PERFTEST "ib_write_bw (perftest's src/perftest_resources.c; every ib_*_bw and _lat)"
+
+#define TELL_GID "'rdmactl gids' (the index of each netdev's RoCE v2 IPv4 GID, marked), " \
+	"'rdmactl check --gid-index N' (N the index given to -g, -x)"
+#define TELL_DEV "'rdmactl check' (the module, the link, the uverbs node, the provider); " \
+	"'rdmactl show'"
+
+static const struct model_failure table[] = {
+	{ MSG, 1, "Failed to modify QP to RTR",
+	  "the QP could not be given its path to the peer: ibv_modify_qp to RTR was refused "
+	  "(EINVAL most often), so no connection was made",
+	  { "the GID index given (-g) is not one that reaches the peer: -g 0 where the RoCE v2 "
+	    "IPv4 GID is at index 1 (rxe puts the fe80:: GID at 0), or an index with no GID",
+	    "no GID index at all: without -g the path has no GRH, which RoCE requires",
+	    "the peer's GID (from its address) is not reachable from the netdev of the GID "
+	    "given: another subnet, no route",
+	    "an MTU (-m) larger than the port's active MTU", NULL },
+	  TELL_GID, "Failed to modify QP to RTR", NULL, PINGPONG },
+	{ MSG, 2, "Failed to modify QP %d to RTR",
+	  "perftest could not give its QP the path to the peer: ibv_modify_qp to RTR was refused",
+	  { "the GID index (-x) is not one that reaches the peer: -x 0 where the RoCE v2 IPv4 "
+	    "GID is at index 1 (rxe puts the fe80:: GID at 0)",
+	    "the two ends chose GIDs of different types or families ('Found Incompatibility "
+	    "issue with GID types' beside it)",
+	    "an MTU (-m) larger than the port's active MTU", NULL },
+	  TELL_GID, "Failed to modify QP 322 to RTR", NULL, PERFTEST },
+	{ MSG, 3, "Failed to modify QP to RTS",
+	  "the connected QP could not be made ready to send: ibv_modify_qp to RTS was refused",
+	  { "the move to RTR before it did not take (an earlier message says so)",
+	    "a timeout or retry count out of range", NULL },
+	  "the program's earlier lines; " TELL_GID, "Failed to modify QP to RTS", NULL, PINGPONG },
+	{ MSG, 4, "Failed to modify QP to INIT",
+	  "the new QP could not be bound to its port: ibv_modify_qp to INIT was refused",
+	  { "a port number (-i) the device does not have: rxe devices have port 1 alone",
+	    "access flags the device does not allow", NULL },
+	  "'rdmactl show' (the device's ports)", "Failed to modify QP to INIT", NULL, PINGPONG },
+	{ MSG, 5, "Couldn't register MR",
+	  "ibv_reg_mr was refused: the buffer could not be pinned for RDMA",
+	  { "the process's memlock limit (RLIMIT_MEMLOCK) is smaller than the buffer, and it "
+	    "has no CAP_IPC_LOCK in the initial user namespace: ENOMEM (a container's or a "
+	    "service's limit, often 64 KiB or 8 MiB)",
+	    "access flags the device does not allow (on-demand paging on an old kernel)", NULL },
+	  "'rdmactl check --only memlock' (this shell's limit), 'rdmactl check --pid PID' (the "
+	  "program's own, as the kernel applies it)", "Couldn't register MR", NULL, PINGPONG },
+	{ MSG, 6, "Couldn't create QP",
+	  "ibv_create_qp was refused",
+	  { "a queue deeper (-r) or more scatter entries than the device allows (rxe: "
+	    "max_qp_wr 1048576, max_sge 32 on 6.1; 'ibv_devinfo -v' says)",
+	    "the device's QP count used up (max_qp) by other programs", NULL },
+	  "'rdmactl show -s' (the device's limits), 'rdmactl qp' (the QPs in use)",
+	  "Couldn't create QP", NULL, PINGPONG },
+	{ MSG, 7, "Couldn't create CQ",
+	  "ibv_create_cq was refused",
+	  { "more entries than the device allows (max_cqe)", NULL },
+	  "'rdmactl show -s' (the device's limits)", "Couldn't create CQ", NULL, PINGPONG },
+	{ MSG, 8, "Couldn't get context for %s",
+	  "the device was found but could not be opened (ibv_open_device)",
+	  { "its uverbs node is missing or refused: a container started without --device "
+	    "/dev/infiniband/uverbsN, or the device cgroup refuses it",
+	    "the node's permissions: not root and the node not opened to the user (rdma-core's "
+	    "udev rules make it 0666)",
+	    "rdma-core's rxe provider (ibverbs-providers) is not installed: libibverbs warns "
+	    "'couldn't load driver' before this", NULL },
+	  TELL_DEV, "Couldn't get context for rxe0", NULL, PINGPONG },
+	{ MSG, 9, "No IB devices found",
+	  "libibverbs lists no RDMA device that this process can use",
+	  { "no rxe link exists: 'rdmactl add rxe0 NETDEV' (or 'rdmactl up') makes one",
+	    "rdma-core's rxe provider is missing (ibverbs-providers): the device is there and "
+	    "libibverbs skips it",
+	    "a container without /dev/infiniband/uverbsN (--device)",
+	    "the link is in another network namespace and the RDMA subsystem is in exclusive "
+	    "mode", NULL },
+	  TELL_DEV, "No IB devices found", NULL, DEVINFO },
+	{ MSG, 10, "Failed to get IB devices list",
+	  "libibverbs could not list devices at all (ibv_get_device_list failed)",
+	  { "ib_uverbs is not loaded: /sys/class/infiniband_verbs is missing",
+	    "the kernel has no RDMA support", NULL },
+	  "'rdmactl check --only kernel,modules'", "Failed to get IB devices list", NULL, DEVINFO },
+	{ MSG, 11, "Couldn't connect to %s:%d",
+	  "the TCP connection that exchanges the QPs' addresses before any RDMA was refused or "
+	  "timed out: no RDMA was tried yet",
+	  { "the server side is not running yet, or listens on another port (-p)",
+	    "a firewall drops the TCP port (18515 for the ping-pongs and perftest by default)",
+	    "the address given is not the server's", NULL },
+	  "whether the server runs ('ss -ltnp'), the firewall ('rdmactl check --only "
+	  "firewall')", "Couldn't connect to 10.0.0.2:18515", NULL, PINGPONG },
+	{ MSG, 12, "Couldn't read/write remote address",
+	  "the exchange of addresses over TCP ended early: the other side closed it",
+	  { "the other side failed first and exited: its own output names the cause", NULL },
+	  "the other side's output", "Couldn't read/write remote address", NULL, PINGPONG },
+	{ MSG, 13, "libibverbs: Warning: couldn't load driver '%s'",
+	  "libibverbs found a provider named in its configuration but could not load it: its "
+	  "devices are skipped",
+	  { "rdma-core's providers (ibverbs-providers) are not installed, or of another "
+	    "version than libibverbs", NULL },
+	  "'rdmactl check --only provider'", "libibverbs: Warning: couldn't load driver 'librxe-rdmav34.so'",
+	  NULL, LIBIBVERBS },
+	{ MSG, 14, "libibverbs: Warning: RLIMIT_MEMLOCK is %llu bytes.",
+	  "libibverbs warns at start that the memlock limit is small: memory registrations past "
+	  "it fail with ENOMEM",
+	  { "the limit the program inherited (a service, a container, a login's default); root "
+	    "with CAP_IPC_LOCK is not bound by it", NULL },
+	  "'rdmactl check --only memlock', 'rdmactl check --pid PID'",
+	  "libibverbs: Warning: RLIMIT_MEMLOCK is 65536 bytes.", NULL, LIBIBVERBS },
+	{ MSG, 15, "Driver %s does not support the kernel ABI of %u (supports %u to %u) for device %s",
+	  "libibverbs' provider and the kernel's uverbs speak different ABI versions: the "
+	  "device is skipped",
+	  { "an rdma-core much older or newer than the kernel (a container image's userland on "
+	    "another host's kernel)", NULL },
+	  "'rdmactl check --only provider'",
+	  "libibverbs: Warning: Driver rxe does not support the kernel ABI of 3 (supports 2 to 2) "
+	  "for device rxe0", NULL, LIBIBVERBS },
+};
+
+#define NTABLE (sizeof(table) / sizeof(table[0]))
+
+const struct model_failure *model_failure_stacklog(size_t *n)
+{
+	*n = NTABLE;
+	return table;
+}
+
+/* The length of the printf conversion at P ('%' first); 0 for "%%", a literal '%'. */
+static size_t conversion(const char *p)
+{
+	size_t i = 1;
+
+	if (p[1] == '%')
+		return 0;
+	i += strspn(p + i, "-+ #0123456789.*");
+	i += strspn(p + i, "hlLqjzt");
+	return p[i] ? i + 1 : i;
+}
+
+long model_failure_format_at(const char *hay, const char *format)
+{
+	char seg[256] = "";
+	const char *at = hay, *f = format;
+	long first = -1;
+
+	/* Each literal run of FORMAT, lowercased, in order in HAY; a conversion matches anything. */
+	while (*f) {
+		size_t n = 0;
+
+		while (*f && n + 1 < sizeof(seg)) {
+			size_t c;
+
+			if (*f == '%' && (c = conversion(f)) > 0) {
+				f += c;
+				break;
+			}
+			if (*f == '%')
+				f++;	/* "%%" */
+			if (isspace((unsigned char)*f)) {
+				if (n && seg[n - 1] != ' ')
+					seg[n++] = ' ';
+			} else {
+				seg[n++] = (char)tolower((unsigned char)*f);
+			}
+			f++;
+		}
+		/* Trailing white space of a run is the conversion's to fill. */
+		while (n && seg[n - 1] == ' ' && *f)
+			n--;
+		seg[n] = '\0';
+		if (!n)
+			continue;
+		at = strstr(at, seg);
+		if (!at)
+			return -1;
+		if (first < 0)
+			first = at - hay;
+		at += n;
+	}
+	return first;
+}

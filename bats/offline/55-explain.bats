@@ -213,12 +213,13 @@ make_log() {
 	fi
 }
 
-# The file a message's source names ("PROGRAM (...)"): a program in PATH, or a library.
+# The file a message's source names ("PROGRAM (...)"): a program in PATH, or a
+# library; nothing for the kernel's ("Linux's ...").
 source_file() {
 	local prog=${1%% *}
 	case "$prog" in
 	*.so*) ls /usr/lib/*-linux-gnu/"$prog" 2>/dev/null | head -1 ;;
-	*) command -v "$prog" ;;
+	*) command -v "$prog" || true ;;
 	esac
 }
 
@@ -233,7 +234,7 @@ source_file() {
 		assert_equal "$(rdmactl -j explain "$example" | jq -r --arg n "$name" 'map(.name) | index($n) != null')" true
 		bin=$(source_file "$src")
 		if [ -z "$bin" ]; then
-			echo "# ${src%% *} is not installed: '$name' not held to it" >&3
+			echo "# '$name': no binary of ${src%% *} here to hold it to" >&3
 			continue
 		fi
 		# The format is in the binary's strings, as its source wrote it.
@@ -258,4 +259,20 @@ source_file() {
 	run -0 rdmactl -j explain --file "$BATS_TEST_TMPDIR/pp.log"
 	assert_equal "$(jq -c '[.cause, [.items[].lines[0]]]' <<<"$output")" \
 		'["libibverbs: Warning: RLIMIT_MEMLOCK is %llu bytes.",[1,3]]'
+}
+
+@test "explain: a module's loading, as the kernel log and modprobe say it, names what rdmactl does about it" {
+	run -0 rdmactl -j explain '[    5.120] rdma_rxe: Unknown symbol udp_sock_create4 (err -2)'
+	assert_equal "$(jq -r '.[0].name' <<<"$output")" '%s: Unknown symbol %s (err %d)'
+	assert_output --partial "check --only modules"
+	run -0 rdmactl -j explain "modprobe: ERROR: could not insert 'rdma_rxe': Invalid module format"
+	assert_equal "$(jq -r '.[0] | "\(.name)|\(.source | split(" ")[0])"' <<<"$output")" 'Invalid module format|modprobe'
+	run -0 rdmactl -j explain 'modprobe: FATAL: Module rdma_rxe not found in directory /lib/modules/6.1.0-31-cloud-amd64'
+	assert_output --partial 'rdmactl module install'
+	# The signature notice is no failure: the module loaded.
+	run -0 rdmactl explain 'rdma_rxe: module verification failed: signature and/or required key missing - tainting kernel'
+	assert_output --partial 'the module works'
+	# The kernel's NVMe and NFS print a negative errno in parentheses.
+	run -0 rdmactl -j explain 'nvme nvme0: rdma connection establishment failed (-110)'
+	assert_equal "$(jq -r '.[0].name' <<<"$output")" ETIMEDOUT
 }

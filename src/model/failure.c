@@ -358,6 +358,10 @@ static void numbers(const char *t, struct hit *h, size_t *n, size_t max)
 			if (number_after(p, &num))
 				add(h, n, max, p - t, num < 0 ? entry(ER, (int)-num) : entry(WC, (int)num));
 	for (const char *p = t; *p; p++) {
+		/* "(-104)": a negative errno in parentheses, as the kernel's NVMe and NFS print one. */
+		if (p[0] == '(' && p[1] == '-' && isdigit((unsigned char)p[2]) &&
+		    number_after(p + 1, &num) && p[1 + strspn(p + 1, "-0123456789")] == ')')
+			add(h, n, max, p - t, entry(ER, (int)-num));
 		if (p > t && word_char(p[-1]))
 			continue;
 		for (int k = 0; keys[k]; k++) {

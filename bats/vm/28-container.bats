@@ -156,6 +156,17 @@ socket_in_pid() {
 	nsenter -t "$1" -n awk 'NR > 1 && $2 ~ /:12B7$/ { f = 1 } END { exit !f }' /proc/net/udp
 }
 
+# check --pid's process-netns in $checks: a pass where rxe has its socket in
+# PID's namespace (Linux 7.1 and later), else a fail matching REGEX.
+netns_verdict() {
+	if socket_in_pid "$1"; then
+		assert_equal "$(verdict process-netns | cut -d' ' -f1)" pass
+	else
+		run verdict process-netns
+		assert_output --regexp "$2"
+	fi
+}
+
 # The result, detail and fix of check ID in the JSON of $checks.
 verdict() {
 	jq -r --arg id "$1" '.[] | select(.id == $id) | "\(.result) \(.detail) | \(.fix)"' <<<"$checks"
@@ -248,12 +259,7 @@ socket_in_ctr() {
 	assert_output --regexp "^fail $pid \(sleep\), in a Docker container: its root has no /dev/infiniband/$node \(rxc's\): .* \| docker run --device /dev/infiniband/$node "
 	run verdict process-memlock
 	assert_output --regexp "^warn $pid \(sleep\): RLIMIT_MEMLOCK is 64 KiB and it has no CAP_IPC_LOCK: .* \| docker run --ulimit memlock=-1:-1 "
-	if socket_in_pid "$pid"; then
-		assert_equal "$(verdict process-netns | cut -d' ' -f1)" pass
-	else
-		run verdict process-netns
-		assert_output --regexp "^fail $pid \(sleep\): no rdma_rxe UDP 4791 socket in its network namespace: .* \| run the container with --network host \(docker run\); or boot Linux 7.1 or later"
-	fi
+	netns_verdict "$pid" "^fail $pid \(sleep\): no rdma_rxe UDP 4791 socket in its network namespace: .* \| run the container with --network host \(docker run\); or boot Linux 7.1 or later"
 	# Given what they name, a container in the same namespace passes both.
 	run -0 docker_ run --rm --network container:rdmactl-d1 --device "/dev/infiniband/$node" \
 		--device /dev/infiniband/rdma_cm \
@@ -279,12 +285,7 @@ socket_in_ctr() {
 	assert_output --regexp "^warn $pid \(sleep\): RLIMIT_MEMLOCK is 64 KiB and its CAP_IPC_LOCK, held in a user namespace of its own .* \| podman run --ulimit memlock=-1:-1, within the user's own hard limit, which a rootless podman cannot raise"
 	run verdict process-uverbs
 	assert_output --regexp "^fail $pid \(sleep\), in a Podman container: its root has no /dev/infiniband/uverbs[0-9]+ \(rxc's\): .* \| podman run --device /dev/infiniband/uverbs[0-9]+ "
-	if socket_in_pid "$pid"; then
-		assert_equal "$(verdict process-netns | cut -d' ' -f1)" pass
-	else
-		run verdict process-netns
-		assert_output --regexp "\| run the container with --network host \(podman run\); or boot Linux 7.1 or later"
-	fi
+	netns_verdict "$pid" "\| run the container with --network host \(podman run\); or boot Linux 7.1 or later"
 	# Inside: the capability it holds is said not to count.
 	run user_limited exec rdmactl-r1 "$RDMACTL" -j check --only memlock
 	checks=$output

@@ -9,6 +9,7 @@
 
 #include "checks/checks.h"
 #include "kernel/container.h"
+#include "kernel/netns.h"
 #include "kernel/nl.h"
 #include "kernel/sysfs.h"
 
@@ -104,6 +105,11 @@ int check_ctx_container(struct check_ctx *c)
 	return c->box;
 }
 
+static int open_rdma(void *arg)
+{
+	return nl_open(arg, NETLINK_RDMA);
+}
+
 bool check_dev_here(struct check_ctx *c, const struct rdma_dev *d)
 {
 	if (!check_ctx_live(c))
@@ -112,7 +118,14 @@ bool check_dev_here(struct check_ctx *c, const struct rdma_dev *d)
 		struct nl *nl = NULL;
 		struct model_src src = { .root = c->o.root };
 
-		c->nlm_err = nl_open(&nl, NETLINK_RDMA);
+		/*
+		 * --pid's process sees the devices of its own network namespace (a
+		 * container's, from the host): the socket asks there.
+		 */
+		if (c->o.pid > 0 && netns_shared_with(c->o.pid) == 0)
+			c->nlm_err = netns_run_in(c->o.pid, open_rdma, &nl);
+		else
+			c->nlm_err = nl_open(&nl, NETLINK_RDMA);
 		src.nl = nl;
 		if (!c->nlm_err)
 			c->nlm_err = model_load(&src, NULL, (struct model_ask){ .source = MODEL_NETLINK },

@@ -11,8 +11,6 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
-#include "kernel/errname.h"
-#include "kernel/netns.h"
 #include "views/check.h"
 
 static void list(struct cmd_ctx *ctx)
@@ -64,27 +62,6 @@ static int peer_parse(const struct cli_args *a, struct check_opts *o, char *peer
 	return 0;
 }
 
-/*
- * --pid's checks see what the process sees: the devices, netdevs and sockets
- * of its own network namespace, entered as -n PID enters it. Where it cannot
- * be entered, this namespace's are read, and that is said.
- */
-static void enter_pid_netns(int pid)
-{
-	enum netns_step step;
-	char spec[16], path[64];
-	int err = netns_shared_with(pid);
-
-	if (err != 0)
-		return;	/* the same one, or no such process (its check says) */
-	snprintf(spec, sizeof(spec), "%d", pid);
-	err = netns_enter(spec, &step, path, sizeof(path));
-	if (err)
-		pr_warn("check --pid %d: its network namespace cannot be entered (%s: %s): the "
-			"devices read are this namespace's; run as root on the host", pid,
-			errname(err), strerror(-err));
-}
-
 int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct check_opts o = { .root = ctx->sysfs_root, .gid_index = -1,
@@ -130,8 +107,6 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (cli_str(a, "gid-index"))
 		o.gid_index = (int64_t)cli_num(a, "gid-index", 0);
 
-	if (o.pid && !*ctx->sysfs_root)
-		enter_pid_netns(o.pid);
 	checks_run(&o, &c);
 	view_check(ctx->out, &c, count);
 	check_ctx_free(&c);

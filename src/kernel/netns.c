@@ -91,6 +91,31 @@ int netns_shared_with(int pid)
 	return ours.st_dev == its.st_dev && ours.st_ino == its.st_ino;
 }
 
+int netns_run_in(int pid, int (*fn)(void *arg), void *arg)
+{
+	char path[64];
+	int self, its, ret;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
+	self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (self < 0)
+		return -errno;
+	its = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (its < 0 || setns(its, CLONE_NEWNET) < 0) {
+		ret = -errno;
+		if (its >= 0)
+			close(its);
+		close(self);
+		return ret;
+	}
+	close(its);
+	ret = fn(arg);
+	if (setns(self, CLONE_NEWNET) < 0)
+		ret = -errno;
+	close(self);
+	return ret;
+}
+
 int netns_initial(const char *root)
 {
 	char path[4096];

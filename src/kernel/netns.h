@@ -33,6 +33,12 @@ int netns_enter(const char *spec, enum netns_step *step, char *path, size_t len)
 
 /* 1 when process PID is in this process's network namespace, 0 when not, or a negative errno. */
 int netns_shared_with(int pid);
+/*
+ * FN(ARG) run in process PID's network namespace, this process back in its
+ * own after: what FN opens there (a netlink socket) stays there. FN's
+ * result, or a negative errno when the namespace cannot be entered or left.
+ */
+int netns_run_in(int pid, int (*fn)(void *arg), void *arg);
 
 /*
  * 1 when this process is in the initial network namespace, 0 when in another,

@@ -55,6 +55,7 @@ results() {
 	# NCCL's own default (-1: choose), UCX's (auto, all), an empty HCA (all).
 	run verdicts NCCL_IB_GID_INDEX=-1
 	assert_line --regexp 'PASS .*NCCL: uses rxe0 port 1 with GID 1 \(10\.11\.11\.251\), rxe1 port 1 with GID 1 \(10\.11\.13\.1\)'
+	assert_line --partial '(NCCL_IB_GID_INDEX=-1: NCCL chooses, for AF_INET RoCE v2)'
 	run results UCX_IB_GID_INDEX=auto UCX_NET_DEVICES=all UCX_UD_ETH_DGID_CHECK=n
 	assert_output PASS
 	run results UCX_IB_GID_INDEX=AUTO UCX_TLS=all UCX_UD_ETH_DGID_CHECK=no

@@ -275,7 +275,7 @@ void stacks_nccl(struct run *r)
 			return;
 		} else {
 			snprintf(how, sizeof(how), "NCCL_IB_GID_INDEX=%s: NCCL%s%s chooses, for %s RoCE "
-				 "v%lld", gidv, ver ? " " : "", ver, af == AF_INET ? "AF_INET" : "AF_INET6",
+				 "v%lld", gidv, *ver ? " " : "", ver, af == AF_INET ? "AF_INET" : "AF_INET6",
 				 version);
 		}
 	} else if (chooses == 0) {

@@ -272,6 +272,11 @@ source_file() {
 	# The signature notice is no failure: the module loaded.
 	run -0 rdmactl explain 'rdma_rxe: module verification failed: signature and/or required key missing - tainting kernel'
 	assert_output --partial 'the module works'
+	# In a log it is never the cause; the failure after it is.
+	printf '%s\n' '[ 4.9] rdma_rxe: module verification failed: signature and/or required key missing - tainting kernel' \
+		'[ 5.1] rdma_rxe: Unknown symbol udp_sock_create4 (err -2)' >"$BATS_TEST_TMPDIR/dmesg"
+	run -0 rdmactl -j explain --file "$BATS_TEST_TMPDIR/dmesg"
+	assert_equal "$(jq -c '[.cause, .items[0].lines[0]]' <<<"$output")" '["%s: Unknown symbol %s (err %d)",2]'
 	# The kernel's NVMe and NFS print a negative errno in parentheses.
 	run -0 rdmactl -j explain 'nvme nvme0: rdma connection establishment failed (-110)'
 	assert_equal "$(jq -r '.[0].name' <<<"$output")" ETIMEDOUT

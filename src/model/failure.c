@@ -24,14 +24,14 @@
 	"'rdmactl stat' (the counters)"
 
 static const struct model_failure table[] = {
-	{ WC, IBV_WC_SUCCESS, "IBV_WC_SUCCESS", "the work request completed", { NULL }, NULL, NULL, NULL, NULL },
+	{ WC, IBV_WC_SUCCESS, "IBV_WC_SUCCESS", "the work request completed", { NULL }, NULL, NULL, NULL, NULL, true },
 	{ WC, IBV_WC_LOC_LEN_ERR, "IBV_WC_LOC_LEN_ERR",
 	  "a message did not fit: a SEND was longer than the receive posted for it, or a "
 	  "scatter list ran past its memory region",
 	  { "the two ends disagree on the message size (each side's --size, buffer or MTU)",
 	    "a receive buffer posted too small, or a UD receive without its 40 bytes of GRH",
 	    NULL },
-	  "the sizes each side posts; " TELL_QP, NULL, NULL, NULL },
+	  "the sizes each side posts; " TELL_QP, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_LOC_QP_OP_ERR, "IBV_WC_LOC_QP_OP_ERR",
 	  "the work request was not one this QP can do as asked",
 	  { "on Linux 6.1, rxe's word for a path gone under a connected QP: the source GID's "
@@ -42,15 +42,15 @@ static const struct model_failure table[] = {
 	    "type does not have (RDMA READ or atomics on UC or UD)",
 	    "a UD send larger than the path MTU", NULL },
 	  "'rdmactl check' (the port, the addresses behind the GIDs, namespaces); the QP's "
-	  "capabilities against the request; " TELL_QP, NULL, NULL, NULL },
+	  "capabilities against the request; " TELL_QP, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_LOC_EEC_OP_ERR, "IBV_WC_LOC_EEC_OP_ERR",
-	  "an EE context failed: reliable datagram, which rxe does not have", { NULL }, NULL, NULL, NULL, NULL },
+	  "an EE context failed: reliable datagram, which rxe does not have", { NULL }, NULL, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_LOC_PROT_ERR, "IBV_WC_LOC_PROT_ERR",
 	  "a local buffer is not covered by the lkey given for it",
 	  { "the address or length runs outside the memory region registered",
 	    "the lkey of another memory region, or of one already deregistered",
 	    "the memory region belongs to another protection domain than the QP", NULL },
-	  "the lkey, address and length of the failed work request", NULL, NULL, NULL },
+	  "the lkey, address and length of the failed work request", NULL, NULL, NULL, false },
 	{ WC, IBV_WC_WR_FLUSH_ERR, "IBV_WC_WR_FLUSH_ERR",
 	  "the QP was already in the error state: this work request never ran, it was "
 	  "flushed. It is the consequence, not the cause",
@@ -61,40 +61,40 @@ static const struct model_failure table[] = {
 	    "the program moved the QP to ERR or destroyed it while requests were posted",
 	    "the netdev went down or the source GID's address was removed under the QP",
 	    NULL },
-	  "the first error completion the program polled; " TELL_QP, NULL, NULL, NULL },
+	  "the first error completion the program polled; " TELL_QP, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_MW_BIND_ERR, "IBV_WC_MW_BIND_ERR",
 	  "a memory window could not be bound",
 	  { "the memory region was not registered with IBV_ACCESS_MW_BIND",
 	    "the window's range or access goes beyond its memory region's", NULL },
-	  "'rdmactl selftest --transport mw' proves the device's windows", NULL, NULL, NULL },
+	  "'rdmactl selftest --transport mw' proves the device's windows", NULL, NULL, NULL, false },
 	{ WC, IBV_WC_BAD_RESP_ERR, "IBV_WC_BAD_RESP_ERR",
 	  "the responder answered with something the request did not expect",
 	  { "two programs speak to one QP number (a stale peer QPN after a restart)", NULL },
-	  TELL_QP, NULL, NULL, NULL },
+	  TELL_QP, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_LOC_ACCESS_ERR, "IBV_WC_LOC_ACCESS_ERR",
 	  "local memory lacks the access the operation needs",
 	  { "a receive or RDMA READ lands in memory registered without "
 	    "IBV_ACCESS_LOCAL_WRITE", NULL },
-	  "the access flags of the local memory region", NULL, NULL, NULL },
+	  "the access flags of the local memory region", NULL, NULL, NULL, false },
 	{ WC, IBV_WC_REM_INV_REQ_ERR, "IBV_WC_REM_INV_REQ_ERR",
 	  "the responder refused the request as invalid",
 	  { "a SEND longer than the receive the peer posted",
 	    "an operation the peer's QP does not allow: RDMA READ or atomics with its "
 	    "max_dest_rd_atomic 0, or without the remote access flags on its QP",
 	    "a misaligned atomic (not 8 bytes, not 8-aligned)", NULL },
-	  "the peer's QP attributes and the sizes each side posts; " TELL_QP, NULL, NULL, NULL },
+	  "the peer's QP attributes and the sizes each side posts; " TELL_QP, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_REM_ACCESS_ERR, "IBV_WC_REM_ACCESS_ERR",
 	  "the responder refused access to its memory: both QPs are now in ERR",
 	  { "a wrong rkey: of another region, a deregistered one, or another host's",
 	    "the remote address and length run outside the peer's memory region",
 	    "the peer's region (or QP) lacks IBV_ACCESS_REMOTE_WRITE, _READ or _ATOMIC", NULL },
 	  "the rkey, address and length the peer advertised; rxe counts nothing for this "
-	  "error, so the completion is the only witness; " TELL_QP, NULL, NULL, NULL },
+	  "error, so the completion is the only witness; " TELL_QP, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_REM_OP_ERR, "IBV_WC_REM_OP_ERR",
 	  "the responder could not complete the operation",
 	  { "the peer's receive was too small or its memory failed it (its own completion "
 	    "says which)", NULL },
-	  "the peer program's own completion; " TELL_QP, NULL, NULL, NULL },
+	  "the peer program's own completion; " TELL_QP, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_RETRY_EXC_ERR, "IBV_WC_RETRY_EXC_ERR",
 	  "no acknowledgement came after the QP's retry_cnt resends: the QP gave up and is "
 	  "now in ERR",
@@ -106,7 +106,7 @@ static const struct model_failure table[] = {
 	    "the peer's QP is gone (its process ended or destroyed it); on rxe that was "
 	    "measured to make the sender resend forever instead, a hang with no status", NULL },
 	  "'rdmactl check --peer ADDR', 'rdmactl check --gid-index N'; " TELL_QP
-	  " (retry_exceeded_err, completer_retry_err)", NULL, NULL, NULL },
+	  " (retry_exceeded_err, completer_retry_err)", NULL, NULL, NULL, false },
 	{ WC, IBV_WC_RNR_RETRY_EXC_ERR, "IBV_WC_RNR_RETRY_EXC_ERR",
 	  "the peer answered Receiver Not Ready more times than the QP's rnr_retry allows: it "
 	  "had no receive posted for a SEND",
@@ -114,34 +114,34 @@ static const struct model_failure table[] = {
 	    "the peer's receive queue ran empty: it reposts too slowly, or too few",
 	    "rnr_retry too small: 7 means retry forever", NULL },
 	  "the peer's receive posting; 'rdmactl stat' (rcvd_rnr_err here, send_rnr_err on the "
-	  "peer, retry_rnr_exceeded_err)", NULL, NULL, NULL },
+	  "peer, retry_rnr_exceeded_err)", NULL, NULL, NULL, false },
 	{ WC, IBV_WC_LOC_RDD_VIOL_ERR, "IBV_WC_LOC_RDD_VIOL_ERR",
-	  "reliable datagram domain violation: rxe has no reliable datagram", { NULL }, NULL, NULL, NULL, NULL },
+	  "reliable datagram domain violation: rxe has no reliable datagram", { NULL }, NULL, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_REM_INV_RD_REQ_ERR, "IBV_WC_REM_INV_RD_REQ_ERR",
-	  "invalid reliable datagram request: rxe has no reliable datagram", { NULL }, NULL, NULL, NULL, NULL },
+	  "invalid reliable datagram request: rxe has no reliable datagram", { NULL }, NULL, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_REM_ABORT_ERR, "IBV_WC_REM_ABORT_ERR",
 	  "the responder aborted the operation",
-	  { "the peer's QP went to ERR while the message was in flight", NULL }, TELL_QP, NULL, NULL, NULL },
+	  { "the peer's QP went to ERR while the message was in flight", NULL }, TELL_QP, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_INV_EECN_ERR, "IBV_WC_INV_EECN_ERR",
-	  "invalid EE context number: rxe has no reliable datagram", { NULL }, NULL, NULL, NULL, NULL },
+	  "invalid EE context number: rxe has no reliable datagram", { NULL }, NULL, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_INV_EEC_STATE_ERR, "IBV_WC_INV_EEC_STATE_ERR",
-	  "invalid EE context state: rxe has no reliable datagram", { NULL }, NULL, NULL, NULL, NULL },
+	  "invalid EE context state: rxe has no reliable datagram", { NULL }, NULL, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_FATAL_ERR, "IBV_WC_FATAL_ERR", "the device failed",
 	  { "the rxe link was deleted, or rdma_rxe unloaded, under the program", NULL },
-	  "'rdmactl link', 'dmesg'", NULL, NULL, NULL },
+	  "'rdmactl link', 'dmesg'", NULL, NULL, NULL, false },
 	{ WC, IBV_WC_RESP_TIMEOUT_ERR, "IBV_WC_RESP_TIMEOUT_ERR",
 	  "a response did not come in time",
 	  { "the peer is unreachable or gone: " ROCE_UNANSWERED_CAUSES, NULL },
-	  "'rdmactl check --peer ADDR'; " TELL_QP, NULL, NULL, NULL },
+	  "'rdmactl check --peer ADDR'; " TELL_QP, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_GENERAL_ERR, "IBV_WC_GENERAL_ERR",
 	  "an error the other statuses do not name",
 	  { "on rxe, a request the driver could not carry out (memory it could not map)", NULL },
-	  "'dmesg'; " TELL_QP, NULL, NULL, NULL },
+	  "'dmesg'; " TELL_QP, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_TM_ERR, "IBV_WC_TM_ERR", "tag matching failed: rxe has no tag matching",
-	  { NULL }, NULL, NULL, NULL, NULL },
+	  { NULL }, NULL, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_TM_RNDV_INCOMPLETE, "IBV_WC_TM_RNDV_INCOMPLETE",
 	  "tag matching rendezvous left to software: rxe has no tag matching", { NULL },
-	  NULL, NULL, NULL, NULL },
+	  NULL, NULL, NULL, NULL, false },
 
 	{ CM, RDMA_CM_EVENT_ADDR_ERROR, "RDMA_CM_EVENT_ADDR_ERROR",
 	  "rdma_resolve_addr failed: no RDMA device was found for the address",
@@ -149,98 +149,98 @@ static const struct model_failure table[] = {
 	    "to the peer leaves by",
 	    "the peer's address did not answer ARP or neighbour discovery in time (error -110)",
 	    "no route to the peer (error -101, -113)", NULL },
-	  "'rdmactl check --peer ADDR'; 'rdmactl link' (an rxe link on the route's netdev)", NULL, NULL, NULL },
+	  "'rdmactl check --peer ADDR'; 'rdmactl link' (an rxe link on the route's netdev)", NULL, NULL, NULL, false },
 	{ CM, RDMA_CM_EVENT_ROUTE_ERROR, "RDMA_CM_EVENT_ROUTE_ERROR",
 	  "rdma_resolve_route failed",
 	  { "the route to the peer changed or vanished between address and route resolution",
 	    NULL },
-	  "'ip route get ADDR'; 'rdmactl check --peer ADDR'", NULL, NULL, NULL },
+	  "'ip route get ADDR'; 'rdmactl check --peer ADDR'", NULL, NULL, NULL, false },
 	{ CM, RDMA_CM_EVENT_CONNECT_ERROR, "RDMA_CM_EVENT_CONNECT_ERROR",
 	  "the connection could not be made after the request was sent",
 	  { "the peer's rdma_cm answered but its side failed (its QP or device)",
 	    "the peer is unreachable over RoCE: " ROCE_UNANSWERED_CAUSES, NULL },
-	  "'rdmactl check --peer ADDR'", NULL, NULL, NULL },
+	  "'rdmactl check --peer ADDR'", NULL, NULL, NULL, false },
 	{ CM, RDMA_CM_EVENT_UNREACHABLE, "RDMA_CM_EVENT_UNREACHABLE",
 	  "the connect request got no answer: the peer's rdma_cm never replied",
 	  { "a firewall drops UDP 4791 (the connect request travels over RoCE itself)",
 	    "the peer's rxe link is missing, down, or in another network namespace on a kernel "
 	    "before Linux 7.1",
 	    "the MTU: the netdevs on the path disagree", NULL },
-	  "'rdmactl check --peer ADDR' on both hosts", NULL, NULL, NULL },
+	  "'rdmactl check --peer ADDR' on both hosts", NULL, NULL, NULL, false },
 	{ CM, RDMA_CM_EVENT_REJECTED, "RDMA_CM_EVENT_REJECTED",
 	  "the peer refused the connect request",
 	  { "nothing listens on that port there (status 8: invalid service ID)",
 	    "the server's program refused it (status 28: consumer reject), as a server that "
 	    "serves one client does", NULL },
-	  "the server program, and its port", NULL, NULL, NULL },
+	  "the server program, and its port", NULL, NULL, NULL, false },
 	{ CM, RDMA_CM_EVENT_DEVICE_REMOVAL, "RDMA_CM_EVENT_DEVICE_REMOVAL",
 	  "the RDMA device under the connection went away",
 	  { "the rxe link was deleted ('rdmactl del', 'rdma link delete') or rdma_rxe "
 	    "unloaded", "its netdev was removed (rxe goes with it)", NULL },
-	  "'rdmactl link'; 'rdmactl status'", NULL, NULL, NULL },
+	  "'rdmactl link'; 'rdmactl status'", NULL, NULL, NULL, false },
 	{ CM, RDMA_CM_EVENT_ADDR_CHANGE, "RDMA_CM_EVENT_ADDR_CHANGE",
 	  "the address the connection stands on changed",
 	  { "a bonding failover, or the address moved to another netdev", NULL },
-	  "'ip addr'; 'rdmactl gids'", NULL, NULL, NULL },
+	  "'ip addr'; 'rdmactl gids'", NULL, NULL, NULL, false },
 	{ CM, RDMA_CM_EVENT_DISCONNECTED, "RDMA_CM_EVENT_DISCONNECTED",
 	  "the peer disconnected, or the connection failed",
 	  { "the peer program ended or called rdma_disconnect",
 	    "the QP went to ERR (its own completion says why)", NULL },
-	  TELL_QP, NULL, NULL, NULL },
+	  TELL_QP, NULL, NULL, NULL, false },
 
 	{ ER, ENOMEM, "ENOMEM", "out of memory, as a verbs call counts it",
 	  { "ibv_reg_mr: the process's locked-memory limit (ulimit -l, LimitMEMLOCK, a "
 	    "container's) is below what it registers, and it lacks CAP_IPC_LOCK",
 	    "ibv_create_qp, ibv_create_cq: queues deeper than the device allows, or the "
 	    "locked-memory limit again", NULL },
-	  "'rdmactl check' (memlock), 'ulimit -l' in the program's own environment", NULL, NULL, NULL },
+	  "'rdmactl check' (memlock), 'ulimit -l' in the program's own environment", NULL, NULL, NULL, false },
 	{ ER, EINVAL, "EINVAL", "a verbs or rdma_cm call refused an argument",
 	  { "ibv_modify_qp: an attribute the transition does not take, or a GID index beyond "
 	    "the table ('rdmactl gids')",
 	    "ibv_modify_qp to RTR: a path MTU above the port's active MTU",
 	    "ibv_create_qp: capabilities above the device's (max_send_wr, max_inline_data)",
 	    NULL },
-	  "'rdmactl gids', 'rdmactl show' (the port's MTUs)", NULL, NULL, NULL },
+	  "'rdmactl gids', 'rdmactl show' (the port's MTUs)", NULL, NULL, NULL, false },
 	{ ER, ETIMEDOUT, "ETIMEDOUT", "a wait ran out of time",
 	  { "rdma_cm address resolution: the peer's address did not answer ARP or neighbour "
 	    "discovery (RDMA_CM_EVENT_ADDR_ERROR, error -110)",
 	    "the peer is unreachable: " ROCE_UNANSWERED_CAUSES, NULL },
-	  "'rdmactl check --peer ADDR'", NULL, NULL, NULL },
+	  "'rdmactl check --peer ADDR'", NULL, NULL, NULL, false },
 	{ ER, ENODEV, "ENODEV", "no RDMA device where one was needed",
 	  { "rdma_bind_addr, rdma_resolve_addr: no rxe link on the netdev of the address",
 	    "ibv_open_device: the device was deleted", NULL },
-	  "'rdmactl link'; 'rdmactl add rxe0 NETDEV'", NULL, NULL, NULL },
+	  "'rdmactl link'; 'rdmactl add rxe0 NETDEV'", NULL, NULL, NULL, false },
 	{ ER, EADDRNOTAVAIL, "EADDRNOTAVAIL", "the address is not this host's",
-	  { "rdma_bind_addr to an address no local netdev holds", NULL }, "'ip addr'", NULL, NULL, NULL },
+	  { "rdma_bind_addr to an address no local netdev holds", NULL }, "'ip addr'", NULL, NULL, NULL, false },
 	{ ER, EADDRINUSE, "EADDRINUSE", "the port is taken",
 	  { "another rdma_cm listener on that port (another server still running)", NULL },
-	  "'rdma res show cm_id'", NULL, NULL, NULL },
+	  "'rdma res show cm_id'", NULL, NULL, NULL, false },
 	{ ER, ECONNREFUSED, "ECONNREFUSED", "the peer refused the connection",
 	  { "nothing listens on that port there (RDMA_CM_EVENT_REJECTED)", NULL },
-	  "the server program, and its port", NULL, NULL, NULL },
+	  "the server program, and its port", NULL, NULL, NULL, false },
 	{ ER, ENETUNREACH, "ENETUNREACH", "no route to the peer's network",
-	  { "the route table has no way to the address", NULL }, "'ip route get ADDR'", NULL, NULL, NULL },
+	  { "the route table has no way to the address", NULL }, "'ip route get ADDR'", NULL, NULL, NULL, false },
 	{ ER, EHOSTUNREACH, "EHOSTUNREACH", "the peer host cannot be reached",
 	  { "no answer to ARP or neighbour discovery for the address", NULL },
-	  "'ip neigh'; 'rdmactl check --peer ADDR'", NULL, NULL, NULL },
+	  "'ip neigh'; 'rdmactl check --peer ADDR'", NULL, NULL, NULL, false },
 	{ ER, EPERM, "EPERM", "the call needs a privilege the process lacks",
 	  { "raw packet QPs need CAP_NET_RAW",
 	    "rdma_rxe's netlink (rdma link add) needs CAP_NET_ADMIN", NULL },
-	  "the process's capabilities", NULL, NULL, NULL },
+	  "the process's capabilities", NULL, NULL, NULL, false },
 	{ ER, EOPNOTSUPP, "EOPNOTSUPP", "the device does not do what was asked",
 	  { "a verb or QP type rxe does not have (XRC on old kernels, ODP before 6.12, "
 	    "tag matching)", NULL },
-	  "'rdmactl selftest --transport all' (what the device claims and does)", NULL, NULL, NULL },
+	  "'rdmactl selftest --transport all' (what the device claims and does)", NULL, NULL, NULL, false },
 	{ ER, EAGAIN, "EAGAIN", "try again: nothing was ready",
 	  { "ibv_get_cq_event or rdma_get_cm_event on a nonblocking channel with nothing in it",
-	    NULL }, NULL, NULL, NULL, NULL },
+	    NULL }, NULL, NULL, NULL, NULL, false },
 	{ ER, EBUSY, "EBUSY", "the resource is in use",
 	  { "deregistering a memory region a memory window is still bound to",
 	    "deleting an rxe link a process holds open", NULL },
-	  "'rdmactl del' names the process that holds it", NULL, NULL, NULL },
+	  "'rdmactl del' names the process that holds it", NULL, NULL, NULL, false },
 	{ ER, ENOSPC, "ENOSPC", "a table is full",
 	  { "ibv_post_send, ibv_post_recv: more work requests than the queue's depth", NULL },
-	  "the queue depths the QP was made with", NULL, NULL, NULL },
+	  "the queue depths the QP was made with", NULL, NULL, NULL, false },
 };
 
 #define NTABLE (sizeof(table) / sizeof(table[0]))
@@ -285,19 +285,6 @@ static long find_word(const char *hay, const char *word)
 		if ((p == hay || !word_char(p[-1])) && !word_char(p[n]))
 			return p - hay;
 	return -1;
-}
-
-/* Where PHRASE (lowercased) first stands in HAY; -1 when nowhere or empty. */
-static long find_phrase(const char *hay, const char *phrase)
-{
-	char low[128];
-	const char *p;
-
-	if (!phrase || !*phrase)
-		return -1;
-	lower(phrase, low, sizeof(low));
-	p = strstr(hay, low);
-	return p ? p - hay : -1;
 }
 
 /* The entry of KIND and VALUE, or NULL. */
@@ -433,6 +420,17 @@ static long find_low(const char *hay, const char *low)
 		return -1;
 	p = strstr(hay, low);
 	return p ? p - hay : -1;
+}
+
+/* Where PHRASE (any case) first stands in HAY; -1 when nowhere, empty or NULL. */
+static long find_phrase(const char *hay, const char *phrase)
+{
+	char low[128];
+
+	if (!phrase)
+		return -1;
+	lower(phrase, low, sizeof(low));
+	return find_low(hay, low);
 }
 
 /* The LEN entries of T after the N in OUT already, as far as MAX allows: the new count. */

@@ -8,6 +8,7 @@
 #ifndef RDMACTL_MODEL_FAILURE_H
 #define RDMACTL_MODEL_FAILURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum model_failure_kind {
@@ -35,6 +36,7 @@ struct model_failure {
 	 */
 	const char *form, *also;
 	const char *source;	/* a message's: the program and the file of its source */
+	bool notice;		/* it says nothing went wrong: never a log's cause */
 };
 
 /* "wc_status", "cm_event", "errno", "kernel_log", "message". */

@@ -60,10 +60,10 @@ void model_failure_log_line(struct model_failure_log *l, const char *line, size_
 	}
 }
 
-/* Whether F reports something gone wrong: not a success. */
+/* Whether F reports something gone wrong: not a success, not a notice. */
 static bool is_error(const struct model_failure *f)
 {
-	return !(f->kind == MODEL_FAILURE_WC_STATUS && f->value == IBV_WC_SUCCESS);
+	return !f->notice;
 }
 
 /* Whether F follows from an earlier failure rather than causing one: a flush, a disconnect. */

@@ -422,23 +422,25 @@ void check_memlock(struct check_ctx *c)
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur <= 64 * 1024) {
 		/* A user namespace of its own: a capability here is no capability there. */
 		bool own = container_userns_own("");
+		const char *flag = container_rootless("") ? "--ulimit memlock=-1:-1, within the "
+				   "hard limit of the user who runs the rootless engine, which it "
+				   "cannot raise" :
+				   own ? "--ulimit memlock=-1:-1 (--cap-add IPC_LOCK does not lift it "
+				   "in a user namespace of the container's own)" :
+				   "--ulimit memlock=-1 (or --cap-add IPC_LOCK)";
+		const char *why = geteuid() != 0 ? "" :
+				  !own ? " and this root has no CAP_IPC_LOCK" :
+				  container_has_cap_ipc_lock("") ? " and this root's CAP_IPC_LOCK, of "
+				  "a user namespace of its own, does not lift it" :
+				  " and this root, of a user namespace of its own, has no CAP_IPC_LOCK";
 		char msg[64], fix[384];
 
 		snprintf(msg, sizeof(msg), "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
-		check_report(c, V_WARN, in_container(c, "ulimit -l unlimited",
-			     container_rootless("") ? "--ulimit memlock=-1:-1, within the hard limit "
-			     "of the user who runs the rootless engine, which it cannot raise" :
-			     own ? "--ulimit memlock=-1:-1 (--cap-add IPC_LOCK does not lift it in a "
-			     "user namespace of the container's own)" : "--ulimit memlock=-1 (or "
-			     "--cap-add IPC_LOCK)", "securityContext.capabilities.add: [\"IPC_LOCK\"]",
-			     fix, sizeof(fix)),
+		check_report(c, V_WARN, in_container(c, "ulimit -l unlimited", flag,
+			     "securityContext.capabilities.add: [\"IPC_LOCK\"]", fix, sizeof(fix)),
 			     "RLIMIT_MEMLOCK is %s%s: ibv_reg_mr of more than that fails with ENOMEM for this "
 			     "%s; for good, '* - memlock unlimited' in /etc/security/limits.d/rdma.conf, "
-			     "and LimitMEMLOCK=infinity for services", msg,
-			     geteuid() != 0 ? "" : !own ? " and this root has no CAP_IPC_LOCK" :
-			     container_has_cap_ipc_lock("") ? " and this root's CAP_IPC_LOCK, of a user "
-			     "namespace of its own, does not lift it" : " and this root, of a "
-			     "user namespace of its own, has no CAP_IPC_LOCK",
+			     "and LimitMEMLOCK=infinity for services", msg, why,
 			     geteuid() == 0 ? "process" : "user");
 		return;
 	}

@@ -68,21 +68,27 @@ bool container_has_cap_ipc_lock(const char *root)
 	return cap && sscanf(cap, "\nCapEff: %llx", &eff) == 1 && (eff >> CAP_IPC_LOCK_BIT & 1);
 }
 
-bool container_userns_own(const char *root)
+/* The first line of this process's uid_map: ids from INSIDE, at OUTSIDE, COUNT of them. */
+static bool uid_map_head(const char *root, unsigned long long *inside,
+			 unsigned long long *outside, unsigned long long *count)
 {
 	char map[256];
+
+	return sysfs_read(root, map, sizeof(map), "/proc/self/uid_map") > 0 &&
+	       sscanf(map, "%llu %llu %llu", inside, outside, count) == 3;
+}
+
+bool container_userns_own(const char *root)
+{
 	unsigned long long inside, outside, count;
 
 	/* The initial user namespace maps every id to itself: "0 0 4294967295". */
-	if (sysfs_read(root, map, sizeof(map), "/proc/self/uid_map") <= 0)
-		return false;
-	return !(sscanf(map, "%llu %llu %llu", &inside, &outside, &count) == 3 && inside == 0 &&
-		 outside == 0 && count == 4294967295ULL);
+	return uid_map_head(root, &inside, &outside, &count) &&
+	       !(inside == 0 && outside == 0 && count == 4294967295ULL);
 }
 
 bool container_rootless(const char *root)
 {
-	char map[256];
 	unsigned long long inside, outside, count;
 
 	/*
@@ -90,10 +96,7 @@ bool container_rootless(const char *root)
 	 * root ("0 1000 1", subordinate ids after it); a root daemon's remapping
 	 * maps root into a subordinate range ("0 100000 65536").
 	 */
-	if (!container_userns_own(root) ||
-	    sysfs_read(root, map, sizeof(map), "/proc/self/uid_map") <= 0)
-		return false;
-	return sscanf(map, "%llu %llu %llu", &inside, &outside, &count) == 3 && inside == 0 &&
+	return uid_map_head(root, &inside, &outside, &count) && inside == 0 && outside != 0 &&
 	       count == 1;
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -128,6 +129,40 @@ static void engines(void **state)
 	}
 }
 
+/* Whose user namespace this process is in, by its uid map: the host's, a remapping, a user's own. */
+static void own_namespace(void **state)
+{
+	static const struct {
+		const char *map;
+		bool own, rootless;
+	} cases[] = {
+		{ "         0          0 4294967295\n", false, false },
+		{ "         0     100000      65536\n", true, false },
+		{ "         0       1001          1\n         1     100000      65536\n", true, true },
+		{ "", false, false },
+	};
+	char root[] = "/tmp/rdmactl-test-XXXXXX", path[256];
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/proc", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/self", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/self/uid_map", root);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = fopen(path, "w");
+
+		assert_non_null(f);
+		fputs(cases[i].map, f);
+		fclose(f);
+		assert_int_equal(container_userns_own(root), cases[i].own);
+		assert_int_equal(container_rootless(root), cases[i].rootless);
+	}
+	snprintf(path, sizeof(path), "rm -rf %s", root);
+	assert_int_equal(system(path), 0);
+}
+
 /* NCCL by the version its file is named by; none from a name without one, or a longer one. */
 static void nccl(void **state)
 {
@@ -204,6 +239,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(engines),
 		cmocka_unit_test(engine_markers),
 		cmocka_unit_test(nccl),
+		cmocka_unit_test(own_namespace),
 	};
 
 	unit_filter(argc, argv);

@@ -93,25 +93,25 @@ int netns_shared_with(int pid)
 
 int netns_run_in(int pid, int (*fn)(void *arg), void *arg)
 {
-	char path[64];
+	char spec[16], path[64];
 	int self, its, ret;
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
+	snprintf(spec, sizeof(spec), "%d", pid);
 	self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (self < 0)
 		return -errno;
-	its = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (its < 0 || setns(its, CLONE_NEWNET) < 0) {
-		ret = -errno;
-		if (its >= 0)
-			close(its);
+	its = netns_open(spec, path, sizeof(path));
+	if (its < 0) {
 		close(self);
-		return ret;
+		return its;
 	}
+	ret = setns(its, CLONE_NEWNET) ? -errno : 0;
 	close(its);
-	ret = fn(arg);
-	if (setns(self, CLONE_NEWNET) < 0)
-		ret = -errno;
+	if (!ret) {
+		ret = fn(arg);
+		if (setns(self, CLONE_NEWNET) < 0)
+			ret = -errno;
+	}
 	close(self);
 	return ret;
 }

@@ -147,7 +147,8 @@ MODEL_MODS := model/load model/sysfs model/model model/netlink model/port $(NL_M
 # tests first, then only the pure lower-layer ones that one is built on.
 TEST_MODS_cli := cli/grammar cli/help cli/complete cli/out kernel/errname kernel/release kernel/sysfs kernel/safe selftest/xport/parse
 TEST_MODS_conf := model/conf model/names kernel/safe
-TEST_MODS_failure := model/failure model/failure_log model/rxelog model/stacklog
+TEST_MODS_failure := model/failure model/failure_match model/phrases model/failure_log \
+	model/rxelog model/stacklog
 TEST_MODS_gid := model/gid
 TEST_MODS_klog := kernel/klog
 TEST_MODS_kprobe := kernel/kprobe kernel/sysfs kernel/safe
@@ -155,6 +156,7 @@ TEST_MODS_link := $(MODEL_MODS)
 TEST_MODS_model := $(MODEL_MODS)
 TEST_MODS_monitor := model/monitor model/qp model/qpdiag model/counter $(MODEL_MODS)
 TEST_MODS_names := model/names
+TEST_MODS_phrases := model/phrases
 TEST_MODS_nl := $(NL_MODS)
 TEST_MODS_nldev := kernel/nldev kernel/nl kernel/safe
 TEST_MODS_proc := kernel/proc kernel/container kernel/safe kernel/sysfs

@@ -53,6 +53,11 @@ const struct model_failure *model_failure_stacklog(size_t *n);
  * they do not, in order.
  */
 long model_failure_format_at(const char *hay, const char *format);
+/*
+ * The longest literal run of printf FORMAT, as model_failure_format_at seeks
+ * it, into BUF (SIZE bytes): a line that lacks it is not the format's. Its length.
+ */
+size_t model_failure_format_anchor(const char *format, char *buf, size_t size);
 
 /* Every entry known, of every table, into OUT (at most MAX): how many there are. */
 size_t model_failure_all(const struct model_failure **out, size_t max);
@@ -67,6 +72,10 @@ size_t model_failure_all(const struct model_failure **out, size_t max);
 size_t model_failure_match(const char *text,
 			   const char *(*text_of)(enum model_failure_kind k, int value),
 			   const struct model_failure **out, size_t max);
+/* The same of TEXT's LEN bytes (no NUL needed; one ends the text), the first 1023 read. */
+size_t model_failure_match_n(const char *text, size_t len,
+			     const char *(*text_of)(enum model_failure_kind k, int value),
+			     const struct model_failure **out, size_t max);
 
 /*
  * A whole log read a line at a time (explain --file): each known entry once,

@@ -31,14 +31,11 @@ void model_failure_log_line(struct model_failure_log *l, const char *line, size_
 			    const char *(*text_of)(enum model_failure_kind k, int value))
 {
 	const struct model_failure *f[16];
-	char text[1024];
-	size_t n, k = len < sizeof(text) - 1 ? len : sizeof(text) - 1;
+	size_t n;
 
 	l->lines++;
 	/* A NUL in the line ends the text matched: binary data is passed over, not refused. */
-	memcpy(text, line, k);
-	text[k] = '\0';
-	n = model_failure_match(text, text_of, f, sizeof(f) / sizeof(f[0]));
+	n = model_failure_match_n(line, len, text_of, f, sizeof(f) / sizeof(f[0]));
 	if (n)
 		l->known++;
 	for (size_t i = 0; i < n; i++) {

@@ -224,37 +224,52 @@ static size_t conversion(const char *p)
 	return p[i] ? i + 1 : i;
 }
 
+/*
+ * The next literal run of the format at *F into SEG (SIZE bytes), lowercased,
+ * each run of white space one space, the white space before a conversion
+ * left to it; *F moved past the conversion that ends it. The run's length
+ * (0 for none, as between two conversions); -1 at the format's end.
+ */
+static long next_segment(const char **fp, char *seg, size_t size)
+{
+	const char *f = *fp;
+	size_t n = 0;
+
+	if (!*f)
+		return -1;
+	while (*f && n + 1 < size) {
+		size_t c;
+
+		if (*f == '%' && (c = conversion(f)) > 0) {
+			f += c;
+			break;
+		}
+		if (*f == '%')
+			f++;	/* "%%" */
+		if (isspace((unsigned char)*f)) {
+			if (n && seg[n - 1] != ' ')
+				seg[n++] = ' ';
+		} else {
+			seg[n++] = (char)tolower((unsigned char)*f);
+		}
+		f++;
+	}
+	/* Trailing white space of a run is the conversion's to fill. */
+	while (n && seg[n - 1] == ' ' && *f)
+		n--;
+	seg[n] = '\0';
+	*fp = f;
+	return (long)n;
+}
+
 long model_failure_format_at(const char *hay, const char *format)
 {
-	char seg[256] = "";
+	char seg[256];
 	const char *at = hay, *f = format;
-	long first = -1;
+	long first = -1, n;
 
 	/* Each literal run of FORMAT, lowercased, in order in HAY; a conversion matches anything. */
-	while (*f) {
-		size_t n = 0;
-
-		while (*f && n + 1 < sizeof(seg)) {
-			size_t c;
-
-			if (*f == '%' && (c = conversion(f)) > 0) {
-				f += c;
-				break;
-			}
-			if (*f == '%')
-				f++;	/* "%%" */
-			if (isspace((unsigned char)*f)) {
-				if (n && seg[n - 1] != ' ')
-					seg[n++] = ' ';
-			} else {
-				seg[n++] = (char)tolower((unsigned char)*f);
-			}
-			f++;
-		}
-		/* Trailing white space of a run is the conversion's to fill. */
-		while (n && seg[n - 1] == ' ' && *f)
-			n--;
-		seg[n] = '\0';
+	while ((n = next_segment(&f, seg, sizeof(seg))) >= 0) {
 		if (!n)
 			continue;
 		at = strstr(at, seg);
@@ -265,4 +280,20 @@ long model_failure_format_at(const char *hay, const char *format)
 		at += n;
 	}
 	return first;
+}
+
+size_t model_failure_format_anchor(const char *format, char *buf, size_t size)
+{
+	char seg[256];
+	const char *f = format;
+	size_t best = 0;
+	long n;
+
+	buf[0] = '\0';
+	while ((n = next_segment(&f, seg, sizeof(seg))) >= 0)
+		if ((size_t)n > best && (size_t)n < size) {
+			best = (size_t)n;
+			memcpy(buf, seg, best + 1);
+		}
+	return best;
 }

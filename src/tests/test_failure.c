@@ -42,6 +42,16 @@ static void numbers_and_keywords(void **state)
 	/* Numbers past every table, and inside words, are nothing. */
 	assert_string_equal(names("status 99"), "");
 	assert_string_equal(names("x12 a12b"), "");
+	/* A keyword's number after up to three separators, no further. */
+	assert_string_equal(names("status = 13"), "IBV_WC_RNR_RETRY_EXC_ERR");
+	assert_string_equal(names("status :== 13"), "");
+	/* A line's bytes, no NUL needed, and none read past a NUL. */
+	{
+		const struct model_failure *f[2];
+
+		assert_int_equal(model_failure_match_n("ENOMEMxyz", 6, NULL, f, 2), 1);
+		assert_int_equal(model_failure_match_n("x\0ENOMEM", 8, NULL, f, 2), 0);
+	}
 }
 
 static void names_whole_words_in_order(void **state)

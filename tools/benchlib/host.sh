@@ -179,3 +179,56 @@ measure_capture_read() {
 	echo
 	rm -rf "$tmpd"
 }
+
+# grep's count of the lines the patterns in $1 match in $2, into $3: to a file,
+# as GNU grep stops at its first match when its output is /dev/null.
+grep_counted() { LC_ALL=C grep -c -E -i -f "$1" "$2" >"$3" || true; }
+
+# On the host: explain --file of a 100 MiB log against grep -E -i -f of the
+# catalogue's own patterns, and its peak memory on a log ten times smaller.
+measure_explain_read() {
+	local tmpd i mine theirs small big noise=/var/log/dpkg.log
+	[ -s "$noise" ] || { say "no $noise to make a log's noise of"; return 1; }
+	tmpd=$(mktemp -d)
+	echo "## Reading a whole log (on the host)"
+	echo
+	echo "\`rdmactl explain --file LOG\` against \`LC_ALL=C grep -c -E -i -f PATTERNS LOG\`."
+	echo "LOG: 100 MiB of $noise's lines (real lines of this machine's package log),"
+	echo "one line in a hundred the example of an entry of \`rdmactl -j explain --list\` in turn;"
+	echo "PATTERNS: every entry's words as an extended regular expression (a message's printf"
+	echo "conversions as \`.*\`), case ignored as explain ignores it. Milliseconds, median"
+	echo "of $repeat runs, the two in turn; memory: peak RSS (GNU time's %M) on that log and"
+	echo "on its first 10 MiB."
+	echo
+	"$R" -j explain --list >"$tmpd/list.json"
+	jq -r '.[] | select(.name != "IBV_WC_SUCCESS") | .text // empty' "$tmpd/list.json" >"$tmpd/real"
+	jq -r '.[] | (if .kind == "message" or .kind == "kernel_log" then [.name] else [.name, .text] end)
+		| .[] | select(. != null and . != "")' "$tmpd/list.json" |
+		sed -e 's/[][\.*^$+?(){}|]/\\&/g' -e 's/%[-+ #0-9.*]*[hlLqjzt]*[a-zA-Z]/.*/g' \
+			-e 's/%%/%/g' >"$tmpd/patterns"
+	awk -v target=$((100 << 20)) 'NR == FNR { real[n++] = $0; next } { noise[m++] = $0 }
+		END { while (size < target) {
+			l = i % 100 == 99 ? real[int(i / 100) % n] : noise[i % m]
+			print l; size += length(l) + 1; i++ } }' "$tmpd/real" "$noise" >"$tmpd/log"
+	head -c $((10 << 20)) "$tmpd/log" >"$tmpd/small"
+	table_head
+	read_mine() { mine+=$(time_ms 1 "$R" explain --file "$tmpd/log")$'\n'; }
+	read_peer() { theirs+=$(time_ms 1 grep_counted "$tmpd/patterns" "$tmpd/log" "$tmpd/count")$'\n'; }
+	mine='' theirs=''
+	for ((i = 0; i < repeat; i++)); do
+		in_turn "$i" read_mine read_peer
+	done
+	row "explain --file of a 100 MiB log, 1 line in 100 known, ms" ms "$mine" \
+		"grep -c -E -i -f ($(wc -l <"$tmpd/patterns") patterns)" "$theirs" "le 2.00"
+	big='' small=''
+	for ((i = 0; i < repeat; i++)); do
+		big+=$(/usr/bin/time -f %M "$R" explain --file "$tmpd/log" 2>&1 >/dev/null | tail -1)$'\n'
+		small+=$(/usr/bin/time -f %M "$R" explain --file "$tmpd/small" 2>&1 >/dev/null | tail -1)$'\n'
+	done
+	row "peak RSS of explain --file, 100 MiB log against 10 MiB, KiB (flat: 1)" KiB "$big" \
+		"the same of 10 MiB" "$small" "le 1.10"
+	echo
+	echo "Lines known in the log: rdmactl $("$R" -j explain --file "$tmpd/log" | jq .known), grep $(cat "$tmpd/count")."
+	echo
+	rm -rf "$tmpd"
+}

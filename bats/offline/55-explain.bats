@@ -62,6 +62,9 @@ ibv_text() {
 	assert_equal "$(jq -r '[.[].name] | join(",")' <<<"$output")" RDMA_CM_EVENT_ADDR_ERROR,ETIMEDOUT
 	run rdmactl -j explain 'ibv_reg_mr failed: Cannot allocate memory' 'and RNR retry counter exceeded'
 	assert_equal "$(jq -r '[.[].name] | join(",")' <<<"$output")" ENOMEM,IBV_WC_RNR_RETRY_EXC_ERR
+	# Beside an event, a positive number is its status (a reject reason), not a completion's.
+	run rdmactl -j explain 'cma event RDMA_CM_EVENT_REJECTED, error 8'
+	assert_equal "$(jq -r '[.[].name] | join(",")' <<<"$output")" RDMA_CM_EVENT_REJECTED
 	assert_json_contract explain <<<"$output"
 }
 
@@ -213,13 +216,24 @@ make_log() {
 	fi
 }
 
-# The file a message's source names ("PROGRAM (...)"): a program in PATH, or a
-# library; nothing for the kernel's ("Linux's ...").
+# The file a message's source names ("PROGRAM (...)"): a program in PATH, a
+# library (UCX's transports in a folder of their own), a kernel module of a
+# Debian kernel the bed has fetched; nothing for the kernel's ("Linux's ...").
 source_file() {
 	local prog=${1%% *}
 	case "$prog" in
-	*.so*) ls /usr/lib/*-linux-gnu/"$prog" 2>/dev/null | head -1 ;;
+	*.so*) ls /usr/lib/*-linux-gnu/"$prog" /usr/lib/*-linux-gnu/*/"$prog" 2>/dev/null | head -1 ;;
+	*.ko) find "${RXE_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdmactl/vm}"/linux-image-* \
+		-name "$prog" -o -name "$prog.xz" 2>/dev/null | head -1 ;;
 	*) command -v "$prog" || true ;;
+	esac
+}
+
+# The strings of FILE, a compressed module's inflated first.
+file_strings() {
+	case "$1" in
+	*.xz) xz -dc "$1" | strings ;;
+	*) strings "$1" ;;
 	esac
 }
 
@@ -238,7 +252,7 @@ source_file() {
 			continue
 		fi
 		# The format is in the binary's strings, as its source wrote it.
-		strings "$bin" | grep -qF -- "$name" || fail "'$name' is not in $bin"
+		file_strings "$bin" | grep -qF -- "$name" || fail "'$name' is not in $bin"
 		checked=$((checked + 1))
 	done
 	[ "$checked" -gt 0 ] || skip "none of the programs is installed (tools/install-deps vm)"
@@ -279,5 +293,30 @@ source_file() {
 	assert_equal "$(jq -c '[.cause, .items[0].lines[0]]' <<<"$output")" '["%s: Unknown symbol %s (err %d)",2]'
 	# The kernel's NVMe and NFS print a negative errno in parentheses.
 	run -0 rdmactl -j explain 'nvme nvme0: rdma connection establishment failed (-110)'
-	assert_equal "$(jq -r '.[0].name' <<<"$output")" ETIMEDOUT
+	assert_equal "$(jq -c 'map(.name)' <<<"$output")" '["rdma connection establishment failed (%d)","ETIMEDOUT"]'
+}
+
+@test "explain: the words of rdma_cm's tools, UCX, libfabric and NVMe over RDMA, with their causes" {
+	# Each line as its program prints it, the entry it names, a cause's words.
+	while IFS='|' read -r line name cause; do
+		run -0 rdmactl -j explain "$line"
+		assert_equal "$(jq --arg n "$name" --arg c "$cause" \
+			'map(select(.name == $n) | .causes | map(contains($c)) | any) == [true]' <<<"$output")" true
+	done <<'LINES'
+No RDMA devices were detected|No RDMA devices were detected|no rxe link exists
+cmatose: failed to create RDMA CM event channel|failed to create RDMA CM event channel|rdma_ucm is not loaded
+rping: rdma_buf reg_mr failed|buf reg_mr failed|memlock limit
+[1744644100.553280] [node:188662:0]  ib_iface.c:1230 UCX  ERROR mlx5_0: ibv_create_cq(cqe=4096) failed: Cannot allocate memory : Please set max locked memory (ulimit -l) to 'unlimited' (current: 64 kbytes)|Please set max locked memory (ulimit -l) to 'unlimited' (current: %llu kbytes)|memlock limit
+ucp_context.c:1582 UCX  ERROR No usable transports/devices, asked rc_x on network: mlx5_0:1|no usable transports/devices|UCX_NET_DEVICES names a device
+fi_getinfo: -61|fi_getinfo: %d|no rxe link
+[  981.641676] nvme nvme0: rdma connection establishment failed (-12)|rdma connection establishment failed (%d)|(-12, ENOMEM)
+nvme nvme0: Connect rejected: status 8 (invalid service ID).|Connect rejected: status %d (%s).|no nvmet port listens
+LINES
+	# The kernel's lines of a refused NVMe connect and nvme connect's own: the refusal first.
+	printf '%s\n' 'nvme nvme0: Connect rejected: status 8 (invalid service ID).' \
+		'nvme nvme0: rdma connection establishment failed (-104)' \
+		'could not add new controller: failed to write to nvme-fabrics device' >"$BATS_TEST_TMPDIR/nvme.log"
+	run -0 rdmactl -j explain - <"$BATS_TEST_TMPDIR/nvme.log"
+	assert_equal "$(jq -c '[.cause, (.items | map(.name))]' <<<"$output")" \
+		'["Connect rejected: status %d (%s).",["Connect rejected: status %d (%s).","rdma connection establishment failed (%d)","ECONNRESET","failed to write to nvme-fabrics device"]]'
 }

@@ -238,6 +238,32 @@ static const struct model_failure table[] = {
 	  { "deregistering a memory region a memory window is still bound to",
 	    "deleting an rxe link a process holds open", NULL },
 	  "'rdmactl del' names the process that holds it", NULL, NULL, NULL, false },
+	{ ER, ECONNRESET, "ECONNRESET", "the connection was reset",
+	  { "the kernel's NVMe host says it of every failed connect: the target refused it or "
+	    "never answered (its 'Connect rejected' line, or none)",
+	    "the peer of the TCP exchange before any RDMA (the ping-pongs, perftest) ended "
+	    "first: its own output names the cause", NULL },
+	  "'rdmactl check --peer ADDR'; the other side's output", NULL, NULL, NULL, false },
+	{ ER, ENOENT, "ENOENT", "a file or node the call needs does not exist",
+	  { "/dev/infiniband/rdma_cm is missing (rdma_ucm not loaded, or a container started "
+	    "without --device /dev/infiniband/rdma_cm): librdmacm cannot open it",
+	    "a uverbs node missing from a container (--device /dev/infiniband/uverbsN)",
+	    "insmod of a module with (err -2) after a symbol: a module it needs is not loaded",
+	    NULL },
+	  "'rdmactl check --only modules', 'ls -l /dev/infiniband'", NULL, NULL, NULL, false },
+	{ ER, EACCES, "EACCES", "permission denied",
+	  { "a uverbs or rdma_cm node not opened to this user (rdma-core's udev rules make "
+	    "them 0666; a container's device rules may not)",
+	    "a container's device cgroup refuses the node (EPERM more often)", NULL },
+	  "'ls -l /dev/infiniband', 'rdmactl check --pid PID'", NULL, NULL, NULL, false },
+	{ ER, ENOEXEC, "ENOEXEC", "the kernel refused a module file as not for it",
+	  { "a module built for another kernel release or architecture ('Invalid module "
+	    "format')", NULL },
+	  "'rdmactl check --only modules'", NULL, NULL, NULL, false },
+	{ ER, EKEYREJECTED, "EKEYREJECTED", "the kernel refused a module's signature",
+	  { "Secure Boot enforces module signatures and the module (DKMS's rdma_rxe) is "
+	    "signed with a key that is not enrolled ('Key was rejected by service')", NULL },
+	  "'rdmactl check --only modules'; 'mokutil --sb-state'", NULL, NULL, NULL, false },
 	{ ER, ENOSPC, "ENOSPC", "a table is full",
 	  { "ibv_post_send, ibv_post_recv: more work requests than the queue's depth", NULL },
 	  "the queue depths the QP was made with", NULL, NULL, NULL, false },
@@ -263,11 +289,12 @@ static size_t append(const struct model_failure **out, size_t n, size_t max,
 
 size_t model_failure_all(const struct model_failure **out, size_t max)
 {
-	const struct model_failure *kl, *msg;
-	size_t nkl, nmsg;
+	const struct model_failure *kl, *msg, *app;
+	size_t nkl, nmsg, napp;
 
 	kl = model_failure_rxelog(&nkl);
 	msg = model_failure_stacklog(&nmsg);
-	return append(out, append(out, append(out, 0, max, table, NTABLE), max, kl, nkl), max,
-		      msg, nmsg);
+	app = model_failure_applog(&napp);
+	return append(out, append(out, append(out, append(out, 0, max, table, NTABLE), max, kl,
+						nkl), max, msg, nmsg), max, app, napp);
 }

@@ -251,9 +251,20 @@ static void add(struct hit *h, size_t *n, size_t max, long at, const struct mode
 
 #define NUMBER_CHARS " \t\n\r\v\f=:#-0123456789"
 
-/* The numbers the text gives with their keywords: statuses, and errnos (negative or errno N). */
+/*
+ * The numbers the text gives with their keywords: statuses, and errnos
+ * (negative or errno N). Beside an rdma_cm event, or in a message that
+ * prints a status of its own (nvme's "Connect rejected: status %d"), a
+ * positive number is that status (a reject reason: 8, 28), not a work
+ * completion's.
+ */
 static void numbers(const char *t, struct hit *h, size_t *n, size_t max)
 {
+	bool event = false;
+
+	for (size_t i = 0; i < *n; i++)
+		event |= h[i].f->kind == CM ||
+			 (h[i].f->kind == MODEL_FAILURE_MESSAGE && strstr(h[i].f->name, "status %"));
 	const char *const *keys = number_keys;
 	long num;
 
@@ -282,7 +293,7 @@ static void numbers(const char *t, struct hit *h, size_t *n, size_t max)
 				break;
 			if (!strcmp(keys[k], "errno") || num < 0)
 				add(h, n, max, p - t, entry(ER, (int)labs(num)));
-			else if (strcmp(keys[k], "err") && strcmp(keys[k], "ret"))
+			else if (strcmp(keys[k], "err") && strcmp(keys[k], "ret") && !event)
 				add(h, n, max, p - t, entry(WC, (int)num));
 			break;
 		}

@@ -212,7 +212,11 @@ const struct model_failure *model_failure_stacklog(size_t *n)
 	return table;
 }
 
-/* The length of the printf conversion at P ('%' first); 0 for "%%", a literal '%'. */
+/*
+ * The length of the printf conversion at P ('%' first); 0 for "%%", a
+ * literal '%'. The kernel's %p takes the letters and digits after it as its
+ * own (%pI4, %pISpcs: an address).
+ */
 static size_t conversion(const char *p)
 {
 	size_t i = 1;
@@ -221,6 +225,9 @@ static size_t conversion(const char *p)
 		return 0;
 	i += strspn(p + i, "-+ #0123456789.*");
 	i += strspn(p + i, "hlLqjzt");
+	if (p[i] == 'p')
+		return i + 1 + strspn(p + i + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				      "0123456789");
 	return p[i] ? i + 1 : i;
 }
 

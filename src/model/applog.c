@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The messages of the programs and the kernel's drivers that run over
+ * rdma_cm and verbs on rxe, each as its source writes it (a printf format)
+ * with what it means on rxe: librdmacm's tools, UCX, libfabric's fi_info,
+ * NVMe over RDMA (the kernel's host and target, libnvme). The formats were
+ * read in what Debian 12 ships (rdma-core 44, UCX 1.13, libfabric 1.17,
+ * libnvme 1.3, Linux 6.1's modules) and are held to those binaries by
+ * bats/offline/55-explain.bats.
+ */
+#include <stddef.h>
+
+#include "model/failure.h"
+
+#define MSG MODEL_FAILURE_MESSAGE
+
+#define RPING "rping (rdma-core's librdmacm/examples/rping.c)"
+#define CMATOSE "ucmatose (rdma-core's librdmacm/examples/cmatose.c; udaddy.c says the same)"
+#define UCX_IB "libuct_ib.so.0 (UCX's src/uct/ib/base/ib_md.c and ib_iface.c)"
+#define UCX_STATUS "libucs.so.0 (UCX's src/ucs/type/status.c: ucs_status_string)"
+#define UCX_UCP "libucp.so.0 (UCX's src/ucp/core/ucp_context.c)"
+#define FI_INFO "fi_info (libfabric's util/info.c)"
+#define NVME_HOST "nvme-rdma.ko (Linux's drivers/nvme/host/rdma.c)"
+#define NVME_TARGET "nvmet-rdma.ko (Linux's drivers/nvme/target/rdma.c)"
+#define LIBNVME "libnvme.so.1 (libnvme's src/nvme/fabrics.c; nvme connect prints it)"
+
+#define TELL_MEMLOCK "'rdmactl check --only memlock' (this shell's limit), 'rdmactl check " \
+	"--pid PID' (the program's own, as the kernel applies it)"
+#define TELL_PEER "'rdmactl check --peer ADDR' on both hosts (the link on the route's " \
+	"netdev, the firewall, namespaces, MTU)"
+#define TELL_DEV "'rdmactl check' (the module, the link, the uverbs node, the provider)"
+#define MEMLOCK_CAUSE "the process's memlock limit (RLIMIT_MEMLOCK) is smaller than " \
+	"what it registers, and it has no CAP_IPC_LOCK in the initial user namespace (a " \
+	"container's or a service's limit, often 64 KiB or 8 MiB)"
+
+static const struct model_failure table[] = {
+	/* librdmacm's tools. */
+	{ MSG, 1, "No RDMA devices were detected",
+	  "rdma_create_event_channel found no RDMA device this process can use (ENODEV)",
+	  { "no rxe link exists: 'rdmactl add rxe0 NETDEV' (or 'rdmactl up') makes one",
+	    "a container without the uverbs node (--device /dev/infiniband/uverbsN)",
+	    "rdma-core's rxe provider (ibverbs-providers) is not installed", NULL },
+	  TELL_DEV, "No RDMA devices were detected", NULL, RPING, false },
+	{ MSG, 2, "failed to create RDMA CM event channel",
+	  "librdmacm could not open the rdma_cm node (/dev/infiniband/rdma_cm)",
+	  { "rdma_ucm is not loaded, so the node does not exist (modprobe rdma_ucm; "
+	    "'rdmactl module load' loads it with rdma_rxe)",
+	    "a container started without --device /dev/infiniband/rdma_cm",
+	    "the node's permissions: not root and the node not opened to the user", NULL },
+	  "'rdmactl check --only modules', 'ls -l /dev/infiniband'",
+	  "failed to create RDMA CM event channel", NULL, CMATOSE, false },
+	{ MSG, 3, "bind address failed",
+	  "rdma_bind_addr refused the source address given",
+	  { "no local netdev holds that address (EADDRNOTAVAIL)",
+	    "the netdev that holds it has no rxe link (ENODEV): 'rdmactl add rxe0 NETDEV'",
+	    NULL },
+	  "'rdmactl link' (which netdev each rxe link is on), 'ip addr'",
+	  "cmatose: bind address failed", NULL, CMATOSE, false },
+	{ MSG, 4, "failed to reg MR",
+	  "ibv_reg_mr was refused: the test's buffers could not be pinned",
+	  { MEMLOCK_CAUSE, NULL }, TELL_MEMLOCK, "failed to reg MR", NULL, CMATOSE, false },
+	{ MSG, 5, "buf reg_mr failed",
+	  "rping's ibv_reg_mr was refused: its buffer could not be pinned",
+	  { MEMLOCK_CAUSE, NULL }, TELL_MEMLOCK, "rdma_buf reg_mr failed", NULL, RPING, false },
+	{ MSG, 6, "unable to create QP",
+	  "rdma_create_qp was refused",
+	  { "queues deeper than the device allows, or its QP count used up (max_qp)",
+	    MEMLOCK_CAUSE, NULL },
+	  "'rdmactl show -s' (the device's limits), " TELL_MEMLOCK,
+	  "cmatose: unable to create QP", NULL, CMATOSE, false },
+	{ MSG, 7, "getaddrinfo failed (%s) - invalid hostname or IP address",
+	  "the name given could not be resolved: no RDMA was tried",
+	  { "a host name the resolver does not know, or a typing error in the address", NULL },
+	  "'getent ahosts NAME'",
+	  "getaddrinfo failed (Name or service not known) - invalid hostname or IP address",
+	  NULL, RPING, false },
+
+	/* UCX. */
+	{ MSG, 8, "Please set max locked memory (ulimit -l) to 'unlimited' (current: %llu kbytes)",
+	  "UCX's verbs transport had a registration or a queue refused (ibv_reg_mr, "
+	  "ibv_create_cq, ibv_create_srq: Cannot allocate memory) and names the memlock limit",
+	  { MEMLOCK_CAUSE,
+	    "a queue deeper than the device allows (rare: the limit is the common cause)", NULL },
+	  TELL_MEMLOCK,
+	  "ib_iface.c:1060 UCX  ERROR ibv_create_cq(cqe=4096) failed: Cannot allocate memory : "
+	  "Please set max locked memory (ulimit -l) to 'unlimited' (current: 64 kbytes)",
+	  NULL, UCX_IB, false },
+	{ MSG, 9, "no usable transports/devices",
+	  "UCX found no transport on any device that its settings allow",
+	  { "UCX_NET_DEVICES names a device this host lacks (mlx5_0:1 copied from another "
+	    "host), or a port other than rxe's 1",
+	    "UCX_TLS names transports that need hardware (dc, ud_mlx5, rc_mlx5): rxe has "
+	    "rc_verbs and ud_verbs",
+	    "no rxe link, or the process cannot open it (a container without the uverbs node)",
+	    NULL },
+	  "'rdmactl check --pid PID' (UCX's variables held to the links as UCX reads them), "
+	  "'ucx_info -d'",
+	  "ucp_context.c:1582 UCX  ERROR no usable transports/devices (asked rc on network: "
+	  "mlx5_0:1)", NULL, UCX_UCP, false },
+	{ MSG, 10, "Endpoint timeout",
+	  "UCX gave up on a peer: no acknowledgement came after its retries (a completion "
+	  "with 'transport retry counter exceeded' under it)",
+	  { "the peer is unreachable over RoCE (a firewall on UDP 4791, no rxe link on the "
+	    "route's netdev, another subnet)",
+	    "the two ends chose GIDs of different types or families (UCX_IB_GID_INDEX given "
+	    "on one side alone)",
+	    "the peer process ended or hung", NULL },
+	  TELL_PEER, "UCX  ERROR ... Endpoint timeout", NULL, UCX_STATUS, false },
+	{ MSG, 11, "Destination is unreachable",
+	  "UCX has no path to the peer's address over the transports both ends have",
+	  { "the ends chose different devices or GIDs: another subnet, RoCE v1 on one side "
+	    "and v2 on the other", "the peer is unreachable over RoCE", NULL },
+	  TELL_PEER, "UCX  ERROR ... Destination is unreachable", NULL, UCX_STATUS, false },
+
+	/* libfabric. */
+	{ MSG, 12, "fi_getinfo: %d",
+	  "fi_info found no provider that matches what was asked (-61, FI_ENODATA: no data "
+	  "available)",
+	  { "no RDMA device this process can use: no rxe link, or no uverbs node in a "
+	    "container",
+	    "the rxe link's netdev has no IP address: the verbs provider finds devices through "
+	    "rdma_cm, by the addresses of their netdevs",
+	    "FI_PROVIDER or -p names a provider this libfabric lacks or excludes", NULL },
+	  TELL_DEV, "fi_getinfo: -61", NULL, FI_INFO, false },
+
+	/* NVMe over RDMA: the kernel's host and target, nvme-cli through libnvme. */
+	{ MSG, 13, "rdma connection establishment failed (%d)",
+	  "the kernel's NVMe host could not connect a queue to the target over rdma_cm",
+	  { "(-104, ECONNRESET): the target refused the connect (a 'Connect rejected' line "
+	    "beside it: no nvmet port listens on that address and service id, 4420 by "
+	    "default, or the subsystem does not allow this host)",
+	    "(-104, ECONNRESET) with no 'Connect rejected': the target never answered, it is "
+	    "unreachable over RoCE (a firewall on UDP 4791, no rxe link on the target's "
+	    "netdev, another subnet)",
+	    "(-12, ENOMEM): more I/O queues or deeper ones than the device gives ('failed to "
+	    "initialize MR pool' beside it): fewer with nvme connect's --nr-io-queues, "
+	    "--queue-size", NULL },
+	  TELL_PEER "; the target's kernel log (nvmet_rdma's lines)",
+	  "nvme nvme0: rdma connection establishment failed (-104)", NULL, NVME_HOST, false },
+	{ MSG, 14, "rdma_resolve_addr failed (%d).",
+	  "the kernel's NVMe host found no RDMA device toward the target's address",
+	  { "(-19, ENODEV): no rxe link on the netdev the route to the target leaves by",
+	    "(-110, ETIMEDOUT): the target's address did not answer ARP", NULL },
+	  "'rdmactl check --peer ADDR'; 'rdmactl link'",
+	  "nvme nvme0: rdma_resolve_addr failed (-19).", NULL, NVME_HOST, false },
+	{ MSG, 15, "Connect rejected: status %d (%s).",
+	  "the target's rdma_cm refused the NVMe host's connect request",
+	  { "status 8 (invalid service ID): no nvmet port listens there (port 4420 not "
+	    "enabled, or another address family)",
+	    "status 28 (consumer defined): nvmet refused it (its own line says why)", NULL },
+	  "the target's nvmet configuration (its ports and the subsystems linked to them)",
+	  "nvme nvme0: Connect rejected: status 8 (invalid service ID).", NULL, NVME_HOST, false },
+	{ MSG, 16, "binding CM ID to %pISpcs failed (%d)",
+	  "the kernel's NVMe target could not listen on the port's address",
+	  { "(-19, ENODEV): the netdev that holds the address has no rxe link",
+	    "(-99, EADDRNOTAVAIL): no local netdev holds the address", NULL },
+	  "'rdmactl link', 'ip addr'", "nvmet_rdma: binding CM ID to 10.0.0.1:4420 failed (-19)",
+	  NULL, NVME_TARGET, false },
+	{ MSG, 17, "failed to write to nvme-fabrics device",
+	  "nvme connect's request to the kernel failed: the kernel log's nvme lines say why",
+	  { "the connection to the target failed (the kernel's 'rdma connection "
+	    "establishment failed' beside it)",
+	    "nvme-rdma is not loaded: the kernel did not know the rdma transport", NULL },
+	  "'dmesg' (nvme's lines), " TELL_PEER,
+	  "could not add new controller: failed to write to nvme-fabrics device", NULL, LIBNVME, false },
+	{ MSG, 18, "failed to open nvme-fabrics device",
+	  "nvme connect could not open /dev/nvme-fabrics",
+	  { "nvme-fabrics (with nvme-rdma) is not loaded: 'modprobe nvme-rdma'", NULL },
+	  "'lsmod', 'ls -l /dev/nvme-fabrics'", "failed to open nvme-fabrics device", NULL,
+	  LIBNVME, false },
+};
+
+const struct model_failure *model_failure_applog(size_t *n)
+{
+	*n = sizeof(table) / sizeof(table[0]);
+	return table;
+}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <infiniband/mlx5dv.h>
 #include <infiniband/verbs.h>
 
 #include "model/failure.h"
@@ -126,7 +127,32 @@ static void entry_words(const struct model_failure *f, struct words *w,
 /* The separators a keyword's number may follow it by ("status 12", "errno=12", "err: -2"). */
 #define SEPARATORS " =:#"
 #define SEPARATORS_MAX 3
-static const char *const number_keys[] = { "errno", "status", "error", "err", "ret", NULL };
+static const char *const number_keys[] = { "errno", "status", "error", "err", "ret", "synd",
+					   "syndrome", NULL };
+
+/*
+ * A ConnectX's completion syndrome, as the kernel's mlx5 and UCX print it
+ * ("syndrome 0x15"), is a work completion status in its own numbers
+ * (rdma-core's mlx5dv.h): a peer with one beside an rxe host logs them.
+ */
+static const struct {
+	int syndrome;
+	enum ibv_wc_status status;
+} mlx5_syndromes[] = {
+	{ MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, IBV_WC_LOC_LEN_ERR },
+	{ MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, IBV_WC_LOC_QP_OP_ERR },
+	{ MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, IBV_WC_LOC_PROT_ERR },
+	{ MLX5_CQE_SYNDROME_WR_FLUSH_ERR, IBV_WC_WR_FLUSH_ERR },
+	{ MLX5_CQE_SYNDROME_MW_BIND_ERR, IBV_WC_MW_BIND_ERR },
+	{ MLX5_CQE_SYNDROME_BAD_RESP_ERR, IBV_WC_BAD_RESP_ERR },
+	{ MLX5_CQE_SYNDROME_LOCAL_ACCESS_ERR, IBV_WC_LOC_ACCESS_ERR },
+	{ MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, IBV_WC_REM_INV_REQ_ERR },
+	{ MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, IBV_WC_REM_ACCESS_ERR },
+	{ MLX5_CQE_SYNDROME_REMOTE_OP_ERR, IBV_WC_REM_OP_ERR },
+	{ MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR, IBV_WC_RETRY_EXC_ERR },
+	{ MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR, IBV_WC_RNR_RETRY_EXC_ERR },
+	{ MLX5_CQE_SYNDROME_REMOTE_ABORTED_ERR, IBV_WC_REM_ABORT_ERR },
+};
 
 /* KEY, each SEPARATORS_MAX-long run of separators, then a digit or a minus, as phrases. */
 static int key_phrases(struct model_phrases *p, const char *key)
@@ -210,23 +236,35 @@ static const struct model_failure *entry(enum model_failure_kind kind, int value
 	return NULL;
 }
 
-/* The number after a keyword at P ("status 12", "error -110", "errno=12"), *NUM. */
-static bool number_after(const char *p, long *num)
+/*
+ * The number after a keyword at P ("status 12", "error -110", "errno=12";
+ * a syndrome's in hex, "syndrome 0x15"), *NUM.
+ */
+static bool number_after(const char *p, bool hex, long *num)
 {
-	char *end;
-
 	size_t sep = strspn(p, SEPARATORS);
+	char *end;
 
 	/* More separators than the phrases allow: no number of the keyword's. */
 	if (sep > SEPARATORS_MAX)
 		return false;
 	p += sep;
-	if (!isdigit((unsigned char)*p) && !(*p == '-' && isdigit((unsigned char)p[1])))
+	if (hex ? strncmp(p, "0x", 2) || !isxdigit((unsigned char)p[2]) :
+		  !isdigit((unsigned char)*p) && !(*p == '-' && isdigit((unsigned char)p[1])))
 		return false;
 	errno = 0;
-	*num = strtol(p, &end, 10);
+	*num = strtol(p, &end, hex ? 16 : 10);
 	/* No status or errno is past int: such a number is none (and -LONG_MIN never made). */
 	return !word_char(*end) && !errno && *num >= -INT_MAX && *num <= INT_MAX;
+}
+
+/* The work completion status a ConnectX syndrome stands for; NULL for none. */
+static const struct model_failure *syndrome(long num)
+{
+	for (size_t i = 0; i < sizeof(mlx5_syndromes) / sizeof(mlx5_syndromes[0]); i++)
+		if (mlx5_syndromes[i].syndrome == num)
+			return entry(WC, (int)mlx5_syndromes[i].status);
+	return NULL;
 }
 
 struct hit {
@@ -260,38 +298,44 @@ static void add(struct hit *h, size_t *n, size_t max, long at, const struct mode
  */
 static void numbers(const char *t, struct hit *h, size_t *n, size_t max)
 {
+	const char *const *keys = number_keys;
 	bool event = false;
+	long num;
 
 	for (size_t i = 0; i < *n; i++)
 		event |= h[i].f->kind == CM ||
 			 (h[i].f->kind == MODEL_FAILURE_MESSAGE && strstr(h[i].f->name, "status %"));
-	const char *const *keys = number_keys;
-	long num;
-
 	/*
 	 * Numbers alone are work completion statuses, as programs print them,
 	 * and negative ones errnos: each of them ("12 -110").
 	 */
 	if (!t[strspn(t, NUMBER_CHARS)])
 		for (const char *p = t; *p; p += strcspn(p, " "), p += strspn(p, " "))
-			if (number_after(p, &num))
+			if (number_after(p, false, &num))
 				add(h, n, max, p - t, num < 0 ? entry(ER, (int)-num) : entry(WC, (int)num));
 	for (const char *p = t; *p; p++) {
 		/* "(-104)": a negative errno in parentheses, as the kernel's NVMe and NFS print one. */
 		if (p[0] == '(' && p[1] == '-' && isdigit((unsigned char)p[2]) &&
-		    number_after(p + 1, &num) && p[1 + strspn(p + 1, "-0123456789")] == ')')
+		    number_after(p + 1, false, &num) && p[1 + strspn(p + 1, "-0123456789")] == ')')
 			add(h, n, max, p - t, entry(ER, (int)-num));
 		if (p > t && word_char(p[-1]))
 			continue;
 		for (int k = 0; keys[k]; k++) {
 			size_t len = strlen(keys[k]);
+			bool hex = !strncmp(keys[k], "synd", 4);
 
-			if (strncmp(p, keys[k], len) || word_char(p[len]) || !number_after(p + len, &num))
+			if (strncmp(p, keys[k], len) || word_char(p[len]) ||
+			    !number_after(p + len, hex, &num))
 				continue;
-			/* "vendor err 129" is the driver's own code, not a status. */
+			/*
+			 * "vendor err 129", "vendor syndrome 0x81": the driver's own
+			 * code, not a status.
+			 */
 			if (p - t >= 7 && !strncmp(p - 7, "vendor ", 7))
 				break;
-			if (!strcmp(keys[k], "errno") || num < 0)
+			if (hex)
+				add(h, n, max, p - t, syndrome(num));
+			else if (!strcmp(keys[k], "errno") || num < 0)
 				add(h, n, max, p - t, entry(ER, (int)labs(num)));
 			else if (strcmp(keys[k], "err") && strcmp(keys[k], "ret") && !event)
 				add(h, n, max, p - t, entry(WC, (int)num));

@@ -42,6 +42,11 @@ static void numbers_and_keywords(void **state)
 	/* Numbers past every table, and inside words, are nothing. */
 	assert_string_equal(names("status 99"), "");
 	assert_string_equal(names("x12 a12b"), "");
+	/* A ConnectX peer's syndrome is a status in its own numbers; its vendor's is none. */
+	assert_string_equal(names("dump error cqe: syndrome 0x15, vendor syndrome 0x81"),
+			    "IBV_WC_RETRY_EXC_ERR");
+	assert_string_equal(names("synd 0x13"), "IBV_WC_REM_ACCESS_ERR");
+	assert_string_equal(names("syndrome 21 synd 0x7f"), "");
 	/* A keyword's number after up to three separators, no further. */
 	assert_string_equal(names("status = 13"), "IBV_WC_RNR_RETRY_EXC_ERR");
 	assert_string_equal(names("status :== 13"), "");

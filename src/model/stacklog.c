@@ -234,14 +234,17 @@ static size_t conversion(const char *p)
 /*
  * The next literal run of the format at *F into SEG (SIZE bytes), lowercased,
  * each run of white space one space, the white space before a conversion
- * left to it; *F moved past the conversion that ends it. The run's length
- * (0 for none, as between two conversions); -1 at the format's end.
+ * left to it; *F moved past the conversion that ends it (*CONV: whether one
+ * did). The run's length (0 for none, as between two conversions); -1 at
+ * the format's end. AFTER: a conversion came before, whose white space after
+ * it is the run's ("QP %d to RTR" needs " to rtr").
  */
-static long next_segment(const char **fp, char *seg, size_t size)
+static long next_segment(const char **fp, bool after, char *seg, size_t size, bool *conv)
 {
 	const char *f = *fp;
 	size_t n = 0;
 
+	*conv = false;
 	if (!*f)
 		return -1;
 	while (*f && n + 1 < size) {
@@ -249,12 +252,13 @@ static long next_segment(const char **fp, char *seg, size_t size)
 
 		if (*f == '%' && (c = conversion(f)) > 0) {
 			f += c;
+			*conv = true;
 			break;
 		}
 		if (*f == '%')
 			f++;	/* "%%" */
 		if (isspace((unsigned char)*f)) {
-			if (n && seg[n - 1] != ' ')
+			if (n ? seg[n - 1] != ' ' : after)
 				seg[n++] = ' ';
 		} else {
 			seg[n++] = (char)tolower((unsigned char)*f);
@@ -273,13 +277,20 @@ long model_failure_format_at(const char *hay, const char *format)
 {
 	char seg[256];
 	const char *at = hay, *f = format;
+	bool gap = false, conv;
 	long first = -1, n;
 
-	/* Each literal run of FORMAT, lowercased, in order in HAY; a conversion matches anything. */
-	while ((n = next_segment(&f, seg, sizeof(seg))) >= 0) {
+	/*
+	 * Each literal run of FORMAT, lowercased, in order in HAY; a conversion
+	 * matches anything but nothing: "QP %d to RTR" is not "QP to RTR".
+	 */
+	for (; (n = next_segment(&f, gap, seg, sizeof(seg), &conv)) >= 0; gap |= conv) {
 		if (!n)
 			continue;
-		at = strstr(at, seg);
+		if (gap && !*at)
+			return -1;
+		at = strstr(at + gap, seg);
+		gap = false;
 		if (!at)
 			return -1;
 		if (first < 0)
@@ -294,10 +305,12 @@ size_t model_failure_format_anchor(const char *format, char *buf, size_t size)
 	char seg[256];
 	const char *f = format;
 	size_t best = 0;
+	bool conv;
 	long n;
 
 	buf[0] = '\0';
-	while ((n = next_segment(&f, seg, sizeof(seg))) >= 0)
+	for (bool after = false; (n = next_segment(&f, after, seg, sizeof(seg), &conv)) >= 0;
+	     after = conv)
 		if ((size_t)n > best && (size_t)n < size) {
 			best = (size_t)n;
 			memcpy(buf, seg, best + 1);

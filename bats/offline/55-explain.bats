@@ -160,16 +160,17 @@ make_log() {
 @test "explain --file: a whole log's known lines by number, repeats counted, the first error first" {
 	make_log "$BATS_TEST_TMPDIR/run.log"
 	# The flushes come first in the log here: the cause is the first error that is none.
-	{ echo 'Failed status Work Request Flushed Error (5) for wr_id 1'; cat "$BATS_TEST_TMPDIR/run.log"; } \
-		>"$BATS_TEST_TMPDIR/flush-first.log"
+	# A status whose causes no check of the host's tells apart closes it.
+	{ echo 'Failed status Work Request Flushed Error (5) for wr_id 1'; cat "$BATS_TEST_TMPDIR/run.log"
+	  echo 'Failed status local protection error (4) for wr_id 0'; } >"$BATS_TEST_TMPDIR/flush-first.log"
 	run -0 rdmactl -j explain --file "$BATS_TEST_TMPDIR/flush-first.log"
 	assert_json_contract --exact 'explain --file' <<<"$output"
-	assert_equal "$(jq -c '[.lines, .known, .cause]' <<<"$output")" '[215,13,"retransmit timer fired"]'
+	assert_equal "$(jq -c '[.lines, .known, .cause]' <<<"$output")" '[216,14,"retransmit timer fired"]'
 	assert_equal "$(jq -c '[.items[] | [.name, .count, .lines[0]]]' <<<"$output")" \
-		'[["retransmit timer fired",1,3],["IBV_WC_WR_FLUSH_ERR",11,1],["IBV_WC_RETRY_EXC_ERR",1,204]]'
+		'[["retransmit timer fired",1,3],["IBV_WC_WR_FLUSH_ERR",11,1],["IBV_WC_RETRY_EXC_ERR",1,204],["IBV_WC_LOC_PROT_ERR",1,216]]'
 	assert_equal "$(jq -c '.items[1].lines' <<<"$output")" '[1,205,206,207,208,209,210,211]'
 	run -0 rdmactl explain --file "$BATS_TEST_TMPDIR/flush-first.log"
-	assert_line "$BATS_TEST_TMPDIR/flush-first.log: 215 lines, 13 with something rdmactl knows"
+	assert_line "$BATS_TEST_TMPDIR/flush-first.log: 216 lines, 14 with something rdmactl knows"
 	assert_line --regexp '^most likely the cause: retransmit timer fired, line 3 '
 	assert_line 'line 1 (11 lines in all: 1, 205, 206, 207, 208, 209, 210, 211, ...): Failed status Work Request Flushed Error (5) for wr_id 1'
 	assert_line 'line 204: Failed status transport retry counter exceeded (12) for wr_id 2'
@@ -319,4 +320,29 @@ LINES
 	run -0 rdmactl -j explain - <"$BATS_TEST_TMPDIR/nvme.log"
 	assert_equal "$(jq -c '[.cause, (.items | map(.name))]' <<<"$output")" \
 		'["Connect rejected: status %d (%s).",["Connect rejected: status %d (%s).","rdma connection establishment failed (%d)","ECONNRESET","failed to write to nvme-fabrics device"]]'
+}
+
+@test "explain: held to the host it runs on, the checks its causes name; --no-host when it is another" {
+	# The fixture's rxe0 and rxe1 have their RoCE v2 IPv4 GID at index 1, fe80:: at 0.
+	run -0 rdmactl --sysfs-root "$TOP/bats/fixtures/qps" -j explain 'Failed to modify QP to RTR'
+	assert_json_contract explain <<<"$output"
+	assert_equal "$(jq -c '.[0].host | [.held, .command, (.results | map([.id, .result, .fix]))]' <<<"$output")" \
+		'[true,"rdmactl check --only gid-index --gid-index 0",[["gid-index","fail","-g 1   (perftest: -x 1)"],["gid-index","fail","-g 1   (perftest: -x 1)"]]]'
+	assert_equal "$(jq -r '.[0].host.results[0].detail' <<<"$output")" \
+		"$(rdmactl --sysfs-root "$TOP/bats/fixtures/qps" -j check --only gid-index --gid-index 0 | jq -r '.[0].detail')"
+	run -0 rdmactl --sysfs-root "$TOP/bats/fixtures/qps" explain 'Failed to modify QP to RTR'
+	assert_line '  on this host (rdmactl check --only gid-index --gid-index 0, now):'
+	assert_line --regexp '^    gid-index: fail, GID index mismatch on rxe0: -g 0 is fe80::.*use -g 1 \(10\.11\.11\.251 on veth0\)$'
+	# A memlock line: this host's limit, whatever it is here.
+	run -0 rdmactl -j explain "Couldn't register MR"
+	assert_equal "$(jq -r '.[0].host.results | map(.id) | unique | join(",")' <<<"$output")" memlock
+	# Words from another machine: named, not held.
+	run -0 rdmactl --sysfs-root "$TOP/bats/fixtures/qps" -j explain --no-host 'Failed to modify QP to RTR'
+	assert_equal "$(jq -c '.[0].host | [.held, .why_not, .results]' <<<"$output")" \
+		'[false,"--no-host: the words are from another machine",[]]'
+	run -0 rdmactl explain --no-host "Couldn't register MR"
+	assert_line '  on this host (rdmactl check --only memlock): not held to it, --no-host: the words are from another machine'
+	# An entry whose tell names no check of the host's has none.
+	run -0 rdmactl -j explain 4
+	assert_equal "$(jq -c '.[0].host' <<<"$output")" null
 }

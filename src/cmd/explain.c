@@ -10,6 +10,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include "checks/checks.h"
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
@@ -26,6 +27,117 @@ static const char *library_text(enum model_failure_kind k, int value)
 	if (k == MODEL_FAILURE_CM_EVENT)
 		return rdma_event_str((enum rdma_cm_event_type)value);
 	return NULL;
+}
+
+/*
+ * What this host shows of N entries: each entry's "tells which" names the
+ * checks that tell its causes apart ("rdmactl check --only memlock",
+ * "check --gid-index N"); those of the host's own (not --pid's, which need
+ * a process, nor --peer's) are run once, here or in the fixture, and each
+ * entry is given the verdicts of its own. --gid-index is held at 0, the
+ * index the examples and tutorials give. HOST[i] is NULL for an entry that
+ * names none.
+ */
+struct host_run {
+	struct check_ctx c;
+	bool ran;
+	char ids[MODEL_FAILURE_LOG_ITEMS][128];	/* each entry's checks */
+	struct view_explain_host h[MODEL_FAILURE_LOG_ITEMS];
+	const struct view_explain_host *p[MODEL_FAILURE_LOG_ITEMS];
+};
+
+/* The ids of the host's checks TELL names, comma-separated into BUF: how many. */
+static size_t tell_checks(const char *tell, char *buf, size_t len)
+{
+	size_t n = 0, at = 0;
+
+	buf[0] = '\0';
+	for (const char *p = tell ? strstr(tell, "check --") : NULL; p; p = strstr(p + 1, "check --")) {
+		const char *ids = p + strlen("check --");
+		size_t k;
+
+		if (!strncmp(ids, "gid-index", 9)) {
+			k = 9;
+		} else if (!strncmp(ids, "only ", 5)) {
+			ids += 5;
+			k = strspn(ids, "abcdefghijklmnopqrstuvwxyz-,");
+		} else {
+			continue;
+		}
+		while (k && ids[k - 1] == ',')
+			k--;
+		/* Each id once, known and of the host's, as far as BUF holds. */
+		for (size_t i = 0; i < k;) {
+			size_t w = strcspn(ids + i, ",");
+			char id[32];
+
+			if (w > k - i)
+				w = k - i;
+
+			if (w < sizeof(id)) {
+				memcpy(id, ids + i, w);
+				id[w] = '\0';
+				if (!checks_unknown(id) && !checks_misplaced(id, false) &&
+				    !checks_listed(buf[0] ? buf : "-", id) && at + w + 2 < len) {
+					at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "," : "", id);
+					n++;
+				}
+			}
+			i += w + (ids[i + w] == ',');
+		}
+	}
+	return n;
+}
+
+static void host_run(struct cmd_ctx *ctx, const struct cli_args *a, struct host_run *r,
+		     const struct model_failure *const *f, size_t n)
+{
+	struct check_opts o = { .root = ctx->sysfs_root, .gid_index = -1 };
+	bool no_host = cli_flag(a, "no-host");
+	char all[256] = "", one[128];
+
+	memset(r->p, 0, sizeof(r->p));
+	r->ran = false;
+	for (size_t i = 0; i < n && i < MODEL_FAILURE_LOG_ITEMS; i++) {
+		char *ids = r->ids[i];
+
+		if (!tell_checks(f[i]->tell, ids, sizeof(r->ids[i])))
+			continue;
+		snprintf(r->h[i].cmd, sizeof(r->h[i].cmd), "rdmactl check --only %s%s", ids,
+			 checks_listed(ids, "gid-index") ? " --gid-index 0" : "");
+		r->h[i].why_not = no_host ? "--no-host: the words are from another machine" : NULL;
+		r->h[i].n = 0;
+		r->p[i] = &r->h[i];
+		/* The union of every entry's, each once. */
+		snprintf(one, sizeof(one), "%s", ids);
+		for (char *id = one, *next; *id; id = next) {
+			next = id + strcspn(id, ",");
+			if (*next)
+				*next++ = '\0';
+			if (!checks_listed(*all ? all : "-", id) &&
+			    strlen(all) + strlen(id) + 2 < sizeof(all))
+				snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s",
+					 *all ? "," : "", id);
+		}
+	}
+	if (!*all || no_host)
+		return;
+	o.only = all;
+	if (checks_listed(all, "gid-index"))
+		o.gid_index = 0;
+	checks_run(&o, &r->c);
+	r->ran = true;
+	for (size_t i = 0; i < n && i < MODEL_FAILURE_LOG_ITEMS; i++)
+		for (size_t k = 0; r->p[i] && k < r->c.nr && r->h[i].n < VIEW_EXPLAIN_HOST_RESULTS; k++)
+			if (checks_listed(r->ids[i], r->c.r[k].id))
+				r->h[i].r[r->h[i].n++] = &r->c.r[k];
+}
+
+static void host_done(struct host_run *r)
+{
+	if (r->ran)
+		check_ctx_free(&r->c);
+	r->ran = false;
 }
 
 /*
@@ -73,6 +185,8 @@ static int read_log(int fd, struct model_failure_log *l)
 static int explain_log(struct cmd_ctx *ctx, const struct cli_args *a, const char *path)
 {
 	static struct model_failure_log l;
+	static struct host_run host;
+	const struct model_failure *f[MODEL_FAILURE_LOG_ITEMS] = { NULL };
 	bool in = !strcmp(path, "-");
 	mode_t type = 0;
 	int fd = in ? STDIN_FILENO : safe_open_at(AT_FDCWD, path, &type), err;
@@ -94,13 +208,18 @@ static int explain_log(struct cmd_ctx *ctx, const struct cli_args *a, const char
 		return -EAGAIN;
 	}
 	model_failure_log_finish(&l);
-	view_explain_log(ctx->out, in ? "-" : path, &l, library_text);
+	for (size_t i = 0; i < l.n; i++)
+		f[i] = l.items[i].f;
+	host_run(ctx, a, &host, f, l.n);
+	view_explain_log(ctx->out, in ? "-" : path, &l, library_text, host.p);
+	host_done(&host);
 	/* Nothing known is the answer, not a usage error: a CI step can tell. */
 	return l.known ? 0 : -EAGAIN;
 }
 
 int cmd_explain(struct cmd_ctx *ctx, const struct cli_args *a)
 {
+	static struct host_run host;
 	const struct model_failure *f[16];
 	const char *file = cli_str(a, "file");
 	char text[1024] = "";
@@ -112,7 +231,7 @@ int cmd_explain(struct cmd_ctx *ctx, const struct cli_args *a)
 
 		if (file || a->argc)
 			return cli_usage(a, "--list lists every entry: give it alone");
-		view_explain(ctx->out, all, total < 512 ? total : 512, library_text);
+		view_explain(ctx->out, all, total < 512 ? total : 512, library_text, NULL);
 		return 0;
 	}
 	if (file && a->argc)
@@ -140,6 +259,8 @@ int cmd_explain(struct cmd_ctx *ctx, const struct cli_args *a)
 				 "exceeded'), an rdma_cm event (RDMA_CM_EVENT_ADDR_ERROR), an errno "
 				 "(ENOMEM, 'errno 12', 'error -110') or a line rdma_rxe logged "
 				 "('moved to error state')", text);
-	view_explain(ctx->out, f, n, library_text);
+	host_run(ctx, a, &host, f, n);
+	view_explain(ctx->out, f, n, library_text, host.p);
+	host_done(&host);
 	return 0;
 }

@@ -292,6 +292,8 @@ static const struct cli_opt explain_opts[] = {
 	  "first; exit 1 when nothing in it is known" },
 	{ "list", 0, CLI_FLAG, NULL, .help = "every status, event, errno, kernel line and "
 	  "message known, with where its words come from" },
+	{ "no-host", 0, CLI_FLAG, NULL, .help = "the words come from another machine: do not "
+	  "run the checks that tell their causes apart on this one" },
 	{ NULL },
 };
 
@@ -375,7 +377,10 @@ const struct cli_cmd rdmactl_commands[] = {
 		  "words have them. A whole log with --file LOG or - (standard input): its known "
 		  "lines by number, each failure once with how many lines hold it, the likely "
 		  "cause (the first error before the flushes and disconnects it brings) first. "
-		  "Offline: nothing is read from the system." },
+		  "Each failure is held to this host: the checks its 'tells which' names "
+		  "('check --only memlock', 'check --gid-index', with 0) are run here and their "
+		  "verdicts shown beside it; --no-host when the words come from another "
+		  "machine." },
 	{ "qp", .fn = cmd_qp, .args = "[DEV]", .max_args = 1,
 	  .summary = "Every live QP: device, port, QPN, type, state, owner, PSNs, its peer when "
 		     "it is on this host, and a verdict.",

@@ -15,9 +15,37 @@ static const char *kind_words(enum model_failure_kind k)
 	       "rdma_rxe's kernel log";
 }
 
+/* What this host shows of an entry: the verdicts of the checks that tell which cause. */
+static void host(struct out *o, const struct view_explain_host *h)
+{
+	if (!h) {
+		out_str(o, "host", NULL, NULL);
+		return;
+	}
+	out_obj_open(o, "host");
+	out_bool(o, "held", NULL, !h->why_not);
+	out_str(o, "command", "  on this host (%s", h->cmd);
+	out_str(o, "why_not", h->why_not ? "): not held to it, %s\n" : NULL, h->why_not);
+	if (!h->why_not)
+		out_text(o, ", now):\n");
+	out_arr_open(o, "results");
+	for (size_t i = 0; i < h->n; i++) {
+		out_obj_open(o, NULL);
+		/* The members check -j gives a result. */
+		out_str(o, "id", "    %s", h->r[i]->id);
+		out_str(o, "result", ": %s,", check_verdict_name(h->r[i]->v));
+		out_str(o, "detail", " %s\n", h->r[i]->msg);
+		out_str(o, "fix", h->r[i]->fix ? "      fix: %s\n" : NULL, h->r[i]->fix);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+	out_obj_close(o);
+}
+
 /* One entry's members: its name and kind, its words, what happened, its causes, what tells. */
 static void entry(struct out *o, const struct model_failure *f,
-		  const char *(*text_of)(enum model_failure_kind k, int value))
+		  const char *(*text_of)(enum model_failure_kind k, int value),
+		  const struct view_explain_host *h)
 {
 	const char *text = f->kind == MODEL_FAILURE_ERRNO ? strerror(f->value) :
 			   text_of ? text_of(f->kind, f->value) : NULL;
@@ -43,22 +71,25 @@ static void entry(struct out *o, const struct model_failure *f,
 		out_str(o, NULL, "    - %s\n", f->causes[k]);
 	out_arr_close(o);
 	out_str(o, "tell", f->tell ? "  tells which: %s\n" : NULL, f->tell);
+	host(o, h);
 }
 
 void view_explain(struct out *o, const struct model_failure *const *f, size_t n,
-		  const char *(*text_of)(enum model_failure_kind k, int value))
+		  const char *(*text_of)(enum model_failure_kind k, int value),
+		  const struct view_explain_host *const *h)
 {
 	out_arr_open(o, NULL);
 	for (size_t i = 0; i < n; i++) {
 		out_obj_open(o, NULL);
-		entry(o, f[i], text_of);
+		entry(o, f[i], text_of, h ? h[i] : NULL);
 		out_obj_close(o);
 	}
 	out_arr_close(o);
 }
 
 void view_explain_log(struct out *o, const char *source, const struct model_failure_log *l,
-		      const char *(*text_of)(enum model_failure_kind k, int value))
+		      const char *(*text_of)(enum model_failure_kind k, int value),
+		      const struct view_explain_host *const *h)
 {
 	out_obj_open(o, NULL);
 	out_str(o, "source", "%s: ", source);
@@ -96,7 +127,7 @@ void view_explain_log(struct out *o, const char *source, const struct model_fail
 		if (many)
 			out_text(o, "%s)", it->count > shown ? ", ..." : "");
 		out_str(o, "quote", ": %s\n", it->quote);
-		entry(o, it->f, text_of);
+		entry(o, it->f, text_of, h ? h[i] : NULL);
 		out_obj_close(o);
 	}
 	out_arr_close(o);

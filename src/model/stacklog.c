@@ -234,25 +234,26 @@ static size_t conversion(const char *p)
 /*
  * The next literal run of the format at *F into SEG (SIZE bytes), lowercased,
  * each run of white space one space, the white space before a conversion
- * left to it; *F moved past the conversion that ends it (*CONV: whether one
- * did). The run's length (0 for none, as between two conversions); -1 at
+ * left to it; *F moved past the conversion that ends it (*CONV: its letter,
+ * '\0' when none did). The run's length (0 for none, as between two conversions); -1 at
  * the format's end. AFTER: a conversion came before, whose white space after
  * it is the run's ("QP %d to RTR" needs " to rtr").
  */
-static long next_segment(const char **fp, bool after, char *seg, size_t size, bool *conv)
+static long next_segment(const char **fp, bool after, char *seg, size_t size, char *conv)
 {
 	const char *f = *fp;
 	size_t n = 0;
 
-	*conv = false;
+	*conv = '\0';
 	if (!*f)
 		return -1;
 	while (*f && n + 1 < size) {
 		size_t c;
 
 		if (*f == '%' && (c = conversion(f)) > 0) {
+			/* The letter; the kernel's %pI4 and the like are a 'p'. */
+			*conv = f[strspn(f + 1, "-+ #0123456789.*hlLqjzt") + 1];
 			f += c;
-			*conv = true;
 			break;
 		}
 		if (*f == '%')
@@ -273,39 +274,76 @@ static long next_segment(const char **fp, bool after, char *seg, size_t size, bo
 	return (long)n;
 }
 
+/*
+ * Where a number conversion KIND ('d', 'u', 'x'...) printed at P ends, one
+ * space before it allowed; NULL when P holds none. Other conversions print
+ * anything.
+ */
+static const char *number_end(const char *p, char kind)
+{
+	const char *digits = kind == 'x' || kind == 'X' ? "0123456789abcdef" : "0123456789";
+	size_t n;
+
+	if (*p == ' ')
+		p++;
+	if ((kind == 'd' || kind == 'i') && (*p == '-' || *p == '+'))
+		p++;
+	if ((kind == 'x' || kind == 'X') && p[0] == '0' && p[1] == 'x')
+		p += 2;
+	n = strspn(p, digits);
+	return n ? p + n : NULL;
+}
+
+static bool numeric(char kind)
+{
+	return kind && strchr("diuxXo", kind);
+}
+
+/*
+ * The rest of the format at F matched in HAY from AT, a conversion PREV
+ * ('\0': none) before it: where its first literal run stands (AT when it
+ * has none), or -1.
+ */
+static long format_from(const char *hay, const char *at, const char *f, char prev)
+{
+	char seg[256], conv;
+	const char *end;
+	long n = next_segment(&f, prev != '\0', seg, sizeof(seg), &conv);
+
+	if (numeric(prev) && !(end = number_end(at, prev)))
+		return -1;
+	if (n < 0)	/* the format's end: a conversion before it prints something */
+		return !prev || numeric(prev) || *at ? at - hay : -1;
+	if (!n)		/* two conversions together: the two print something */
+		return format_from(hay, at, f, conv && !prev ? conv : 's');
+	/* A number ends where it ends: the run comes right after it. */
+	if (numeric(prev))
+		return !strncmp(end, seg, (size_t)n) && format_from(hay, end + n, f, conv) >= 0 ?
+		       end - hay : -1;
+	/*
+	 * Anything else: the first place the run stands, at least a byte on
+	 * (the first only: a line is matched in time linear in its length,
+	 * whatever it holds).
+	 */
+	end = prev && !*at ? NULL : strstr(at + (prev != '\0'), seg);
+	return end && format_from(hay, end + n, f, conv) >= 0 ? end - hay : -1;
+}
+
 long model_failure_format_at(const char *hay, const char *format)
 {
-	char seg[256];
-	const char *at = hay, *f = format;
-	bool gap = false, conv;
-	long first = -1, n;
-
 	/*
-	 * Each literal run of FORMAT, lowercased, in order in HAY; a conversion
-	 * matches anything but nothing: "QP %d to RTR" is not "QP to RTR".
+	 * Each literal run of FORMAT, lowercased, in order in HAY; a number
+	 * conversion matches a number, any other anything but nothing: "QP %d
+	 * to RTR" is neither "QP to RTR" nor "QP state to RTR".
 	 */
-	for (; (n = next_segment(&f, gap, seg, sizeof(seg), &conv)) >= 0; gap |= conv) {
-		if (!n)
-			continue;
-		if (gap && !*at)
-			return -1;
-		at = strstr(at + gap, seg);
-		gap = false;
-		if (!at)
-			return -1;
-		if (first < 0)
-			first = at - hay;
-		at += n;
-	}
-	return first;
+	return format_from(hay, hay, format, '\0');
 }
 
 size_t model_failure_format_anchor(const char *format, char *buf, size_t size)
 {
-	char seg[256];
+	char seg[256], conv;
 	const char *f = format;
 	size_t best = 0;
-	bool conv;
 	long n;
 
 	buf[0] = '\0';

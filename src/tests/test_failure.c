@@ -73,6 +73,31 @@ static void names_whole_words_in_order(void **state)
 	assert_string_equal(names("ibv_reg_mr: Cannot allocate memory"), "ENOMEM");
 }
 
+static void formats(void **state)
+{
+	(void)state;
+	/* A number conversion is a number, one space before it allowed. */
+	assert_int_equal(model_failure_format_at("failed to modify qp 322 to rtr",
+						 "Failed to modify QP %d to RTR"), 0);
+	assert_int_equal(model_failure_format_at("failed to modify qp state to rtr",
+						 "Failed to modify QP %d to RTR"), -1);
+	assert_int_equal(model_failure_format_at("failed to modify qp to rtr",
+						 "Failed to modify QP %d to RTR"), -1);
+	assert_int_equal(model_failure_format_at("x fi_getinfo: -61", "fi_getinfo: %d"), 2);
+	assert_int_equal(model_failure_format_at("fi_getinfo: foo", "fi_getinfo: %d"), -1);
+	assert_int_equal(model_failure_format_at("rkey 0x18d8 gone", "rkey %#x gone"), 0);
+	/* Any other conversion prints something: a byte at least, where the line is. */
+	assert_int_equal(model_failure_format_at("rdma_rxe: unknown symbol x (err -2)",
+						 "%s: Unknown symbol %s (err %d)"), 8);
+	assert_int_equal(model_failure_format_at(": unknown symbol x (err -2)",
+						 "%s: Unknown symbol %s (err %d)"), -1);
+	assert_int_equal(model_failure_format_at("couldn't get context for",
+						 "Couldn't get context for %s"), -1);
+	/* The kernel's %pISpcs is one conversion. */
+	assert_int_equal(model_failure_format_at("binding cm id to 10.0.0.1:4420 failed (-19)",
+						 "binding CM ID to %pISpcs failed (%d)"), 0);
+}
+
 static void kernel_log_lines(void **state)
 {
 	(void)state;
@@ -144,6 +169,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(numbers_and_keywords),
 		cmocka_unit_test(names_whole_words_in_order),
+		cmocka_unit_test(formats),
 		cmocka_unit_test(kernel_log_lines),
 		cmocka_unit_test(room_is_kept),
 		cmocka_unit_test(whole_log),

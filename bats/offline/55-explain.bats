@@ -346,3 +346,34 @@ LINES
 	run -0 rdmactl -j explain 4
 	assert_equal "$(jq -c '.[0].host' <<<"$output")" null
 }
+
+@test "explain: the lines users bring from the tutorials and the stock tools, each named" {
+	# Each line as pasted, and the entry it names first.
+	while IFS='|' read -r line name; do
+		run -0 rdmactl -j explain --no-host -- "$line"
+		assert_equal "$(jq -r '.[0].name' <<<"$output")" "$name"
+	done <<'LINES'
+failed to modify QP state to RTR|failed to modify QP state to RTR
+failed to connect QPs|failed to connect QPs
+could not get gid for port 1, index 0|could not get gid for port %d, index %d
+failed to create QP|failed to create QP
+Failed to modify QP to RTR|Failed to modify QP to RTR
+Couldn't register MR|Couldn't register MR
+Couldn't connect to 10.0.0.2:18515|Couldn't connect to %s:%d
+Failed to modify QP 322 to RTR|Failed to modify QP %d to RTR
+rdma_rxe: Unknown symbol udp_sock_create4 (err -2)|%s: Unknown symbol %s (err %d)
+rdma_rxe: module verification failed: signature and/or required key missing - tainting kernel|%s: module verification failed: signature and/or required key missing - tainting kernel
+error: too many arguments to function 'ib_umem_get'|too many arguments to function
+Receiver-Not-Ready Retry Error|IBV_WC_RNR_RETRY_EXC_ERR
+libibverbs: Warning: RLIMIT_MEMLOCK is 32768 bytes.|libibverbs: Warning: RLIMIT_MEMLOCK is %llu bytes.
+nvme nvme0: rdma connection establishment failed (-104)|rdma connection establishment failed (%d)
+rdma_bind_addr: No such file or directory|ENOENT
+rdma_rxe: check_rkey: no MR matches rkey 0x18d8|no mr matches rkey
+-110|ETIMEDOUT
+LINES
+	# A compiler's error with nothing of the RDMA core in it is not rdma_rxe's.
+	run -2 rdmactl explain --no-host "error: too many arguments to function 'foo'"
+	# "state" is no QP number: the RC example's line is not perftest's.
+	run -0 rdmactl -j explain --no-host 'failed to modify QP state to RTR'
+	assert_equal "$(jq -c 'map(.name)' <<<"$output")" '["failed to modify QP state to RTR"]'
+}

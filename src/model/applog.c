@@ -20,6 +20,9 @@
 #define UCX_STATUS "libucs.so.0 (UCX's src/ucs/type/status.c: ucs_status_string)"
 #define UCX_UCP "libucp.so.0 (UCX's src/ucp/core/ucp_context.c)"
 #define FI_INFO "fi_info (libfabric's util/info.c)"
+#define RC_EXAMPLE "RDMA_RC_example.c (the RC example of the RDMA Aware Networks " \
+	"Programming User Manual, copied into many programs; Debian ships no binary of it)"
+#define GCC "cc1 (GCC's C front end), building an rdma_rxe source of another kernel"
 #define NVME_HOST "nvme-rdma.ko (Linux's drivers/nvme/host/rdma.c)"
 #define NVME_TARGET "nvmet-rdma.ko (Linux's drivers/nvme/target/rdma.c)"
 #define LIBNVME "libnvme.so.1 (libnvme's src/nvme/fabrics.c; nvme connect prints it)"
@@ -74,6 +77,58 @@ static const struct model_failure table[] = {
 	  "'getent ahosts NAME'",
 	  "getaddrinfo failed (Name or service not known) - invalid hostname or IP address",
 	  NULL, RPING, false },
+
+	/* The manual's RC example and the programs grown from it. */
+	{ MSG, 19, "failed to modify QP state to RTR",
+	  "the QP could not be given its path to the peer: ibv_modify_qp to RTR was refused "
+	  "(EINVAL most often), so no connection was made",
+	  { "no GID index given: the example's -g defaults to -1, no GRH, which RoCE requires; "
+	    "give -g with the index of the RoCE v2 IPv4 GID",
+	    "the GID index given is not one that reaches the peer: -g 0 where the RoCE v2 IPv4 "
+	    "GID is at index 1 (rxe puts the fe80:: GID at 0)",
+	    "an MTU larger than the port's active MTU", NULL },
+	  "'rdmactl gids' (the index of each netdev's RoCE v2 IPv4 GID, marked), 'rdmactl check "
+	  "--gid-index N' (N the index given to -g)", "failed to modify QP state to RTR", NULL,
+	  RC_EXAMPLE, false },
+	{ MSG, 20, "could not get gid for port %d, index %d",
+	  "ibv_query_gid refused the port or index asked",
+	  { "a port rxe does not have: rxe devices have port 1 alone (-i)",
+	    "an index past the device's GID table", NULL },
+	  "'rdmactl gids' (the indexes the device has)", "could not get gid for port 1, index 0",
+	  NULL, RC_EXAMPLE, false },
+	{ MSG, 21, "failed to create QP",
+	  "ibv_create_qp was refused",
+	  { "a queue deeper or more scatter entries than the device allows ('ibv_devinfo -v' "
+	    "says its max_qp_wr and max_sge)",
+	    "the device's QP count used up (max_qp) by other programs", NULL },
+	  "'rdmactl show -s' (the device's limits), 'rdmactl qp' (the QPs in use)",
+	  "failed to create QP", NULL, RC_EXAMPLE, false },
+	{ MSG, 22, "failed to connect QPs",
+	  "the example's connection of the two QPs failed: the line before it names the step",
+	  { "the move to RTR was refused ('failed to modify QP state to RTR' before it)",
+	    "the exchange of the QPs' addresses over TCP failed: the other side ended first",
+	    NULL },
+	  "the line before it; " "'rdmactl check --gid-index N'", "failed to connect QPs", NULL,
+	  RC_EXAMPLE, false },
+
+	/* An rdma_rxe source built against another kernel's headers (an old DKMS tree). */
+	{ MSG, 23, "too many arguments to function",
+	  "the compiler refused a call to the RDMA core: the source was written for another "
+	  "kernel, whose function took other arguments",
+	  { "an rdma_rxe source of another kernel release built against this one's ib_core "
+	    "(a DKMS tree copied from elsewhere, a tutorial's tarball): 'rdmactl module "
+	    "install' builds the one of the running kernel's own source", NULL },
+	  "'rdmactl module install' (it takes the source of the running kernel)",
+	  "drivers/infiniband/sw/rxe/rxe_mr.c:170:14: error: too many arguments to function "
+	  "'ib_umem_get'", "ib_", GCC, false },
+	{ MSG, 24, "implicit declaration of function",
+	  "the compiler found a call to a function this kernel's headers do not declare: the "
+	  "source was written for another kernel",
+	  { "an rdma_rxe source of another kernel release built against this one's ib_core: "
+	    "'rdmactl module install' builds the one of the running kernel's own source", NULL },
+	  "'rdmactl module install' (it takes the source of the running kernel)",
+	  "rxe_net.c:181:9: error: implicit declaration of function 'rdma_get_gid_attr'",
+	  "rxe_", GCC, false },
 
 	/* UCX. */
 	{ MSG, 8, "Please set max locked memory (ulimit -l) to 'unlimited' (current: %llu kbytes)",

@@ -114,7 +114,7 @@ static const struct model_failure table[] = {
 	    "the peer's receive queue ran empty: it reposts too slowly, or too few",
 	    "rnr_retry too small: 7 means retry forever", NULL },
 	  "the peer's receive posting; 'rdmactl stat' (rcvd_rnr_err here, send_rnr_err on the "
-	  "peer, retry_rnr_exceeded_err)", NULL, NULL, NULL, false },
+	  "peer, retry_rnr_exceeded_err)", NULL, "receiver-not-ready retry", NULL, false },
 	{ WC, IBV_WC_LOC_RDD_VIOL_ERR, "IBV_WC_LOC_RDD_VIOL_ERR",
 	  "reliable datagram domain violation: rxe has no reliable datagram", { NULL }, NULL, NULL, NULL, NULL, false },
 	{ WC, IBV_WC_REM_INV_RD_REQ_ERR, "IBV_WC_REM_INV_RD_REQ_ERR",

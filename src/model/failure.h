@@ -32,7 +32,9 @@ struct model_failure {
 	/*
 	 * A kernel log line's: the whole line as rxe prints it; other words that
 	 * say it. A message's: a line as the program prints it (NAME is its
-	 * printf format, the conversions standing for anything).
+	 * printf format, a number conversion standing for a number, any other
+	 * for anything); a word the line must hold too (NULL: none). A status's,
+	 * event's or errno's: other words that name it (FORM NULL).
 	 */
 	const char *form, *also;
 	const char *source;	/* a message's: the program and the file of its source */

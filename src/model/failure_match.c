@@ -80,7 +80,7 @@ static long find_low(const char *hay, const char *low)
  * a kernel log line's words and its other words; a message's format.
  */
 struct words {
-	char name[128], bare[64], text[160];
+	char name[128], bare[64], text[160], also[64];
 };
 
 static struct {
@@ -98,6 +98,9 @@ static void entry_words(const struct model_failure *f, struct words *w,
 	const char *text = NULL;
 
 	memset(w, 0, sizeof(*w));
+	/* A message's: a word the line must hold too; a status's: other words for it. */
+	if (f->also && f->kind != MODEL_FAILURE_KERNEL_LOG)
+		lower(f->also, w->also, sizeof(w->also));
 	if (f->kind == MODEL_FAILURE_MESSAGE) {
 		model_failure_format_anchor(f->name, w->text, sizeof(w->text));
 		return;
@@ -197,6 +200,9 @@ static struct model_phrases *phrases(void)
 			err = model_phrases_add(p, cat.w[i].bare, (unsigned)i);
 		if (!err)
 			err = model_phrases_add(p, cat.w[i].text, (unsigned)i);
+		/* A message's word is a condition, not a sign: "ib_" alone is no compiler's line. */
+		if (!err && cat.all[i]->kind != MODEL_FAILURE_MESSAGE)
+			err = model_phrases_add(p, cat.w[i].also, (unsigned)i);
 	}
 	for (int k = 0; number_keys[k] && !err; k++)
 		err = key_phrases(p, number_keys[k]);
@@ -352,7 +358,8 @@ static void seek(size_t i, const char *t, struct hit *h, size_t *n, size_t max)
 
 	switch (f->kind) {
 	case MODEL_FAILURE_MESSAGE:
-		add(h, n, max, model_failure_format_at(t, f->name), f);
+		if (!*w->also || strstr(t, w->also))
+			add(h, n, max, model_failure_format_at(t, f->name), f);
 		break;
 	case MODEL_FAILURE_KERNEL_LOG:
 		add(h, n, max, find_low(t, w->name), f);
@@ -363,6 +370,7 @@ static void seek(size_t i, const char *t, struct hit *h, size_t *n, size_t max)
 		if (*w->bare)
 			add(h, n, max, find_word(t, w->bare), f);
 		add(h, n, max, find_low(t, w->text), f);
+		add(h, n, max, find_low(t, w->also), f);
 	}
 }
 

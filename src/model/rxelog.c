@@ -117,6 +117,16 @@ static const struct model_failure table[] = {
 	    NULL },
 	  "'rdmactl check --peer ADDR' (the route and the GID to use), 'rdmactl gids'",
 	  "rxe0: qp#N rxe_find_route4: no route to ADDRESS", "host not reachable", NULL, false },
+	{ KL, 11, "no mr matches rkey",
+	  "a remote RDMA READ, WRITE or atomic named an rkey no memory region of this device "
+	  "has: rxe refused it, the QP that sent it completes IBV_WC_REM_ACCESS_ERR and both "
+	  "QPs go to ERR (rxe counts nothing for it)" DEBUG_ONLY,
+	  { "the peer used a stale rkey: of a region deregistered, or of a run before this one",
+	    "the peer used the rkey of another host's or another device's region",
+	    "the rkey was corrupted on its way (the program's own exchange of it)", NULL },
+	  "the rkey each side advertises and uses; the requester's error completion; "
+	  "'rdmactl capture' (the NAK the responder sent)",
+	  "rxe0: qp#17 check_rkey: no MR matches rkey 0x18d8", "no mr for key", NULL, false },
 };
 
 const struct model_failure *model_failure_rxelog(size_t *n)

@@ -43,7 +43,7 @@ static const struct model_failure table[] = {
 	  { "no rxe link exists: 'rdmactl add rxe0 NETDEV' (or 'rdmactl up') makes one",
 	    "a container without the uverbs node (--device /dev/infiniband/uverbsN)",
 	    "rdma-core's rxe provider (ibverbs-providers) is not installed", NULL },
-	  TELL_DEV, "No RDMA devices were detected", NULL, RPING, false },
+	  TELL_DEV, "No RDMA devices were detected", NULL, RPING, 0 },
 	{ MSG, 2, "failed to create RDMA CM event channel",
 	  "librdmacm could not open the rdma_cm node (/dev/infiniband/rdma_cm)",
 	  { "rdma_ucm is not loaded, so the node does not exist (modprobe rdma_ucm; "
@@ -51,32 +51,32 @@ static const struct model_failure table[] = {
 	    "a container started without --device /dev/infiniband/rdma_cm",
 	    "the node's permissions: not root and the node not opened to the user", NULL },
 	  "'rdmactl check --only modules', 'ls -l /dev/infiniband'",
-	  "failed to create RDMA CM event channel", NULL, CMATOSE, false },
+	  "failed to create RDMA CM event channel", NULL, CMATOSE, 0 },
 	{ MSG, 3, "bind address failed",
 	  "rdma_bind_addr refused the source address given",
 	  { "no local netdev holds that address (EADDRNOTAVAIL)",
 	    "the netdev that holds it has no rxe link (ENODEV): 'rdmactl add rxe0 NETDEV'",
 	    NULL },
 	  "'rdmactl link' (which netdev each rxe link is on), 'ip addr'",
-	  "cmatose: bind address failed", NULL, CMATOSE, false },
+	  "cmatose: bind address failed", NULL, CMATOSE, 0 },
 	{ MSG, 4, "failed to reg MR",
 	  "ibv_reg_mr was refused: the test's buffers could not be pinned",
-	  { MEMLOCK_CAUSE, NULL }, TELL_MEMLOCK, "failed to reg MR", NULL, CMATOSE, false },
+	  { MEMLOCK_CAUSE, NULL }, TELL_MEMLOCK, "failed to reg MR", NULL, CMATOSE, 0 },
 	{ MSG, 5, "buf reg_mr failed",
 	  "rping's ibv_reg_mr was refused: its buffer could not be pinned",
-	  { MEMLOCK_CAUSE, NULL }, TELL_MEMLOCK, "rdma_buf reg_mr failed", NULL, RPING, false },
+	  { MEMLOCK_CAUSE, NULL }, TELL_MEMLOCK, "rdma_buf reg_mr failed", NULL, RPING, 0 },
 	{ MSG, 6, "unable to create QP",
 	  "rdma_create_qp was refused",
 	  { "queues deeper than the device allows, or its QP count used up (max_qp)",
 	    MEMLOCK_CAUSE, NULL },
 	  "'rdmactl show -s' (the device's limits), " TELL_MEMLOCK,
-	  "cmatose: unable to create QP", NULL, CMATOSE, false },
+	  "cmatose: unable to create QP", NULL, CMATOSE, 0 },
 	{ MSG, 7, "getaddrinfo failed (%s) - invalid hostname or IP address",
 	  "the name given could not be resolved: no RDMA was tried",
 	  { "a host name the resolver does not know, or a typing error in the address", NULL },
 	  "'getent ahosts NAME'",
 	  "getaddrinfo failed (Name or service not known) - invalid hostname or IP address",
-	  NULL, RPING, false },
+	  NULL, RPING, 0 },
 
 	/* The manual's RC example and the programs grown from it. */
 	{ MSG, 19, "failed to modify QP state to RTR",
@@ -89,27 +89,27 @@ static const struct model_failure table[] = {
 	    "an MTU larger than the port's active MTU", NULL },
 	  "'rdmactl gids' (the index of each netdev's RoCE v2 IPv4 GID, marked), 'rdmactl check "
 	  "--gid-index N' (N the index given to -g)", "failed to modify QP state to RTR", NULL,
-	  RC_EXAMPLE, false },
+	  RC_EXAMPLE, 0 },
 	{ MSG, 20, "could not get gid for port %d, index %d",
 	  "ibv_query_gid refused the port or index asked",
 	  { "a port rxe does not have: rxe devices have port 1 alone (-i)",
 	    "an index past the device's GID table", NULL },
 	  "'rdmactl gids' (the indexes the device has)", "could not get gid for port 1, index 0",
-	  NULL, RC_EXAMPLE, false },
+	  NULL, RC_EXAMPLE, 0 },
 	{ MSG, 21, "failed to create QP",
 	  "ibv_create_qp was refused",
 	  { "a queue deeper or more scatter entries than the device allows ('ibv_devinfo -v' "
 	    "says its max_qp_wr and max_sge)",
 	    "the device's QP count used up (max_qp) by other programs", NULL },
 	  "'rdmactl show -s' (the device's limits), 'rdmactl qp' (the QPs in use)",
-	  "failed to create QP", NULL, RC_EXAMPLE, false },
+	  "failed to create QP", NULL, RC_EXAMPLE, 0 },
 	{ MSG, 22, "failed to connect QPs",
 	  "the example's connection of the two QPs failed: the line before it names the step",
 	  { "the move to RTR was refused ('failed to modify QP state to RTR' before it)",
 	    "the exchange of the QPs' addresses over TCP failed: the other side ended first",
 	    NULL },
 	  "the line before it; " "'rdmactl check --gid-index N'", "failed to connect QPs", NULL,
-	  RC_EXAMPLE, false },
+	  RC_EXAMPLE, 0 },
 
 	/* An rdma_rxe source built against another kernel's headers (an old DKMS tree). */
 	{ MSG, 23, "too many arguments to function",
@@ -120,7 +120,7 @@ static const struct model_failure table[] = {
 	    "install' builds the one of the running kernel's own source", NULL },
 	  "'rdmactl module install' (it takes the source of the running kernel)",
 	  "drivers/infiniband/sw/rxe/rxe_mr.c:170:14: error: too many arguments to function "
-	  "'ib_umem_get'", "ib_", GCC, false },
+	  "'ib_umem_get'", "ib_", GCC, 0 },
 	{ MSG, 24, "implicit declaration of function",
 	  "the compiler found a call to a function this kernel's headers do not declare: the "
 	  "source was written for another kernel",
@@ -128,7 +128,7 @@ static const struct model_failure table[] = {
 	    "'rdmactl module install' builds the one of the running kernel's own source", NULL },
 	  "'rdmactl module install' (it takes the source of the running kernel)",
 	  "rxe_net.c:181:9: error: implicit declaration of function 'rdma_get_gid_attr'",
-	  "rxe_", GCC, false },
+	  "rxe_", GCC, 0 },
 
 	/* UCX. */
 	{ MSG, 8, "Please set max locked memory (ulimit -l) to 'unlimited' (current: %llu kbytes)",
@@ -139,7 +139,7 @@ static const struct model_failure table[] = {
 	  TELL_MEMLOCK,
 	  "ib_iface.c:1060 UCX  ERROR ibv_create_cq(cqe=4096) failed: Cannot allocate memory : "
 	  "Please set max locked memory (ulimit -l) to 'unlimited' (current: 64 kbytes)",
-	  NULL, UCX_IB, false },
+	  NULL, UCX_IB, 0 },
 	{ MSG, 9, "no usable transports/devices",
 	  "UCX found no transport on any device that its settings allow",
 	  { "UCX_NET_DEVICES names a device this host lacks (mlx5_0:1 copied from another "
@@ -151,7 +151,23 @@ static const struct model_failure table[] = {
 	  "'rdmactl check --pid PID' (UCX's variables held to the links as UCX reads them), "
 	  "'ucx_info -d'",
 	  "ucp_context.c:1582 UCX  ERROR no usable transports/devices (asked rc on network: "
-	  "mlx5_0:1)", NULL, UCX_UCP, false },
+	  "mlx5_0:1)", NULL, UCX_UCP, 0 },
+	{ MSG, 25, "not available, please use one or more of: %s",
+	  "UCX was asked for a device or transport this host does not have, and names those it "
+	  "has",
+	  { "UCX_NET_DEVICES names a device of another host (mlx5_0:1): the list after it has "
+	    "this host's (rxe0:1 for the rxe link)",
+	    "UCX_TLS names a transport this host lacks", NULL },
+	  "'rdmactl env' (UCX's variables for this host's link), 'rdmactl check --pid PID'",
+	  "ucp_context.c:1014 UCX  WARN  network device 'mlx5_0:1' is not available, please use "
+	  "one or more of: 'lo'(tcp), 'rxe0:1'(ib), 'veth0'(tcp)", NULL, UCX_UCP, 0 },
+	{ MSG, 26, "waiting for addr/route resolution state %d",
+	  "rping's address or route resolution failed: the line before it names the call and "
+	  "its errno",
+	  { "no rxe link on the netdev the address (or the route to it) is on: 'rdma_resolve_"
+	    "route: No such device' (ENODEV), as for 127.0.0.1, whose netdev is lo", NULL },
+	  "'rdmactl link' (which netdev each rxe link is on), 'rdmactl check --peer ADDR'",
+	  "waiting for addr/route resolution state 11", NULL, RPING, 0 },
 	{ MSG, 10, "Endpoint timeout",
 	  "UCX gave up on a peer: no acknowledgement came after its retries (a completion "
 	  "with 'transport retry counter exceeded' under it)",
@@ -160,12 +176,12 @@ static const struct model_failure table[] = {
 	    "the two ends chose GIDs of different types or families (UCX_IB_GID_INDEX given "
 	    "on one side alone)",
 	    "the peer process ended or hung", NULL },
-	  TELL_PEER, "UCX  ERROR ... Endpoint timeout", NULL, UCX_STATUS, false },
+	  TELL_PEER, "UCX  ERROR ... Endpoint timeout", NULL, UCX_STATUS, 0 },
 	{ MSG, 11, "Destination is unreachable",
 	  "UCX has no path to the peer's address over the transports both ends have",
 	  { "the ends chose different devices or GIDs: another subnet, RoCE v1 on one side "
 	    "and v2 on the other", "the peer is unreachable over RoCE", NULL },
-	  TELL_PEER, "UCX  ERROR ... Destination is unreachable", NULL, UCX_STATUS, false },
+	  TELL_PEER, "UCX  ERROR ... Destination is unreachable", NULL, UCX_STATUS, 0 },
 
 	/* libfabric. */
 	{ MSG, 12, "fi_getinfo: %d",
@@ -176,7 +192,7 @@ static const struct model_failure table[] = {
 	    "the rxe link's netdev has no IP address: the verbs provider finds devices through "
 	    "rdma_cm, by the addresses of their netdevs",
 	    "FI_PROVIDER or -p names a provider this libfabric lacks or excludes", NULL },
-	  TELL_DEV, "fi_getinfo: -61", NULL, FI_INFO, false },
+	  TELL_DEV, "fi_getinfo: -61", NULL, FI_INFO, 0 },
 
 	/* NVMe over RDMA: the kernel's host and target, nvme-cli through libnvme. */
 	{ MSG, 13, "rdma connection establishment failed (%d)",
@@ -191,38 +207,38 @@ static const struct model_failure table[] = {
 	    "initialize MR pool' beside it): fewer with nvme connect's --nr-io-queues, "
 	    "--queue-size", NULL },
 	  TELL_PEER "; the target's kernel log (nvmet_rdma's lines)",
-	  "nvme nvme0: rdma connection establishment failed (-104)", NULL, NVME_HOST, false },
+	  "nvme nvme0: rdma connection establishment failed (-104)", NULL, NVME_HOST, 0 },
 	{ MSG, 14, "rdma_resolve_addr failed (%d).",
 	  "the kernel's NVMe host found no RDMA device toward the target's address",
 	  { "(-19, ENODEV): no rxe link on the netdev the route to the target leaves by",
 	    "(-110, ETIMEDOUT): the target's address did not answer ARP", NULL },
 	  "'rdmactl check --peer ADDR'; 'rdmactl link'",
-	  "nvme nvme0: rdma_resolve_addr failed (-19).", NULL, NVME_HOST, false },
+	  "nvme nvme0: rdma_resolve_addr failed (-19).", NULL, NVME_HOST, 0 },
 	{ MSG, 15, "Connect rejected: status %d (%s).",
 	  "the target's rdma_cm refused the NVMe host's connect request",
 	  { "status 8 (invalid service ID): no nvmet port listens there (port 4420 not "
 	    "enabled, or another address family)",
 	    "status 28 (consumer defined): nvmet refused it (its own line says why)", NULL },
 	  "the target's nvmet configuration (its ports and the subsystems linked to them)",
-	  "nvme nvme0: Connect rejected: status 8 (invalid service ID).", NULL, NVME_HOST, false },
+	  "nvme nvme0: Connect rejected: status 8 (invalid service ID).", NULL, NVME_HOST, 0 },
 	{ MSG, 16, "binding CM ID to %pISpcs failed (%d)",
 	  "the kernel's NVMe target could not listen on the port's address",
 	  { "(-19, ENODEV): the netdev that holds the address has no rxe link",
 	    "(-99, EADDRNOTAVAIL): no local netdev holds the address", NULL },
 	  "'rdmactl link', 'ip addr'", "nvmet_rdma: binding CM ID to 10.0.0.1:4420 failed (-19)",
-	  NULL, NVME_TARGET, false },
+	  NULL, NVME_TARGET, 0 },
 	{ MSG, 17, "failed to write to nvme-fabrics device",
 	  "nvme connect's request to the kernel failed: the kernel log's nvme lines say why",
 	  { "the connection to the target failed (the kernel's 'rdma connection "
 	    "establishment failed' beside it)",
 	    "nvme-rdma is not loaded: the kernel did not know the rdma transport", NULL },
 	  "'dmesg' (nvme's lines), " TELL_PEER,
-	  "could not add new controller: failed to write to nvme-fabrics device", NULL, LIBNVME, false },
+	  "could not add new controller: failed to write to nvme-fabrics device", NULL, LIBNVME, 0 },
 	{ MSG, 18, "failed to open nvme-fabrics device",
 	  "nvme connect could not open /dev/nvme-fabrics",
 	  { "nvme-fabrics (with nvme-rdma) is not loaded: 'modprobe nvme-rdma'", NULL },
 	  "'lsmod', 'ls -l /dev/nvme-fabrics'", "failed to open nvme-fabrics device", NULL,
-	  LIBNVME, false },
+	  LIBNVME, 0 },
 };
 
 const struct model_failure *model_failure_applog(size_t *n)

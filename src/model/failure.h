@@ -21,6 +21,15 @@ enum model_failure_kind {
 
 #define MODEL_FAILURE_CAUSES 5
 
+/* It says nothing went wrong: never a log's cause. */
+#define MODEL_FAILURE_NOTICE 1u
+/*
+ * A message a program prints with perror() where errno is stale (a read
+ * that met the end of the stream sets none): the errno's words after it on
+ * its line are no failure's.
+ */
+#define MODEL_FAILURE_PERROR 2u
+
 struct model_failure {
 	enum model_failure_kind kind;
 	int value;		/* the status, event or errno */
@@ -38,7 +47,7 @@ struct model_failure {
 	 */
 	const char *form, *also;
 	const char *source;	/* a message's: the program and the file of its source */
-	bool notice;		/* it says nothing went wrong: never a log's cause */
+	unsigned flags;		/* MODEL_FAILURE_NOTICE, MODEL_FAILURE_PERROR */
 };
 
 /* "wc_status", "cm_event", "errno", "kernel_log", "message". */

@@ -60,7 +60,7 @@ void model_failure_log_line(struct model_failure_log *l, const char *line, size_
 /* Whether F reports something gone wrong: not a success, not a notice. */
 static bool is_error(const struct model_failure *f)
 {
-	return !f->notice;
+	return !(f->flags & MODEL_FAILURE_NOTICE);
 }
 
 /* Whether F follows from an earlier failure rather than causing one: a flush, a disconnect. */

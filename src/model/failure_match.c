@@ -374,6 +374,23 @@ static void seek(size_t i, const char *t, struct hit *h, size_t *n, size_t max)
 	}
 }
 
+/* The errnos after a perror() of a stale errno (MODEL_FAILURE_PERROR) on the line, dropped. */
+static void stale_errnos(struct hit *h, size_t *n)
+{
+	long from = -1;
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		if (h[i].f->flags & MODEL_FAILURE_PERROR && (from < 0 || h[i].at < from))
+			from = h[i].at;
+	if (from < 0)
+		return;
+	for (size_t i = 0; i < *n; i++)
+		if (h[i].f->kind != ER || h[i].at < from)
+			h[k++] = h[i];
+	*n = k;
+}
+
 size_t model_failure_match_n(const char *text, size_t len,
 			     const char *(*text_of)(enum model_failure_kind k, int value),
 			     const struct model_failure **out, size_t max)
@@ -404,6 +421,7 @@ size_t model_failure_match_n(const char *text, size_t len,
 			seek(i, t, h, &n, cap);
 	if (all || alone || hits[NUMBERS / 8] & (1u << (NUMBERS % 8)))
 		numbers(t, h, &n, cap);
+	stale_errnos(h, &n);
 	/* In the order the text has them. */
 	for (size_t i = 1; i < n; i++)
 		for (size_t k = i; k > 0 && h[k].at < h[k - 1].at; k--) {

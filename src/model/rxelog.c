@@ -34,7 +34,7 @@ static const struct model_failure table[] = {
 	    "for (RDMA READ or atomics without their access flags)",
 	    NULL },
 	  TELL_QP_LOG "; the error completion of the QP that sent the request",
-	  "rxe0: qp#N rxe_receiver: moved to error state", NULL, NULL, false },
+	  "rxe0: qp#N rxe_receiver: moved to error state", NULL, NULL, 0 },
 	{ KL, 2, "retransmit timer fired",
 	  "rxe sent a request again: no ACK came within the QP's timeout" DEBUG_ONLY,
 	  { "the peer QP is gone (destroyed, or its process ended): on 6.1 and 7.3 such a QP "
@@ -48,7 +48,7 @@ static const struct model_failure table[] = {
 	  TELL_QP_LOG "; 'rdmactl check --peer ADDR' (the path to the peer); 'rdmactl stat' "
 	  "(completer_retry_err counts them)",
 	  "rxe0: qp#N retransmit_timer: retransmit timer fired",
-	  "retransmit_timer: fired for", NULL, false },
+	  "retransmit_timer: fired for", NULL, 0 },
 	{ KL, 3, "already configured on",
 	  "'rdma link add' (or rdmactl's add) was refused: the netdev has an rxe link "
 	  "already, and a netdev takes one (7.3 says it as 'infiniband rxe0: rxe_newlink: "
@@ -58,7 +58,7 @@ static const struct model_failure table[] = {
 	    NULL },
 	  "'rdmactl link' (the links and their netdevs), 'rdmactl persist list' (what boot "
 	  "makes)",
-	  "rdma_rxe: already configured on NETDEV", NULL, NULL, false },
+	  "rdma_rxe: already configured on NETDEV", NULL, NULL, 0 },
 	{ KL, 4, "rxe creation allowed on top of a real device only",
 	  "rxe refused a link on a VLAN netdev",
 	  { "the netdev is a VLAN: make the link on the netdev under it; the VLAN's addresses "
@@ -66,7 +66,7 @@ static const struct model_failure table[] = {
 	    NULL },
 	  "'rdmactl netdevs' (each netdev, its link, its addresses), 'ip -d link show "
 	  "NETDEV' (the VLAN's parent)",
-	  "rdma_rxe: rxe creation allowed on top of a real device only", NULL, NULL, false },
+	  "rdma_rxe: rxe creation allowed on top of a real device only", NULL, NULL, 0 },
 	{ KL, 5, "failed to create ipv4 udp tunnel",
 	  "rdma_rxe could not open its UDP port 4791: on 6.1 when the module loads (it then "
 	  "does not load); on 7.3, where each network namespace has its own, when the first "
@@ -75,7 +75,7 @@ static const struct model_failure table[] = {
 	    "to it",
 	    NULL },
 	  "'ss -ulpn sport = :4791' (who holds the port), 'rdmactl check --only modules'",
-	  "rdma_rxe: Failed to create IPv4 UDP tunnel", "failed to create ipv6 udp tunnel", NULL, false },
+	  "rdma_rxe: Failed to create IPv4 UDP tunnel", "failed to create ipv6 udp tunnel", NULL, 0 },
 	{ KL, 6, "ipv6 is not supported, can not create a udpv6 socket",
 	  "rdma_rxe loaded without IPv6: RoCE v2 runs over IPv4 only",
 	  { "IPv6 is off in the kernel (ipv6.disable=1 on its command line): the GIDs of "
@@ -83,7 +83,7 @@ static const struct model_failure table[] = {
 	    "IPv4 address's GID does",
 	    NULL },
 	  "'rdmactl gids' (the GID to use), 'cat /proc/cmdline'",
-	  "rdma_rxe: IPv6 is not supported, can not create a UDPv6 socket", NULL, NULL, false },
+	  "rdma_rxe: IPv6 is not supported, can not create a UDPv6 socket", NULL, NULL, 0 },
 	{ KL, 7, "unable to pin memory region",
 	  "ibv_reg_mr failed: rxe could not pin the memory to register (err = -12 is "
 	  "ENOMEM, -14 EFAULT); a warning on 6.1, a debug message on 7.3" DEBUG_WHERE,
@@ -92,7 +92,7 @@ static const struct model_failure table[] = {
 	    "the address range is not mapped in the process (a freed or wrong buffer)",
 	    NULL },
 	  "'rdmactl check --pid PID' (its memlock limit against CAP_IPC_LOCK), 'ulimit -l'",
-	  "rdma_rxe: rxe_mr_init_user: Unable to pin memory region err = -12", NULL, NULL, false },
+	  "rdma_rxe: rxe_mr_init_user: Unable to pin memory region err = -12", NULL, NULL, 0 },
 	{ KL, 8, "set down",
 	  "rxe's port went down with its netdev: connected QPs on it fail (on 6.1 with "
 	  "IBV_WC_LOC_QP_OP_ERR, later with flushes)",
@@ -101,13 +101,13 @@ static const struct model_failure table[] = {
 	    NULL },
 	  "'rdmactl show' (the port state and its netdev's), 'rdmactl monitor' (when it "
 	  "changes)",
-	  "infiniband rxe0: set down", "set active", NULL, false },
+	  "infiniband rxe0: set down", "set active", NULL, 0 },
 	{ KL, 9, "ignoring netdev event",
 	  "rxe saw an event of its netdev that it does not act on: no fault (rxe acts on "
 	  "the netdev going up, down, away and changing its MTU)" DEBUG_ONLY,
 	  { NULL },
 	  NULL,
-	  "rxe0: rxe_notify: ignoring netdev event = N for NETDEV", NULL, NULL, false },
+	  "rxe0: rxe_notify: ignoring netdev event = N for NETDEV", NULL, NULL, 0 },
 	{ KL, 10, "no route to",
 	  "rxe found no route to the QP's destination address: the packet is not sent "
 	  "and the QP resends until it gives up or its program does" DEBUG_ONLY,
@@ -116,7 +116,7 @@ static const struct model_failure table[] = {
 	    "(the link-local IPv6 GID at index 0 for a peer reached over IPv4)",
 	    NULL },
 	  "'rdmactl check --peer ADDR' (the route and the GID to use), 'rdmactl gids'",
-	  "rxe0: qp#N rxe_find_route4: no route to ADDRESS", "host not reachable", NULL, false },
+	  "rxe0: qp#N rxe_find_route4: no route to ADDRESS", "host not reachable", NULL, 0 },
 	{ KL, 11, "no mr matches rkey",
 	  "a remote RDMA READ, WRITE or atomic named an rkey no memory region of this device "
 	  "has: rxe refused it, the QP that sent it completes IBV_WC_REM_ACCESS_ERR and both "
@@ -126,7 +126,7 @@ static const struct model_failure table[] = {
 	    "the rkey was corrupted on its way (the program's own exchange of it)", NULL },
 	  "the rkey each side advertises and uses; the requester's error completion; "
 	  "'rdmactl capture' (the NAK the responder sent)",
-	  "rxe0: qp#17 check_rkey: no MR matches rkey 0x18d8", "no mr for key", NULL, false },
+	  "rxe0: qp#17 check_rkey: no MR matches rkey 0x18d8", "no mr for key", NULL, 0 },
 };
 
 const struct model_failure *model_failure_rxelog(size_t *n)

@@ -43,7 +43,7 @@ static const struct model_failure table[] = {
 	    "the peer's GID (from its address) is not reachable from the netdev of the GID "
 	    "given: another subnet, no route",
 	    "an MTU (-m) larger than the port's active MTU", NULL },
-	  TELL_GID, "Failed to modify QP to RTR", NULL, PINGPONG, false },
+	  TELL_GID, "Failed to modify QP to RTR", NULL, PINGPONG, 0 },
 	{ MSG, 2, "Failed to modify QP %d to RTR",
 	  "perftest could not give its QP the path to the peer: ibv_modify_qp to RTR was refused",
 	  { "the GID index (-x) is not one that reaches the peer: -x 0 where the RoCE v2 IPv4 "
@@ -51,17 +51,17 @@ static const struct model_failure table[] = {
 	    "the two ends chose GIDs of different types or families ('Found Incompatibility "
 	    "issue with GID types' beside it)",
 	    "an MTU (-m) larger than the port's active MTU", NULL },
-	  TELL_GID, "Failed to modify QP 322 to RTR", NULL, PERFTEST, false },
+	  TELL_GID, "Failed to modify QP 322 to RTR", NULL, PERFTEST, 0 },
 	{ MSG, 3, "Failed to modify QP to RTS",
 	  "the connected QP could not be made ready to send: ibv_modify_qp to RTS was refused",
 	  { "the move to RTR before it did not take (an earlier message says so)",
 	    "a timeout or retry count out of range", NULL },
-	  "the program's earlier lines; " TELL_GID, "Failed to modify QP to RTS", NULL, PINGPONG, false },
+	  "the program's earlier lines; " TELL_GID, "Failed to modify QP to RTS", NULL, PINGPONG, 0 },
 	{ MSG, 4, "Failed to modify QP to INIT",
 	  "the new QP could not be bound to its port: ibv_modify_qp to INIT was refused",
 	  { "a port number (-i) the device does not have: rxe devices have port 1 alone",
 	    "access flags the device does not allow", NULL },
-	  "'rdmactl show' (the device's ports)", "Failed to modify QP to INIT", NULL, PINGPONG, false },
+	  "'rdmactl show' (the device's ports)", "Failed to modify QP to INIT", NULL, PINGPONG, 0 },
 	{ MSG, 5, "Couldn't register MR",
 	  "ibv_reg_mr was refused: the buffer could not be pinned for RDMA",
 	  { "the process's memlock limit (RLIMIT_MEMLOCK) is smaller than the buffer, and it "
@@ -69,18 +69,18 @@ static const struct model_failure table[] = {
 	    "service's limit, often 64 KiB or 8 MiB)",
 	    "access flags the device does not allow (on-demand paging on an old kernel)", NULL },
 	  "'rdmactl check --only memlock' (this shell's limit), 'rdmactl check --pid PID' (the "
-	  "program's own, as the kernel applies it)", "Couldn't register MR", NULL, PINGPONG, false },
+	  "program's own, as the kernel applies it)", "Couldn't register MR", NULL, PINGPONG, 0 },
 	{ MSG, 6, "Couldn't create QP",
 	  "ibv_create_qp was refused",
 	  { "a queue deeper (-r) or more scatter entries than the device allows (rxe: "
 	    "max_qp_wr 1048576, max_sge 32 on 6.1; 'ibv_devinfo -v' says)",
 	    "the device's QP count used up (max_qp) by other programs", NULL },
 	  "'rdmactl show -s' (the device's limits), 'rdmactl qp' (the QPs in use)",
-	  "Couldn't create QP", NULL, PINGPONG, false },
+	  "Couldn't create QP", NULL, PINGPONG, 0 },
 	{ MSG, 7, "Couldn't create CQ",
 	  "ibv_create_cq was refused",
 	  { "more entries than the device allows (max_cqe)", NULL },
-	  "'rdmactl show -s' (the device's limits)", "Couldn't create CQ", NULL, PINGPONG, false },
+	  "'rdmactl show -s' (the device's limits)", "Couldn't create CQ", NULL, PINGPONG, 0 },
 	{ MSG, 8, "Couldn't get context for %s",
 	  "the device was found but could not be opened (ibv_open_device)",
 	  { "its uverbs node is missing or refused: a container started without --device "
@@ -89,7 +89,7 @@ static const struct model_failure table[] = {
 	    "udev rules make it 0666)",
 	    "rdma-core's rxe provider (ibverbs-providers) is not installed: libibverbs warns "
 	    "'couldn't load driver' before this", NULL },
-	  TELL_DEV, "Couldn't get context for rxe0", NULL, PINGPONG, false },
+	  TELL_DEV, "Couldn't get context for rxe0", NULL, PINGPONG, 0 },
 	{ MSG, 9, "No IB devices found",
 	  "libibverbs lists no RDMA device that this process can use",
 	  { "no rxe link exists: 'rdmactl add rxe0 NETDEV' (or 'rdmactl up') makes one",
@@ -98,12 +98,12 @@ static const struct model_failure table[] = {
 	    "a container without /dev/infiniband/uverbsN (--device)",
 	    "the link is in another network namespace and the RDMA subsystem is in exclusive "
 	    "mode", NULL },
-	  TELL_DEV, "No IB devices found", NULL, DEVINFO, false },
+	  TELL_DEV, "No IB devices found", NULL, DEVINFO, 0 },
 	{ MSG, 10, "Failed to get IB devices list",
 	  "libibverbs could not list devices at all (ibv_get_device_list failed)",
 	  { "ib_uverbs is not loaded: /sys/class/infiniband_verbs is missing",
 	    "the kernel has no RDMA support", NULL },
-	  "'rdmactl check --only kernel,modules'", "Failed to get IB devices list", NULL, DEVINFO, false },
+	  "'rdmactl check --only kernel,modules'", "Failed to get IB devices list", NULL, DEVINFO, 0 },
 	{ MSG, 11, "Couldn't connect to %s:%d",
 	  "the TCP connection that exchanges the QPs' addresses before any RDMA was refused or "
 	  "timed out: no RDMA was tried yet",
@@ -111,25 +111,40 @@ static const struct model_failure table[] = {
 	    "a firewall drops the TCP port (18515 for the ping-pongs and perftest by default)",
 	    "the address given is not the server's", NULL },
 	  "whether the server runs ('ss -ltnp'), the firewall ('rdmactl check --only "
-	  "firewall')", "Couldn't connect to 10.0.0.2:18515", NULL, PINGPONG, false },
+	  "firewall')", "Couldn't connect to 10.0.0.2:18515", NULL, PINGPONG, 0 },
 	{ MSG, 12, "Couldn't read/write remote address",
 	  "the exchange of addresses over TCP ended early: the other side closed it",
 	  { "the other side failed first and exited: its own output names the cause", NULL },
-	  "the other side's output", "Couldn't read/write remote address", NULL, PINGPONG, false },
+	  "the other side's output", "Couldn't read/write remote address", NULL, PINGPONG, 0 },
+	{ MSG, 24, "client read/write",
+	  "the ping-pong's client lost the TCP exchange of addresses: the server closed it "
+	  "(the errno's words after it are stale, perror's after a read that met the end)",
+	  { "the server failed first (its 'Failed to modify QP to RTR', 'Couldn't register MR' "
+	    "...) and exited: its own output names the cause", NULL },
+	  "the server's output", "client read/write: No space left on device", NULL, PINGPONG,
+	  MODEL_FAILURE_PERROR },
+	{ MSG, 25, "server read",
+	  "the ping-pong's server lost the TCP exchange of addresses: the client closed it",
+	  { "the client failed first and exited: its own output names the cause", NULL },
+	  "the client's output", "server read: Success", NULL, PINGPONG, MODEL_FAILURE_PERROR },
+	{ MSG, 26, "Couldn't connect to remote QP",
+	  "the ping-pong could not connect its QP to the peer's: the line before it names the step",
+	  { "the move to RTR was refused ('Failed to modify QP to RTR' before it)", NULL },
+	  "the line before it; " TELL_GID, "Couldn't connect to remote QP", NULL, PINGPONG, 0 },
 	{ MSG, 13, "libibverbs: Warning: couldn't load driver '%s'",
 	  "libibverbs found a provider named in its configuration but could not load it: its "
 	  "devices are skipped",
 	  { "rdma-core's providers (ibverbs-providers) are not installed, or of another "
 	    "version than libibverbs", NULL },
 	  "'rdmactl check --only provider'", "libibverbs: Warning: couldn't load driver 'librxe-rdmav34.so'",
-	  NULL, LIBIBVERBS, false },
+	  NULL, LIBIBVERBS, 0 },
 	{ MSG, 14, "libibverbs: Warning: RLIMIT_MEMLOCK is %llu bytes.",
 	  "libibverbs warns at start that the memlock limit is small: memory registrations past "
 	  "it fail with ENOMEM",
 	  { "the limit the program inherited (a service, a container, a login's default); root "
 	    "with CAP_IPC_LOCK is not bound by it", NULL },
 	  "'rdmactl check --only memlock', 'rdmactl check --pid PID'",
-	  "libibverbs: Warning: RLIMIT_MEMLOCK is 65536 bytes.", NULL, LIBIBVERBS, false },
+	  "libibverbs: Warning: RLIMIT_MEMLOCK is 65536 bytes.", NULL, LIBIBVERBS, 0 },
 	{ MSG, 15, "Driver %s does not support the kernel ABI of %u (supports %u to %u) for device %s",
 	  "libibverbs' provider and the kernel's uverbs speak different ABI versions: the "
 	  "device is skipped",
@@ -137,7 +152,7 @@ static const struct model_failure table[] = {
 	    "another host's kernel)", NULL },
 	  "'rdmactl check --only provider'",
 	  "libibverbs: Warning: Driver rxe does not support the kernel ABI of 3 (supports 2 to 2) "
-	  "for device rxe0", NULL, LIBIBVERBS, false },
+	  "for device rxe0", NULL, LIBIBVERBS, 0 },
 	/* The kernel's module loader and modprobe: an rdma_rxe loaded by hand or built elsewhere. */
 	{ MSG, 16, "%s: Unknown symbol %s (err %d)",
 	  "the kernel refused to load a module: it uses a symbol no loaded module exports",
@@ -147,20 +162,20 @@ static const struct model_failure table[] = {
 	    "with (err -22): the module was built against another kernel's symbols", NULL },
 	  "'rdmactl check --only modules' (it reads the kernel log and names the modules to "
 	  "load first, in order)", "rdma_rxe: Unknown symbol udp_sock_create4 (err -2)", NULL,
-	  MODLOADER, false },
+	  MODLOADER, 0 },
 	{ MSG, 17, "%s: disagrees about version of symbol %s",
 	  "the kernel refused a module built against other headers than its own",
 	  { "an rdma_rxe built for another kernel, or against a vendor's ib_core where the "
 	    "kernel's is loaded (or the other way round)", NULL },
 	  "'rdmactl check --only modules'; 'rdmactl module install' builds one from this "
 	  "kernel's own source", "rdma_rxe: disagrees about version of symbol ib_register_device",
-	  NULL, MODLOADER, false },
+	  NULL, MODLOADER, 0 },
 	{ MSG, 18, "%s: version magic '%s' should be '%s'",
 	  "the kernel refused a module built for another kernel release",
 	  { "an rdma_rxe.ko copied from another kernel's packages or build", NULL },
 	  "'rdmactl check --only modules'; 'rdmactl module install' builds one for this kernel",
 	  "rdma_rxe: version magic '6.1.0-31-amd64 SMP preempt mod_unload modversions ' should be "
-	  "'6.12.12+bpo-amd64 SMP preempt mod_unload modversions '", NULL, MODLOADER, false },
+	  "'6.12.12+bpo-amd64 SMP preempt mod_unload modversions '", NULL, MODLOADER, 0 },
 	{ MSG, 19, "%s: module verification failed: signature and/or required key missing - "
 	  "tainting kernel",
 	  "a module without a signature the kernel trusts was loaded anyway (signatures are not "
@@ -169,7 +184,7 @@ static const struct model_failure table[] = {
 	    "while Secure Boot does not enforce signatures", NULL },
 	  "'rdmactl check --only modules'",
 	  "rdma_rxe: module verification failed: signature and/or required key missing - "
-	  "tainting kernel", NULL, MODSIGNING, true },
+	  "tainting kernel", NULL, MODSIGNING, MODEL_FAILURE_NOTICE },
 	{ MSG, 20, "Loading of %s is rejected",
 	  "the kernel enforces module signatures (Secure Boot's lockdown, module.sig_enforce) "
 	  "and refused an unsigned module",
@@ -177,7 +192,7 @@ static const struct model_failure table[] = {
 	    "signs with its own key, which must be enrolled (mokutil --import, then a "
 	    "reboot)", NULL },
 	  "'rdmactl check --only modules'", "Loading of unsigned module is rejected", NULL,
-	  MODSIGNING, false },
+	  MODSIGNING, 0 },
 	{ MSG, 21, "Module %s not found in directory %s",
 	  "modprobe found no such module for the running kernel",
 	  { "the kernel ships no rdma_rxe (Debian's cloud kernels): 'rdmactl module install' "
@@ -186,14 +201,14 @@ static const struct model_failure table[] = {
 	    "upgraded and not rebooted)", NULL },
 	  "'rdmactl check --only kernel,modules'",
 	  "modprobe: FATAL: Module rdma_rxe not found in directory /lib/modules/6.1.0-31-cloud-amd64",
-	  NULL, MODPROBE, false },
+	  NULL, MODPROBE, 0 },
 	{ MSG, 22, "Unknown symbol in module, or unknown parameter (see dmesg)",
 	  "modprobe could not load a module; the kernel log says which symbol or parameter",
 	  { "the module built for another kernel or loaded before what it needs: the kernel "
 	    "log's 'Unknown symbol' line says which", NULL },
 	  "'rdmactl check --only modules' (it reads that kernel log line)",
 	  "modprobe: ERROR: could not insert 'rdma_rxe': Unknown symbol in module, or unknown "
-	  "parameter (see dmesg)", NULL, MODPROBE, false },
+	  "parameter (see dmesg)", NULL, MODPROBE, 0 },
 	{ MSG, 23, "Invalid module format",
 	  "the kernel refused the module file as not for it (ENOEXEC, said so by modprobe and "
 	  "insmod)",
@@ -201,7 +216,7 @@ static const struct model_failure table[] = {
 	    "'version magic' or 'disagrees about version' line says which", NULL },
 	  "'rdmactl check --only modules'; 'rdmactl check --only modules --module-file FILE' "
 	  "vets a file before it is loaded",
-	  "modprobe: ERROR: could not insert 'rdma_rxe': Invalid module format", NULL, MODPROBE, false },
+	  "modprobe: ERROR: could not insert 'rdma_rxe': Invalid module format", NULL, MODPROBE, 0 },
 };
 
 #define NTABLE (sizeof(table) / sizeof(table[0]))

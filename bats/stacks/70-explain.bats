@@ -1,0 +1,112 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bats file_tags=stacks
+# The stacks failing as users make them fail, and what they printed put
+# through 'rdmactl explain -' as a user pastes it: the likely cause named
+# first, and held to this host where a check tells it. Each run is a real
+# failure of the real program over the link: a ping-pong without a GID
+# index, a registration past a memlock limit, rping to an address with no
+# RDMA device, UCX and libfabric asked for a device this host lacks, an
+# NVMe connect to a port where nothing listens.
+
+load stacks
+
+teardown() {
+	[ "${RXE_VM:-}" = 1 ] || return 0
+	pkill -x ibv_rc_pingpong 2>/dev/null || true
+	pkill -x ucx_perftest 2>/dev/null || true
+}
+
+# explain_log FILE: 'rdmactl -j explain -' of FILE into $output; its cause
+# and every item's name said to the log.
+explain_log() {
+	run -0 rdmactl -j explain - <"$1"
+	echo "# explain: cause '$(jq -r .cause <<<"$output")'; items: $(jq -c '[.items[].name]' <<<"$output")" >&3
+}
+
+@test "explain: a ping-pong without a GID index fails to RTR; the cause, and -g to give here" {
+	needs ibv_rc_pingpong
+	ibv_rc_pingpong -d "$RDMA_DEVICE" -p 18601 >"$BATS_TEST_TMPDIR/server" 2>&1 &
+	wait_listen 18601
+	run timeout 30 ibv_rc_pingpong -d "$RDMA_DEVICE" -p 18601 127.0.0.1
+	assert_failure
+	wait || true
+	# The client alone: the server closed the exchange, and the errno after perror's words is stale.
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/client"
+	explain_log "$BATS_TEST_TMPDIR/client"
+	assert_equal "$(jq -r .cause <<<"$output")" 'client read/write'
+	assert_equal "$(jq -r '[.items[].kind] | index("errno")' <<<"$output")" null
+	# Both sides' output, as a CI log has them: the server's failure first.
+	cat "$BATS_TEST_TMPDIR/server" "$BATS_TEST_TMPDIR/client" >"$BATS_TEST_TMPDIR/both"
+	explain_log "$BATS_TEST_TMPDIR/both"
+	assert_equal "$(jq -r .cause <<<"$output")" 'Failed to modify QP to RTR'
+	# Held to this host: index 0 is the fe80:: GID here, and the index to give is named.
+	assert_equal "$(jq -r '.items[0].host.results | map(select(.id == "gid-index")) | .[0].fix' <<<"$output")" \
+		"-g $RDMA_GID_INDEX   (perftest: -x $RDMA_GID_INDEX)"
+}
+
+@test "explain: a registration past the memlock limit, without CAP_IPC_LOCK, and this shell's limit" {
+	needs ibv_rc_pingpong setpriv
+	# Root without CAP_IPC_LOCK is bound by the limit, as a container's root or a service is.
+	run timeout 30 setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock -- bash -c \
+		'ulimit -l 64 && exec ibv_rc_pingpong -d "$1" -g "$2" -s 1048576 -p 18602' _ \
+		"$RDMA_DEVICE" "$RDMA_GID_INDEX"
+	assert_failure
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/server"
+	run -0 setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock -- bash -c \
+		'ulimit -l 64 && exec "$1" -j explain - <"$2"' _ "$RDMACTL" "$BATS_TEST_TMPDIR/server"
+	echo "# explain: items $(jq -c '[.items[].name]' <<<"$output")" >&3
+	assert_equal "$(jq -r '[.items[].name] | index("Couldn'"'"'t register MR") != null' <<<"$output")" true
+	# This shell's limit, as the program had it: not a pass.
+	assert_equal "$(jq -r '[.items[].host // empty | .results[] | select(.id == "memlock") | .result] | unique | join(",")' <<<"$output")" \
+		"$(setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock -- bash -c \
+			'ulimit -l 64 && exec "$1" -j check --only memlock' _ "$RDMACTL" | jq -r '.[0].result')"
+	refute [ "$(jq -r '[.items[].host // empty | .results[] | select(.id == "memlock") | .result][0]' <<<"$output")" = pass ]
+}
+
+@test "explain: rping to an address with no RDMA device: the call's errno, then rping's words" {
+	needs rping
+	# 127.0.0.1 is lo's, which has no rxe link.
+	run timeout 30 rping -c -a 127.0.0.1 -C 1 -v
+	assert_failure
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/rping"
+	explain_log "$BATS_TEST_TMPDIR/rping"
+	assert_equal "$(jq -c '[.cause, [.items[].name]]' <<<"$output")" \
+		'["ENODEV",["ENODEV","waiting for addr/route resolution state %d"]]'
+}
+
+@test "explain: UCX and libfabric asked for a device this host lacks" {
+	needs ucx_perftest fi_info
+	# A server as env sets it up; a client with another host's device.
+	timeout 30 ucx_perftest -p 13501 >"$BATS_TEST_TMPDIR/ucx-server" 2>&1 &
+	wait_listen 13501
+	run env UCX_NET_DEVICES=mlx5_0:1 UCX_TLS=rc_verbs timeout 30 ucx_perftest -p 13501 -t tag_lat 127.0.0.1
+	assert_failure
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/ucx"
+	explain_log "$BATS_TEST_TMPDIR/ucx"
+	# UCX's warning names the device it lacks and those it has: the cause, before its error.
+	assert_equal "$(jq -r .cause <<<"$output")" 'not available, please use one or more of: %s'
+	assert_equal "$(jq -r '[.items[].name] | index("no usable transports/devices") != null' <<<"$output")" true
+	run fi_info -p verbs -d mlx5_0
+	assert_failure
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/fi"
+	explain_log "$BATS_TEST_TMPDIR/fi"
+	assert_equal "$(jq -r .cause <<<"$output")" 'fi_getinfo: %d'
+}
+
+@test "explain: an NVMe connect where nothing listens: nvme's words and the kernel's, the refusal first" {
+	needs nvme dmesg
+	modprobe nvme-rdma || skip "this kernel has no nvme-rdma"
+	mark="rdmactl-explain-$$-$RANDOM"
+	echo "$mark" >/dev/kmsg
+	run timeout 60 nvme connect -t rdma -a "$RDMA_ADDRESS" -s 4422 -n nqn.2026-12.org.rdmactl:none
+	assert_failure
+	# As a CI log has them: the kernel's lines while it tried, then nvme's verdict.
+	{ dmesg | sed -n "/$mark/,\$p"; printf '%s\n' "$output"; } >"$BATS_TEST_TMPDIR/nvme"
+	explain_log "$BATS_TEST_TMPDIR/nvme"
+	assert_equal "$(jq -r '[.items[].name] | index("rdma connection establishment failed (%d)") != null' <<<"$output")" true
+	# The kernel's refusal, where it logged one, comes before the failure it brings.
+	if grep -q 'Connect rejected' "$BATS_TEST_TMPDIR/nvme"; then
+		assert_equal "$(jq -r .cause <<<"$output")" 'Connect rejected: status %d (%s).'
+	fi
+}

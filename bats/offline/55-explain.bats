@@ -224,6 +224,7 @@ source_file() {
 	local prog=${1%% *}
 	case "$prog" in
 	*.so*) ls /usr/lib/*-linux-gnu/"$prog" /usr/lib/*-linux-gnu/*/"$prog" 2>/dev/null | head -1 ;;
+	help-*.txt) ls /usr/share/openmpi/"$prog" 2>/dev/null || true ;;
 	*.ko) find "${RXE_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdmactl/vm}"/linux-image-* \
 		-name "$prog" -o -name "$prog.xz" 2>/dev/null | head -1 ;;
 	*) command -v "$prog" || true ;;

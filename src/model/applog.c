@@ -23,6 +23,10 @@
 #define RC_EXAMPLE "RDMA_RC_example.c (the RC example of the RDMA Aware Networks " \
 	"Programming User Manual, copied into many programs; Debian ships no binary of it)"
 #define GCC "cc1 (GCC's C front end), building an rdma_rxe source of another kernel"
+#define RDMA_CM_KO "rdma_cm.ko (Linux's drivers/infiniband/core/cma.c; debug messages, " \
+	"printed with its dynamic debug on)"
+#define OMPI_OPENIB "help-mpi-btl-openib.txt (Open MPI 4.1's openib BTL, its help text)"
+#define OMPI_CPC "help-mpi-btl-openib-cpc-base.txt (Open MPI 4.1's openib BTL, its help text)"
 #define NVME_HOST "nvme-rdma.ko (Linux's drivers/nvme/host/rdma.c)"
 #define NVME_TARGET "nvmet-rdma.ko (Linux's drivers/nvme/target/rdma.c)"
 #define LIBNVME "libnvme.so.1 (libnvme's src/nvme/fabrics.c; nvme connect prints it)"
@@ -110,6 +114,47 @@ static const struct model_failure table[] = {
 	    NULL },
 	  "the line before it; " "'rdmactl check --gid-index N'", "failed to connect QPs", NULL,
 	  RC_EXAMPLE, 0 },
+
+	/* The kernel's rdma_cm, with its dynamic debug on. */
+	{ MSG, 27, "RDMA CM: ADDR_ERROR: failed to acquire device. status %d",
+	  "rdma_cm resolved the address but found no RDMA device on the netdev of the source "
+	  "address (RDMA_CM_EVENT_ADDR_ERROR follows)",
+	  { "no rxe link on the netdev the route to the peer leaves by (status -19, ENODEV)",
+	    NULL },
+	  "'rdmactl link' (which netdev each rxe link is on), 'rdmactl check --peer ADDR'",
+	  "RDMA CM: ADDR_ERROR: failed to acquire device. status -19", NULL, RDMA_CM_KO, 0 },
+	{ MSG, 28, "RDMA CM: ADDR_ERROR: failed to resolve IP. status %d",
+	  "rdma_cm could not resolve the peer's address to a neighbour (RDMA_CM_EVENT_ADDR_ERROR "
+	  "follows)",
+	  { "the peer's address did not answer ARP or neighbour discovery (status -110)",
+	    "no route to it (-101, -113)", NULL },
+	  "'rdmactl check --peer ADDR', 'ip neigh'",
+	  "RDMA CM: ADDR_ERROR: failed to resolve IP. status -110", NULL, RDMA_CM_KO, 0 },
+
+	/* Open MPI's openib BTL, where UCX is not used. */
+	{ MSG, 29, "No OpenFabrics connection schemes reported that they were able to be",
+	  "Open MPI's openib BTL found no way to connect on the port: it is disabled there, and "
+	  "MPI falls back to TCP or fails",
+	  { "on RoCE (rxe) only the rdmacm scheme works, and it needs rdma_ucm loaded and an "
+	    "IP address on the rxe link's netdev",
+	    "the openib BTL is not what Open MPI 4.1 uses on rxe: the UCX PML is "
+	    "(OMPI_MCA_pml=ucx, which 'rdmactl env' sets)", NULL },
+	  "'rdmactl env' (Open MPI's and UCX's variables), 'rdmactl check --only modules'",
+	  "No OpenFabrics connection schemes reported that they were able to be", NULL, OMPI_CPC,
+	  0 },
+	{ MSG, 30, "Open MPI tried to use a GID index that was too large for an",
+	  "the GID index btl_openib_gid_index named does not exist on the device",
+	  { "an index past the rxe device's GID table, or set for another host", NULL },
+	  "'rdmactl gids' (the indexes the device has)",
+	  "Open MPI tried to use a GID index that was too large for an", NULL, OMPI_OPENIB, 0 },
+	{ MSG, 31, "The InfiniBand retry count between two MPI processes has been",
+	  "Open MPI's openib BTL saw a QP give up after its retries (transport retry counter "
+	  "exceeded) between two ranks",
+	  { "the peer is unreachable over RoCE: a firewall on UDP 4791, no rxe link on the "
+	    "peer's route, another subnet",
+	    "the two ranks chose GIDs of different types or families", NULL },
+	  TELL_PEER, "The InfiniBand retry count between two MPI processes has been", NULL,
+	  OMPI_OPENIB, 0 },
 
 	/* An rdma_rxe source built against another kernel's headers (an old DKMS tree). */
 	{ MSG, 23, "too many arguments to function",

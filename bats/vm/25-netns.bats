@@ -93,6 +93,25 @@ in_ns() {
 	assert_equal "$(jq -r '.[] | "\(.ifname) \(.netdev)"' <<<"$output")" 'rxa va'
 }
 
+@test "netns: check --pid holds a process's interface variables to its own namespace's netdevs" {
+	# va is rdmactl-a's alone, vb the initial namespace's: NCCL takes the first there.
+	ip netns exec rdmactl-a env NCCL_SOCKET_IFNAME==va sleep 4243 &
+	good=$!
+	ip netns exec rdmactl-a env NCCL_SOCKET_IFNAME==vb sleep 4244 &
+	bad=$!
+	for pid in "$good" "$bad"; do
+		for _ in $(seq 50); do
+			[ "$(readlink "/proc/$pid/ns/net")" != "$(readlink /proc/self/ns/net)" ] && break
+			sleep 0.1
+		done
+	done
+	run rdmactl -j check --pid "$good" --only process-env
+	assert_equal "$(jq -r '[.[] | select(.detail | contains("NCCL_SOCKET_IFNAME")) | .result] | join(",")' <<<"$output")" ""
+	run rdmactl -j check --pid "$bad" --only process-env
+	assert_equal "$(jq -r '[.[] | select(.detail | contains("NCCL_SOCKET_IFNAME")) | .result] | join(",")' <<<"$output")" fail
+	kill "$good" "$bad"
+}
+
 @test "netns: bash completes -n with the namespaces 'ip netns list' gives" {
 	rdmactl help --format bash >"$BATS_TEST_TMPDIR/c.bash"
 	# shellcheck source=/dev/null

@@ -206,6 +206,7 @@ static void env_say(void *arg, enum verdict v, const char *fix, const char *msg)
 
 void check_process_env(struct check_ctx *c)
 {
+	static char netdev[32 << 10];
 	const struct proc_info *p = check_ctx_proc(c);
 	struct env_run e = { .c = c, .p = p };
 	struct stacks_in in = { .here = env_here, .env = env_get, .arg = &e };
@@ -222,8 +223,18 @@ void check_process_env(struct check_ctx *c)
 		check_report(c, V_SKIP, NULL, "the RDMA devices cannot be read ('rdmactl check --only link' says why)");
 		return;
 	}
-	/* The netdevs of the namespace checked: the names the stacks match interfaces by. */
-	sysfs_list(c->o.root, "/sys/class/net", env_netdev, &e);
+	/*
+	 * The netdevs of the process's own network namespace, the names its
+	 * stacks match interfaces by: /proc/PID/net/dev shows them from
+	 * anywhere (a container's from the host); sysfs only the caller's.
+	 */
+	if (sysfs_read(c->o.root, netdev, sizeof(netdev), "/proc/%d/net/dev", p->pid) < 0 ||
+	    proc_parse_netdevs(netdev, env_netdev, &e)) {
+		for (size_t i = 0; i < e.nnetdevs; i++)
+			free(e.netdevs[i]);
+		e.nnetdevs = 0;
+		sysfs_list(c->o.root, "/sys/class/net", env_netdev, &e);
+	}
 	in.netdevs = (const char *const *)e.netdevs;
 	in.nnetdevs = e.nnetdevs;
 	in.nccl = *p->nccl ? p->nccl : NULL;

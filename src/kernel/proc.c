@@ -2,6 +2,7 @@
 /* Another process's command, capabilities, memlock limit, environment and libraries. */
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,34 @@ int proc_parse_verbs(const char *maps, bool *rxe)
 	if (l && sscanf(l + 17, "%d.%d", &major, &version) != 2)
 		version = 0;
 	return version;
+}
+
+int proc_parse_netdevs(const char *net_dev, int (*each)(void *arg, const char *name), void *arg)
+{
+	const char *line = net_dev;
+
+	/* Two lines of heading ("Inter-|   Receive ..."), then "  NAME: counters" a netdev. */
+	if (strncmp(line, "Inter-|", 7))
+		return -EINVAL;
+	for (int skip = 0; skip < 2 && line; skip++) {
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		size_t lead = strspn(line, " "), n = strcspn(line + lead, ":\n");
+		char name[IF_NAMESIZE];
+		int ret;
+
+		/* A netdev's name has no ':', white space or '/', and fits IFNAMSIZ. */
+		if (line[lead + n] != ':' || !n || n >= sizeof(name))
+			return -EINVAL;
+		memcpy(name, line + lead, n);
+		name[n] = '\0';
+		ret = each(arg, name);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 bool proc_parse_nccl(const char *maps, char *buf, size_t len)

@@ -75,5 +75,11 @@ int proc_parse_verbs(const char *maps, bool *rxe);
  * into BUF; false when none is mapped or its name has none (a wheel's libnccl.so.2).
  */
 bool proc_parse_nccl(const char *maps, char *buf, size_t len);
+/*
+ * From NET_DEV (/proc/PID/net/dev: the netdevs of the process's own network
+ * namespace, read from anywhere): EACH(ARG, NAME) for each; its first
+ * nonzero result, or 0. -EINVAL when the text is not that file's.
+ */
+int proc_parse_netdevs(const char *net_dev, int (*each)(void *arg, const char *name), void *arg);
 
 #endif

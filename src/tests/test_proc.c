@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -227,9 +228,40 @@ static void environment(void **state)
 	assert_null(proc_env(&p, "HOME"));
 }
 
+static int collect(void *arg, const char *name)
+{
+	char *buf = arg;
+
+	strcat(buf, name);
+	strcat(buf, ",");
+	return 0;
+}
+
+static void netdevs(void **state)
+{
+	char got[128] = "";
+
+	(void)state;
+	/* As 6.1 prints it: two lines of heading, then a netdev a line. */
+	assert_int_equal(proc_parse_netdevs(
+		"Inter-|   Receive                            |  Transmit\n"
+		" face |bytes    packets errs drop fifo frame compressed multicast|bytes\n"
+		"    lo:       0       0    0    0    0     0          0         0        0\n"
+		"  eth0: 1296     12    0    0    0     0          0         0     1016\n", collect, got), 0);
+	assert_string_equal(got, "lo,eth0,");
+	/* Another file's text, or a line with no name, is none of this. */
+	assert_int_equal(proc_parse_netdevs("MemTotal: 1\n", collect, got), -EINVAL);
+	assert_int_equal(proc_parse_netdevs("Inter-|\n face |\n no colon here\n", collect, got), -EINVAL);
+	/* Headings alone: no netdev. */
+	got[0] = '\0';
+	assert_int_equal(proc_parse_netdevs("Inter-|\n face |\n", collect, got), 0);
+	assert_string_equal(got, "");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(netdevs),
 		cmocka_unit_test(caps),
 		cmocka_unit_test(memlock),
 		cmocka_unit_test(verbs),

@@ -378,3 +378,24 @@ LINES
 	run -0 rdmactl -j explain --no-host 'failed to modify QP state to RTR'
 	assert_equal "$(jq -c 'map(.name)' <<<"$output")" '["failed to modify QP state to RTR"]'
 }
+
+@test "explain: the logs of the stacks' failures captured in the bed, each cause named" {
+	# tools/capture-logs keeps them from bats/stacks/70-explain.bats's runs.
+	d=$TOP/bats/fixtures/logs
+	while read -r file cause; do
+		[ -e "$d/$file" ] || fail "no $file in bats/fixtures/logs (tools/capture-logs)"
+		run -0 rdmactl -j explain --no-host --file "$d/$file"
+		assert_json_contract 'explain --file' <<<"$output"
+		assert_equal "$(jq -r .cause <<<"$output")" "$cause"
+	done <<'LOGS'
+6.12-both.log Failed to modify QP to RTR
+6.12-client.log client read/write
+6.12-memlock.log Couldn't register MR
+6.12-rping.log ENODEV
+6.12-ucx.log not available, please use one or more of: %s
+6.12-fi.log fi_getinfo: %d
+6.12-nvme.log Connect rejected: status %d (%s).
+LOGS
+	# Every log kept is one of these.
+	assert_equal "$(ls "$d" | wc -l)" 7
+}

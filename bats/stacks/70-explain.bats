@@ -18,8 +18,17 @@ teardown() {
 }
 
 # explain_log FILE: 'rdmactl -j explain -' of FILE into $output; its cause
-# and every item's name said to the log.
+# and every item's name said to the log. With RDMACTL_EXPLAIN_LOGS=1, FILE
+# is said too, in base64 on a "# keep-log NAME" line: tools/capture-logs
+# keeps it in bats/fixtures/logs for the offline tests.
+keep_log() {
+	if [ -n "${RDMACTL_EXPLAIN_LOGS:-}" ]; then
+		echo "# keep-log $(uname -r | cut -d. -f1,2)-${1##*/}.log $(base64 -w0 <"$1")" >&3
+	fi
+}
+
 explain_log() {
+	keep_log "$1"
 	run -0 rdmactl -j explain - <"$1"
 	echo "# explain: cause '$(jq -r .cause <<<"$output")'; items: $(jq -c '[.items[].name]' <<<"$output")" >&3
 }
@@ -52,9 +61,10 @@ explain_log() {
 		'ulimit -l 64 && exec ibv_rc_pingpong -d "$1" -g "$2" -s 1048576 -p 18602' _ \
 		"$RDMA_DEVICE" "$RDMA_GID_INDEX"
 	assert_failure
-	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/server"
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/memlock"
+	keep_log "$BATS_TEST_TMPDIR/memlock"
 	run -0 setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock -- bash -c \
-		'ulimit -l 64 && exec "$1" -j explain - <"$2"' _ "$RDMACTL" "$BATS_TEST_TMPDIR/server"
+		'ulimit -l 64 && exec "$1" -j explain - <"$2"' _ "$RDMACTL" "$BATS_TEST_TMPDIR/memlock"
 	echo "# explain: items $(jq -c '[.items[].name]' <<<"$output")" >&3
 	assert_equal "$(jq -r '[.items[].name] | index("Couldn'"'"'t register MR") != null' <<<"$output")" true
 	# This shell's limit, as the program had it: not a pass.

@@ -398,4 +398,10 @@ LINES
 LOGS
 	# Every log kept is one of these.
 	assert_equal "$(ls "$d" | wc -l)" 7
+	# Pasted the other way round, nvme's verdict and its errno first: the
+	# kernel's refusal is still the cause, a bare errno and a verdict that
+	# follows from it are not.
+	{ grep -v '^\[' "$d/6.12-nvme.log"; grep '^\[' "$d/6.12-nvme.log"; } >"$BATS_TEST_TMPDIR/nvme"
+	run -0 rdmactl -j explain --no-host --file "$BATS_TEST_TMPDIR/nvme"
+	assert_equal "$(jq -c '[.cause, .items[0].lines[0]]' <<<"$output")" '["Connect rejected: status %d (%s).",4]'
 }

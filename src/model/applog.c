@@ -113,7 +113,7 @@ static const struct model_failure table[] = {
 	    "the exchange of the QPs' addresses over TCP failed: the other side ended first",
 	    NULL },
 	  "the line before it; " "'rdmactl check --gid-index N'", "failed to connect QPs", NULL,
-	  RC_EXAMPLE, 0 },
+	  RC_EXAMPLE, MODEL_FAILURE_FOLLOWS },
 
 	/* The kernel's rdma_cm, with its dynamic debug on. */
 	{ MSG, 27, "RDMA CM: ADDR_ERROR: failed to acquire device. status %d",
@@ -212,7 +212,7 @@ static const struct model_failure table[] = {
 	  { "no rxe link on the netdev the address (or the route to it) is on: 'rdma_resolve_"
 	    "route: No such device' (ENODEV), as for 127.0.0.1, whose netdev is lo", NULL },
 	  "'rdmactl link' (which netdev each rxe link is on), 'rdmactl check --peer ADDR'",
-	  "waiting for addr/route resolution state 11", NULL, RPING, 0 },
+	  "waiting for addr/route resolution state 11", NULL, RPING, MODEL_FAILURE_FOLLOWS },
 	{ MSG, 10, "Endpoint timeout",
 	  "UCX gave up on a peer: no acknowledgement came after its retries (a completion "
 	  "with 'transport retry counter exceeded' under it)",
@@ -278,7 +278,8 @@ static const struct model_failure table[] = {
 	    "establishment failed' beside it)",
 	    "nvme-rdma is not loaded: the kernel did not know the rdma transport", NULL },
 	  "'dmesg' (nvme's lines), " TELL_PEER,
-	  "could not add new controller: failed to write to nvme-fabrics device", NULL, LIBNVME, 0 },
+	  "could not add new controller: failed to write to nvme-fabrics device", NULL, LIBNVME,
+	  MODEL_FAILURE_FOLLOWS },
 	{ MSG, 18, "failed to open nvme-fabrics device",
 	  "nvme connect could not open /dev/nvme-fabrics",
 	  { "nvme-fabrics (with nvme-rdma) is not loaded: 'modprobe nvme-rdma'", NULL },

@@ -29,6 +29,12 @@ enum model_failure_kind {
  * its line are no failure's.
  */
 #define MODEL_FAILURE_PERROR 2u
+/*
+ * It follows from a failure another line names (a program's "Couldn't
+ * connect to remote QP" after its RTR failure, nvme's verdict after the
+ * kernel's): a log's cause only when nothing else is.
+ */
+#define MODEL_FAILURE_FOLLOWS 4u
 
 struct model_failure {
 	enum model_failure_kind kind;
@@ -47,7 +53,7 @@ struct model_failure {
 	 */
 	const char *form, *also;
 	const char *source;	/* a message's: the program and the file of its source */
-	unsigned flags;		/* MODEL_FAILURE_NOTICE, MODEL_FAILURE_PERROR */
+	unsigned flags;		/* MODEL_FAILURE_NOTICE, _PERROR, _FOLLOWS */
 };
 
 /* "wc_status", "cm_event", "errno", "kernel_log", "message". */

@@ -63,10 +63,14 @@ static bool is_error(const struct model_failure *f)
 	return !(f->flags & MODEL_FAILURE_NOTICE);
 }
 
-/* Whether F follows from an earlier failure rather than causing one: a flush, a disconnect. */
+/*
+ * Whether F follows from another failure rather than causing one: a flush,
+ * a disconnect, a program's words for a step another line names.
+ */
 static bool is_consequence(const struct model_failure *f)
 {
-	return (f->kind == MODEL_FAILURE_WC_STATUS && f->value == IBV_WC_WR_FLUSH_ERR) ||
+	return (f->flags & MODEL_FAILURE_FOLLOWS) ||
+	       (f->kind == MODEL_FAILURE_WC_STATUS && f->value == IBV_WC_WR_FLUSH_ERR) ||
 	       (f->kind == MODEL_FAILURE_CM_EVENT && (f->value == RDMA_CM_EVENT_DISCONNECTED ||
 						      f->value == RDMA_CM_EVENT_TIMEWAIT_EXIT));
 }
@@ -76,7 +80,16 @@ void model_failure_log_finish(struct model_failure_log *l)
 	struct model_failure_log_item first;
 	long pick = -1;
 
-	/* Items are in the order of their first lines: the first error not a consequence. */
+	/*
+	 * Items are in the order of their first lines: the first error that is
+	 * no consequence, a message, status, event or kernel line before a bare
+	 * errno (which a message around it says more of: nvme's 'Connection
+	 * reset by peer' before the kernel's 'Connect rejected').
+	 */
+	for (size_t i = 0; i < l->n && pick < 0; i++)
+		if (is_error(l->items[i].f) && !is_consequence(l->items[i].f) &&
+		    l->items[i].f->kind != MODEL_FAILURE_ERRNO)
+			pick = (long)i;
 	for (size_t i = 0; i < l->n && pick < 0; i++)
 		if (is_error(l->items[i].f) && !is_consequence(l->items[i].f))
 			pick = (long)i;

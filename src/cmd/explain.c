@@ -41,15 +41,27 @@ static const char *library_text(enum model_failure_kind k, int value)
 struct host_run {
 	struct check_ctx c;
 	bool ran;
+	char all[256];		/* every entry's, each once: the run's --only, kept by C */
 	char ids[MODEL_FAILURE_LOG_ITEMS][128];	/* each entry's checks */
 	struct view_explain_host h[MODEL_FAILURE_LOG_ITEMS];
 	const struct view_explain_host *p[MODEL_FAILURE_LOG_ITEMS];
 };
 
+/* ID added to the comma-separated LIST (LEN bytes) unless there already or past room: whether it was. */
+static bool list_add(char *list, size_t len, const char *id)
+{
+	size_t at = strlen(list);
+
+	if (checks_listed(*list ? list : "-", id) || at + strlen(id) + 2 > len)
+		return false;
+	snprintf(list + at, len - at, "%s%s", at ? "," : "", id);
+	return true;
+}
+
 /* The ids of the host's checks TELL names, comma-separated into BUF: how many. */
 static size_t tell_checks(const char *tell, char *buf, size_t len)
 {
-	size_t n = 0, at = 0;
+	size_t n = 0;
 
 	buf[0] = '\0';
 	for (const char *p = tell ? strstr(tell, "check --") : NULL; p; p = strstr(p + 1, "check --")) {
@@ -78,10 +90,8 @@ static size_t tell_checks(const char *tell, char *buf, size_t len)
 				memcpy(id, ids + i, w);
 				id[w] = '\0';
 				if (!checks_unknown(id) && !checks_misplaced(id, false) &&
-				    !checks_listed(buf[0] ? buf : "-", id) && at + w + 2 < len) {
-					at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "," : "", id);
+				    list_add(buf, len, id))
 					n++;
-				}
 			}
 			i += w + (ids[i + w] == ',');
 		}
@@ -94,9 +104,10 @@ static void host_run(struct cmd_ctx *ctx, const struct cli_args *a, struct host_
 {
 	struct check_opts o = { .root = ctx->sysfs_root, .gid_index = -1 };
 	bool no_host = cli_flag(a, "no-host");
-	char all[256] = "", one[128];
+	char one[128];
 
 	memset(r->p, 0, sizeof(r->p));
+	r->all[0] = '\0';
 	r->ran = false;
 	for (size_t i = 0; i < n && i < MODEL_FAILURE_LOG_ITEMS; i++) {
 		char *ids = r->ids[i];
@@ -114,16 +125,13 @@ static void host_run(struct cmd_ctx *ctx, const struct cli_args *a, struct host_
 			next = id + strcspn(id, ",");
 			if (*next)
 				*next++ = '\0';
-			if (!checks_listed(*all ? all : "-", id) &&
-			    strlen(all) + strlen(id) + 2 < sizeof(all))
-				snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s",
-					 *all ? "," : "", id);
+			list_add(r->all, sizeof(r->all), id);
 		}
 	}
-	if (!*all || no_host)
+	if (!*r->all || no_host)
 		return;
-	o.only = all;
-	if (checks_listed(all, "gid-index"))
+	o.only = r->all;
+	if (checks_listed(r->all, "gid-index"))
 		o.gid_index = 0;
 	checks_run(&o, &r->c);
 	r->ran = true;

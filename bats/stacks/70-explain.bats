@@ -80,9 +80,18 @@ explain_log() {
 	run timeout 30 rping -c -a 127.0.0.1 -C 1 -v
 	assert_failure
 	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/rping"
+	sed 's/^/# rping: /' "$BATS_TEST_TMPDIR/rping" >&3
 	explain_log "$BATS_TEST_TMPDIR/rping"
-	assert_equal "$(jq -c '[.cause, [.items[].name]]' <<<"$output")" \
-		'["ENODEV",["ENODEV","waiting for addr/route resolution state %d"]]'
+	# rping's event thread says rdma_resolve_route's errno and ends the
+	# process (exit from cm_thread) while its main thread, woken, says the
+	# state it waited in: that line is there in some runs, not in others
+	# (measured: one run in three in the bed).
+	if grep -q '^waiting for addr/route resolution state' "$BATS_TEST_TMPDIR/rping"; then
+		assert_equal "$(jq -c '[.cause, [.items[].name]]' <<<"$output")" \
+			'["ENODEV",["ENODEV","waiting for addr/route resolution state %d"]]'
+	else
+		assert_equal "$(jq -c '[.cause, [.items[].name]]' <<<"$output")" '["ENODEV",["ENODEV"]]'
+	fi
 }
 
 @test "explain: UCX and libfabric asked for a device this host lacks" {

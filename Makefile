@@ -147,7 +147,8 @@ MODEL_MODS := model/load model/sysfs model/model model/netlink model/port $(NL_M
 # tests first, then only the pure lower-layer ones that one is built on.
 TEST_MODS_cli := cli/grammar cli/help cli/complete cli/out kernel/errname kernel/release kernel/sysfs kernel/safe selftest/xport/parse
 TEST_MODS_conf := model/conf model/names kernel/safe
-TEST_MODS_failure := model/failure model/failure_match model/phrases model/failure_log model/applog \
+TEST_MODS_failure := model/failure model/failure_match model/failure_host model/phrases \
+	model/failure_log model/applog \
 	model/rxelog model/stacklog
 TEST_MODS_gid := model/gid
 TEST_MODS_klog := kernel/klog

@@ -54,7 +54,7 @@ static const struct model_failure table[] = {
 	    "'rdmactl module load' loads it with rdma_rxe)",
 	    "a container started without --device /dev/infiniband/rdma_cm",
 	    "the node's permissions: not root and the node not opened to the user", NULL },
-	  "'rdmactl check --only modules', 'ls -l /dev/infiniband'",
+	  "'rdmactl check --only modules,uverbs', 'ls -l /dev/infiniband'",
 	  "failed to create RDMA CM event channel", NULL, CMATOSE, 0 },
 	{ MSG, 3, "bind address failed",
 	  "rdma_bind_addr refused the source address given",

@@ -105,7 +105,8 @@ static const struct model_failure table[] = {
 	    "IPv4 (the classic -g 0)",
 	    "the peer's QP is gone (its process ended or destroyed it); on rxe that was "
 	    "measured to make the sender resend forever instead, a hang with no status", NULL },
-	  "'rdmactl check --peer ADDR', 'rdmactl check --gid-index N'; " TELL_QP
+	  "'rdmactl check --peer ADDR', 'rdmactl check --gid-index N', 'rdmactl check --only "
+	  "firewall,netns' (this end's part); " TELL_QP
 	  " (retry_exceeded_err, completer_retry_err)", NULL, NULL, NULL, 0 },
 	{ WC, IBV_WC_RNR_RETRY_EXC_ERR, "IBV_WC_RNR_RETRY_EXC_ERR",
 	  "the peer answered Receiver Not Ready more times than the QP's rnr_retry allows: it "
@@ -251,12 +252,13 @@ static const struct model_failure table[] = {
 	    "a uverbs node missing from a container (--device /dev/infiniband/uverbsN)",
 	    "insmod of a module with (err -2) after a symbol: a module it needs is not loaded",
 	    NULL },
-	  "'rdmactl check --only modules', 'ls -l /dev/infiniband'", NULL, NULL, NULL, 0 },
+	  "'rdmactl check --only modules,uverbs', 'ls -l /dev/infiniband'", NULL, NULL, NULL, 0 },
 	{ ER, EACCES, "EACCES", "permission denied",
 	  { "a uverbs or rdma_cm node not opened to this user (rdma-core's udev rules make "
 	    "them 0666; a container's device rules may not)",
 	    "a container's device cgroup refuses the node (EPERM more often)", NULL },
-	  "'ls -l /dev/infiniband', 'rdmactl check --pid PID'", NULL, NULL, NULL, 0 },
+	  "'ls -l /dev/infiniband', 'rdmactl check --only uverbs' (this user's), 'rdmactl check "
+	  "--pid PID'", NULL, NULL, NULL, 0 },
 	{ ER, ENOEXEC, "ENOEXEC", "the kernel refused a module file as not for it",
 	  { "a module built for another kernel release or architecture ('Invalid module "
 	    "format')", NULL },

@@ -56,6 +56,40 @@ struct model_failure {
 	unsigned flags;		/* MODEL_FAILURE_NOTICE, _PERROR, _FOLLOWS */
 };
 
+/* What a host's check says of a cause it rests on. */
+enum model_failure_standing {
+	MODEL_FAILURE_SHOWN,	/* the check finds it here (fail or warning) */
+	MODEL_FAILURE_OPEN,	/* no check tells it, or its verdict says nothing of it */
+	MODEL_FAILURE_CLEARED,	/* the check finds it not here */
+};
+
+struct model_failure_ranked {
+	size_t cause;		/* the index in causes[] */
+	enum model_failure_standing standing;
+};
+
+/*
+ * F's causes ranked by what a host shows, into OUT (model/failure_host.c):
+ * those its checks find first, then those no check tells, then those its
+ * checks find not there, each group in the catalogue's order. STANDING(ID,
+ * ARG) says what the host's check ID found (MODEL_FAILURE_OPEN for one not
+ * run). How many causes.
+ */
+size_t model_failure_rank(const struct model_failure *f,
+			  enum model_failure_standing (*standing)(const char *id, void *arg),
+			  void *arg, struct model_failure_ranked out[MODEL_FAILURE_CAUSES]);
+
+/* "shown", "open", "cleared". */
+const char *model_failure_standing_name(enum model_failure_standing s);
+/*
+ * The id of the host's check that tells F's cause I ("memlock"); NULL: none
+ * does. *SHORT_OF (unless SHORT_OF is NULL): why its pass clears nothing
+ * ("it reads this shell's limit, ..."), NULL when it does.
+ */
+const char *model_failure_rests(const struct model_failure *f, size_t i, const char **short_of);
+/* Row I of that table: its entry's kind and name; false past its end. */
+bool model_failure_rests_row(size_t i, enum model_failure_kind *kind, const char **name);
+
 /* "wc_status", "cm_event", "errno", "kernel_log", "message". */
 const char *model_failure_kind_name(enum model_failure_kind k);
 

@@ -45,7 +45,8 @@ static const struct model_failure table[] = {
 	    "a peer too slow to answer within the QP's timeout: a few such lines under load "
 	    "are no fault",
 	    NULL },
-	  TELL_QP_LOG "; 'rdmactl check --peer ADDR' (the path to the peer); 'rdmactl stat' "
+	  TELL_QP_LOG "; 'rdmactl check --peer ADDR' (the path to the peer), 'rdmactl check "
+	  "--only firewall,netns' (this end's part); 'rdmactl stat' "
 	  "(completer_retry_err counts them)",
 	  "rxe0: qp#N retransmit_timer: retransmit timer fired",
 	  "retransmit_timer: fired for", NULL, 0 },

@@ -164,6 +164,116 @@ static void whole_log(void **state)
 	assert_int_equal(l.n, 0);
 }
 
+/* A host whose gid-index check fails, memlock and firewall pass, the rest not run. */
+static enum model_failure_standing host_of(const char *id, void *arg)
+{
+	(void)arg;
+	if (!strcmp(id, "gid-index"))
+		return MODEL_FAILURE_SHOWN;
+	if (!strcmp(id, "memlock") || !strcmp(id, "firewall") || !strcmp(id, "modules"))
+		return MODEL_FAILURE_CLEARED;
+	return MODEL_FAILURE_OPEN;
+}
+
+static const struct model_failure *entry(enum model_failure_kind kind, const char *name)
+{
+	const struct model_failure *all[256];
+	size_t n = model_failure_all(all, 256);
+
+	for (size_t i = 0; i < n; i++)
+		if (all[i]->kind == kind && !strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+/* The causes' order, as "2s,0o,1c" (index, standing's first letter). */
+static const char *ranked(enum model_failure_kind kind, const char *name)
+{
+	static char buf[64];
+	struct model_failure_ranked r[MODEL_FAILURE_CAUSES];
+	const struct model_failure *f = entry(kind, name);
+	size_t n;
+
+	assert_non_null(f);
+	n = model_failure_rank(f, host_of, NULL, r);
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%zu%c", i ? "," : "",
+			 r[i].cause, model_failure_standing_name(r[i].standing)[0]);
+	return buf;
+}
+
+static void ranked_by_the_host(void **state)
+{
+	(void)state;
+	/* The host shows -g 0's mismatch: first; the rest as the catalogue has them. */
+	assert_string_equal(ranked(MODEL_FAILURE_WC_STATUS, "IBV_WC_RETRY_EXC_ERR"),
+			    "2s,0o,1o,3o");
+	assert_string_equal(ranked(MODEL_FAILURE_MESSAGE, "failed to modify QP state to RTR"),
+			    "1s,0o,2o");
+	/* This shell's memlock passing clears nothing of the program's own limit. */
+	assert_string_equal(ranked(MODEL_FAILURE_MESSAGE, "unable to create QP"), "0o,1o");
+	/* The modules as they are now: a pass clears what rests on them, last. */
+	assert_string_equal(ranked(MODEL_FAILURE_ERRNO, "ENOENT"), "0o,1o,2c");
+	{
+		const char *why;
+		const struct model_failure *f = entry(MODEL_FAILURE_MESSAGE, "Couldn't register MR");
+
+		assert_string_equal(model_failure_rests(f, 0, &why), "memlock");
+		assert_non_null(strstr(why, "this shell's limit"));
+		f = entry(MODEL_FAILURE_ERRNO, "ENOEXEC");
+		assert_string_equal(model_failure_rests(f, 0, &why), "modules");
+		assert_null(why);
+	}
+	/* No check tells any cause: the catalogue's order. */
+	assert_string_equal(ranked(MODEL_FAILURE_WC_STATUS, "IBV_WC_RNR_RETRY_EXC_ERR"),
+			    "0o,1o,2o");
+	/* Nothing run: the catalogue's order. */
+	{
+		struct model_failure_ranked r[MODEL_FAILURE_CAUSES];
+		const struct model_failure *f = entry(MODEL_FAILURE_ERRNO, "ENOENT");
+
+		assert_int_equal(model_failure_rank(f, NULL, NULL, r), 3);
+		assert_int_equal(r[0].cause, 0);
+		assert_int_equal(r[2].cause, 2);
+	}
+}
+
+/*
+ * Every row of the table names an entry of the catalogue, a check only
+ * beside a cause, and each check one its "tells which" names, so explain
+ * runs it.
+ */
+static void every_rest_is_told(void **state)
+{
+	enum model_failure_kind kind;
+	const char *name;
+
+	(void)state;
+	for (size_t i = 0; model_failure_rests_row(i, &kind, &name); i++) {
+		const struct model_failure *f = entry(kind, name);
+		size_t n = 0;
+
+		if (!f)
+			fail_msg("row %zu: no entry %s", i, name);
+		while (n < MODEL_FAILURE_CAUSES && f->causes[n])
+			n++;
+		for (size_t k = 0; k < MODEL_FAILURE_CAUSES; k++) {
+			const char *id = model_failure_rests(f, k, NULL);
+			char only[48];
+
+			if (!id)
+				continue;
+			if (k >= n)
+				fail_msg("%s: a check for cause %zu of %zu", name, k, n);
+			snprintf(only, sizeof(only), "%s", id);
+			if (!strcmp(id, "gid-index") ? !strstr(f->tell, "check --gid-index") :
+			    !strstr(f->tell, "check --only ") || !strstr(f->tell, only))
+				fail_msg("%s: its tell names no 'check --only %s'", name, id);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +283,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(kernel_log_lines),
 		cmocka_unit_test(room_is_kept),
 		cmocka_unit_test(whole_log),
+		cmocka_unit_test(ranked_by_the_host),
+		cmocka_unit_test(every_rest_is_told),
 	};
 
 	unit_filter(argc, argv);

@@ -44,7 +44,8 @@ ibv_text() {
 		[ "$(jq '.[0].causes | length' <<<"$out")" -ge 1 ] || fail "status $s: no cause"
 		[ "$(jq -r '.[0].tell' <<<"$out")" != null ] || fail "status $s: nothing tells"
 	done
-	run rdmactl explain 'transport retry counter exceeded'
+	# The catalogue's order, not held to this host (its ranking is tested below).
+	run rdmactl explain --no-host 'transport retry counter exceeded'
 	assert_success
 	assert_line 'IBV_WC_RETRY_EXC_ERR: work completion status 12, "transport retry counter exceeded"'
 	assert_line '  causes on rxe, most likely first:'
@@ -334,9 +335,29 @@ LINES
 	run -0 rdmactl --sysfs-root "$TOP/bats/fixtures/qps" explain 'Failed to modify QP to RTR'
 	assert_line '  on this host (rdmactl check --only gid-index --gid-index 0, now):'
 	assert_line --regexp '^    gid-index: fail, GID index mismatch on rxe0: -g 0 is fe80::.*use -g 1 \(10\.11\.11\.251 on veth0\)$'
-	# A memlock line: this host's limit, whatever it is here.
+	# The causes ranked by it: -g 0's mismatch, which the check shows, first.
+	assert_line '  causes on rxe, as this host'"'"'s checks rank them (shown here first, then untold, then not here):'
+	assert_line --index "$(( $(printf '%s\n' "${lines[@]}" | grep -n 'rank them' | cut -d: -f1) ))" \
+		'    - the GID index given (-g) is not one that reaches the peer: -g 0 where the RoCE v2 IPv4 GID is at index 1 (rxe puts the fe80:: GID at 0), or an index with no GID'
+	assert_line '      shown here: gid-index fails (above)'
+	refute_line '  causes on rxe, most likely first:'
+	# The RC example's second cause and a retry error's third move up; JSON keeps the catalogue's order in causes.
+	run -0 rdmactl --sysfs-root "$TOP/bats/fixtures/qps" -j explain 'failed to modify QP state to RTR'
+	assert_json_contract explain <<<"$output"
+	assert_equal "$(jq -c '.[0].host.causes | map([.index, .check, .standing])' <<<"$output")" \
+		'[[1,"gid-index","shown"],[0,null,"open"],[2,null,"open"]]'
+	assert_equal "$(jq -r '.[0].host.causes[0].cause == .[0].causes[1]' <<<"$output")" true
+	run -0 rdmactl --sysfs-root "$TOP/bats/fixtures/qps" -j explain 'status 12'
+	assert_equal "$(jq -c '.[0].host.causes[0] | [.index, .check, .standing]' <<<"$output")" '[2,"gid-index","shown"]'
+	# A memlock line: this host's limit, whatever it is here; its pass clears nothing of the program's.
 	run -0 rdmactl -j explain "Couldn't register MR"
 	assert_equal "$(jq -r '.[0].host.results | map(.id) | unique | join(",")' <<<"$output")" memlock
+	if [ "$(jq -r '.[0].host.results[0].result' <<<"$output")" = pass ]; then
+		assert_equal "$(jq -c '.[0].host.causes | map([.index, .check, .standing])' <<<"$output")" \
+			'[[0,"memlock","open"],[1,null,"open"]]'
+		run -0 rdmactl explain "Couldn't register MR"
+		assert_line "      memlock passes here, which does not clear it: it reads this shell's limit, not the program's own (a service's, a container's)"
+	fi
 	# Words from another machine: named, not held.
 	run -0 rdmactl --sysfs-root "$TOP/bats/fixtures/qps" -j explain --no-host 'Failed to modify QP to RTR'
 	assert_equal "$(jq -c '.[0].host | [.held, .why_not, .results]' <<<"$output")" \

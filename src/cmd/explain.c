@@ -99,6 +99,31 @@ static size_t tell_checks(const char *tell, char *buf, size_t len)
 	return n;
 }
 
+/* Whether a check ID of H gave a verdict (not a skip). */
+static bool told(const struct view_explain_host *h, const char *id)
+{
+	for (size_t k = 0; id && k < h->n; k++)
+		if (!strcmp(h->r[k]->id, id) && h->r[k]->v != V_SKIP)
+			return true;
+	return false;
+}
+
+/* What the checks ID of H found: shown on a failure or warning, cleared on a pass alone. */
+static enum model_failure_standing standing(const char *id, void *arg)
+{
+	const struct view_explain_host *h = arg;
+	bool passed = false;
+
+	for (size_t k = 0; k < h->n; k++) {
+		if (strcmp(h->r[k]->id, id))
+			continue;
+		if (h->r[k]->v == V_FAIL || h->r[k]->v == V_WARN)
+			return MODEL_FAILURE_SHOWN;
+		passed |= h->r[k]->v == V_PASS;
+	}
+	return passed ? MODEL_FAILURE_CLEARED : MODEL_FAILURE_OPEN;
+}
+
 static void host_run(struct cmd_ctx *ctx, const struct cli_args *a, struct host_run *r,
 		     const struct model_failure *const *f, size_t n)
 {
@@ -118,6 +143,7 @@ static void host_run(struct cmd_ctx *ctx, const struct cli_args *a, struct host_
 			 checks_listed(ids, "gid-index") ? " --gid-index 0" : "");
 		r->h[i].why_not = no_host ? "--no-host: the words are from another machine" : NULL;
 		r->h[i].n = 0;
+		r->h[i].nrank = 0;
 		r->p[i] = &r->h[i];
 		/* The union of every entry's, each once. */
 		snprintf(one, sizeof(one), "%s", ids);
@@ -135,10 +161,18 @@ static void host_run(struct cmd_ctx *ctx, const struct cli_args *a, struct host_
 		o.gid_index = 0;
 	checks_run(&o, &r->c);
 	r->ran = true;
-	for (size_t i = 0; i < n && i < MODEL_FAILURE_LOG_ITEMS; i++)
-		for (size_t k = 0; r->p[i] && k < r->c.nr && r->h[i].n < VIEW_EXPLAIN_HOST_RESULTS; k++)
+	for (size_t i = 0; i < n && i < MODEL_FAILURE_LOG_ITEMS; i++) {
+		if (!r->p[i])
+			continue;
+		for (size_t k = 0; k < r->c.nr && r->h[i].n < VIEW_EXPLAIN_HOST_RESULTS; k++)
 			if (checks_listed(r->ids[i], r->c.r[k].id))
 				r->h[i].r[r->h[i].n++] = &r->c.r[k];
+		/* Ranked only where a check a cause rests on gave a verdict here. */
+		for (size_t c = 0; c < MODEL_FAILURE_CAUSES && f[i]->causes[c]; c++)
+			if (told(&r->h[i], model_failure_rests(f[i], c, NULL)))
+				r->h[i].nrank = model_failure_rank(f[i], standing, &r->h[i],
+								   r->h[i].rank);
+	}
 }
 
 static void host_done(struct host_run *r)

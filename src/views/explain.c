@@ -15,8 +15,53 @@ static const char *kind_words(enum model_failure_kind k)
 	       "rdma_rxe's kernel log";
 }
 
+/* The worst verdict H's checks ID gave: V_FAIL, V_WARN, V_PASS, or V_SKIP for none. */
+static enum verdict verdict_of(const struct view_explain_host *h, const char *id)
+{
+	enum verdict v = V_SKIP;
+
+	for (size_t k = 0; id && k < h->n; k++) {
+		enum verdict w = h->r[k]->v;
+
+		if (strcmp(h->r[k]->id, id) || w == V_SKIP)
+			continue;
+		if (v == V_SKIP || w == V_FAIL || (w == V_WARN && v == V_PASS))
+			v = w;
+	}
+	return v;
+}
+
+/* F's causes as H ranks them, each with the check it rests on and what that found. */
+static void ranked(struct out *o, const struct model_failure *f, const struct view_explain_host *h)
+{
+	out_text(o, "  causes on rxe, as this host's checks rank them (shown here first, "
+		 "then untold, then not here):\n");
+	out_arr_open(o, "causes");
+	for (size_t i = 0; i < h->nrank; i++) {
+		size_t c = h->rank[i].cause;
+		const char *short_of;
+		const char *id = model_failure_rests(f, c, &short_of);
+		enum verdict v = verdict_of(h, id);
+		enum model_failure_standing s = h->rank[i].standing;
+
+		out_obj_open(o, NULL);
+		out_u64(o, "index", NULL, c);
+		out_str(o, "cause", "    - %s\n", f->causes[c]);
+		out_str(o, "check", NULL, v == V_SKIP ? NULL : id);
+		out_str(o, "standing", NULL, model_failure_standing_name(s));
+		if (s == MODEL_FAILURE_SHOWN)
+			out_text(o, "      shown here: %s %s (above)\n", id, v == V_FAIL ? "fails" : "warns");
+		else if (s == MODEL_FAILURE_CLEARED)
+			out_text(o, "      not here now: %s passes (above)\n", id);
+		else if (v == V_PASS && short_of)
+			out_text(o, "      %s passes here, which does not clear it: %s\n", id, short_of);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+}
+
 /* What this host shows of an entry: the verdicts of the checks that tell which cause. */
-static void host(struct out *o, const struct view_explain_host *h)
+static void host(struct out *o, const struct model_failure *f, const struct view_explain_host *h)
 {
 	if (!h) {
 		out_str(o, "host", NULL, NULL);
@@ -39,6 +84,12 @@ static void host(struct out *o, const struct view_explain_host *h)
 		out_obj_close(o);
 	}
 	out_arr_close(o);
+	if (h->nrank) {
+		ranked(o, f, h);
+	} else {
+		out_arr_open(o, "causes");
+		out_arr_close(o);
+	}
 	out_obj_close(o);
 }
 
@@ -49,6 +100,7 @@ static void entry(struct out *o, const struct model_failure *f,
 {
 	const char *text = f->kind == MODEL_FAILURE_ERRNO ? strerror(f->value) :
 			   text_of ? text_of(f->kind, f->value) : NULL;
+	bool by_host = h && h->nrank;
 
 	out_str(o, "name", "%s:", f->name);
 	out_str(o, "kind", NULL, model_failure_kind_name(f->kind));
@@ -64,14 +116,15 @@ static void entry(struct out *o, const struct model_failure *f,
 	}
 	out_nl(o);
 	out_str(o, "what", "  %s\n", f->what);
-	if (f->causes[0])
+	/* Ranked by this host's checks, they follow its verdicts instead. */
+	if (f->causes[0] && !by_host)
 		out_text(o, "  causes on rxe, most likely first:\n");
 	out_arr_open(o, "causes");
 	for (size_t k = 0; k < MODEL_FAILURE_CAUSES && f->causes[k]; k++)
-		out_str(o, NULL, "    - %s\n", f->causes[k]);
+		out_str(o, NULL, by_host ? NULL : "    - %s\n", f->causes[k]);
 	out_arr_close(o);
 	out_str(o, "tell", f->tell ? "  tells which: %s\n" : NULL, f->tell);
-	host(o, h);
+	host(o, f, h);
 }
 
 void view_explain(struct out *o, const struct model_failure *const *f, size_t n,

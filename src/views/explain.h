@@ -21,6 +21,9 @@ struct view_explain_host {
 	const char *why_not;
 	const struct check_result *r[VIEW_EXPLAIN_HOST_RESULTS];
 	size_t n;
+	/* The entry's causes as R ranks them (model_failure_rank); NRANK 0: not ranked. */
+	struct model_failure_ranked rank[MODEL_FAILURE_CAUSES];
+	size_t nrank;
 };
 
 /*

@@ -299,7 +299,7 @@ file_strings() {
 	assert_equal "$(jq -c 'map(.name)' <<<"$output")" '["rdma connection establishment failed (%d)","ETIMEDOUT"]'
 }
 
-@test "explain: the words of rdma_cm's tools, UCX, libfabric and NVMe over RDMA, with their causes" {
+@test "explain: the words of rdma_cm's tools, UCX, libfabric, NVMe and NFS over RDMA, with their causes" {
 	# Each line as its program prints it, the entry it names, a cause's words.
 	while IFS='|' read -r line name cause; do
 		run -0 rdmactl -j explain "$line"
@@ -314,6 +314,9 @@ ucp_context.c:1582 UCX  ERROR No usable transports/devices, asked rc_x on networ
 fi_getinfo: -61|fi_getinfo: %d|no rxe link
 [  981.641676] nvme nvme0: rdma connection establishment failed (-12)|rdma connection establishment failed (%d)|(-12, ENOMEM)
 nvme nvme0: Connect rejected: status 8 (invalid service ID).|Connect rejected: status %d (%s).|no nvmet port listens
+mount.nfs4: Connection refused|ECONNREFUSED|/proc/fs/nfsd/portlist lacks 'rdma 20049'
+mount.nfs4: Protocol error|EPROTO|whose netdev has no rxe link
+mount.nfs4: requested NFS version or transport protocol is not supported|%s: requested NFS version or transport protocol is not supported|the rpcrdma module
 LINES
 	# The kernel's lines of a refused NVMe connect and nvme connect's own: the refusal first.
 	printf '%s\n' 'nvme nvme0: Connect rejected: status 8 (invalid service ID).' \

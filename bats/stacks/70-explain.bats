@@ -7,7 +7,8 @@
 # failure of the real program over the link: a ping-pong without a GID
 # index, a registration past a memlock limit, rping to an address with no
 # RDMA device, UCX and libfabric asked for a device this host lacks, an
-# NVMe connect to a port where nothing listens.
+# NVMe connect to a port where nothing listens, NFS mounts over RDMA to a
+# port where nothing listens and to an address with no rxe link.
 
 load stacks
 
@@ -15,6 +16,7 @@ teardown() {
 	[ "${RXE_VM:-}" = 1 ] || return 0
 	pkill -x ibv_rc_pingpong 2>/dev/null || true
 	pkill -x ucx_perftest 2>/dev/null || true
+	ip link del rdmactl-nfs0 2>/dev/null || true
 }
 
 # explain_log FILE: 'rdmactl -j explain -' of FILE into $output; its cause
@@ -128,4 +130,29 @@ explain_log() {
 	if grep -q 'Connect rejected' "$BATS_TEST_TMPDIR/nvme"; then
 		assert_equal "$(jq -r .cause <<<"$output")" 'Connect rejected: status %d (%s).'
 	fi
+}
+
+@test "explain: NFS mounts over RDMA that fail: nothing listens, and an address with no rxe link" {
+	needs mount.nfs
+	modprobe -a rpcrdma nfs || skip "this kernel has no rpcrdma or nfs"
+	mkdir -p "$BATS_TEST_TMPDIR/mnt"
+	# 20050: no knfsd listens for RDMA there (it listens on 20049 when told).
+	run timeout 60 mount -t nfs4 -o proto=rdma,port=20050,retry=0 "$RDMA_ADDRESS:/" "$BATS_TEST_TMPDIR/mnt"
+	assert_failure
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/nfs-refused"
+	sed 's/^/# mount: /' "$BATS_TEST_TMPDIR/nfs-refused" >&3
+	explain_log "$BATS_TEST_TMPDIR/nfs-refused"
+	assert_equal "$(jq -r .cause <<<"$output")" ECONNREFUSED
+	assert_equal "$(jq -r '.items[0].causes | map(contains("/proc/fs/nfsd/portlist")) | any' <<<"$output")" true
+	# An address whose netdev has no rxe link.
+	ip link add rdmactl-nfs0 type dummy
+	ip addr add 10.77.0.1/24 dev rdmactl-nfs0
+	ip link set rdmactl-nfs0 up
+	run timeout 60 mount -t nfs4 -o proto=rdma,port=20049,retry=0 10.77.0.1:/ "$BATS_TEST_TMPDIR/mnt"
+	ip link del rdmactl-nfs0
+	assert_failure
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/nfs-nolink"
+	sed 's/^/# mount: /' "$BATS_TEST_TMPDIR/nfs-nolink" >&3
+	explain_log "$BATS_TEST_TMPDIR/nfs-nolink"
+	assert_equal "$(jq -r .cause <<<"$output")" EPROTO
 }

@@ -3,9 +3,10 @@
  * The messages of the programs and the kernel's drivers that run over
  * rdma_cm and verbs on rxe, each as its source writes it (a printf format)
  * with what it means on rxe: librdmacm's tools, UCX, libfabric's fi_info,
- * NVMe over RDMA (the kernel's host and target, libnvme). The formats were
- * read in what Debian 12 ships (rdma-core 44, UCX 1.13, libfabric 1.17,
- * libnvme 1.3, Linux 6.1's modules) and are held to those binaries by
+ * NVMe over RDMA (the kernel's host and target, libnvme), NFS over RDMA's
+ * mount.nfs. The formats were read in what Debian 12 ships (rdma-core 44,
+ * UCX 1.13, libfabric 1.17, libnvme 1.3, nfs-utils 2.6.2, Linux 6.1's
+ * modules) and are held to those binaries by
  * bats/offline/55-explain.bats.
  */
 #include <stddef.h>
@@ -30,6 +31,7 @@
 #define NVME_HOST "nvme-rdma.ko (Linux's drivers/nvme/host/rdma.c)"
 #define NVME_TARGET "nvmet-rdma.ko (Linux's drivers/nvme/target/rdma.c)"
 #define LIBNVME "libnvme.so.1 (libnvme's src/nvme/fabrics.c; nvme connect prints it)"
+#define MOUNT_NFS "mount.nfs (nfs-utils's utils/mount/error.c; mount -t nfs and -t nfs4 run it)"
 
 #define TELL_MEMLOCK "'rdmactl check --only memlock' (this shell's limit), 'rdmactl check " \
 	"--pid PID' (the program's own, as the kernel applies it)"
@@ -285,6 +287,20 @@ static const struct model_failure table[] = {
 	  { "nvme-fabrics (with nvme-rdma) is not loaded: 'modprobe nvme-rdma'", NULL },
 	  "'lsmod', 'ls -l /dev/nvme-fabrics'", "failed to open nvme-fabrics device", NULL,
 	  LIBNVME, 0 },
+	/*
+	 * NFS over RDMA. mount.nfs says most failures in the errno's words
+	 * ('mount.nfs4: Connection refused', '... Protocol error'): the errno
+	 * entries carry NFS's causes; this is its own.
+	 */
+	{ MSG, 32, "%s: requested NFS version or transport protocol is not supported",
+	  "the kernel's NFS client refused the version or the transport asked for "
+	  "(EPROTONOSUPPORT)",
+	  { "proto=rdma on a kernel without the RPC-over-RDMA transport (the rpcrdma module): "
+	    "its NFS client cannot speak RDMA",
+	    "an NFS version (vers=) this kernel or the server does not serve", NULL },
+	  "'modprobe rpcrdma'; on the server, 'cat /proc/fs/nfsd/versions'",
+	  "mount.nfs4: requested NFS version or transport protocol is not supported", NULL,
+	  MOUNT_NFS, 0 },
 };
 
 const struct model_failure *model_failure_applog(size_t *n)

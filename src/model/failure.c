@@ -218,8 +218,20 @@ static const struct model_failure table[] = {
 	  { "another rdma_cm listener on that port (another server still running)", NULL },
 	  "'rdma res show cm_id'", NULL, NULL, NULL, 0 },
 	{ ER, ECONNREFUSED, "ECONNREFUSED", "the peer refused the connection",
-	  { "nothing listens on that port there (RDMA_CM_EVENT_REJECTED)", NULL },
-	  "the server program, and its port", NULL, NULL, NULL, 0 },
+	  { "nothing listens on that port there (RDMA_CM_EVENT_REJECTED)",
+	    "an NFS mount with proto=rdma: the server's knfsd does not listen for RDMA (its "
+	    "/proc/fs/nfsd/portlist lacks 'rdma 20049'), or no NFS server runs there "
+	    "('mount.nfs4: Connection refused')", NULL },
+	  "the server program, and its port; for NFS, the server's /proc/fs/nfsd/portlist", NULL,
+	  NULL, NULL, 0 },
+	{ ER, EPROTO, "EPROTO", "a protocol error",
+	  { "an NFSv4 mount with proto=rdma to an address whose netdev has no rxe link: the "
+	    "kernel's RPC-over-RDMA transport finds no device for it ('mount.nfs4: Protocol "
+	    "error'; measured on 6.12, the generic kernel and the cloud one)",
+	    "the kernel ships no rdma_rxe (Debian's cloud kernels), so no link could be made: "
+	    "'rdmactl module install' builds it", NULL },
+	  "'rdmactl link' (each link's netdev), 'ip route get ADDR', 'rdmactl check --only "
+	  "modules'", NULL, NULL, NULL, 0 },
 	{ ER, ENETUNREACH, "ENETUNREACH", "no route to the peer's network",
 	  { "the route table has no way to the address", NULL }, "'ip route get ADDR'", NULL, NULL, NULL, 0 },
 	{ ER, EHOSTUNREACH, "EHOSTUNREACH", "the peer host cannot be reached",

@@ -41,6 +41,7 @@ static const struct rests table[] = {
 	/* The nodes as this user sees them, not as the program's user or container did. */
 	{ ER, "ENOENT", { "uverbs", "uverbs", "modules" }, { USER, USER } },
 	{ ER, "EACCES", { "uverbs", "uverbs" }, { USER, USER } },
+	{ ER, "EPROTO", { NULL, "modules" }, { NULL } },
 	{ ER, "ENOEXEC", { "modules" }, { NULL } },
 	{ ER, "EKEYREJECTED", { "modules" }, { NULL } },
 	/*

@@ -58,7 +58,9 @@ ibv_text() {
 @test "explain: a pasted line gives each failure in it, in order; a driver's own code is not a status" {
 	run rdmactl -j explain 'NET/IB : Got completion from peer 10.0.0.2<44262> with error 12, opcode 0, len 0, vendor err 129 (Recv)'
 	assert_success
-	assert_equal "$(jq -r '[.[].name] | join(",")' <<<"$output")" IBV_WC_RETRY_EXC_ERR
+	# NCCL's line, then the status it carries; vendor err is the device's own code.
+	assert_equal "$(jq -r '[.[].name] | join(",")' <<<"$output")" \
+		'NET/IB : Got completion from peer %s with error %d, opcode %d, len %d, vendor err %d,IBV_WC_RETRY_EXC_ERR'
 	run rdmactl -j explain 'rdma_cm event RDMA_CM_EVENT_ADDR_ERROR, error -110'
 	assert_equal "$(jq -r '[.[].name] | join(",")' <<<"$output")" RDMA_CM_EVENT_ADDR_ERROR,ETIMEDOUT
 	run rdmactl -j explain 'ibv_reg_mr failed: Cannot allocate memory' 'and RNR retry counter exceeded'
@@ -299,7 +301,7 @@ file_strings() {
 	assert_equal "$(jq -c 'map(.name)' <<<"$output")" '["rdma connection establishment failed (%d)","ETIMEDOUT"]'
 }
 
-@test "explain: the words of rdma_cm's tools, UCX, libfabric, NVMe and NFS over RDMA, with their causes" {
+@test "explain: the words of rdma_cm's tools, UCX, libfabric, NCCL, NVMe and NFS over RDMA, with their causes" {
 	# Each line as its program prints it, the entry it names, a cause's words.
 	while IFS='|' read -r line name cause; do
 		run -0 rdmactl -j explain "$line"
@@ -314,6 +316,12 @@ ucp_context.c:1582 UCX  ERROR No usable transports/devices, asked rc_x on networ
 fi_getinfo: -61|fi_getinfo: %d|no rxe link
 [  981.641676] nvme nvme0: rdma connection establishment failed (-12)|rdma connection establishment failed (%d)|(-12, ENOMEM)
 nvme nvme0: Connect rejected: status 8 (invalid service ID).|Connect rejected: status %d (%s).|no nvmet port listens
+gpu-201:9981:10021 [2] NCCL WARN NET/IB : Got completion from peer 10.0.1.12<48133> with error 12, opcode 0, len 32768, vendor err 129 (Recv)|NET/IB : Got completion from peer %s with error %d, opcode %d, len %d, vendor err %d|NCCL_IB_GID_INDEX
+gpu-201:9981:10021 [2] NCCL WARN NET/IB : Got completion from peer 10.0.1.12<48133> with error 12, opcode 0, len 32768, vendor err 129 (Recv)|IBV_WC_RETRY_EXC_ERR|the peer is unreachable
+node-2:5776:5902 [0] NCCL WARN NET/IB : Got completion from peer 10.5.0.34<33956> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid ::ffff:10.6.0.35 remoteGid ::ffff:10.5.0.34|NET/IB : Got completion from peer %s with status=%d opcode=%d len=%d vendor err %d (%s)|localGid and remoteGid
+NCCL WARN Call to ibv_modify_qp failed with 22 Invalid argument, on dev rxe0:1, curr state INIT, next state RTR, local GID index 0, local GID fe80::1, remote GID fe80::2|Call to ibv_modify_qp failed with %d %s, %s|fe80:: GIDs are at 0 and 1
+NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory|Call to ibv_reg_mr failed with error %s|memlock limit
+node-2:880:887 [0] NCCL INFO NET/IB : No device found.|NET/IB : No device found.|NCCL_IB_HCA names devices
 mount.nfs4: Connection refused|ECONNREFUSED|/proc/fs/nfsd/portlist lacks 'rdma 20049'
 mount.nfs4: Protocol error|EPROTO|whose netdev has no rxe link
 mount.nfs4: requested NFS version or transport protocol is not supported|%s: requested NFS version or transport protocol is not supported|the rpcrdma module

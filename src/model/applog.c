@@ -4,7 +4,7 @@
  * rdma_cm and verbs on rxe, each as its source writes it (a printf format)
  * with what it means on rxe: librdmacm's tools, UCX, libfabric's fi_info,
  * NVMe over RDMA (the kernel's host and target, libnvme), NFS over RDMA's
- * mount.nfs. The formats were read in what Debian 12 ships (rdma-core 44,
+ * mount.nfs, NCCL's NET/IB (from its public source). The formats were read in what Debian 12 ships (rdma-core 44,
  * UCX 1.13, libfabric 1.17, libnvme 1.3, nfs-utils 2.6.2, Linux 6.1's
  * modules) and are held to those binaries by
  * bats/offline/55-explain.bats.
@@ -31,12 +31,16 @@
 #define NVME_HOST "nvme-rdma.ko (Linux's drivers/nvme/host/rdma.c)"
 #define NVME_TARGET "nvmet-rdma.ko (Linux's drivers/nvme/target/rdma.c)"
 #define LIBNVME "libnvme.so.1 (libnvme's src/nvme/fabrics.c; nvme connect prints it)"
+#define NCCL_IB "NCCL (its src/transport/net_ib.cc, public source; Debian ships no NCCL)"
+#define NCCL_IBV "NCCL (its src/misc/ibvwrap.cc, public source; Debian ships no NCCL)"
 #define MOUNT_NFS "mount.nfs (nfs-utils's utils/mount/error.c; mount -t nfs and -t nfs4 run it)"
 
 #define TELL_MEMLOCK "'rdmactl check --only memlock' (this shell's limit), 'rdmactl check " \
 	"--pid PID' (the program's own, as the kernel applies it)"
 #define TELL_PEER "'rdmactl check --peer ADDR' on both hosts (the link on the route's " \
 	"netdev, the firewall, namespaces, MTU)"
+#define TELL_NCCL "'rdmactl check --pid PID' (NCCL's variables against the links: NCCL_IB_HCA, " \
+	"NCCL_IB_GID_INDEX, NCCL_SOCKET_IFNAME)"
 #define TELL_DEV "'rdmactl check' (the module, the link, the uverbs node, the provider)"
 #define MEMLOCK_CAUSE "the process's memlock limit (RLIMIT_MEMLOCK) is smaller than " \
 	"what it registers, and it has no CAP_IPC_LOCK in the initial user namespace (a " \
@@ -287,6 +291,68 @@ static const struct model_failure table[] = {
 	  { "nvme-fabrics (with nvme-rdma) is not loaded: 'modprobe nvme-rdma'", NULL },
 	  "'lsmod', 'ls -l /dev/nvme-fabrics'", "failed to open nvme-fabrics device", NULL,
 	  LIBNVME, 0 },
+	/*
+	 * NCCL's NET/IB transport, as its source words it (a line of NCCL_DEBUG=
+	 * WARN or INFO, after "host:pid:tid [dev] NCCL WARN"). The newer
+	 * completion line ends in four optional GID strings, left out here.
+	 */
+	{ MSG, 33, "NET/IB : Got completion from peer %s with error %d, opcode %d, len %d, vendor err %d",
+	  "NCCL's network proxy polled an error completion on its connection to that peer: "
+	  "the status (error N, a work completion status) says why; vendor err is the "
+	  "device's own code",
+	  { "the status's causes, explained beside it: on rxe most often 12, the retry counter "
+	    "exceeded: the peer unreachable over RoCE v2 (UDP 4791 dropped, another subnet) or "
+	    "the wrong GID (NCCL_IB_GID_INDEX)",
+	    "the peer rank's process ended, its QPs gone: its own log says why", NULL },
+	  "the status beside it; " TELL_NCCL ", " TELL_PEER,
+	  "gpu-201:9981:10021 [2] NCCL WARN NET/IB : Got completion from peer 10.0.1.12<48133> "
+	  "with error 12, opcode 0, len 32768, vendor err 129 (Recv)", NULL, NCCL_IB,
+	  MODEL_FAILURE_FOLLOWS },
+	{ MSG, 34, "NET/IB : Got completion from peer %s with status=%d opcode=%d len=%d vendor err %d (%s)",
+	  "NCCL's network proxy polled an error completion on its connection to that peer: "
+	  "status=N is the work completion status that says why; vendor err is the device's "
+	  "own code",
+	  { "the status's causes, explained beside it: on rxe most often 12, the retry counter "
+	    "exceeded: the peer unreachable over RoCE v2 (UDP 4791 dropped, another subnet) or "
+	    "the wrong GID (NCCL_IB_GID_INDEX; the line's localGid and remoteGid say which)",
+	    "the peer rank's process ended, its QPs gone: its own log says why", NULL },
+	  "the status beside it; " TELL_NCCL ", " TELL_PEER,
+	  "NCCL WARN NET/IB : Got completion from peer 10.0.1.12<48133> with status=12 opcode=0 "
+	  "len=0 vendor err 129 (Recv) localGid ::ffff:10.0.1.11 remoteGid ::ffff:10.0.1.12",
+	  NULL, NCCL_IB, MODEL_FAILURE_FOLLOWS },
+	{ MSG, 35, "Call to ibv_modify_qp failed with %d %s, %s",
+	  "NCCL could not move a QP to its next state; the line names the device, the states, "
+	  "the local GID index and both GIDs",
+	  { "next state RTR with a local GID index that is no RoCE v2 IPv4 GID: on rxe the "
+	    "fe80:: GIDs are at 0 and 1 (NCCL_IB_GID_INDEX, or NCCL's own choice with "
+	    "NCCL_IB_ADDR_FAMILY and NCCL_IB_ROCE_VERSION_NUM)",
+	    "a remote GID this netdev cannot reach: another subnet, no route", NULL },
+	  "'rdmactl gids' (the index of each netdev's RoCE v2 IPv4 GID, marked), 'rdmactl "
+	  "check --gid-index N' (N the line's local GID index); " TELL_NCCL,
+	  "NCCL WARN Call to ibv_modify_qp failed with 22 Invalid argument, on dev rxe0:1, curr "
+	  "state INIT, next state RTR, local GID index 0, local GID fe80::5054:ff:fe12:3456, "
+	  "remote GID fe80::5054:ff:fe12:3457", NULL, NCCL_IBV, 0 },
+	{ MSG, 36, "Call to ibv_reg_mr failed with error %s",
+	  "NCCL could not register a buffer with the device",
+	  { MEMLOCK_CAUSE, NULL },
+	  TELL_MEMLOCK, "NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory",
+	  NULL, NCCL_IBV, 0 },
+	{ MSG, 37, "Call to ibv_create_cq failed with error %s",
+	  "NCCL could not create a completion queue on the device",
+	  { MEMLOCK_CAUSE, "a queue deeper than the device allows (rxe: max_cqe)", NULL },
+	  TELL_MEMLOCK ", 'rdmactl show -s' (the device's limits)",
+	  "NCCL WARN Call to ibv_create_cq failed with error Cannot allocate memory", NULL,
+	  NCCL_IBV, 0 },
+	{ MSG, 38, "NET/IB : No device found.",
+	  "NCCL's IB transport found no RDMA device to use: NCCL goes on over TCP (NET/Socket), "
+	  "slower, and says no more at its default verbosity",
+	  { "no rxe link exists, or none this process can see (a container started without "
+	    "--device /dev/infiniband/uverbsN)",
+	    "NCCL_IB_HCA names devices that are not here (mlx5_0 on a host whose device is rxe0)",
+	    "libibverbs finds no provider for the device (ibverbs-providers missing in the "
+	    "image)", NULL },
+	  "'rdmactl check --only link,provider', 'rdmactl link'; " TELL_NCCL,
+	  "node-2:880:887 [0] NCCL INFO NET/IB : No device found.", NULL, NCCL_IB, 0 },
 	/*
 	 * NFS over RDMA. mount.nfs says most failures in the errno's words
 	 * ('mount.nfs4: Connection refused', '... Protocol error'): the errno

@@ -31,6 +31,7 @@ struct rests {
 #define PEER "it sees this end, not the peer's"
 #define LIMIT "it reads this shell's limit, not the program's own (a service's, a container's)"
 #define GID0 "it is held at index 0, not the index the program gave"
+#define HOST "it sees this host's, not a container's"
 #define USER "it sees this user's access, not the program's user's or its container's"
 
 static const struct rests table[] = {
@@ -67,6 +68,10 @@ static const struct rests table[] = {
 	  { NULL, USER, USER } },
 	{ MSG, "No OpenFabrics connection schemes reported that they were able to be",
 	  { "modules" }, { NULL } },
+	{ MSG, "Call to ibv_modify_qp failed with %d %s, %s", { "gid-index" }, { GID0 } },
+	{ MSG, "Call to ibv_reg_mr failed with error %s", { "memlock" }, { LIMIT } },
+	{ MSG, "Call to ibv_create_cq failed with error %s", { "memlock" }, { LIMIT } },
+	{ MSG, "NET/IB : No device found.", { "link", NULL, "provider" }, { HOST, NULL, HOST } },
 	/* The module loader's and modprobe's: the modules' state now. */
 	{ MSG, "%s: Unknown symbol %s (err %d)", { "modules", "modules" }, { NULL } },
 	{ MSG, "%s: disagrees about version of symbol %s", { "modules" }, { NULL } },

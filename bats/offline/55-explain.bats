@@ -409,6 +409,18 @@ LINES
 	# "state" is no QP number: the RC example's line is not perftest's.
 	run -0 rdmactl -j explain --no-host 'failed to modify QP state to RTR'
 	assert_equal "$(jq -c 'map(.name)' <<<"$output")" '["failed to modify QP state to RTR"]'
+	# perftest's words around a failing run, as its binary has them: the status is the cause.
+	printf '%s\n' '---------------------------------------------------------------------------------------' \
+		' Completion with error at client' ' Failed status 12: wr_id 0 syndrom 0x81' \
+		'scnt=128, ccnt=0' ' Failed to complete run_iter_bw function successfully' >"$BATS_TEST_TMPDIR/pt.log"
+	run -0 rdmactl -j explain --no-host - <"$BATS_TEST_TMPDIR/pt.log"
+	assert_equal "$(jq -c '[.cause, (.items | map(.name))]' <<<"$output")" \
+		'["IBV_WC_RETRY_EXC_ERR",["IBV_WC_RETRY_EXC_ERR","Completion with error at","Failed status %d: wr_id %d syndrom 0x%x"]]'
+	# Before any RDMA: the TCP connection, then what follows from it.
+	printf '%s\n' "Couldn't connect to 10.0.0.2:18515" 'Unable to open file descriptor for socket connection' \
+		' Unable to init the socket connection' >"$BATS_TEST_TMPDIR/pt2.log"
+	run -0 rdmactl -j explain --no-host - <"$BATS_TEST_TMPDIR/pt2.log"
+	assert_equal "$(jq -r .cause <<<"$output")" "Couldn't connect to %s:%d"
 }
 
 @test "explain: the logs of the stacks' failures captured in the bed, each cause named" {
@@ -427,9 +439,14 @@ LINES
 6.12-ucx.log not available, please use one or more of: %s
 6.12-fi.log fi_getinfo: %d
 6.12-nvme.log Connect rejected: status %d (%s).
+6.12-nfs-refused.log ECONNREFUSED
+6.12-nfs-nolink.log EPROTO
+6.12-pt-memlock.log Couldn't allocate MR
+6.12-pt-server.log ethernet_read_keys: Couldn't read remote address
+6.12-pt-nodev.log IB device %s not found
 LOGS
 	# Every log kept is one of these.
-	assert_equal "$(ls "$d" | wc -l)" 7
+	assert_equal "$(ls "$d" | wc -l)" 12
 	# Pasted the other way round, nvme's verdict and its errno first: the
 	# kernel's refusal is still the cause, a bare errno and a verdict that
 	# follows from it are not.

@@ -8,7 +8,8 @@
 # index, a registration past a memlock limit, rping to an address with no
 # RDMA device, UCX and libfabric asked for a device this host lacks, an
 # NVMe connect to a port where nothing listens, NFS mounts over RDMA to a
-# port where nothing listens and to an address with no rxe link.
+# port where nothing listens and to an address with no rxe link, perftest
+# past a memlock limit and with a device this host lacks.
 
 load stacks
 
@@ -16,6 +17,7 @@ teardown() {
 	[ "${RXE_VM:-}" = 1 ] || return 0
 	pkill -x ibv_rc_pingpong 2>/dev/null || true
 	pkill -x ucx_perftest 2>/dev/null || true
+	pkill -x ib_write_bw 2>/dev/null || true
 	ip link del rdmactl-nfs0 2>/dev/null || true
 }
 
@@ -155,4 +157,27 @@ explain_log() {
 	sed 's/^/# mount: /' "$BATS_TEST_TMPDIR/nfs-nolink" >&3
 	explain_log "$BATS_TEST_TMPDIR/nfs-nolink"
 	assert_equal "$(jq -r .cause <<<"$output")" EPROTO
+}
+
+@test "explain: perftest past a memlock limit, and with a device this host lacks" {
+	needs ib_write_bw
+	timeout 30 ib_write_bw -d "$RDMA_DEVICE" -x "$RDMA_GID_INDEX" -p 18610 >"$BATS_TEST_TMPDIR/pt-server" 2>&1 &
+	wait_listen 18610
+	run timeout 30 setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock -- bash -c \
+		'ulimit -l 64 && exec ib_write_bw -d "$1" -x "$2" -p 18610 127.0.0.1' _ \
+		"$RDMA_DEVICE" "$RDMA_GID_INDEX"
+	assert_failure
+	wait
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/pt-memlock"
+	explain_log "$BATS_TEST_TMPDIR/pt-memlock"
+	assert_equal "$(jq -r .cause <<<"$output")" "Couldn't allocate MR"
+	assert_equal "$(jq -r '.items[0].host.results | map(.id) | unique | join(",")' <<<"$output")" memlock
+	# The server: the client's end of the exchange, which follows from the client's failure.
+	explain_log "$BATS_TEST_TMPDIR/pt-server"
+	assert_equal "$(jq -r '[.items[].name] | index("Failed to exchange data between server and clients") != null' <<<"$output")" true
+	run timeout 30 ib_write_bw -d mlx5_0 -p 18612 127.0.0.1
+	assert_failure
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/pt-nodev"
+	explain_log "$BATS_TEST_TMPDIR/pt-nodev"
+	assert_equal "$(jq -r .cause <<<"$output")" 'IB device %s not found'
 }

@@ -128,14 +128,16 @@ static const struct model_failure table[] = {
 	  { "no rxe link on the netdev the route to the peer leaves by (status -19, ENODEV)",
 	    NULL },
 	  "'rdmactl link' (which netdev each rxe link is on), 'rdmactl check --peer ADDR'",
-	  "RDMA CM: ADDR_ERROR: failed to acquire device. status -19", NULL, RDMA_CM_KO, 0 },
+	  "RDMA CM: ADDR_ERROR: failed to acquire device. status -19", NULL, RDMA_CM_KO, 
+	  MODEL_FAILURE_OWN_STATUS },
 	{ MSG, 28, "RDMA CM: ADDR_ERROR: failed to resolve IP. status %d",
 	  "rdma_cm could not resolve the peer's address to a neighbour (RDMA_CM_EVENT_ADDR_ERROR "
 	  "follows)",
 	  { "the peer's address did not answer ARP or neighbour discovery (status -110)",
 	    "no route to it (-101, -113)", NULL },
 	  "'rdmactl check --peer ADDR', 'ip neigh'",
-	  "RDMA CM: ADDR_ERROR: failed to resolve IP. status -110", NULL, RDMA_CM_KO, 0 },
+	  "RDMA CM: ADDR_ERROR: failed to resolve IP. status -110", NULL, RDMA_CM_KO, 
+	  MODEL_FAILURE_OWN_STATUS },
 
 	/* Open MPI's openib BTL, where UCX is not used. */
 	{ MSG, 29, "No OpenFabrics connection schemes reported that they were able to be",
@@ -271,7 +273,8 @@ static const struct model_failure table[] = {
 	    "enabled, or another address family)",
 	    "status 28 (consumer defined): nvmet refused it (its own line says why)", NULL },
 	  "the target's nvmet configuration (its ports and the subsystems linked to them)",
-	  "nvme nvme0: Connect rejected: status 8 (invalid service ID).", NULL, NVME_HOST, 0 },
+	  "nvme nvme0: Connect rejected: status 8 (invalid service ID).", NULL, NVME_HOST, 
+	  MODEL_FAILURE_OWN_STATUS },
 	{ MSG, 16, "binding CM ID to %pISpcs failed (%d)",
 	  "the kernel's NVMe target could not listen on the port's address",
 	  { "(-19, ENODEV): the netdev that holds the address has no rxe link",

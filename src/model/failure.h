@@ -35,6 +35,11 @@ enum model_failure_kind {
  * kernel's): a log's cause only when nothing else is.
  */
 #define MODEL_FAILURE_FOLLOWS 4u
+/*
+ * Its "status N" is its own (a reject reason, an errno), not a work
+ * completion's: a positive number beside it on its line names no status.
+ */
+#define MODEL_FAILURE_OWN_STATUS 8u
 
 struct model_failure {
 	enum model_failure_kind kind;
@@ -53,7 +58,7 @@ struct model_failure {
 	 */
 	const char *form, *also;
 	const char *source;	/* a message's: the program and the file of its source */
-	unsigned flags;		/* MODEL_FAILURE_NOTICE, _PERROR, _FOLLOWS */
+	unsigned flags;		/* MODEL_FAILURE_NOTICE, _PERROR, _FOLLOWS, _OWN_STATUS */
 };
 
 /* What a host's check says of a cause it rests on. */

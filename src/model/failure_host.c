@@ -55,6 +55,7 @@ static const struct rests table[] = {
 	/* The memlock check reads this shell's limit; the program may have had another. */
 	{ MSG, "Couldn't register MR", { "memlock" }, { LIMIT } },
 	{ MSG, "libibverbs: Warning: RLIMIT_MEMLOCK is %llu bytes.", { "memlock" }, { LIMIT } },
+	{ MSG, "Couldn't allocate MR", { "memlock" }, { LIMIT } },
 	{ MSG, "failed to reg MR", { "memlock" }, { LIMIT } },
 	{ MSG, "buf reg_mr failed", { "memlock" }, { LIMIT } },
 	{ MSG, "unable to create QP", { NULL, "memlock" }, { NULL, LIMIT } },
@@ -68,6 +69,7 @@ static const struct rests table[] = {
 	  { NULL, USER, USER } },
 	{ MSG, "No OpenFabrics connection schemes reported that they were able to be",
 	  { "modules" }, { NULL } },
+	{ MSG, "Unable to find the Infiniband/RoCE device", { NULL, "link" }, { NULL, HOST } },
 	{ MSG, "Call to ibv_modify_qp failed with %d %s, %s", { "gid-index" }, { GID0 } },
 	{ MSG, "Call to ibv_reg_mr failed with error %s", { "memlock" }, { LIMIT } },
 	{ MSG, "Call to ibv_create_cq failed with error %s", { "memlock" }, { LIMIT } },

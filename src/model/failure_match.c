@@ -298,7 +298,8 @@ static void add(struct hit *h, size_t *n, size_t max, long at, const struct mode
 /*
  * The numbers the text gives with their keywords: statuses, and errnos
  * (negative or errno N). Beside an rdma_cm event, or in a message that
- * prints a status of its own (nvme's "Connect rejected: status %d"), a
+ * prints a status of its own (nvme's "Connect rejected: status %d",
+ * MODEL_FAILURE_OWN_STATUS), a
  * positive number is that status (a reject reason: 8, 28), not a work
  * completion's.
  */
@@ -310,7 +311,7 @@ static void numbers(const char *t, struct hit *h, size_t *n, size_t max)
 
 	for (size_t i = 0; i < *n; i++)
 		event |= h[i].f->kind == CM ||
-			 (h[i].f->kind == MODEL_FAILURE_MESSAGE && strstr(h[i].f->name, "status %"));
+			 (h[i].f->flags & MODEL_FAILURE_OWN_STATUS);
 	/*
 	 * Numbers alone are work completion statuses, as programs print them,
 	 * and negative ones errnos: each of them ("12 -110").

@@ -33,7 +33,11 @@ static void numbers_and_keywords(void **state)
 	assert_string_equal(names(" 5 "), "IBV_WC_WR_FLUSH_ERR");
 	assert_string_equal(names("-110"), "ETIMEDOUT");
 	assert_string_equal(names("status=13"), "IBV_WC_RNR_RETRY_EXC_ERR");
-	assert_string_equal(names("Failed status 10: wr_id 0 syndrom 0x88"), "IBV_WC_REM_ACCESS_ERR");
+	/* perftest's line, then the status it carries; a status of a message's own is none. */
+	assert_string_equal(names("Failed status 10: wr_id 0 syndrom 0x88"),
+			    "Failed status %d: wr_id %d syndrom 0x%x,IBV_WC_REM_ACCESS_ERR");
+	assert_string_equal(names("nvme nvme0: Connect rejected: status 8 (invalid service ID)."),
+			    "Connect rejected: status %d (%s).");
 	assert_string_equal(names("errno: 12"), "ENOMEM");
 	assert_string_equal(names("ret -22"), "EINVAL");
 	/* A driver's own code and a positive return are no status. */

@@ -322,6 +322,8 @@ node-2:5776:5902 [0] NCCL WARN NET/IB : Got completion from peer 10.5.0.34<33956
 NCCL WARN Call to ibv_modify_qp failed with 22 Invalid argument, on dev rxe0:1, curr state INIT, next state RTR, local GID index 0, local GID fe80::1, remote GID fe80::2|Call to ibv_modify_qp failed with %d %s, %s|fe80:: GIDs are at 0 and 1
 NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory|Call to ibv_reg_mr failed with error %s|memlock limit
 node-2:880:887 [0] NCCL INFO NET/IB : No device found.|NET/IB : No device found.|NCCL_IB_HCA names devices
+libibverbs: Warning: no userspace device-specific driver found for /sys/class/infiniband_verbs/uverbs0|libibverbs: Warning: no userspace device-specific driver found for %s|ibverbs-providers is not installed
+open /dev/infiniband/uverbs0: operation not permitted|EPERM|device cgroup refuses
 mount.nfs4: Connection refused|ECONNREFUSED|/proc/fs/nfsd/portlist lacks 'rdma 20049'
 mount.nfs4: Protocol error|EPROTO|whose netdev has no rxe link
 mount.nfs4: requested NFS version or transport protocol is not supported|%s: requested NFS version or transport protocol is not supported|the rpcrdma module
@@ -444,9 +446,10 @@ LINES
 6.12-pt-memlock.log Couldn't allocate MR
 6.12-pt-server.log ethernet_read_keys: Couldn't read remote address
 6.12-pt-nodev.log IB device %s not found
+6.12-devinfo-perm.log Failed to open device
 LOGS
 	# Every log kept is one of these.
-	assert_equal "$(ls "$d" | wc -l)" 12
+	assert_equal "$(ls "$d" | wc -l)" 13
 	# Pasted the other way round, nvme's verdict and its errno first: the
 	# kernel's refusal is still the cause, a bare errno and a verdict that
 	# follows from it are not.

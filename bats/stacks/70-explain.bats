@@ -9,7 +9,8 @@
 # RDMA device, UCX and libfabric asked for a device this host lacks, an
 # NVMe connect to a port where nothing listens, NFS mounts over RDMA to a
 # port where nothing listens and to an address with no rxe link, perftest
-# past a memlock limit and with a device this host lacks.
+# past a memlock limit and with a device this host lacks, ibv_devinfo as a
+# user its uverbs node is not open to.
 
 load stacks
 
@@ -180,4 +181,22 @@ explain_log() {
 	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/pt-nodev"
 	explain_log "$BATS_TEST_TMPDIR/pt-nodev"
 	assert_equal "$(jq -r .cause <<<"$output")" 'IB device %s not found'
+}
+
+@test "explain: ibv_devinfo as a user the uverbs node is not open to" {
+	needs ibv_devinfo setpriv
+	node=
+	for u in /sys/class/infiniband_verbs/uverbs*; do
+		[ "$(cat "$u/ibdev")" != "$RDMA_DEVICE" ] || node=/dev/infiniband/${u##*/}
+	done
+	[ -c "$node" ] || fail "no uverbs node for $RDMA_DEVICE"
+	mode=$(stat -c %a "$node")
+	chmod 600 "$node"
+	run setpriv --reuid 65534 --regid 65534 --clear-groups -- ibv_devinfo -d "$RDMA_DEVICE"
+	chmod "$mode" "$node"
+	assert_failure
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/devinfo-perm"
+	sed 's/^/# ibv_devinfo: /' "$BATS_TEST_TMPDIR/devinfo-perm" >&3
+	explain_log "$BATS_TEST_TMPDIR/devinfo-perm"
+	assert_equal "$(jq -r .cause <<<"$output")" 'Failed to open device'
 }

@@ -238,9 +238,12 @@ static const struct model_failure table[] = {
 	  { "no answer to ARP or neighbour discovery for the address", NULL },
 	  "'ip neigh'; 'rdmactl check --peer ADDR'", NULL, NULL, NULL, 0 },
 	{ ER, EPERM, "EPERM", "the call needs a privilege the process lacks",
-	  { "raw packet QPs need CAP_NET_RAW",
+	  { "a container's device cgroup refuses a uverbs or rdma_cm node: it was started "
+	    "without --device /dev/infiniband/uverbsN (and /dev/infiniband/rdma_cm)",
+	    "raw packet QPs need CAP_NET_RAW",
 	    "rdma_rxe's netlink (rdma link add) needs CAP_NET_ADMIN", NULL },
-	  "the process's capabilities", NULL, NULL, NULL, 0 },
+	  "the process's capabilities; 'rdmactl check --pid PID' (the nodes its root shows)",
+	  NULL, NULL, NULL, 0 },
 	{ ER, EOPNOTSUPP, "EOPNOTSUPP", "the device does not do what was asked",
 	  { "a verb or QP type rxe does not have (XRC on old kernels, ODP before 6.12, "
 	    "tag matching)", NULL },

@@ -99,6 +99,26 @@ static const struct model_failure table[] = {
 	    "the link is in another network namespace and the RDMA subsystem is in exclusive "
 	    "mode", NULL },
 	  TELL_DEV, "No IB devices found", NULL, DEVINFO, 0 },
+	{ MSG, 41, "Failed to open device",
+	  "ibv_devinfo found the device but could not open it (ibv_open_device on its "
+	  "/dev/infiniband/uverbsN)",
+	  { "the node is not open to this user: not root and the node's mode not 0666 "
+	    "(rdma-core's udev rules make it so; a container's /dev may not)",
+	    "a container's device cgroup refuses the node: started without --device "
+	    "/dev/infiniband/uverbsN (EPERM)",
+	    "the node is missing from a container's /dev (only the sysfs entry is there)", NULL },
+	  "'ls -l /dev/infiniband', 'rdmactl check --only uverbs' (this user's), 'rdmactl check "
+	  "--pid PID' (the nodes the program's root shows)", "Failed to open device", NULL,
+	  DEVINFO, 0 },
+	{ MSG, 42, "libibverbs: Warning: no userspace device-specific driver found for %s",
+	  "libibverbs found the kernel's device but no provider library for it: the device is "
+	  "skipped, and programs say no device was found",
+	  { "ibverbs-providers is not installed (a container image with libibverbs alone)",
+	    "a libibverbs of another build than its providers (one copied in, or from "
+	    "another distribution)", NULL },
+	  "'rdmactl check --only provider'",
+	  "libibverbs: Warning: no userspace device-specific driver found for "
+	  "/sys/class/infiniband_verbs/uverbs0", NULL, LIBIBVERBS, 0 },
 	{ MSG, 10, "Failed to get IB devices list",
 	  "libibverbs could not list devices at all (ibv_get_device_list failed)",
 	  { "ib_uverbs is not loaded: /sys/class/infiniband_verbs is missing",

@@ -301,7 +301,7 @@ file_strings() {
 	assert_equal "$(jq -c 'map(.name)' <<<"$output")" '["rdma connection establishment failed (%d)","ETIMEDOUT"]'
 }
 
-@test "explain: the words of rdma_cm's tools, UCX, libfabric, NCCL, NVMe and NFS over RDMA, with their causes" {
+@test "explain: the words of rdma_cm's tools, UCX, libfabric, MPICH, NCCL, NVMe and NFS over RDMA, with their causes" {
 	# Each line as its program prints it, the entry it names, a cause's words.
 	while IFS='|' read -r line name cause; do
 		run -0 rdmactl -j explain "$line"
@@ -324,6 +324,8 @@ NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory|Call to ib
 node-2:880:887 [0] NCCL INFO NET/IB : No device found.|NET/IB : No device found.|NCCL_IB_HCA names devices
 libibverbs: Warning: no userspace device-specific driver found for /sys/class/infiniband_verbs/uverbs0|libibverbs: Warning: no userspace device-specific driver found for %s|ibverbs-providers is not installed
 open /dev/infiniband/uverbs0: operation not permitted|EPERM|device cgroup refuses
+Abort(1091215) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init: Other MPI error, error stack: MPIDI_OFI_mpi_init_hook(596): OFI fi_getinfo() failed (ofi_init.c:596:MPIDI_OFI_mpi_init_hook:No data available)|OFI fi_getinfo() failed (%s:%d:%s:%s)|verbs;ofi_rxm
+MPIDI_UCX_mpi_init_hook(185): ucx function returned with failed status(ucx_init.c 185 MPIDI_UCX_mpi_init_hook No such device)|ucx function returned with failed status(%s %d %s %s)|UCX_NET_DEVICES names one
 mount.nfs4: Connection refused|ECONNREFUSED|/proc/fs/nfsd/portlist lacks 'rdma 20049'
 mount.nfs4: Protocol error|EPROTO|whose netdev has no rxe link
 mount.nfs4: requested NFS version or transport protocol is not supported|%s: requested NFS version or transport protocol is not supported|the rpcrdma module

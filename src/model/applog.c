@@ -4,10 +4,10 @@
  * rdma_cm and verbs on rxe, each as its source writes it (a printf format)
  * with what it means on rxe: librdmacm's tools, UCX, libfabric's fi_info,
  * NVMe over RDMA (the kernel's host and target, libnvme), NFS over RDMA's
- * mount.nfs, NCCL's NET/IB (from its public source). The formats were read in what Debian 12 ships (rdma-core 44,
- * UCX 1.13, libfabric 1.17, libnvme 1.3, nfs-utils 2.6.2, Linux 6.1's
- * modules) and are held to those binaries by
- * bats/offline/55-explain.bats.
+ * mount.nfs, MPICH's ch4, NCCL's NET/IB (from its public source). The
+ * formats were read in what Debian 12 ships (rdma-core 44, UCX 1.13,
+ * libfabric 1.17, libnvme 1.3, nfs-utils 2.6.2, MPICH 4.0.2, Linux 6.1's
+ * modules) and are held to those binaries by bats/offline/55-explain.bats.
  */
 #include <stddef.h>
 
@@ -33,6 +33,8 @@
 #define LIBNVME "libnvme.so.1 (libnvme's src/nvme/fabrics.c; nvme connect prints it)"
 #define NCCL_IB "NCCL (its src/transport/net_ib.cc, public source; Debian ships no NCCL)"
 #define NCCL_IBV "NCCL (its src/misc/ibvwrap.cc, public source; Debian ships no NCCL)"
+#define MPICH "libmpich.so.12 (MPICH 4.0.2's src/mpi/errhan/errnames.txt, its error stack's " \
+	"lines)"
 #define MOUNT_NFS "mount.nfs (nfs-utils's utils/mount/error.c; mount -t nfs and -t nfs4 run it)"
 
 #define TELL_MEMLOCK "'rdmactl check --only memlock' (this shell's limit), 'rdmactl check " \
@@ -246,6 +248,31 @@ static const struct model_failure table[] = {
 	    "rdma_cm, by the addresses of their netdevs",
 	    "FI_PROVIDER or -p names a provider this libfabric lacks or excludes", NULL },
 	  TELL_DEV, "fi_getinfo: -61", NULL, FI_INFO, 0 },
+
+	/* MPICH 4.0's ch4 device, over libfabric (ch4:ofi) or UCX (ch4:ucx): its error stack. */
+	{ MSG, 39, "OFI fi_getinfo() failed (%s:%d:%s:%s)",
+	  "MPICH's libfabric netmod found no provider for what it needs: the last word in the "
+	  "parentheses is libfabric's reason ('No data available': none matched)",
+	  { "no RDMA device this process can use: no rxe link, or no uverbs node in a "
+	    "container; the verbs provider finds devices through the addresses of their "
+	    "netdevs",
+	    "FI_PROVIDER (or MPIR_CVAR_OFI_USE_PROVIDER) names a provider this libfabric lacks "
+	    "or that does not serve this host (rxe is served by verbs;ofi_rxm)", NULL },
+	  "'fi_info -p verbs' (what libfabric's verbs provider sees); " TELL_DEV,
+	  "MPIDI_OFI_mpi_init_hook(596): OFI fi_getinfo() failed (ofi_init.c:596:"
+	  "MPIDI_OFI_mpi_init_hook:No data available)", NULL, MPICH, 0 },
+	{ MSG, 40, "ucx function returned with failed status(%s %d %s %s)",
+	  "MPICH's UCX netmod got an error status from UCX: the last words in the parentheses "
+	  "are UCX's status",
+	  { "UCX found no device or transport to use: UCX_NET_DEVICES names one that is not "
+	    "here, or no rxe link ('No such device'; UCX's own warning before it names what "
+	    "it has)",
+	    "the peer is unreachable over the transport UCX chose ('Destination is "
+	    "unreachable', 'Endpoint timeout')", NULL },
+	  "UCX's own lines before it; 'rdmactl env' (UCX_NET_DEVICES for the rxe link), "
+	  "'rdmactl check --pid PID'",
+	  "MPIDI_UCX_mpi_init_hook(185): ucx function returned with failed status(ucx_init.c "
+	  "185 MPIDI_UCX_mpi_init_hook No such device)", NULL, MPICH, MODEL_FAILURE_FOLLOWS },
 
 	/* NVMe over RDMA: the kernel's host and target, nvme-cli through libnvme. */
 	{ MSG, 13, "rdma connection establishment failed (%d)",

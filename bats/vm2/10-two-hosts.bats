@@ -35,6 +35,7 @@ teardown() {
 	[ -z "${bg-}" ] || kill "${bg[@]}" 2>/dev/null || true
 	pkill -f 'rdmactl -j monitor' 2>/dev/null || true
 	pkill -f 'ibv_rc_pingpong -d rxe0 -g 1 -p 18519' 2>/dev/null || true
+	pkill -x ib_write_bw 2>/dev/null || true
 }
 
 setup() {
@@ -220,7 +221,12 @@ setup() {
 	nft add table inet rdmactl_cut
 	nft add chain inet rdmactl_cut in '{ type filter hook input priority 0; policy accept; }'
 	nft add rule inet rdmactl_cut in udp dport 4791 drop
-	sleep 1
+	# Until the check sees the resends: a second was not always enough for
+	# two emulated guests on two cores.
+	for _ in $(seq 40); do
+		"$RDMACTL" check --only qps >/dev/null || break
+		sleep 0.2
+	done
 	# Its peer is on no device here: gone or unanswering, which this host cannot tell apart.
 	why="is in RTS and resending with no answer: its peer QP is gone \\(destroyed, or its process ended\\) or does not answer: rxe resends for as long as the program runs, and no error completion comes \\(likely: rxe0 resent [1-9][0-9]* times meanwhile; its peer QP [0-9]+ is on no device of this host\\)"
 	run rdmactl check --only qps
@@ -251,6 +257,20 @@ setup() {
 	assert_json_contract monitor <"$mon"
 	# Said once, with its owner and the cause, within the 8 s waited.
 	assert_equal "$(jq -r 'select(.event == "qp-resending") | "\(.qpn) \(.owner.pid) \(.certainty)"' "$mon")" "$q $cli likely"
+}
+
+@test "explain: perftest given GID index 0 against the other guest's server on 1, put through explain -" {
+	command -v ib_write_bw >/dev/null || skip "no perftest in this userland"
+	# Host 2's ib_write_bw serves on its RoCE v2 IPv4 GID, index 1 (bats/vm2/peer).
+	run timeout 60 ib_write_bw -d rxe0 -x 0 -p 18620 "$P"
+	assert_failure
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/pt"
+	sed 's/^/# ib_write_bw: /' "$BATS_TEST_TMPDIR/pt" >&3
+	run -0 rdmactl -j explain - <"$BATS_TEST_TMPDIR/pt"
+	echo "# explain: cause '$(jq -r .cause <<<"$output")'; items: $(jq -c '[.items[].name]' <<<"$output")" >&3
+	assert_equal "$(jq -r .cause <<<"$output")" 'Found Incompatibility issue with GID types.'
+	# Held to this host, where index 0 is the fe80:: GID: the mismatch shown, first.
+	assert_equal "$(jq -c '.items[0].host.causes[0] | [.check, .standing]' <<<"$output")" '["gid-index","shown"]'
 }
 
 @test "two hosts: this netdev taken down mid-run ends with a clear error within the timeout" {

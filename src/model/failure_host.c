@@ -73,6 +73,7 @@ static const struct rests table[] = {
 	{ MSG, "No OpenFabrics connection schemes reported that they were able to be",
 	  { "modules" }, { NULL } },
 	{ MSG, "Unable to find the Infiniband/RoCE device", { NULL, "link" }, { NULL, HOST } },
+	{ MSG, "Found Incompatibility issue with GID types.", { "gid-index" }, { GID0 } },
 	{ MSG, "Call to ibv_modify_qp failed with %d %s, %s", { "gid-index" }, { GID0 } },
 	{ MSG, "Call to ibv_reg_mr failed with error %s", { "memlock" }, { LIMIT } },
 	{ MSG, "Call to ibv_create_cq failed with error %s", { "memlock" }, { LIMIT } },

@@ -301,7 +301,7 @@ file_strings() {
 	assert_equal "$(jq -c 'map(.name)' <<<"$output")" '["rdma connection establishment failed (%d)","ETIMEDOUT"]'
 }
 
-@test "explain: the words of rdma_cm's tools, UCX, libfabric, MPICH, NCCL, NVMe and NFS over RDMA, with their causes" {
+@test "explain: the words of rdma_cm's tools, UCX, libfabric, MPICH, NCCL, SPDK, NVMe and NFS over RDMA, with their causes" {
 	# Each line as its program prints it, the entry it names, a cause's words.
 	while IFS='|' read -r line name cause; do
 		run -0 rdmactl -j explain "$line"
@@ -326,6 +326,8 @@ libibverbs: Warning: no userspace device-specific driver found for /sys/class/in
 open /dev/infiniband/uverbs0: operation not permitted|EPERM|device cgroup refuses
 Abort(1091215) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init: Other MPI error, error stack: MPIDI_OFI_mpi_init_hook(596): OFI fi_getinfo() failed (ofi_init.c:596:MPIDI_OFI_mpi_init_hook:No data available)|OFI fi_getinfo() failed (%s:%d:%s:%s)|verbs;ofi_rxm
 MPIDI_UCX_mpi_init_hook(185): ucx function returned with failed status(ucx_init.c 185 MPIDI_UCX_mpi_init_hook No such device)|ucx function returned with failed status(%s %d %s %s)|UCX_NET_DEVICES names one
+[2026-12-01 10:00:00.123456] nvme_rdma.c:1384:nvme_rdma_process_event: *ERROR*: Expected RDMA_CM_EVENT_ADDR_RESOLVED but received RDMA_CM_EVENT_ADDR_ERROR (1) from CM event channel (status = -19)|Expected %s but received %s (%d) from CM event channel (status = %d)|no rxe link on the netdev
+[2026-12-01 10:00:00.123456] nvme_rdma.c:1384:nvme_rdma_process_event: *ERROR*: Expected RDMA_CM_EVENT_ADDR_RESOLVED but received RDMA_CM_EVENT_ADDR_ERROR (1) from CM event channel (status = -19)|RDMA_CM_EVENT_ADDR_ERROR|no rxe link
 mount.nfs4: Connection refused|ECONNREFUSED|/proc/fs/nfsd/portlist lacks 'rdma 20049'
 mount.nfs4: Protocol error|EPROTO|whose netdev has no rxe link
 mount.nfs4: requested NFS version or transport protocol is not supported|%s: requested NFS version or transport protocol is not supported|the rpcrdma module
@@ -337,6 +339,12 @@ LINES
 	run -0 rdmactl -j explain - <"$BATS_TEST_TMPDIR/nvme.log"
 	assert_equal "$(jq -c '[.cause, (.items | map(.name))]' <<<"$output")" \
 		'["Connect rejected: status %d (%s).",["Connect rejected: status %d (%s).","rdma connection establishment failed (%d)","ECONNRESET","failed to write to nvme-fabrics device"]]'
+	# SPDK's host: the event it received is the cause, its reject reason no completion status.
+	printf '%s\n' '[2026-12-01 10:00:00.123456] nvme_rdma.c:1384:nvme_rdma_process_event: *ERROR*: Expected RDMA_CM_EVENT_ESTABLISHED but received RDMA_CM_EVENT_REJECTED (8) from CM event channel (status = 8)' \
+		'[2026-12-01 10:00:00.123470] nvme_rdma.c:1123:nvme_rdma_connect_established: *ERROR*: RDMA connect error -74' >"$BATS_TEST_TMPDIR/spdk.log"
+	run -0 rdmactl -j explain --no-host - <"$BATS_TEST_TMPDIR/spdk.log"
+	assert_equal "$(jq -c '[.cause, (.items | map(.name))]' <<<"$output")" \
+		'["RDMA_CM_EVENT_REJECTED",["RDMA_CM_EVENT_REJECTED","Expected %s but received %s (%d) from CM event channel (status = %d)","RDMA connect error %d"]]'
 }
 
 @test "explain: held to the host it runs on, the checks its causes name; --no-host when it is another" {

@@ -4,10 +4,11 @@
  * rdma_cm and verbs on rxe, each as its source writes it (a printf format)
  * with what it means on rxe: librdmacm's tools, UCX, libfabric's fi_info,
  * NVMe over RDMA (the kernel's host and target, libnvme), NFS over RDMA's
- * mount.nfs, MPICH's ch4, NCCL's NET/IB (from its public source). The
- * formats were read in what Debian 12 ships (rdma-core 44, UCX 1.13,
- * libfabric 1.17, libnvme 1.3, nfs-utils 2.6.2, MPICH 4.0.2, Linux 6.1's
- * modules) and are held to those binaries by bats/offline/55-explain.bats.
+ * mount.nfs, MPICH's ch4, NCCL's NET/IB and SPDK's NVMe host (from their
+ * public source). The formats were read in what Debian 12 ships (rdma-core
+ * 44, UCX 1.13, libfabric 1.17, libnvme 1.3, nfs-utils 2.6.2, MPICH 4.0.2,
+ * Linux 6.1's modules) and are held to those binaries by
+ * bats/offline/55-explain.bats.
  */
 #include <stddef.h>
 
@@ -35,6 +36,7 @@
 #define NCCL_IBV "NCCL (its src/misc/ibvwrap.cc, public source; Debian ships no NCCL)"
 #define MPICH "libmpich.so.12 (MPICH 4.0.2's src/mpi/errhan/errnames.txt, its error stack's " \
 	"lines)"
+#define SPDK_HOST "SPDK (its lib/nvme/nvme_rdma.c, public source; Debian ships no SPDK)"
 #define MOUNT_NFS "mount.nfs (nfs-utils's utils/mount/error.c; mount -t nfs and -t nfs4 run it)"
 
 #define TELL_MEMLOCK "'rdmactl check --only memlock' (this shell's limit), 'rdmactl check " \
@@ -383,6 +385,31 @@ static const struct model_failure table[] = {
 	    "image)", NULL },
 	  "'rdmactl check --only link,provider', 'rdmactl link'; " TELL_NCCL,
 	  "node-2:880:887 [0] NCCL INFO NET/IB : No device found.", NULL, NCCL_IB, 0 },
+	/*
+	 * SPDK's NVMe over RDMA host, as its source words it (after "[time]
+	 * nvme_rdma.c:N:function: *ERROR*: "): the event received names the cause.
+	 */
+	{ MSG, 41, "Expected %s but received %s (%d) from CM event channel (status = %d)",
+	  "SPDK's NVMe host waited for one rdma_cm event and got another: the one received, "
+	  "and its status, say why",
+	  { "RDMA_CM_EVENT_ADDR_ERROR (status -19, ENODEV): no rxe link on the netdev the "
+	    "route to the target leaves by",
+	    "RDMA_CM_EVENT_REJECTED (status 8, invalid service ID): nothing listens for NVMe "
+	    "over RDMA at that address and port (the target's listener: SPDK's "
+	    "nvmf_subsystem_add_listener, or the kernel's nvmet port)",
+	    "RDMA_CM_EVENT_UNREACHABLE or ROUTE_ERROR: the target unreachable over RoCE v2 "
+	    "(UDP 4791 dropped, another subnet)", NULL },
+	  "the event beside it; " TELL_PEER,
+	  "[2026-12-01 10:00:00.123456] nvme_rdma.c:1384:nvme_rdma_process_event: *ERROR*: "
+	  "Expected RDMA_CM_EVENT_ESTABLISHED but received RDMA_CM_EVENT_REJECTED (8) from CM "
+	  "event channel (status = 8)", NULL, SPDK_HOST,
+	  MODEL_FAILURE_FOLLOWS | MODEL_FAILURE_OWN_STATUS },
+	{ MSG, 42, "RDMA connect error %d",
+	  "SPDK's NVMe host could not connect a queue pair to the target",
+	  { "the rdma_cm event before it says why (its 'Expected ... but received' line)",
+	    NULL },
+	  "the line before it", "nvme_rdma.c:1123:nvme_rdma_connect_established: *ERROR*: RDMA "
+	  "connect error -74", NULL, SPDK_HOST, MODEL_FAILURE_FOLLOWS },
 	/*
 	 * NFS over RDMA. mount.nfs says most failures in the errno's words
 	 * ('mount.nfs4: Connection refused', '... Protocol error'): the errno

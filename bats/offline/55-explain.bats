@@ -414,10 +414,13 @@ libibverbs: Warning: RLIMIT_MEMLOCK is 32768 bytes.|libibverbs: Warning: RLIMIT_
 nvme nvme0: rdma connection establishment failed (-104)|rdma connection establishment failed (%d)
 rdma_bind_addr: No such file or directory|ENOENT
 rdma_rxe: check_rkey: no MR matches rkey 0x18d8|no mr matches rkey
+[   12.345678] rdma_rxe: rxe_newlink: failed to add veth0|failed to add %s
 -110|ETIMEDOUT
 LINES
-	# A compiler's error with nothing of the RDMA core in it is not rdma_rxe's.
+	# A compiler's error with nothing of the RDMA core in it is not rdma_rxe's,
+	# nor another program's failure to add something.
 	run -2 rdmactl explain --no-host "error: too many arguments to function 'foo'"
+	run -2 rdmactl explain --no-host 'systemd-networkd[312]: eth0: failed to add route'
 	# "state" is no QP number: the RC example's line is not perftest's.
 	run -0 rdmactl -j explain --no-host 'failed to modify QP state to RTR'
 	assert_equal "$(jq -c 'map(.name)' <<<"$output")" '["failed to modify QP state to RTR"]'

@@ -88,6 +88,7 @@ static const struct rests table[] = {
 	{ MSG, "Module %s not found in directory %s", { "modules", "modules" }, { NULL } },
 	{ MSG, "Unknown symbol in module, or unknown parameter (see dmesg)", { "modules" }, { NULL } },
 	{ MSG, "Invalid module format", { "modules" }, { NULL } },
+	{ MSG, "failed to add %s", { "modules" }, { NULL } },
 };
 
 #define NTABLE (sizeof(table) / sizeof(table[0]))

@@ -27,6 +27,7 @@
 	"from 5.10 to 7.3)"
 #define MODSIGNING "Linux's module signing (kernel/module/signing.c)"
 #define MODPROBE "modprobe (kmod's tools/modprobe.c and libkmod)"
+#define RXE_KO "rdma_rxe.ko (Linux's drivers/infiniband/sw/rxe/rxe.c)"
 
 #define TELL_GID "'rdmactl gids' (the index of each netdev's RoCE v2 IPv4 GID, marked), " \
 	"'rdmactl check --gid-index N' (N the index given to -g, -x)"
@@ -323,6 +324,19 @@ static const struct model_failure table[] = {
 	  "'rdmactl check --only modules'; 'rdmactl check --only modules --module-file FILE' "
 	  "vets a file before it is loaded",
 	  "modprobe: ERROR: could not insert 'rdma_rxe': Invalid module format", NULL, MODPROBE, 0 },
+	/* rdma_rxe's own at link add ('rdma_rxe: rxe_newlink: failed to add NETDEV' from 6.12). */
+	{ MSG, 43, "failed to add %s",
+	  "rdma_rxe could not make the link the RDMA netlink asked for ('rdma link add', "
+	  "rdmactl's add): the netdev's name is last",
+	  { "up to Linux 6.14, the crc32 crypto module could not be loaded as the link was "
+	    "made (ENOENT; 'failed to allocate crc algorithm' beside it): the kernel's own "
+	    "module request runs modprobe in the real root, which fails under a chroot or where "
+	    "the running kernel's modules are not installed",
+	    "the netdev has an rxe link already (EEXIST; 'already configured on' before it)",
+	    "from Linux 7.1, rxe's UDP port 4791 could not be opened in the link's network "
+	    "namespace ('Failed to create IPv4 UDP tunnel' before it)", NULL },
+	  "'rdmactl check --only modules'; the errno 'rdma link add' or 'rdmactl add' gave; "
+	  "'rdmactl link'", "rdma_rxe: rxe_newlink: failed to add veth0", "rdma_rxe", RXE_KO, 0 },
 };
 
 #define NTABLE (sizeof(table) / sizeof(table[0]))

@@ -168,10 +168,13 @@ static void host_run(struct cmd_ctx *ctx, const struct cli_args *a, struct host_
 			if (checks_listed(r->ids[i], r->c.r[k].id))
 				r->h[i].r[r->h[i].n++] = &r->c.r[k];
 		/* Ranked only where a check a cause rests on gave a verdict here. */
-		for (size_t c = 0; c < MODEL_FAILURE_CAUSES && f[i]->causes[c]; c++)
-			if (told(&r->h[i], model_failure_rests(f[i], c, NULL)))
+		for (size_t c = 0; c < MODEL_FAILURE_CAUSES && f[i]->causes[c]; c++) {
+			if (told(&r->h[i], model_failure_rests(f[i], c, NULL))) {
 				r->h[i].nrank = model_failure_rank(f[i], standing, &r->h[i],
 								   r->h[i].rank);
+				break;
+			}
+		}
 	}
 }
 

@@ -20,6 +20,18 @@ const char *check_verdict_name(enum verdict v)
 	return names[v];
 }
 
+enum verdict check_verdict_of(const struct check_result *const *r, size_t n, const char *id)
+{
+	/* Worse first: fail, warn, pass, then nothing said. */
+	static const int rank[] = { [V_FAIL] = 0, [V_WARN] = 1, [V_PASS] = 2, [V_SKIP] = 3 };
+	enum verdict v = V_SKIP;
+
+	for (size_t k = 0; id && k < n; k++)
+		if (!strcmp(r[k]->id, id) && rank[r[k]->v] < rank[v])
+			v = r[k]->v;
+	return v;
+}
+
 void check_report(struct check_ctx *c, enum verdict v, const char *fix, const char *fmt, ...)
 {
 	struct check_result *r = realloc(c->r, (c->nr + 1) * sizeof(*r));

@@ -87,6 +87,11 @@ void checks_run(const struct check_opts *o, struct check_ctx *c);
 void check_report(struct check_ctx *c, enum verdict v, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 const char *check_verdict_name(enum verdict v);
+/*
+ * The worst verdict check ID gave among the N results R points to: V_FAIL,
+ * then V_WARN, then V_PASS; V_SKIP when it gave none but skips.
+ */
+enum verdict check_verdict_of(const struct check_result *const *r, size_t n, const char *id);
 
 void check_ctx_free(struct check_ctx *c);
 

@@ -99,29 +99,14 @@ static size_t tell_checks(const char *tell, char *buf, size_t len)
 	return n;
 }
 
-/* Whether a check ID of H gave a verdict (not a skip). */
-static bool told(const struct view_explain_host *h, const char *id)
-{
-	for (size_t k = 0; id && k < h->n; k++)
-		if (!strcmp(h->r[k]->id, id) && h->r[k]->v != V_SKIP)
-			return true;
-	return false;
-}
-
 /* What the checks ID of H found: shown on a failure or warning, cleared on a pass alone. */
 static enum model_failure_standing standing(const char *id, void *arg)
 {
 	const struct view_explain_host *h = arg;
-	bool passed = false;
+	enum verdict v = check_verdict_of(h->r, h->n, id);
 
-	for (size_t k = 0; k < h->n; k++) {
-		if (strcmp(h->r[k]->id, id))
-			continue;
-		if (h->r[k]->v == V_FAIL || h->r[k]->v == V_WARN)
-			return MODEL_FAILURE_SHOWN;
-		passed |= h->r[k]->v == V_PASS;
-	}
-	return passed ? MODEL_FAILURE_CLEARED : MODEL_FAILURE_OPEN;
+	return v == V_FAIL || v == V_WARN ? MODEL_FAILURE_SHOWN :
+	       v == V_PASS ? MODEL_FAILURE_CLEARED : MODEL_FAILURE_OPEN;
 }
 
 static void host_run(struct cmd_ctx *ctx, const struct cli_args *a, struct host_run *r,
@@ -169,7 +154,8 @@ static void host_run(struct cmd_ctx *ctx, const struct cli_args *a, struct host_
 				r->h[i].r[r->h[i].n++] = &r->c.r[k];
 		/* Ranked only where a check a cause rests on gave a verdict here. */
 		for (size_t c = 0; c < MODEL_FAILURE_CAUSES && f[i]->causes[c]; c++) {
-			if (told(&r->h[i], model_failure_rests(f[i], c, NULL))) {
+			if (check_verdict_of(r->h[i].r, r->h[i].n,
+					     model_failure_rests(f[i], c, NULL)) != V_SKIP) {
 				r->h[i].nrank = model_failure_rank(f[i], standing, &r->h[i],
 								   r->h[i].rank);
 				break;

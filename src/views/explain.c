@@ -15,22 +15,6 @@ static const char *kind_words(enum model_failure_kind k)
 	       "rdma_rxe's kernel log";
 }
 
-/* The worst verdict H's checks ID gave: V_FAIL, V_WARN, V_PASS, or V_SKIP for none. */
-static enum verdict verdict_of(const struct view_explain_host *h, const char *id)
-{
-	enum verdict v = V_SKIP;
-
-	for (size_t k = 0; id && k < h->n; k++) {
-		enum verdict w = h->r[k]->v;
-
-		if (strcmp(h->r[k]->id, id) || w == V_SKIP)
-			continue;
-		if (v == V_SKIP || w == V_FAIL || (w == V_WARN && v == V_PASS))
-			v = w;
-	}
-	return v;
-}
-
 /* F's causes as H ranks them, each with the check it rests on and what that found. */
 static void ranked(struct out *o, const struct model_failure *f, const struct view_explain_host *h)
 {
@@ -41,7 +25,7 @@ static void ranked(struct out *o, const struct model_failure *f, const struct vi
 		size_t c = h->rank[i].cause;
 		const char *short_of;
 		const char *id = model_failure_rests(f, c, &short_of);
-		enum verdict v = verdict_of(h, id);
+		enum verdict v = check_verdict_of(h->r, h->n, id);
 		enum model_failure_standing s = h->rank[i].standing;
 
 		out_obj_open(o, NULL);

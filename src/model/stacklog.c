@@ -29,6 +29,13 @@
 #define MODPROBE "modprobe (kmod's tools/modprobe.c and libkmod)"
 #define RXE_KO "rdma_rxe.ko (Linux's drivers/infiniband/sw/rxe/rxe.c)"
 
+/* A registration past the memlock limit, as the ping-pongs and perftest meet it. */
+#define MEMLOCK_CAUSE "the process's memlock limit (RLIMIT_MEMLOCK) is smaller than the " \
+	"buffer, and it has no CAP_IPC_LOCK in the initial user namespace: ENOMEM (a " \
+	"container's or a service's limit, often 64 KiB or 8 MiB)"
+#define TELL_MEMLOCK "'rdmactl check --only memlock' (this shell's limit), 'rdmactl check " \
+	"--pid PID' (the program's own, as the kernel applies it)"
+
 #define TELL_GID "'rdmactl gids' (the index of each netdev's RoCE v2 IPv4 GID, marked), " \
 	"'rdmactl check --gid-index N' (N the index given to -g, -x)"
 #define TELL_DEV "'rdmactl check' (the module, the link, the uverbs node, the provider); " \
@@ -65,12 +72,9 @@ static const struct model_failure table[] = {
 	  "'rdmactl show' (the device's ports)", "Failed to modify QP to INIT", NULL, PINGPONG, 0 },
 	{ MSG, 5, "Couldn't register MR",
 	  "ibv_reg_mr was refused: the buffer could not be pinned for RDMA",
-	  { "the process's memlock limit (RLIMIT_MEMLOCK) is smaller than the buffer, and it "
-	    "has no CAP_IPC_LOCK in the initial user namespace: ENOMEM (a container's or a "
-	    "service's limit, often 64 KiB or 8 MiB)",
+	  { MEMLOCK_CAUSE,
 	    "access flags the device does not allow (on-demand paging on an old kernel)", NULL },
-	  "'rdmactl check --only memlock' (this shell's limit), 'rdmactl check --pid PID' (the "
-	  "program's own, as the kernel applies it)", "Couldn't register MR", NULL, PINGPONG, 0 },
+	  TELL_MEMLOCK, "Couldn't register MR", NULL, PINGPONG, 0 },
 	{ MSG, 6, "Couldn't create QP",
 	  "ibv_create_qp was refused",
 	  { "a queue deeper (-r) or more scatter entries than the device allows (rxe: "
@@ -171,11 +175,8 @@ static const struct model_failure table[] = {
 	  "and perftest", 0 },
 	{ MSG, 36, "Couldn't allocate MR",
 	  "perftest could not register its buffer with the device",
-	  { "the process's memlock limit (RLIMIT_MEMLOCK) is smaller than the buffer, and it "
-	    "has no CAP_IPC_LOCK in the initial user namespace: ENOMEM (a container's or a "
-	    "service's limit, often 64 KiB or 8 MiB)", NULL },
-	  "'rdmactl check --only memlock' (this shell's limit), 'rdmactl check --pid PID' (the "
-	  "program's own, as the kernel applies it)", "Couldn't allocate MR", NULL, PERFTEST, 0 },
+	  { MEMLOCK_CAUSE, NULL },
+	  TELL_MEMLOCK, "Couldn't allocate MR", NULL, PERFTEST, 0 },
 	{ MSG, 37, "Failed to create MR",
 	  "perftest's memory registration failed (after 'Couldn't allocate MR')",
 	  { "the registration's own failure, named on the line before it", NULL },

@@ -148,7 +148,7 @@ MODEL_MODS := model/load model/sysfs model/model model/netlink model/port $(NL_M
 TEST_MODS_cli := cli/grammar cli/help cli/complete cli/out kernel/errname kernel/release kernel/sysfs kernel/safe selftest/xport/parse
 TEST_MODS_conf := model/conf model/names kernel/safe
 TEST_MODS_failure := model/failure model/failure_match model/failure_host model/phrases \
-	model/failure_log model/applog \
+	model/failure_log model/applog model/kernlog \
 	model/rxelog model/stacklog
 TEST_MODS_gid := model/gid
 TEST_MODS_klog := kernel/klog

@@ -17,6 +17,8 @@
 #define MSG MODEL_FAILURE_MESSAGE
 
 #define RPING "rping (rdma-core's librdmacm/examples/rping.c)"
+#define RDMA_CLIENT "rdma_client (rdma-core's librdmacm/examples/rdma_client.c; rdma_server " \
+	"says the same)"
 #define CMATOSE "ucmatose (rdma-core's librdmacm/examples/cmatose.c; udaddy.c says the same)"
 #define UCX_IB "libuct_ib.so.0 (UCX's src/uct/ib/base/ib_md.c and ib_iface.c)"
 #define UCX_STATUS "libucs.so.0 (UCX's src/ucs/type/status.c: ucs_status_string)"
@@ -25,8 +27,6 @@
 #define RC_EXAMPLE "RDMA_RC_example.c (the RC example of the RDMA Aware Networks " \
 	"Programming User Manual, copied into many programs; Debian ships no binary of it)"
 #define GCC "cc1 (GCC's C front end), building an rdma_rxe source of another kernel"
-#define RDMA_CM_KO "rdma_cm.ko (Linux's drivers/infiniband/core/cma.c; debug messages, " \
-	"printed with its dynamic debug on)"
 #define OMPI_OPENIB "help-mpi-btl-openib.txt (Open MPI 4.1's openib BTL, its help text)"
 #define OMPI_CPC "help-mpi-btl-openib-cpc-base.txt (Open MPI 4.1's openib BTL, its help text)"
 #define NVME_HOST "nvme-rdma.ko (Linux's drivers/nvme/host/rdma.c)"
@@ -58,6 +58,21 @@ static const struct model_failure table[] = {
 	    "a container without the uverbs node (--device /dev/infiniband/uverbsN)",
 	    "rdma-core's rxe provider (ibverbs-providers) is not installed", NULL },
 	  TELL_DEV, "No RDMA devices were detected", NULL, RPING, 0 },
+	{ MSG, 43, "rdma_getaddrinfo: %s",
+	  "rdma_getaddrinfo failed, and the program printed its return with gai_strerror: "
+	  "'Bad value for ai_flags' is what -1 reads as there, the errno it set unsaid (measured "
+	  "with rdma-core 44 on a host with no RDMA device)",
+	  { "'Bad value for ai_flags': no RDMA device this process can use (ENODEV): no rxe "
+	    "link made, rdma_rxe not loaded, or a container without the uverbs node",
+	    "'Name or service not known': the name given to -s or -b does not resolve", NULL },
+	  "'rdmactl check --only modules,link,uverbs' (the module, the link, the uverbs node); "
+	  "'getent hosts NAME'", "rdma_getaddrinfo: Bad value for ai_flags", NULL, RDMA_CLIENT, 0 },
+	{ MSG, 44, "rdma_client: end %d",
+	  "rdma_client's last line: 0 when it worked, -1 when a call failed, the line before it "
+	  "naming the call and its errno ('rdma_connect: Connection refused')",
+	  { "the call named on the line before it failed, for its errno's reasons", NULL },
+	  "the line before it", "rdma_client: end -1", NULL,
+	  "rdma_client (rdma-core's librdmacm/examples/rdma_client.c)", MODEL_FAILURE_NOTICE },
 	{ MSG, 2, "failed to create RDMA CM event channel",
 	  "librdmacm could not open the rdma_cm node (/dev/infiniband/rdma_cm)",
 	  { "rdma_ucm is not loaded, so the node does not exist (modprobe rdma_ucm; "
@@ -124,24 +139,6 @@ static const struct model_failure table[] = {
 	    NULL },
 	  "the line before it; " "'rdmactl check --gid-index N'", "failed to connect QPs", NULL,
 	  RC_EXAMPLE, MODEL_FAILURE_FOLLOWS },
-
-	/* The kernel's rdma_cm, with its dynamic debug on. */
-	{ MSG, 27, "RDMA CM: ADDR_ERROR: failed to acquire device. status %d",
-	  "rdma_cm resolved the address but found no RDMA device on the netdev of the source "
-	  "address (RDMA_CM_EVENT_ADDR_ERROR follows)",
-	  { "no rxe link on the netdev the route to the peer leaves by (status -19, ENODEV)",
-	    NULL },
-	  "'rdmactl link' (which netdev each rxe link is on), 'rdmactl check --peer ADDR'",
-	  "RDMA CM: ADDR_ERROR: failed to acquire device. status -19", NULL, RDMA_CM_KO, 
-	  MODEL_FAILURE_OWN_STATUS },
-	{ MSG, 28, "RDMA CM: ADDR_ERROR: failed to resolve IP. status %d",
-	  "rdma_cm could not resolve the peer's address to a neighbour (RDMA_CM_EVENT_ADDR_ERROR "
-	  "follows)",
-	  { "the peer's address did not answer ARP or neighbour discovery (status -110)",
-	    "no route to it (-101, -113)", NULL },
-	  "'rdmactl check --peer ADDR', 'ip neigh'",
-	  "RDMA CM: ADDR_ERROR: failed to resolve IP. status -110", NULL, RDMA_CM_KO, 
-	  MODEL_FAILURE_OWN_STATUS },
 
 	/* Open MPI's openib BTL, where UCX is not used. */
 	{ MSG, 29, "No OpenFabrics connection schemes reported that they were able to be",

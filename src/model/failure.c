@@ -283,8 +283,11 @@ static const struct model_failure table[] = {
 	    "signed with a key that is not enrolled ('Key was rejected by service')", NULL },
 	  "'rdmactl check --only modules'; 'mokutil --sb-state'", NULL, NULL, NULL, 0 },
 	{ ER, ENOSPC, "ENOSPC", "a table is full",
-	  { "ibv_post_send, ibv_post_recv: more work requests than the queue's depth", NULL },
-	  "the queue depths the QP was made with", NULL, NULL, NULL, 0 },
+	  { "ibv_post_send, ibv_post_recv: more work requests than the queue's depth",
+	    "the kernel's GID table of the link is full (ib_core's 'unable to add gid ... "
+	    "error=-28'): 1024 entries on rxe, two for each address", NULL },
+	  "the queue depths the QP was made with; 'rdmactl gids LINK' (the GID table)", NULL,
+	  NULL, NULL, 0 },
 };
 
 #define NTABLE (sizeof(table) / sizeof(table[0]))
@@ -307,12 +310,16 @@ static size_t append(const struct model_failure **out, size_t n, size_t max,
 
 size_t model_failure_all(const struct model_failure **out, size_t max)
 {
-	const struct model_failure *kl, *msg, *app;
-	size_t nkl, nmsg, napp;
+	const struct model_failure *kl, *msg, *app, *kern;
+	size_t nkl, nmsg, napp, nkern, n;
 
 	kl = model_failure_rxelog(&nkl);
 	msg = model_failure_stacklog(&nmsg);
 	app = model_failure_applog(&napp);
-	return append(out, append(out, append(out, append(out, 0, max, table, NTABLE), max, kl,
-						nkl), max, msg, nmsg), max, app, napp);
+	kern = model_failure_kernlog(&nkern);
+	n = append(out, 0, max, table, NTABLE);
+	n = append(out, n, max, kl, nkl);
+	n = append(out, n, max, msg, nmsg);
+	n = append(out, n, max, app, napp);
+	return append(out, n, max, kern, nkern);
 }

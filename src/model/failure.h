@@ -105,6 +105,8 @@ const struct model_failure *model_failure_rxelog(size_t *n);
 const struct model_failure *model_failure_stacklog(size_t *n);
 /* Theirs over rdma_cm: librdmacm's tools, UCX, libfabric, NVMe (model/applog.c). */
 const struct model_failure *model_failure_applog(size_t *n);
+/* The kernel's other RDMA lines: ib_core, rdma_cm, xprtrdma (model/kernlog.c). */
+const struct model_failure *model_failure_kernlog(size_t *n);
 /*
  * Where printf FORMAT's words first stand in HAY (lowercased, each run of
  * white space one space), its conversions standing for anything; -1 when

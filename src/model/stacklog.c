@@ -4,9 +4,9 @@
  * source writes it (a printf format: its conversions stand for anything),
  * what it means on rxe, its causes and what tells which. The formats were
  * read in the programs Debian ships (rdma-core 44's libibverbs examples and
- * libibverbs, perftest 4.5, kmod's modprobe) and are held to their binaries
- * by bats/offline/55-explain.bats; the kernel's, to the words klog.c reads
- * in the kernel log.
+ * libibverbs, perftest 4.5) and are held to their binaries by
+ * bats/offline/55-explain.bats. The kernel's and modprobe's are
+ * model/kernlog.c's.
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -23,11 +23,8 @@
 #define DEVINFO "ibv_devinfo (rdma-core's libibverbs/examples/devinfo.c)"
 #define LIBIBVERBS "libibverbs.so.1 (rdma-core's libibverbs/init.c and dynamic_driver.c)"
 #define PERFTEST "ib_write_bw (perftest's src/perftest_resources.c; every ib_*_bw and _lat)"
-#define MODLOADER "Linux's module loader (kernel/module/main.c and version.c; the same words " \
-	"from 5.10 to 7.3)"
-#define MODSIGNING "Linux's module signing (kernel/module/signing.c)"
-#define MODPROBE "modprobe (kmod's tools/modprobe.c and libkmod)"
-#define RXE_KO "rdma_rxe.ko (Linux's drivers/infiniband/sw/rxe/rxe.c)"
+#define PERFTEST_CM "ib_write_bw (perftest's src/perftest_communication.c; every ib_*_bw " \
+	"and _lat given -R)"
 
 /* A registration past the memlock limit, as the ping-pongs and perftest meet it. */
 #define MEMLOCK_CAUSE "the process's memlock limit (RLIMIT_MEMLOCK) is smaller than the " \
@@ -38,6 +35,8 @@
 
 #define TELL_GID "'rdmactl gids' (the index of each netdev's RoCE v2 IPv4 GID, marked), " \
 	"'rdmactl check --gid-index N' (N the index given to -g, -x)"
+#define TELL_PEER "'rdmactl check --peer ADDR' on both hosts (the link on the route's " \
+	"netdev, the firewall, namespaces, MTU)"
 #define TELL_DEV "'rdmactl check' (the module, the link, the uverbs node, the provider); " \
 	"'rdmactl show'"
 
@@ -205,8 +204,36 @@ static const struct model_failure table[] = {
 	  PERFTEST, MODEL_FAILURE_FOLLOWS },
 	{ MSG, 29, "Unable to init the socket connection",
 	  "perftest's connection to the other side failed before any RDMA",
-	  { "the TCP connection failed ('Couldn't connect to' before it)", NULL },
+	  { "the TCP connection failed ('Couldn't connect to' before it)",
+	    "with -R, rdma_cm's connect failed ('Unexpected CM event bl blka N' before it)",
+	    NULL },
 	  "the lines before it", " Unable to init the socket connection", NULL, PERFTEST,
+	  MODEL_FAILURE_FOLLOWS },
+	/* With -R: the connection made through rdma_cm, not TCP. */
+	{ MSG, 44, "Unexpected CM event bl blka %d",
+	  "perftest's rdma_cm connect (-R) got rdma_cm event N where it waited for ESTABLISHED: "
+	  "the number is the event's (rdma_cma.h), and the run ends",
+	  { "8 (RDMA_CM_EVENT_REJECTED): nothing listens on that port at the server's address: "
+	    "the server not started, started without -R (it waits on TCP, not rdma_cm), or on "
+	    "another port (-p)",
+	    "7 (RDMA_CM_EVENT_UNREACHABLE): the server's rdma_cm did not answer: a firewall "
+	    "dropping UDP 4791 on the path, or on Linux before 7.1 the server in another "
+	    "network namespace",
+	    "6 (RDMA_CM_EVENT_CONNECT_ERROR): the server answered, but a QP could not be moved "
+	    "to RTR or RTS with what it answered", NULL },
+	  TELL_PEER "; 'rdmactl check --only firewall,netns' (this end's part)",
+	  "Unexpected CM event bl blka 8", NULL, PERFTEST_CM, MODEL_FAILURE_OWN_STATUS },
+	{ MSG, 45, "Unable to perform rdma_client function",
+	  "perftest's client side of the rdma_cm connection (-R) failed, and the run ends",
+	  { "the connect failed: the line before it says how ('Unexpected CM event bl blka N')",
+	    NULL },
+	  "the line before it", " Unable to perform rdma_client function", NULL, PERFTEST_CM,
+	  MODEL_FAILURE_FOLLOWS },
+	{ MSG, 46, "Unable to perform rdma_server function",
+	  "perftest's server side of the rdma_cm connection (-R) failed, and the run ends",
+	  { "the client's connect request did not become a connection: the lines before it "
+	    "say how", NULL },
+	  "the lines before it", " Unable to perform rdma_server function", NULL, PERFTEST_CM,
 	  MODEL_FAILURE_FOLLOWS },
 	{ MSG, 30, "Found Incompatibility issue with GID types.",
 	  "the two ends' GIDs are of different types or families: one chose RoCE v1 or IPv6, "
@@ -261,83 +288,6 @@ static const struct model_failure table[] = {
 	  "'rdmactl check --only provider'",
 	  "libibverbs: Warning: Driver rxe does not support the kernel ABI of 3 (supports 2 to 2) "
 	  "for device rxe0", NULL, LIBIBVERBS, 0 },
-	/* The kernel's module loader and modprobe: an rdma_rxe loaded by hand or built elsewhere. */
-	{ MSG, 16, "%s: Unknown symbol %s (err %d)",
-	  "the kernel refused to load a module: it uses a symbol no loaded module exports",
-	  { "the module was loaded with insmod before the modules it needs: rdma_rxe needs "
-	    "ib_core, ib_uverbs, udp_tunnel and ip6_udp_tunnel first (modprobe and 'rdmactl "
-	    "module load' load them in order)",
-	    "with (err -22): the module was built against another kernel's symbols", NULL },
-	  "'rdmactl check --only modules' (it reads the kernel log and names the modules to "
-	  "load first, in order)", "rdma_rxe: Unknown symbol udp_sock_create4 (err -2)", NULL,
-	  MODLOADER, 0 },
-	{ MSG, 17, "%s: disagrees about version of symbol %s",
-	  "the kernel refused a module built against other headers than its own",
-	  { "an rdma_rxe built for another kernel, or against a vendor's ib_core where the "
-	    "kernel's is loaded (or the other way round)", NULL },
-	  "'rdmactl check --only modules'; 'rdmactl module install' builds one from this "
-	  "kernel's own source", "rdma_rxe: disagrees about version of symbol ib_register_device",
-	  NULL, MODLOADER, 0 },
-	{ MSG, 18, "%s: version magic '%s' should be '%s'",
-	  "the kernel refused a module built for another kernel release",
-	  { "an rdma_rxe.ko copied from another kernel's packages or build", NULL },
-	  "'rdmactl check --only modules'; 'rdmactl module install' builds one for this kernel",
-	  "rdma_rxe: version magic '6.1.0-31-amd64 SMP preempt mod_unload modversions ' should be "
-	  "'6.12.12+bpo-amd64 SMP preempt mod_unload modversions '", NULL, MODLOADER, 0 },
-	{ MSG, 19, "%s: module verification failed: signature and/or required key missing - "
-	  "tainting kernel",
-	  "a module without a signature the kernel trusts was loaded anyway (signatures are not "
-	  "enforced here): the kernel is marked tainted, and the module works",
-	  { "an out-of-tree module (DKMS's rdma_rxe) not signed with an enrolled key: no fault "
-	    "while Secure Boot does not enforce signatures", NULL },
-	  "'rdmactl check --only modules'",
-	  "rdma_rxe: module verification failed: signature and/or required key missing - "
-	  "tainting kernel", NULL, MODSIGNING, MODEL_FAILURE_NOTICE },
-	{ MSG, 20, "Loading of %s is rejected",
-	  "the kernel enforces module signatures (Secure Boot's lockdown, module.sig_enforce) "
-	  "and refused an unsigned module",
-	  { "an out-of-tree rdma_rxe (DKMS's) not signed with a key the kernel trusts: DKMS "
-	    "signs with its own key, which must be enrolled (mokutil --import, then a "
-	    "reboot)", NULL },
-	  "'rdmactl check --only modules'", "Loading of unsigned module is rejected", NULL,
-	  MODSIGNING, 0 },
-	{ MSG, 21, "Module %s not found in directory %s",
-	  "modprobe found no such module for the running kernel",
-	  { "the kernel ships no rdma_rxe (Debian's cloud kernels): 'rdmactl module install' "
-	    "builds it from the kernel's own source",
-	    "modules of the running kernel not installed (a container's /lib/modules, a kernel "
-	    "upgraded and not rebooted)", NULL },
-	  "'rdmactl check --only kernel,modules'",
-	  "modprobe: FATAL: Module rdma_rxe not found in directory /lib/modules/6.1.0-31-cloud-amd64",
-	  NULL, MODPROBE, 0 },
-	{ MSG, 22, "Unknown symbol in module, or unknown parameter (see dmesg)",
-	  "modprobe could not load a module; the kernel log says which symbol or parameter",
-	  { "the module built for another kernel or loaded before what it needs: the kernel "
-	    "log's 'Unknown symbol' line says which", NULL },
-	  "'rdmactl check --only modules' (it reads that kernel log line)",
-	  "modprobe: ERROR: could not insert 'rdma_rxe': Unknown symbol in module, or unknown "
-	  "parameter (see dmesg)", NULL, MODPROBE, 0 },
-	{ MSG, 23, "Invalid module format",
-	  "the kernel refused the module file as not for it (ENOEXEC, said so by modprobe and "
-	  "insmod)",
-	  { "a module built for another kernel release or architecture: the kernel log's "
-	    "'version magic' or 'disagrees about version' line says which", NULL },
-	  "'rdmactl check --only modules'; 'rdmactl check --only modules --module-file FILE' "
-	  "vets a file before it is loaded",
-	  "modprobe: ERROR: could not insert 'rdma_rxe': Invalid module format", NULL, MODPROBE, 0 },
-	/* rdma_rxe's own at link add ('rdma_rxe: rxe_newlink: failed to add NETDEV' from 6.12). */
-	{ MSG, 43, "failed to add %s",
-	  "rdma_rxe could not make the link the RDMA netlink asked for ('rdma link add', "
-	  "rdmactl's add): the netdev's name is last",
-	  { "up to Linux 6.14, the crc32 crypto module could not be loaded as the link was "
-	    "made (ENOENT; 'failed to allocate crc algorithm' beside it): the kernel's own "
-	    "module request runs modprobe in the real root, which fails under a chroot or where "
-	    "the running kernel's modules are not installed",
-	    "the netdev has an rxe link already (EEXIST; 'already configured on' before it)",
-	    "from Linux 7.1, rxe's UDP port 4791 could not be opened in the link's network "
-	    "namespace ('Failed to create IPv4 UDP tunnel' before it)", NULL },
-	  "'rdmactl check --only modules'; the errno 'rdma link add' or 'rdmactl add' gave; "
-	  "'rdmactl link'", "rdma_rxe: rxe_newlink: failed to add veth0", "rdma_rxe", RXE_KO, 0 },
 };
 
 #define NTABLE (sizeof(table) / sizeof(table[0]))

@@ -460,9 +460,12 @@ LINES
 6.12-pt-server.log ethernet_read_keys: Couldn't read remote address
 6.12-pt-nodev.log IB device %s not found
 6.12-devinfo-perm.log Failed to open device
+6.12-pt-cm-refused.log Unexpected CM event bl blka %d
+6.12-rdma-client.log ECONNREFUSED
+6.12-rdma-client-lo.log ENODEV
 LOGS
 	# Every log kept is one of these.
-	assert_equal "$(ls "$d" | wc -l)" 13
+	assert_equal "$(ls "$d" | wc -l)" 16
 	# Pasted the other way round, nvme's verdict and its errno first: the
 	# kernel's refusal is still the cause, a bare errno and a verdict that
 	# follows from it are not.

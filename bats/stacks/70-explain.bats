@@ -6,10 +6,11 @@
 # first, and held to this host where a check tells it. Each run is a real
 # failure of the real program over the link: a ping-pong without a GID
 # index, a registration past a memlock limit, rping to an address with no
-# RDMA device, UCX and libfabric asked for a device this host lacks, an
-# NVMe connect to a port where nothing listens, NFS mounts over RDMA to a
-# port where nothing listens and to an address with no rxe link, perftest
-# past a memlock limit and with a device this host lacks, ibv_devinfo as a
+# RDMA device, rdma_client where nothing listens, UCX and libfabric asked
+# for a device this host lacks, an NVMe connect to a port where nothing
+# listens, NFS mounts over RDMA to a port where nothing listens and to an
+# address with no rxe link, perftest past a memlock limit, with a device
+# this host lacks and over rdma_cm where nothing listens, ibv_devinfo as a
 # user its uverbs node is not open to.
 
 load stacks
@@ -99,6 +100,24 @@ explain_log() {
 	fi
 }
 
+@test "explain: rdma_client where nothing listens, and to an address with no RDMA device" {
+	needs rdma_client
+	run timeout 30 rdma_client -s "$RDMA_ADDRESS" -p 18615
+	assert_failure
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/rdma-client"
+	sed 's/^/# rdma_client: /' "$BATS_TEST_TMPDIR/rdma-client" >&3
+	explain_log "$BATS_TEST_TMPDIR/rdma-client"
+	assert_equal "$(jq -c '[.cause, [.items[].name]]' <<<"$output")" \
+		'["ECONNREFUSED",["ECONNREFUSED","rdma_client: end %d"]]'
+	# lo has no rxe link: rdma_create_ep finds no device for 127.0.0.1.
+	run timeout 30 rdma_client -s 127.0.0.1 -p 18615
+	assert_failure
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/rdma-client-lo"
+	sed 's/^/# rdma_client: /' "$BATS_TEST_TMPDIR/rdma-client-lo" >&3
+	explain_log "$BATS_TEST_TMPDIR/rdma-client-lo"
+	assert_equal "$(jq -r .cause <<<"$output")" ENODEV
+}
+
 @test "explain: UCX and libfabric asked for a device this host lacks" {
 	needs ucx_perftest fi_info
 	# A server as env sets it up; a client with another host's device.
@@ -160,7 +179,7 @@ explain_log() {
 	assert_equal "$(jq -r .cause <<<"$output")" EPROTO
 }
 
-@test "explain: perftest past a memlock limit, and with a device this host lacks" {
+@test "explain: perftest past a memlock limit, with a device this host lacks, over rdma_cm refused" {
 	needs ib_write_bw
 	timeout 30 ib_write_bw -d "$RDMA_DEVICE" -x "$RDMA_GID_INDEX" -p 18610 >"$BATS_TEST_TMPDIR/pt-server" 2>&1 &
 	wait_listen 18610
@@ -181,6 +200,14 @@ explain_log() {
 	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/pt-nodev"
 	explain_log "$BATS_TEST_TMPDIR/pt-nodev"
 	assert_equal "$(jq -r .cause <<<"$output")" 'IB device %s not found'
+	# With -R, to a port where nothing listens: rdma_cm's reject, told by its event's number.
+	run timeout 60 ib_write_bw -R -d "$RDMA_DEVICE" -p 18613 "$RDMA_ADDRESS"
+	assert_failure
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/pt-cm-refused"
+	sed 's/^/# ib_write_bw -R: /' "$BATS_TEST_TMPDIR/pt-cm-refused" >&3
+	explain_log "$BATS_TEST_TMPDIR/pt-cm-refused"
+	assert_equal "$(jq -c '[.cause, [.items[].name]]' <<<"$output")" \
+		'["Unexpected CM event bl blka %d",["Unexpected CM event bl blka %d","Unable to perform rdma_client function","Unable to init the socket connection"]]'
 }
 
 @test "explain: ibv_devinfo as a user the uverbs node is not open to" {

@@ -151,6 +151,18 @@ static const struct model_failure table[] = {
 	  "'rdmactl env' (Open MPI's and UCX's variables), 'rdmactl check --only modules'",
 	  "No OpenFabrics connection schemes reported that they were able to be", NULL, OMPI_CPC,
 	  0 },
+	{ MSG, 45, "WARNING: There was an error initializing an OpenFabrics device.",
+	  "Open MPI's openib BTL could not set the device up (opening it, its protection "
+	  "domain, its queues or the device's parameters), and leaves it out: MPI goes on over "
+	  "its other transports or fails",
+	  { "the openib BTL is not what Open MPI 4.1 uses on rxe: the UCX PML is "
+	    "(OMPI_MCA_pml=ucx, which 'rdmactl env' sets; '--mca btl ^openib' leaves the "
+	    "openib BTL out and this warning with it)",
+	    "a step of its set-up failed: Open MPI's lines before it, with '--mca "
+	    "btl_base_verbose 100', say which", NULL },
+	  "'rdmactl env' (Open MPI's and UCX's variables), 'ompi_info' (its transports)",
+	  "WARNING: There was an error initializing an OpenFabrics device.", NULL, OMPI_OPENIB,
+	  0 },
 	{ MSG, 30, "Open MPI tried to use a GID index that was too large for an",
 	  "the GID index btl_openib_gid_index named does not exist on the device",
 	  { "an index past the rxe device's GID table, or set for another host", NULL },

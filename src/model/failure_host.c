@@ -66,6 +66,8 @@ static const struct rests table[] = {
 	{ MSG, "libibverbs: Warning: no userspace device-specific driver found for %s",
 	  { "provider", "provider" }, { HOST, HOST } },
 	{ MSG, "libibverbs: Warning: couldn't load driver '%s'", { "provider" }, { NULL } },
+	{ MSG, "libibverbs: Warning: couldn't open config directory '%s'.", { "provider" },
+	  { HOST } },
 	{ MSG, "Driver %s does not support the kernel ABI of %u (supports %u to %u) for device %s",
 	  { "provider" }, { NULL } },
 	{ MSG, "failed to create RDMA CM event channel", { "modules", "uverbs", "uverbs" },

@@ -102,7 +102,13 @@ static const struct model_failure table[] = {
 	    NULL },
 	  "'rdmactl show' (the port state and its netdev's), 'rdmactl monitor' (when it "
 	  "changes)",
-	  "infiniband rxe0: set down", "set active", NULL, 0 },
+	  "infiniband rxe0: set down", NULL, NULL, 0 },
+	{ KL, 12, "set active",
+	  "rxe's port came up with its netdev (the link made, the netdev up, its carrier "
+	  "back): no fault; a QP that failed while the port was down stays in ERR and must be "
+	  "made again",
+	  { NULL },
+	  NULL, "infiniband rxe0: set active", NULL, NULL, MODEL_FAILURE_NOTICE },
 	{ KL, 9, "ignoring netdev event",
 	  "rxe saw an event of its netdev that it does not act on: no fault (rxe acts on "
 	  "the netdev going up, down, away and changing its MTU)" DEBUG_ONLY,

@@ -23,6 +23,7 @@
 #define DEVINFO "ibv_devinfo (rdma-core's libibverbs/examples/devinfo.c)"
 #define LIBIBVERBS "libibverbs.so.1 (rdma-core's libibverbs/init.c and dynamic_driver.c)"
 #define PERFTEST "ib_write_bw (perftest's src/perftest_resources.c; every ib_*_bw and _lat)"
+#define BASH "bash (its words for a command it cannot find; sudo's are the same)"
 #define PERFTEST_CM "ib_write_bw (perftest's src/perftest_communication.c; every ib_*_bw " \
 	"and _lat given -R)"
 
@@ -136,6 +137,14 @@ static const struct model_failure table[] = {
 	    "the address given is not the server's", NULL },
 	  "whether the server runs ('ss -ltnp'), the firewall ('rdmactl check --only "
 	  "firewall')", "Couldn't connect to 10.0.0.2:18515", NULL, PINGPONG, 0 },
+	{ MSG, 47, "Couldn't listen to port %d",
+	  "the server side could not open its TCP port for the exchange of addresses: nothing "
+	  "was tried over RDMA",
+	  { "another program listens on that port: an earlier server still running, or "
+	    "perftest's server (the ping-pongs and perftest both take 18515 when no -p is "
+	    "given)", NULL },
+	  "'ss -ltnp sport = :PORT' (who listens)", "Couldn't listen to port 18515", NULL,
+	  PINGPONG, 0 },
 	{ MSG, 12, "Couldn't read/write remote address",
 	  "the exchange of addresses over TCP ended early: the other side closed it",
 	  { "the other side failed first and exited: its own output names the cause", NULL },
@@ -209,6 +218,17 @@ static const struct model_failure table[] = {
 	    NULL },
 	  "the lines before it", " Unable to init the socket connection", NULL, PERFTEST,
 	  MODEL_FAILURE_FOLLOWS },
+	/* The tool tutorials name that rdma-core no longer ships. */
+	{ MSG, 50, "%s: command not found",
+	  "rxe_cfg, the script tutorials use to make rxe links ('rxe_cfg start', 'rxe_cfg add "
+	  "eth0'), is not installed: rdma-core removed it in 2020, as iproute2's 'rdma link "
+	  "add' does its work; Debian 11 and later ship none",
+	  { "a tutorial older than the tools: 'rdmactl add rxe0 NETDEV' makes a link ('rdma "
+	    "link add rxe0 type rxe netdev NETDEV' too), 'rdmactl start' and 'rdmactl status' "
+	    "do what rxe_cfg's start and status did, 'rdmactl add --persist' keeps a link "
+	    "across boots", NULL },
+	  "'rdmactl status' (each Ethernet device and its rxe link, as rxe_cfg status showed)",
+	  "bash: rxe_cfg: command not found", "rxe_cfg", BASH, 0 },
 	/* With -R: the connection made through rdma_cm, not TCP. */
 	{ MSG, 44, "Unexpected CM event bl blka %d",
 	  "perftest's rdma_cm connect (-R) got rdma_cm event N where it waited for ESTABLISHED: "
@@ -266,6 +286,18 @@ static const struct model_failure table[] = {
 	  { "the status's causes, explained beside it", NULL },
 	  "the status beside it", " Failed status 12: wr_id 0 syndrom 0x81", NULL, PERFTEST,
 	  MODEL_FAILURE_FOLLOWS },
+	{ MSG, 48, "parse WC failed %d",
+	  "the ping-pong met a work completion that did not succeed and stops",
+	  { "the status on the line before it ('Failed status ... for wr_id ...')", NULL },
+	  "the line before it", "parse WC failed 1", NULL, PINGPONG, MODEL_FAILURE_FOLLOWS },
+	{ MSG, 49, "libibverbs: Warning: couldn't open config directory '%s'.",
+	  "libibverbs has no providers' configuration, so it knows no driver and finds no "
+	  "device ('No IB devices found' follows)",
+	  { "ibverbs-providers is not installed (it holds /etc/libibverbs.d and the providers, "
+	    "rxe's among them): a container image or a host with libibverbs1 alone", NULL },
+	  "'rdmactl check --only provider'; 'dpkg -S /etc/libibverbs.d'",
+	  "libibverbs: Warning: couldn't open config directory '/etc/libibverbs.d'.", NULL,
+	  LIBIBVERBS, 0 },
 	{ MSG, 13, "libibverbs: Warning: couldn't load driver '%s'",
 	  "libibverbs found a provider named in its configuration but could not load it: its "
 	  "devices are skipped",

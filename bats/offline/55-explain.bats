@@ -463,9 +463,10 @@ LINES
 6.12-pt-cm-refused.log Unexpected CM event bl blka %d
 6.12-rdma-client.log ECONNREFUSED
 6.12-rdma-client-lo.log ENODEV
+6.12-second-server.log Couldn't listen to port %d
 LOGS
 	# Every log kept is one of these.
-	assert_equal "$(ls "$d" | wc -l)" 16
+	assert_equal "$(ls "$d" | wc -l)" 17
 	# Pasted the other way round, nvme's verdict and its errno first: the
 	# kernel's refusal is still the cause, a bare errno and a verdict that
 	# follows from it are not.

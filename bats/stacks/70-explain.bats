@@ -5,7 +5,7 @@
 # through 'rdmactl explain -' as a user pastes it: the likely cause named
 # first, and held to this host where a check tells it. Each run is a real
 # failure of the real program over the link: a ping-pong without a GID
-# index, a registration past a memlock limit, rping to an address with no
+# index and a second server on its port, a registration past a memlock limit, rping to an address with no
 # RDMA device, rdma_client where nothing listens, UCX and libfabric asked
 # for a device this host lacks, an NVMe connect to a port where nothing
 # listens, NFS mounts over RDMA to a port where nothing listens and to an
@@ -58,6 +58,14 @@ explain_log() {
 	# Held to this host: index 0 is the fe80:: GID here, and the index to give is named.
 	assert_equal "$(jq -r '.items[0].host.results | map(select(.id == "gid-index")) | .[0].fix' <<<"$output")" \
 		"-g $RDMA_GID_INDEX   (perftest: -x $RDMA_GID_INDEX)"
+	# A second server on the port the first listens on.
+	ibv_rc_pingpong -d "$RDMA_DEVICE" -g "$RDMA_GID_INDEX" -p 18602 >/dev/null 2>&1 &
+	wait_listen 18602
+	run timeout 30 ibv_rc_pingpong -d "$RDMA_DEVICE" -g "$RDMA_GID_INDEX" -p 18602
+	assert_failure
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/second-server"
+	explain_log "$BATS_TEST_TMPDIR/second-server"
+	assert_equal "$(jq -r .cause <<<"$output")" "Couldn't listen to port %d"
 }
 
 @test "explain: a registration past the memlock limit, without CAP_IPC_LOCK, and this shell's limit" {

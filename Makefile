@@ -162,6 +162,7 @@ TEST_MODS_nl := $(NL_MODS)
 TEST_MODS_nldev := kernel/nldev kernel/nl kernel/safe
 TEST_MODS_proc := kernel/proc kernel/container kernel/safe kernel/sysfs
 TEST_MODS_qp := model/qp model/qpdiag model/counter $(MODEL_MODS)
+TEST_MODS_qpwatch := model/qpwatch model/qp model/qpdiag model/counter $(MODEL_MODS)
 TEST_MODS_out := cli/out kernel/errname kernel/release kernel/sysfs kernel/safe
 TEST_MODS_sysfs := kernel/sysfs kernel/safe
 TEST_MODS_wire := selftest/wire selftest/fault model/gid

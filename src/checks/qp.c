@@ -7,99 +7,41 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "checks/checks.h"
-#include "kernel/clock.h"
 #include "kernel/errname.h"
 #include "kernel/nl.h"
-#include "model/qp.h"
-#include "model/qpdiag.h"
-
-/*
- * How long a check watches whether rxe resends: some fifteen of rxe's retry
- * timeouts at 14 (67 ms), the rdma-core examples' and rping's.
- */
-#define WATCH_MS 1000
+#include "model/qpwatch.h"
 
 /* At most this many QPs are named a check; the rest are counted. */
 #define MAX_NAMED 16
 
-/* One reading: the QPs and their ports' states and counters. */
-struct reading {
-	struct model_qps qs;
-	struct model m;
-	bool m_ok;
-};
-
-static void reading_free(struct reading *r)
-{
-	model_qps_free(&r->qs);
-	if (r->m_ok)
-		model_free(&r->m);
-}
-
-/* Reads the QPs and the ports into R: 0, or the netlink's error. */
-static int read_now(struct check_ctx *c, struct reading *r)
+/*
+ * The QPs of the host, watched as a check watches them: on the running
+ * system read again when one could be resending, and diagnosed. 0, or the
+ * netlink's error.
+ */
+static int watch(struct check_ctx *c, struct model_qpwatch *w)
 {
 	struct model_src src = { .root = c->o.root };
 	char path[4096];
 	int err;
 
-	memset(r, 0, sizeof(*r));
 	model_netlink_capture(c->o.root, path, sizeof(path));
 	err = check_ctx_live(c) ? nl_open(&src.nl, NETLINK_RDMA) : nl_open_replay(path, &src.nl);
 	if (!err)
-		err = model_load_qps(&src, c->o.dev, &r->qs);
+		err = model_qpwatch(&src, c->o.dev, check_ctx_live(c) ? MODEL_QPWATCH_CHECK_MS : 0,
+				    true, w);
 	nl_close(src.nl);
-	if (err)
-		return err;
-	src.nl = NULL;
-	r->m_ok = !model_load(&src, c->o.dev, (struct model_ask){ .ports = MODEL_PORTS_STATES,
-								   .counters = true }, &r->m);
-	return 0;
+	return err;
 }
 
-/*
- * Of the RC QPs in RTS that PID owns (0: any), how many (*RTS) and how many
- * could be resending (returned): one with no peer on this host, or one that
- * has sent its peer here more than the peer has taken in. A caught-up pair
- * owes nothing: no reading needs waiting for.
- */
-static size_t could_resend(const struct model_qps *qs, int pid, size_t *rts)
+static void report(struct check_ctx *c, const struct model_qpwatch *w, size_t i)
 {
-	size_t n = 0;
-
-	*rts = 0;
-	for (size_t i = 0; i < qs->n; i++) {
-		const struct rdma_qp *q = &qs->v[i];
-
-		if (q->type != 2 || q->state != MODEL_QPS_RTS || (pid && q->pid != (uint32_t)pid))
-			continue;
-		++*rts;
-		n += model_qp_owes(qs, i) != 0;
-	}
-	return n;
-}
-
-/* How many of NOW's QPs on the device of QP I are stalled as DIAG[] says. */
-static size_t stalled_on(const struct model_qps *now, const struct model_qpdiag *diag, size_t i)
-{
-	size_t n = 0;
-
-	for (size_t k = 0; k < now->n; k++)
-		n += diag[k].trouble == MODEL_QPT_STALLED && !strcmp(now->v[k].dev, now->v[i].dev);
-	return n;
-}
-
-static void report(struct check_ctx *c, const struct model_qps *now,
-		   const struct model_qpdiag *diag, size_t i)
-{
-	const struct rdma_qp *q = &now->v[i];
-	const struct model_qpdiag *d = &diag[i];
-	size_t others = d->trouble == MODEL_QPT_STALLED ? stalled_on(now, diag, i) : 1;
+	const struct rdma_qp *q = &w->now->qs.v[i];
+	const struct model_qpdiag *d = &w->diag[i];
+	size_t others = d->trouble == MODEL_QPT_STALLED ? model_qpwatch_stalled_on(w, i) : 1;
 	char who[64];
 
 	if (d->trouble == MODEL_QPT_ERROR)
@@ -148,21 +90,30 @@ static void untold(struct check_ctx *c, const struct model_qps *qs,
 
 /*
  * The QPs that PID owns (0: every one) in trouble, reported; on the running
- * system, watched for WATCH_MS when one could be resending. WHO names the
+ * system, watched a while when one could be resending. WHO names the
  * process in the verdict that all is well, or is NULL for the host.
  */
 static void check_qps_of(struct check_ctx *c, int pid, const char *who)
 {
-	struct reading r[2];
-	struct reading *now = &r[0], *before = NULL;
-	struct model_qpdiag_memo facts = { 0 };
-	struct model_qpdiag *diag;
-	size_t mine = 0, bad = 0, rts, all;
+	struct model_qpwatch w;
+	const struct model_qps *now;
+	size_t mine = 0, bad = 0, rts;
 	int err;
 
-	err = read_now(c, &r[0]);
+	/*
+	 * PID's own QP may be the one resending while its peer owes: the peer
+	 * took in its requests and its answers are what is lost. Any QP on
+	 * the host that could be resending is watched for, then; and every QP
+	 * is diagnosed, not PID's alone: how many of a device stalled
+	 * together is told.
+	 */
+	err = watch(c, &w);
 	if (err == -ENOMSG && !check_ctx_live(c)) {
 		check_report(c, V_SKIP, NULL, "the fixture holds no QP dump");
+		return;
+	}
+	if (err == -ENOMEM) {
+		check_report(c, V_SKIP, NULL, "out of memory");
 		return;
 	}
 	if (err) {
@@ -170,57 +121,28 @@ static void check_qps_of(struct check_ctx *c, int pid, const char *who)
 			     errname(err), strerror(-err));
 		return;
 	}
-	/*
-	 * PID's own QP may be the one resending while its peer owes: the peer
-	 * took in its requests and its answers are what is lost. Any QP on
-	 * the host that could be resending is watched for, then.
-	 */
-	could_resend(&r[0].qs, pid, &rts);
-	if (could_resend(&r[0].qs, 0, &all) && check_ctx_live(c)) {
-		mono_sleep_ms(WATCH_MS);
-		if (!read_now(c, &r[1]))
-			before = &r[0], now = &r[1];
-	}
-	diag = calloc(now->qs.n ? now->qs.n : 1, sizeof(*diag));
-	if (!diag) {
-		check_report(c, V_SKIP, NULL, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < now->qs.n; i++) {
-		const struct rdma_qp *q = &now->qs.v[i];
-		const struct port *p = model_qpdiag_port(now->m_ok ? &now->m : NULL, q);
-		const struct port *pb = before && before->m_ok ? model_qpdiag_port(&before->m, q) : NULL;
-
-		/* Every QP, not PID's alone: how many of a device stalled together is told. */
-		mine += !pid || q->pid == (uint32_t)pid;
-		model_qpdiag_diagnose(&now->qs, i, before ? &before->qs : NULL,
-				      model_qpdiag_facts_memo(&facts, p, pb), &diag[i]);
-	}
-	model_qpdiag_apportion(&now->qs, diag);
-	for (size_t i = 0; i < now->qs.n; i++) {
-		if (diag[i].trouble == MODEL_QPT_NONE ||
-		    (pid && now->qs.v[i].pid != (uint32_t)pid))
+	now = &w.now->qs;
+	model_qpwatch_could_resend(&w.r[0].qs, pid, &rts);
+	for (size_t i = 0; i < now->n; i++) {
+		mine += !pid || now->v[i].pid == (uint32_t)pid;
+		if (w.diag[i].trouble == MODEL_QPT_NONE || (pid && now->v[i].pid != (uint32_t)pid))
 			continue;
 		if (bad++ < MAX_NAMED)
-			report(c, &now->qs, diag, i);
+			report(c, &w, i);
 	}
 	if (bad > MAX_NAMED)
 		check_report(c, V_WARN, "'rdmactl qp' lists them all", "%zu more QPs in trouble",
 			     bad - MAX_NAMED);
 	/* Read once: each QP that may owe its peer is named as not told, as qp's untold. */
-	if (!before)
-		untold(c, &now->qs, diag, pid);
+	if (!w.before)
+		untold(c, now, w.diag, pid);
 	if (!bad)
 		check_report(c, V_PASS, NULL, "%s%s%zu QP%s, none in error%s", who ? who : "",
 			     who ? ": " : "", mine, mine == 1 ? "" : "s",
-			     before ? ", none resending unanswered" :
+			     w.before ? ", none resending unanswered" :
 			     !check_ctx_live(c) ? " (one reading: resending is not told)" :
 			     rts ? ", none owing its peer a packet" : "");
-	free(diag);
-out:
-	reading_free(&r[0]);
-	if (now != &r[0])
-		reading_free(&r[1]);
+	model_qpwatch_free(&w);
 }
 
 void check_qps(struct check_ctx *c)

@@ -8,22 +8,15 @@
 #include "cli/grammar.h"
 #include "cmd/cmd.h"
 #include "kernel/nl.h"
-#include "model/qp.h"
-#include "model/qpdiag.h"
+#include "model/qpwatch.h"
 #include "ops/explain.h"
 #include "views/qp.h"
-
-/*
- * The second look's delay, when an RC QP could be resending: some four of
- * rxe's retry timeouts at 14 (67 ms), the rdma-core examples' and rping's.
- */
-#define QP_WATCH_MS 300
 
 int cmd_qp(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	const char *dev = a->argc ? a->argv[0] : NULL;
 	struct model_src src = cmd_model_src(ctx);
-	struct model_qps q;
+	struct model_qpwatch w;
 	struct op_err e;
 	int err;
 
@@ -32,15 +25,14 @@ int cmd_qp(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = cmd_netlink(ctx, &src.nl);
 	if (err)
 		return err;
-	err = model_load_qps(&src, dev, &q);
+	/* One reading cannot tell a QP resending from one idle: a second look, live. */
+	err = model_qpwatch(&src, dev, *ctx->sysfs_root ? 0 : MODEL_QPWATCH_GLANCE_MS, false, &w);
 	if (err == -ENODEV && dev)
 		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, dev), &e));
 	if (err)
 		return cmd_fail((explain_qp_dump(&e, err, nl_ext_msg(src.nl)), &e));
-	/* One reading cannot tell a QP resending from one idle: a second look, live. */
-	if (!*ctx->sysfs_root)
-		model_qpdiag_watch(&src, dev, &q, QP_WATCH_MS);
-	view_qp(ctx->out, &q);
-	model_qps_free(&q);
+	model_qpwatch_mark(&w);
+	view_qp(ctx->out, &w.now->qs);
+	model_qpwatch_free(&w);
 	return 0;
 }

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/clock.h"
 #include "model/counter.h"
 #include "model/qpdiag.h"
 
@@ -323,73 +322,4 @@ const struct port *model_qpdiag_port(const struct model *m, const struct rdma_qp
 		if (d->ports[k].num == q->port)
 			return &d->ports[k];
 	return NULL;
-}
-
-/* The ports of SRC's devices (DEV's alone when not NULL), with their counters, in M. */
-static int load_counters(const struct model_src *src, const char *dev, struct model *m)
-{
-	struct model_src s = *src;
-
-	s.nl = NULL;
-	return model_load(&s, dev, (struct model_ask){ .ports = MODEL_PORTS_STATES,
-							.counters = true }, m);
-}
-
-/* Tells the resend of AFTER's QPs from BEFORE's and the counters' rise from M0 to M1. */
-static void tell_resends(struct model_qps *after, const struct model_qps *before,
-			 const struct model *m0, const struct model *m1)
-{
-	struct model_qpdiag_memo facts = { 0 };
-
-	for (size_t j = 0; j < after->n; j++) {
-		struct rdma_qp *q = &after->v[j];
-		struct model_qpdiag d;
-
-		if (q->type != 2 || q->state != MODEL_QPS_RTS)
-			continue;
-		model_qpdiag_diagnose(after, j, before,
-				  model_qpdiag_facts_memo(&facts, model_qpdiag_port(m1, q),
-							      model_qpdiag_port(m0, q)), &d);
-		q->resend = d.trouble == MODEL_QPT_STALLED ? MODEL_QPR_YES : MODEL_QPR_NO;
-	}
-	/* Several of one device stalled together: the counters cannot say which resent. */
-	for (size_t j = 0; j < after->n; j++) {
-		size_t n = 0;
-
-		if (after->v[j].resend != MODEL_QPR_YES)
-			continue;
-		for (size_t k = 0; k < after->n; k++)
-			n += after->v[k].resend >= MODEL_QPR_YES &&
-			     !strcmp(after->v[k].dev, after->v[j].dev);
-		if (n > 1)
-			after->v[j].resend = MODEL_QPR_MAYBE;
-	}
-}
-
-void model_qpdiag_watch(const struct model_src *src, const char *dev, struct model_qps *q,
-		     unsigned int ms)
-{
-	struct model m0, m1;
-	struct model_qps again;
-	size_t n = 0;
-
-	for (size_t i = 0; i < q->n; i++)
-		n += model_qp_owes(q, i) != 0;
-	if (!n || load_counters(src, dev, &m0))
-		return;	/* no counters, no telling: the one reading stands */
-	mono_sleep_ms(ms);
-	if (model_load_qps(src, dev, &again)) {
-		model_free(&m0);
-		return;
-	}
-	if (load_counters(src, dev, &m1)) {
-		model_qps_free(&again);
-		model_free(&m0);
-		return;
-	}
-	tell_resends(&again, q, &m0, &m1);
-	model_free(&m0);
-	model_free(&m1);
-	model_qps_free(q);
-	*q = again;
 }

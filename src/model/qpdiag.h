@@ -79,14 +79,4 @@ void model_qpdiag_apportion(const struct model_qps *qs, struct model_qpdiag *dia
 void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct model_qps *before,
 		       const struct model_qpdiag_port *port, struct model_qpdiag *d);
 
-/*
- * When one of Q's RC QPs in RTS could be resending unanswered (it owes a
- * peer of this host packets, or its peer is not on this host), Q read
- * again MS later, with the ports' counters both times, and each such QP's
- * resend told (enum model_qp_resend) as check's qps tells it: Q is then
- * the second reading. SRC as model_load_qps takes it, DEV the same. Q is
- * left as it was when nothing could be resending or a reading failed.
- */
-void model_qpdiag_watch(const struct model_src *src, const char *dev, struct model_qps *q,
-		     unsigned int ms);
 #endif

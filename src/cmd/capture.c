@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +15,7 @@
 #include "cmd/cmd.h"
 #include "kernel/capture.h"
 #include "kernel/clock.h"
+#include "kernel/runloop.h"
 #include "kernel/safe.h"
 #include "model/capture.h"
 #include "ops/explain.h"
@@ -28,17 +28,6 @@
  */
 #define CAPTURE_SNAPLEN_WHOLE 65535
 
-/* Asked to end (a signal), or done (--count's packets taken). */
-enum { GOING, STOP_ASKED, STOP_DONE };
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	if (stop == GOING)
-		stop = STOP_ASKED;
-}
-
 struct run {
 	struct cmd_ctx *ctx;
 	struct capture_src *src;
@@ -46,6 +35,8 @@ struct run {
 	unsigned long count;		/* packets to take, 0: no limit */
 	bool qp_given;
 	bool broken;			/* the source failed: what it gave is still told */
+	bool done;			/* --count's packets taken */
+	struct runloop loop;		/* a signal asks the end */
 	uint32_t qpn;
 	const char *netdev;		/* a live source's; NULL for a file */
 	struct capture_flows flows;
@@ -102,7 +93,7 @@ static int take(struct run *r, const struct capture_frame *f)
 			return err;
 	}
 	if (r->count && r->t.packets >= r->count)
-		stop = STOP_DONE;
+		r->done = true;
 	return 0;
 }
 
@@ -119,11 +110,11 @@ static int loop(struct run *r, uint64_t deadline, struct op_err *e)
 	bool live = capture_fd(r->src) >= 0, draining = false;
 	int err;
 
-	while (stop != STOP_DONE) {
+	while (!r->done) {
 		uint64_t now = mono_ms();
 		int n;
 
-		if (!draining && (stop == STOP_ASKED || (deadline && now >= deadline))) {
+		if (!draining && (runloop_asked() || (deadline && now >= deadline))) {
 			if (!live)
 				return 0;
 			draining = true;
@@ -157,8 +148,9 @@ static int loop(struct run *r, uint64_t deadline, struct op_err *e)
 			now = mono_ms();
 			if (deadline && now >= deadline)
 				continue;
-			if (poll(&pfd, 1, deadline ? (int)(deadline - now) : 1000) < 0 && errno != EINTR)
-				return op_err_set(e, -errno, NULL, "cannot wait for packets");
+			n = runloop_wait(&r->loop, &pfd, 1, deadline ? (int)(deadline - now) : 1000);
+			if (n < 0 && n != -EINTR)
+				return op_err_set(e, n, NULL, "cannot wait for packets");
 		}
 	}
 	return 0;
@@ -325,7 +317,6 @@ int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	const char *dev = a->argc ? a->argv[0] : NULL, *read = cli_str(a, "read");
 	const char *write = cli_str(a, "write");
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct run r = { .ctx = ctx, .count = cli_num(a, "count", 0) };
 	unsigned long secs = cli_num(a, "duration", 0);
 	struct safe_file wf = { .fd = -1 };
@@ -386,11 +377,10 @@ int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
 		if (err)
 			goto out;
 	}
-	stop = 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	runloop_begin(&r.loop, true);
 	out_stream_begin();
 	err = loop(&r, secs ? mono_ms() + secs * 1000 : 0, &e);
+	runloop_end(&r.loop);
 	if (r.dump) {
 		int werr = capture_write_end(r.dump);
 

@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -24,6 +23,7 @@
 #include "kernel/kprobe.h"
 #include "kernel/nl.h"
 #include "kernel/nldev.h"
+#include "kernel/runloop.h"
 #include "model/monitor.h"
 #include "ops/explain.h"
 #include "views/monitor.h"
@@ -79,17 +79,10 @@ static uint64_t cpu_ms(void)
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 struct emitter {
 	struct cmd_ctx *ctx;
 	unsigned long left;	/* events still to print; 0: no limit */
+	bool done;		/* --count's events printed */
 	int err;
 };
 
@@ -102,7 +95,7 @@ static void emit(const struct monitor_event *e, void *arg)
 	struct out *o;
 	int err;
 
-	if (stop || em->err)
+	if (runloop_asked() || em->done || em->err)
 		return;
 	clock_gettime(CLOCK_REALTIME, &now);
 	gmtime_r(&now.tv_sec, &tm);
@@ -120,7 +113,7 @@ static void emit(const struct monitor_event *e, void *arg)
 	if (err)
 		em->err = err;
 	if (em->left && !--em->left)
-		stop = 1;
+		em->done = true;
 }
 
 /* Whether A and B differ in their devices or their ports' states: what moves QPs at once. */
@@ -287,8 +280,8 @@ static struct nl *rdma_events(void)
 int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct emitter em = { .ctx = ctx, .left = cli_num(a, "count", 0) };
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct monitor_snap prev, now;
+	struct runloop l;
 	struct monitor_memo memo = { 0 };
 	struct model g, g2;
 	struct op_err e;
@@ -304,13 +297,13 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = cmd_netlink(ctx, &rdma);
 	if (err)
 		return err;
-	stop = 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	runloop_begin(&l, true);
 	out_stream_begin();	/* a reader that goes (a pipe to head) ends it, quietly */
 	err = snap(ctx, NULL, (struct snap_what){ .qps = true, .counters = true }, &qcost, &prev);
-	if (err)
+	if (err) {
+		runloop_end(&l);
 		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
+	}
 	if (gids(ctx, &g))
 		memset(&g, 0, sizeof(g));
 	route = route_events();
@@ -320,20 +313,20 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 	ring_anew(&bell, &bell_devices, &prev, &tried);
 	last = mono_ms();
 	next = qnext = last + MONITOR_TICK_MS;
-	while (!stop && !em.err) {
+	while (!runloop_asked() && !em.done && !em.err) {
 		struct pollfd p[3] = { { .fd = route ? nl_fd(route) : -1, .events = POLLIN },
 				       { .fd = kprobe_bell_fd(bell), .events = POLLIN },
 				       { .fd = notify ? nl_fd(notify) : -1, .events = POLLIN } };
 		uint64_t t = mono_ms(), wait;
-		int n = poll(p, 3, t >= next ? 0 : (int)(next - t));
+		int n = runloop_wait(&l, p, 3, t >= next ? 0 : (int)(next - t));
 		struct snap_what what;
 		bool woke = false;
 
-		if (n < 0 && errno != EINTR) {
-			err = -errno;
+		if (n < 0 && n != -EINTR) {
+			err = n;
 			break;
 		}
-		if (stop)
+		if (runloop_asked())
 			break;
 		if (n > 0 && p[1].revents && kprobe_bell_drain(bell))
 			woke = true;
@@ -414,6 +407,7 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 		monitor_snap_free(&prev);
 		prev = now;
 	}
+	runloop_end(&l);
 	kprobe_bell_close(bell);
 	monitor_snap_free(&prev);
 	model_free(&g);

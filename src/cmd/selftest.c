@@ -3,7 +3,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
+#include "kernel/runloop.h"
 #include "views/selftest.h"
 #include "model/model.h"
 #include "ops/explain.h"
@@ -236,16 +236,10 @@ static void session(void *arg, const struct st_report *r)
 	}
 }
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	sc_stop = 1;
-}
-
 int cmd_selftest_server(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART: waits end */
 	struct st_report *r;
+	struct runloop l;
 	struct st_opts o;
 	struct serving sv = { .ctx = ctx, .o = &o };
 	int err;
@@ -269,9 +263,10 @@ int cmd_selftest_server(struct cmd_ctx *ctx, const struct cli_args *a)
 	r = malloc(sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* Not held: a signal ends the blocking waits of the sockets and verbs with EINTR. */
+	runloop_begin(&l, false);
 	err = o.cm ? st_cm_server(&o, r, session, &sv) : st_server(&o, r, session, &sv);
+	runloop_end(&l);
 	if (!sv.listening) {	/* it never started: say why as any report would */
 		out_arr_open(ctx->out, NULL);
 		view_selftest(ctx->out, &o, r);

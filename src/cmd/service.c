@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "views/service.h"
 #include "kernel/errname.h"
 #include "kernel/nl.h"
+#include "kernel/runloop.h"
 #include "model/model.h"
 #include "ops/explain.h"
 #include "ops/service.h"
@@ -43,14 +43,6 @@ static int check_netdevs(const struct cli_args *a)
  * link deleted by hand, an edit of the file (a ConfigMap's update).
  */
 #define WATCH_TICK_MS 10000
-
-static volatile sig_atomic_t watch_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	watch_stop = 1;
-}
 
 /* A link of the file as start --watch last found it; MINE when this run made it. */
 struct watched {
@@ -255,25 +247,17 @@ static int watch_end(struct cmd_ctx *ctx, const struct cli_args *a, struct watch
  */
 static int start_watch(struct cmd_ctx *ctx, const struct cli_args *a, struct service_result *r)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-	const struct timespec tick = { WATCH_TICK_MS / 1000, 0 };
 	bool check = cli_flag(a, "check"), changed;
-	sigset_t block, orig;
+	struct runloop l;
 	struct watch w = { 0 };
 	struct nl *route = NULL;
 	bool warned = false;
 	struct out *o;
 	int err, end;
 
-	watch_stop = 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	out_stream_begin();
 	/* Held off but while it waits: a signal never falls between a test and the wait. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &orig);
+	runloop_begin(&l, true);
+	out_stream_begin();
 	o = out_new(stdout, ctx->json, false);
 	err = o ? 0 : -ENOMEM;
 	if (o) {
@@ -290,7 +274,7 @@ static int start_watch(struct cmd_ctx *ctx, const struct cli_args *a, struct ser
 		nl_close(route);
 		route = NULL;
 	}
-	while (!err && !watch_stop) {
+	while (!err && !runloop_asked()) {
 		struct pollfd p = { .fd = route ? nl_fd(route) : -1, .events = POLLIN };
 		int n;
 
@@ -298,10 +282,10 @@ static int start_watch(struct cmd_ctx *ctx, const struct cli_args *a, struct ser
 			pr_warn("start --watch: no route netlink notifications: a netdev that "
 				"comes is seen within %d s", WATCH_TICK_MS / 1000);
 		warned |= !route;
-		n = ppoll(&p, 1, &tick, &orig);
-		if (n < 0 && errno != EINTR)
-			err = -errno;
-		if (n < 0 || watch_stop)
+		n = runloop_wait(&l, &p, 1, WATCH_TICK_MS);
+		if (n < 0 && n != -EINTR)
+			err = n;
+		if (n < 0 || runloop_asked())
 			continue;
 		if (n > 0 && nl_drain(route) < 0) {
 			nl_close(route);
@@ -313,7 +297,7 @@ static int start_watch(struct cmd_ctx *ctx, const struct cli_args *a, struct ser
 			err = watch_check(ctx);
 	}
 	nl_close(route);
-	sigprocmask(SIG_SETMASK, &orig, NULL);
+	runloop_end(&l);
 	/* The reader gone ends the watch as a signal does; another failure is said. */
 	if (err && err != -EPIPE)
 		pr_err_cause("start --watch: cannot go on", errname(-err), strerror(-err), NULL);

@@ -19,6 +19,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "kernel/clock.h"
+#include "kernel/runloop.h"
 #include "model/gid.h"
 #include "model/roce.h"
 #include "selftest/sidechan.h"
@@ -72,7 +73,7 @@ int cm_wait(struct cm *c, enum rdma_cm_event_type want, struct rdma_cm_id **got,
 		if (left <= 0)
 			return st_fail(s, vb_traffic_hint("rdmactl check"), "no %s within %u ms",
 				       rdma_event_str(want), s->o->common.timeout_ms + 1000);
-		if (poll(&pfd, 1, (int)left) < 0 && errno == EINTR && sc_stop)
+		if (poll(&pfd, 1, (int)left) < 0 && errno == EINTR && runloop_asked())
 			return st_fail(s, NULL, "interrupted");
 		if (rdma_get_cm_event(c->ec, &ev) == 0)
 			break;

@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 
 #include "kernel/clock.h"
+#include "kernel/runloop.h"
 #include "selftest/sidechan.h"
 #include "selftest/internal.h"
 #include "selftest/selftest.h"
@@ -347,7 +348,7 @@ static bool lobby_read(struct lobby_conn *c)
 /* The lobby's next client whose first message is complete or has failed, or -EINTR. */
 static int lobby_next(int lfd, struct lobby_conn *lob, size_t *n, unsigned int timeout_ms)
 {
-	while (!sc_stop) {
+	while (!runloop_asked()) {
 		struct pollfd pfd[LOBBY_MAX + 1];
 		uint64_t now = mono_ms();
 		int wait = -1;
@@ -367,7 +368,7 @@ static int lobby_next(int lfd, struct lobby_conn *lob, size_t *n, unsigned int t
 		pfd[*n] = (struct pollfd){ .fd = lfd, .events = POLLIN };
 		if (poll(pfd, *n + 1, wait) < 0 && errno != EINTR)
 			return -errno;
-		if (sc_stop)
+		if (runloop_asked())
 			return -EINTR;
 		if (!(pfd[*n].revents & POLLIN))
 			continue;
@@ -431,7 +432,7 @@ int st_server(const struct st_opts *o, struct st_report *r,
 		nlob--;
 		ret = serve_one(&s, &c);
 		session(arg, r);
-		if (o->once || sc_stop)
+		if (o->once || runloop_asked())
 			break;
 	}
 	while (nlob)

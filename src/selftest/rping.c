@@ -19,6 +19,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "kernel/clock.h"
+#include "kernel/runloop.h"
 #include "model/gid.h"
 #include "selftest/sidechan.h"
 #include "selftest/cm.h"
@@ -338,13 +339,13 @@ int st_cm_server(const struct st_opts *o, struct st_report *r,
 		s.cur = ST_CONNECT;
 		r->st[ST_CONNECT].result = ST_PASS;
 		if (cm_wait(&c, RDMA_CM_EVENT_CONNECT_REQUEST, &child, true)) {
-			if (sc_stop)
+			if (runloop_asked())
 				break;
 			continue;	/* a stray event between clients */
 		}
 		ret = serve_rping(&c, child);
 		session(arg, r);
-		if (o->once || sc_stop)
+		if (o->once || runloop_asked())
 			break;
 	}
 out:

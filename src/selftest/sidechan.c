@@ -12,10 +12,9 @@
 #include <unistd.h>
 
 #include "kernel/clock.h"
+#include "kernel/runloop.h"
 #include "selftest/sidechan.h"
 #include "selftest/wire.h"
-
-volatile sig_atomic_t sc_stop;
 
 /* Waits for EVENTS on FD until DEADLINE (0: forever): 0, or -ETIMEDOUT. */
 static int wait_fd(int fd, short events, uint64_t deadline)
@@ -30,7 +29,7 @@ static int wait_fd(int fd, short events, uint64_t deadline)
 		n = poll(&pfd, 1, left > 60000 ? 60000 : (int)left);
 		if (n > 0)
 			return 0;
-		if (n < 0 && errno == EINTR && sc_stop)
+		if (n < 0 && errno == EINTR && runloop_asked())
 			return -EINTR;
 		if (n < 0 && errno != EINTR)
 			return -errno;

@@ -9,10 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <signal.h>
-
-/* Set by a signal handler: a wait without deadline then ends with -EINTR. */
-extern volatile sig_atomic_t sc_stop;
+/* A wait without deadline ends with -EINTR when a signal asks (kernel/runloop.h). */
 
 /* A connected socket, or -1 with ERR saying why (host, port and reason). */
 int sc_connect(const char *host, unsigned int port, uint64_t deadline, char *err, size_t len);

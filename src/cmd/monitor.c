@@ -25,38 +25,10 @@
 #include "kernel/nldev.h"
 #include "kernel/runloop.h"
 #include "model/monitor.h"
+#include "model/monitor_sched.h"
 #include "ops/explain.h"
 #include "views/monitor.h"
 
-#define MONITOR_TICK_MS 500
-/*
- * Where rxe's QP functions ring the bell, the QPs are dumped when it rings
- * and with the counters; the readings between, of devices and ports alone,
- * come this often where the bell does not ring for rxe's devices too
- * (their changes wake monitor too, where the kernel sends them: netdevs
- * always, RDMA devices on 6.12 and later); where it does, none come.
- */
-#define MONITOR_BELL_TICK_MS 1000
-/*
- * A reading costs the kernel's dump of every QP: with thousands of QPs the
- * next dump waits this many times as long as the last one took of the
- * CPU, so that monitor keeps to some 5% of a core however many there are;
- * to 0.5% where the bell rings, for then a QP's change does not wait for
- * the next dump.
- */
-#define MONITOR_COST_FACTOR 20
-#define MONITOR_BELL_COST_FACTOR 200
-/*
- * After an event, the reading waits this long: the kprobe fires as rxe's
- * function returns, before ib_core has added or removed the QP it made or
- * destroyed; and no sooner than this many times the last reading's cost
- * after it, so that a program making thousands of QPs costs monitor some
- * 20% of a core while it does, not all of one.
- */
-#define MONITOR_SETTLE_MS 30
-/* And once more this long after an event's reading, for what was still on its way. */
-#define MONITOR_AGAIN_MS 300
-#define MONITOR_BUSY_FACTOR 4
 #define MONITOR_BELL_RETRY_MS 5000
 
 /*
@@ -277,18 +249,79 @@ static struct nl *rdma_events(void)
 	return r;
 }
 
+/* What one run of monitor keeps from one reading to the next. */
+struct run {
+	struct cmd_ctx *ctx;
+	struct emitter em;
+	struct monitor_snap prev;	/* the last reading */
+	struct monitor_memo memo;
+	struct monitor_sched sc;
+	struct model g;			/* the GIDs, as last read */
+	struct nl *route, *notify;	/* route and rdma netlink's notifications, or NULL */
+	struct kprobe_bell *bell;	/* rxe's functions ringing, or NULL */
+	bool bell_devices;		/* it rings for rxe's devices too */
+	uint64_t qcost, tried;
+};
+
+/*
+ * What woke monitor in P (route netlink, the bell, rdma netlink), drained:
+ * whether anything did. A GID change is said at once, from R's GIDs to
+ * their new reading.
+ */
+static bool woken(struct run *r, struct pollfd p[3])
+{
+	struct model g2;
+	bool woke = false;
+
+	if (p[1].revents && kprobe_bell_drain(r->bell))
+		woke = true;
+	if (p[2].revents && nl_drain(r->notify) > 0)
+		woke = true;	/* a device came or went, or its netdev */
+	if (p[0].revents && nl_drain(r->route) > 0) {
+		if (!gids(r->ctx, &g2)) {
+			monitor_diff_gids(&r->g, &g2, emit, &r->em);
+			model_free(&r->g);
+			r->g = g2;
+		}
+		woke = true;	/* a netdev's change moves ports and QPs */
+	}
+	return woke;
+}
+
+/* The reading R's schedule asks for now, and what changed since the last said. */
+static void read_and_say(struct run *r)
+{
+	struct monitor_sched_what w = monitor_sched_what(&r->sc, mono_ms(), r->bell != NULL);
+	struct snap_what what = { .qps = w.qps, .counters = w.counters };
+	struct monitor_snap now;
+	uint64_t cost = cpu_ms();
+
+	if (snap(r->ctx, &r->prev, what, &r->qcost, &now)) {
+		monitor_sched_failed(&r->sc, mono_ms());
+		return;	/* sysfs mid-change: the next reading tells */
+	}
+	monitor_diff(&r->prev, &now, &r->memo, emit, &r->em);
+	if (now.qs_carried) {
+		now.qs = r->prev.qs;
+		now.qs_carried = false;
+		memset(&r->prev.qs, 0, sizeof(r->prev.qs));
+	}
+	cost = cpu_ms() - cost;
+	ring_anew(&r->bell, &r->bell_devices, &now, &r->tried);
+	monitor_sched_done(&r->sc, mono_ms(), &(struct monitor_sched_done){
+		.cost = cost, .qcost = r->qcost, .qps = what.qps, .counted = now.counted,
+		.bell = r->bell != NULL,
+		.quiet = r->bell && r->bell_devices && r->route && !kprobe_bell_stale(r->bell) });
+	monitor_snap_free(&r->prev);
+	r->prev = now;
+}
+
 int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	struct emitter em = { .ctx = ctx, .left = cli_num(a, "count", 0) };
-	struct monitor_snap prev, now;
+	struct run r = { .ctx = ctx, .em = { .ctx = ctx, .left = cli_num(a, "count", 0) } };
 	struct runloop l;
-	struct monitor_memo memo = { 0 };
-	struct model g, g2;
 	struct op_err e;
-	struct nl *route, *rdma, *notify;
-	struct kprobe_bell *bell = NULL;
-	uint64_t next, qnext, cost = 0, qcost = 0, last, tried = 0;
-	bool dump = false, again = false, bell_devices = false;
+	struct nl *rdma;
 	int err;
 
 	if (*ctx->sysfs_root)
@@ -299,28 +332,26 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 		return err;
 	runloop_begin(&l, true);
 	out_stream_begin();	/* a reader that goes (a pipe to head) ends it, quietly */
-	err = snap(ctx, NULL, (struct snap_what){ .qps = true, .counters = true }, &qcost, &prev);
+	err = snap(ctx, NULL, (struct snap_what){ .qps = true, .counters = true }, &r.qcost,
+		   &r.prev);
 	if (err) {
 		runloop_end(&l);
 		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
 	}
-	if (gids(ctx, &g))
-		memset(&g, 0, sizeof(g));
-	route = route_events();
-	if (!route)
+	if (gids(ctx, &r.g))
+		memset(&r.g, 0, sizeof(r.g));
+	r.route = route_events();
+	if (!r.route)
 		pr_warn("monitor: no route netlink notifications: GID changes are not followed");
-	notify = rdma_events();
-	ring_anew(&bell, &bell_devices, &prev, &tried);
-	last = mono_ms();
-	next = qnext = last + MONITOR_TICK_MS;
-	while (!runloop_asked() && !em.done && !em.err) {
-		struct pollfd p[3] = { { .fd = route ? nl_fd(route) : -1, .events = POLLIN },
-				       { .fd = kprobe_bell_fd(bell), .events = POLLIN },
-				       { .fd = notify ? nl_fd(notify) : -1, .events = POLLIN } };
-		uint64_t t = mono_ms(), wait;
-		int n = runloop_wait(&l, p, 3, t >= next ? 0 : (int)(next - t));
-		struct snap_what what;
-		bool woke = false;
+	r.notify = rdma_events();
+	ring_anew(&r.bell, &r.bell_devices, &r.prev, &r.tried);
+	monitor_sched_start(&r.sc, mono_ms(), r.qcost);
+	while (!runloop_asked() && !r.em.done && !r.em.err) {
+		struct pollfd p[3] = { { .fd = r.route ? nl_fd(r.route) : -1, .events = POLLIN },
+				       { .fd = kprobe_bell_fd(r.bell), .events = POLLIN },
+				       { .fd = r.notify ? nl_fd(r.notify) : -1, .events = POLLIN } };
+		uint64_t t = mono_ms();
+		int n = runloop_wait(&l, p, 3, t >= r.sc.next ? 0 : (int)(r.sc.next - t));
 
 		if (n < 0 && n != -EINTR) {
 			err = n;
@@ -328,96 +359,22 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 		}
 		if (runloop_asked())
 			break;
-		if (n > 0 && p[1].revents && kprobe_bell_drain(bell))
-			woke = true;
-		if (n > 0 && p[2].revents && nl_drain(notify) > 0)
-			woke = true;	/* a device came or went, or its netdev */
-		if (n > 0 && p[0].revents && nl_drain(route) > 0) {
-			if (!gids(ctx, &g2)) {
-				monitor_diff_gids(&g, &g2, emit, &em);
-				model_free(&g);
-				g = g2;
-			}
-			woke = true;	/* a netdev's change moves ports and QPs */
-		}
-		if (woke) {
-			/*
-			 * Read after the change has settled, and once more a while
-			 * after: a device's removal is said before it is gone.
-			 */
-			t = mono_ms() + MONITOR_SETTLE_MS;
-			if (t < last + cost * MONITOR_BUSY_FACTOR)
-				t = last + cost * MONITOR_BUSY_FACTOR;
-			if (t < next)
-				next = t;
-			dump = again = true;
-		}
-		if (mono_ms() < next)
-			continue;
-		t = mono_ms();
-		what = (struct snap_what){ .qps = dump || !bell || t >= qnext,
-					   .counters = t >= qnext };
-		cost = cpu_ms();
-		if (snap(ctx, &prev, what, &qcost, &now)) {
-			cost = 0;
-			last = mono_ms();
-			next = last + MONITOR_TICK_MS;
-			continue;	/* sysfs mid-change: the next reading tells */
-		}
-		dump = false;
-		monitor_diff(&prev, &now, &memo, emit, &em);
-		if (now.qs_carried) {
-			now.qs = prev.qs;
-			now.qs_carried = false;
-			memset(&prev.qs, 0, sizeof(prev.qs));
-		}
-		cost = cpu_ms() - cost;
-		ring_anew(&bell, &bell_devices, &now, &tried);
-		last = mono_ms();
-		if (now.counted) {
-			/*
-			 * The counters, and the QPs with them, when their cost allows:
-			 * every MONITOR_COUNTER_MS at most; where the bell tells the QPs'
-			 * changes, that is when the QPs are dumped unasked.
-			 */
-			wait = qcost * (bell ? MONITOR_BELL_COST_FACTOR : MONITOR_COST_FACTOR);
-			qnext = last + (wait > MONITOR_COUNTER_MS ? wait : MONITOR_COUNTER_MS);
-		}
-		/* Without the bell, each reading dumps the QPs: its whole cost counts. */
-		wait = (bell ? cost - (what.qps && cost > qcost ? qcost : 0) : cost) *
-		       MONITOR_COST_FACTOR;
-		t = bell ? MONITOR_BELL_TICK_MS : MONITOR_TICK_MS;
-		next = last + (wait > t ? wait : t);
-		/*
-		 * Where every change wakes monitor (rxe's devices and QPs the
-		 * bell, netdevs and so rxe's ports route netlink), nothing is
-		 * read between the counters' readings. Another driver's device
-		 * is seen at the next of those where the kernel sends no
-		 * notification of it (before 6.12).
-		 */
-		if (bell && bell_devices && route && !kprobe_bell_stale(bell))
-			next = qnext;
-		if (again) {
-			next = last + MONITOR_AGAIN_MS;
-			dump = true;
-			again = false;
-		}
-		if (qnext < next)
-			next = qnext;
-		monitor_snap_free(&prev);
-		prev = now;
+		if (n > 0 && woken(&r, p))
+			monitor_sched_woke(&r.sc, mono_ms());
+		if (mono_ms() >= r.sc.next)
+			read_and_say(&r);
 	}
 	runloop_end(&l);
-	kprobe_bell_close(bell);
-	monitor_snap_free(&prev);
-	model_free(&g);
-	monitor_memo_free(&memo);
-	nl_close(route);
-	nl_close(notify);
-	if (out_reader_gone(em.err))
+	kprobe_bell_close(r.bell);
+	monitor_snap_free(&r.prev);
+	model_free(&r.g);
+	monitor_memo_free(&r.memo);
+	nl_close(r.route);
+	nl_close(r.notify);
+	if (out_reader_gone(r.em.err))
 		return 0;
-	if (em.err || err) {
-		op_err_set(&e, em.err ? em.err : err, NULL, "monitor: cannot go on");
+	if (r.em.err || err) {
+		op_err_set(&e, r.em.err ? r.em.err : err, NULL, "monitor: cannot go on");
 		return cmd_fail(&e);
 	}
 	return 0;

@@ -2,7 +2,8 @@
 /*
  * Unit tests for model/monitor.c: each change between two readings said
  * once, in order; a QP's move to ERR with its cause; a resending QP said
- * once; error counters' rises summed and said at most every few seconds.
+ * once; error counters' rises summed and said at most every few seconds;
+ * and model/monitor_sched.c, when the next reading comes and what it takes.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include "tests/unit.h"
 
 #include "model/monitor.h"
+#include "model/monitor_sched.h"
 
 struct seen {
 	char lines[32][160];
@@ -252,6 +254,99 @@ static void gids(void **state)
 	assert_int_equal(s.n, 0);
 }
 
+/* Without the bell: every reading dumps the QPs; its cost sets the next, a tick at least. */
+static void schedule_without_bell(void **state)
+{
+	struct monitor_sched s;
+	struct monitor_sched_what w;
+
+	(void)state;
+	monitor_sched_start(&s, 1000, 2);
+	assert_int_equal(s.next, 1000 + MONITOR_TICK_MS);
+	assert_int_equal(s.qnext, 1000 + MONITOR_TICK_MS);
+	w = monitor_sched_what(&s, 1500, false);
+	assert_true(w.qps && w.counters);
+	/* A cheap reading with the counters: the next in a tick, the counters' in 5 s. */
+	monitor_sched_done(&s, 1510, &(struct monitor_sched_done){ .cost = 3, .qcost = 2,
+		.qps = true, .counted = true });
+	assert_int_equal(s.next, 1510 + MONITOR_TICK_MS);
+	assert_int_equal(s.qnext, 1510 + MONITOR_COUNTER_MS);
+	w = monitor_sched_what(&s, 2010, false);
+	assert_true(w.qps);
+	assert_false(w.counters);
+	/* Thousands of QPs: a dump of 100 ms puts the next 2 s on (5% of a core). */
+	monitor_sched_done(&s, 2110, &(struct monitor_sched_done){ .cost = 100, .qcost = 90,
+		.qps = true });
+	assert_int_equal(s.next, 2110 + 100 * MONITOR_COST_FACTOR);
+	/* A dump of 400 ms with the counters: those wait 8 s, and the next reading no later. */
+	monitor_sched_done(&s, 5000, &(struct monitor_sched_done){ .cost = 420, .qcost = 400,
+		.qps = true, .counted = true });
+	assert_int_equal(s.qnext, 5000 + 400 * MONITOR_COST_FACTOR);
+	assert_int_equal(s.next, s.qnext);
+	/* A reading that failed: a tick on, and its cost forgotten. */
+	monitor_sched_failed(&s, 6000);
+	assert_int_equal(s.next, 6000 + MONITOR_TICK_MS);
+	assert_int_equal(s.cost, 0);
+}
+
+/* With the bell: the QPs are dumped when it rings and with the counters; quiet between. */
+static void schedule_with_bell(void **state)
+{
+	struct monitor_sched s;
+	struct monitor_sched_what w;
+
+	(void)state;
+	monitor_sched_start(&s, 0, 5);
+	monitor_sched_done(&s, 500, &(struct monitor_sched_done){ .cost = 6, .qcost = 5,
+		.qps = true, .counted = true, .bell = true });
+	/* The counters' next: 5 ms of dump times 200 is 1 s, less than their 5 s. */
+	assert_int_equal(s.qnext, 500 + MONITOR_COUNTER_MS);
+	assert_int_equal(s.next, 500 + MONITOR_BELL_TICK_MS);
+	w = monitor_sched_what(&s, 1500, true);
+	assert_false(w.qps);
+	assert_false(w.counters);
+	/* The dump's cost is the bell's to bear: what is left of the reading's sets the next. */
+	monitor_sched_done(&s, 1600, &(struct monitor_sched_done){ .cost = 160, .qcost = 50,
+		.qps = true, .bell = true });
+	assert_int_equal(s.next, 1600 + (160 - 50) * MONITOR_COST_FACTOR);
+	/* Every change wakes monitor: nothing is read until the counters are. */
+	monitor_sched_done(&s, 2000, &(struct monitor_sched_done){ .cost = 1, .qcost = 50,
+		.bell = true, .quiet = true });
+	assert_int_equal(s.next, s.qnext);
+	w = monitor_sched_what(&s, s.qnext, true);
+	assert_true(w.qps && w.counters);
+}
+
+/* An event: read after it settles, no sooner than the last cost allows, and once more after. */
+static void schedule_woken(void **state)
+{
+	struct monitor_sched s;
+
+	(void)state;
+	monitor_sched_start(&s, 0, 1);
+	monitor_sched_done(&s, 100, &(struct monitor_sched_done){ .cost = 2, .qcost = 1,
+		.qps = true, .counted = true, .bell = true });
+	monitor_sched_woke(&s, 200);
+	assert_int_equal(s.next, 200 + MONITOR_SETTLE_MS);
+	assert_true(monitor_sched_what(&s, s.next, true).qps);
+	monitor_sched_done(&s, 240, &(struct monitor_sched_done){ .cost = 50, .qcost = 1,
+		.qps = true, .bell = true });
+	/* Once more a while after, the QPs with it. */
+	assert_int_equal(s.next, 240 + MONITOR_AGAIN_MS);
+	assert_true(s.dump);
+	/* A busy program: the next event's reading waits four times the last one's cost. */
+	monitor_sched_woke(&s, 250);
+	assert_int_equal(s.next, 240 + 50 * MONITOR_BUSY_FACTOR);
+	/* An event never puts the reading later than it was. */
+	monitor_sched_done(&s, 450, &(struct monitor_sched_done){ .cost = 1, .qcost = 1,
+		.qps = true, .bell = true });
+	monitor_sched_done(&s, 760, &(struct monitor_sched_done){ .cost = 1, .qcost = 1,
+		.qps = true, .bell = true });
+	assert_int_equal(s.next, 760 + MONITOR_BELL_TICK_MS);
+	monitor_sched_woke(&s, 770);
+	assert_int_equal(s.next, 770 + MONITOR_SETTLE_MS);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +354,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(qps),
 		cmocka_unit_test(counters_carried),
 		cmocka_unit_test(gids),
+		cmocka_unit_test(schedule_without_bell),
+		cmocka_unit_test(schedule_with_bell),
+		cmocka_unit_test(schedule_woken),
 	};
 
 	unit_filter(argc, argv);

@@ -11,10 +11,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "kernel/errname.h"	/* EUSAGE */
+
 struct cmd_ctx;
 
-/* Not an errno: the parser and a handler return -EUSAGE for a usage error. */
-#define EUSAGE 4096
 
 enum cli_kind {
 	CLI_FLAG,	/* --name */

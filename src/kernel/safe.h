@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "kernel/errname.h"	/* ENOTREG */
+
 /* What a path named when it was read or written. */
 struct safe_path {
 	char target[PATH_MAX];	/* the file itself: the path, or where its symlink leads */
@@ -24,11 +26,6 @@ struct safe_path {
 	mode_t type;		/* S_IFMT of what is at TARGET; 0 when nothing is */
 };
 
-/*
- * Not an errno: the path names something other than a regular file (P->type
- * says what), or a symlink that leads nowhere (P->type 0).
- */
-#define ENOTREG 4098
 
 /* "a directory", "a FIFO", "a character device", ... for TYPE (S_IFMT bits). */
 const char *safe_type_name(mode_t type);

@@ -15,16 +15,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernel/errname.h"	/* ETOOL */
+
 struct rdma_dev;
 struct model;
 struct dev_use;
 
 /* A failed operation: its errno, the kernel's own words, and the explanation. */
-/*
- * Not an errno: a program rdmactl ran (tar, dkms, apt-get) exited non-zero.
- * Its own words are in the message; no errno name follows them.
- */
-#define ETOOL 4097
 
 struct op_err {
 	int err;		/* negative errno, or -ETOOL; 0 for none */

@@ -153,8 +153,7 @@ void cm_close(struct cm *c)
 	if (c->child && c->child->qp)
 		rdma_destroy_qp(c->child);
 	s->a.qp = s->b.qp = NULL;
-	if (c->ctl_mr)
-		ibv_dereg_mr(c->ctl_mr);
+	vb_mr_dereg(&c->ctl_mr);
 	st_free_end(&s->a);
 	st_free_end(&s->b);
 	st_session_close(&s->ss);	/* the PD, before the ids that hold its device */

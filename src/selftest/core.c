@@ -206,16 +206,11 @@ int st_make_end(struct st_run *s, struct st_end *e, uint32_t len, bool noqp)
 
 void st_free_end(struct st_end *e)
 {
-	if (e->qp)
-		ibv_destroy_qp(e->qp);
-	if (e->rcq)
-		ibv_destroy_cq(e->rcq);
-	if (e->scq)
-		ibv_destroy_cq(e->scq);
-	if (e->amr)
-		ibv_dereg_mr(e->amr);
-	if (e->mr)
-		ibv_dereg_mr(e->mr);
+	vb_qp_destroy(&e->qp);
+	vb_cq_destroy(&e->rcq);
+	vb_cq_destroy(&e->scq);
+	vb_mr_dereg(&e->amr);
+	vb_mr_dereg(&e->mr);
 	free(e->alloc);
 	free(e->atom);
 	memset(e, 0, sizeof(*e));

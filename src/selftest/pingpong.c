@@ -407,16 +407,11 @@ int st_pingpong(const struct st_opts *o, struct st_report *r)
 		err = traffic(p);
 	}
 	for (unsigned int i = 0; i < p->nqp; i++)
-		if (p->qp[i])
-			ibv_destroy_qp(p->qp[i]);
-	if (p->ah)
-		ibv_destroy_ah(p->ah);
-	if (p->srq)
-		ibv_destroy_srq(p->srq);
-	if (p->cq)
-		ibv_destroy_cq(p->cq);
-	if (p->mr)
-		ibv_dereg_mr(p->mr);
+		vb_qp_destroy(&p->qp[i]);
+	vb_ah_destroy(&p->ah);
+	vb_srq_destroy(&p->srq);
+	vb_cq_destroy(&p->cq);
+	vb_mr_dereg(&p->mr);
 	r->pp.cq_events = p->ss.chan.events;
 	st_session_close(&p->ss);
 	free(p->buf);

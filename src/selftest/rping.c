@@ -294,9 +294,7 @@ out:
 	if (c->child && c->child->qp)
 		rdma_destroy_qp(c->child);
 	s->b.qp = NULL;
-	if (c->ctl_mr)
-		ibv_dereg_mr(c->ctl_mr);
-	c->ctl_mr = NULL;
+	vb_mr_dereg(&c->ctl_mr);
 	st_free_end(&s->b);
 	st_session_close(&s->ss);	/* the PD, before the id that holds its device */
 	rdma_destroy_id(child);

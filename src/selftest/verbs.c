@@ -130,6 +130,41 @@ struct ibv_cq *vb_cq_create(struct ibv_context *ctx, int depth, struct vb_channe
 	return cq;
 }
 
+void vb_qp_destroy(struct ibv_qp **p)
+{
+	if (*p)
+		ibv_destroy_qp(*p);
+	*p = NULL;
+}
+
+void vb_cq_destroy(struct ibv_cq **p)
+{
+	if (*p)
+		ibv_destroy_cq(*p);
+	*p = NULL;
+}
+
+void vb_srq_destroy(struct ibv_srq **p)
+{
+	if (*p)
+		ibv_destroy_srq(*p);
+	*p = NULL;
+}
+
+void vb_ah_destroy(struct ibv_ah **p)
+{
+	if (*p)
+		ibv_destroy_ah(*p);
+	*p = NULL;
+}
+
+void vb_mr_dereg(struct ibv_mr **p)
+{
+	if (*p)
+		ibv_dereg_mr(*p);
+	*p = NULL;
+}
+
 int vb_channel_open(struct vb_channel *c, struct ibv_context *ctx, struct st_fault *f)
 {
 	memset(c, 0, sizeof(*c));

@@ -104,6 +104,18 @@ int vb_qp_connect(struct ibv_qp *qp, const struct vb_path *p, int access, struct
 /* A UD address handle along P (its dgid, dlid, sgid_index and hop_limit). */
 struct ibv_ah *vb_ah_create(struct ibv_pd *pd, const struct vb_path *p, struct st_fault *f);
 
+/*
+ * The teardown beside the making: each destroys what *P holds (NULL:
+ * nothing) and leaves *P NULL, so that an end half made tears down as one
+ * made whole. QPs go before their CQs and SRQ, MRs after the QPs that used
+ * them.
+ */
+void vb_qp_destroy(struct ibv_qp **p);
+void vb_cq_destroy(struct ibv_cq **p);
+void vb_srq_destroy(struct ibv_srq **p);
+void vb_ah_destroy(struct ibv_ah **p);
+void vb_mr_dereg(struct ibv_mr **p);
+
 /* Waiting for completions on one CQ, polled or through its channel. */
 struct vb_wait {
 	struct ibv_cq *cq;

@@ -44,12 +44,9 @@ int xp_wait_wc(struct xp_run *x, struct ibv_cq *cq, enum ibv_wc_opcode op, struc
 
 void xq_free(struct xp_qp *q)
 {
-	if (q->qp)
-		ibv_destroy_qp(q->qp);
-	if (q->cq)
-		ibv_destroy_cq(q->cq);
-	if (q->mr)
-		ibv_dereg_mr(q->mr);
+	vb_qp_destroy(&q->qp);
+	vb_cq_destroy(&q->cq);
+	vb_mr_dereg(&q->mr);
 	free(q->buf);
 	memset(q, 0, sizeof(*q));
 }

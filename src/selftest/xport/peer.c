@@ -49,13 +49,12 @@ void xp_peer_close(struct xp_peer *b)
 		ibv_dealloc_mw(b->mw);
 	for (unsigned int i = 0; i < SRQ_QPS; i++)
 		xq_free(&b->q[i]);
-	if (b->srq)
-		ibv_destroy_srq(b->srq);
-	if (b->cq)
-		ibv_destroy_cq(b->cq);
-	xq_free(&b->slots);
+	/* The run's SRQ is this end's: it goes with it. */
 	if (b->x->srq == b->srq)
 		b->x->srq = NULL;
+	vb_srq_destroy(&b->srq);
+	vb_cq_destroy(&b->cq);
+	xq_free(&b->slots);
 	*b = (struct xp_peer){ .x = b->x, .w = b->w };	/* the server's row outlives the end */
 }
 

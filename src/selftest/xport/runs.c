@@ -105,9 +105,7 @@ static void run_basic(struct xp_run *x, enum xp_transport t)
 	if (t == XP_UD)
 		over_mtu(x, &a, &e);
 out:
-	if (x->ah)
-		ibv_destroy_ah(x->ah);
-	x->ah = NULL;
+	vb_ah_destroy(&x->ah);
 	xp_close_ends(x, &a, 1, made);
 }
 
@@ -166,8 +164,7 @@ static void run_srq(struct xp_run *x)
 	xp_row_done(w, err, 0);
 out:
 	xp_close_ends(x, a, SRQ_QPS, made);
-	if (acq)
-		ibv_destroy_cq(acq);
+	vb_cq_destroy(&acq);
 }
 
 /* XRC: the device's claim and ibv_open_xrcd's answer. */

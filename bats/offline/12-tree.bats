@@ -68,14 +68,25 @@ layout_paths() {
 	[ "${#by[@]}" -gt 20 ] || fail "only ${#by[@]} openings read"
 }
 
-@test "tree: one netlink socket path, no attributes built above kernel/, no layer looks up" {
+@test "tree: one netlink socket path, no attributes built above kernel/, each layer looks down only" {
 	cd "$TOP/src"
 	run grep -rln 'mnl_socket_open' --include='*.c' .
 	assert_output './kernel/nl.c'
 	run grep -rlE 'mnl_attr_put|mnl_nlmsg_put' --include='*.c' cmd ops checks model views selftest cli rdmactl
 	assert_output ''
-	run grep -rlE '#include "(ops|cmd|views|checks)/' kernel model cli
-	assert_output ''
-	run grep -rlE '#include "(ops|cmd|views)/' checks
-	assert_output ''
+	# The whole order, each folder naming only those below it: kernel and
+	# lazy at the bottom, the model, then what acts (ops), what diagnoses
+	# (checks) and the selftest, views, and the commands; cli's grammar and
+	# output serve them all and look down at the kernel alone.
+	declare -A below=([kernel]='kernel|lazy' [lazy]='lazy' [model]='model|kernel|lazy'
+		[checks]='checks|model|kernel|lazy' [selftest]='selftest|model|kernel|lazy'
+		[ops]='ops|selftest|model|kernel|lazy' [cli]='cli|kernel|lazy'
+		[views]='views|cli|ops|checks|selftest|model|kernel|lazy')
+	for d in "${!below[@]}"; do
+		run grep -rnE '#include "[a-z]+/' "$d"
+		bad=$(grep -vE "#include \"(${below[$d]})/" <<<"$output" || true)
+		[ -z "$bad" ] || fail "$d/ looks up: $bad"
+	done
+	# Above them: cmd, and main (rdmactl); beside: the tests and fuzz targets.
+	[ "$(ls -d */ | wc -l)" -eq 12 ] || fail "a folder of src/ the order does not name: $(ls -d */)"
 }

@@ -8,7 +8,7 @@
 #include <json-c/json.h>
 
 #include "checks/checks.h"
-#include "model/roce.h"
+#include "kernel/roce.h"
 
 
 /* The whole output of a fixed command line, or NULL. */

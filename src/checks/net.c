@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "checks/checks.h"
+#include "kernel/roce.h"
 #include "model/counter.h"
-#include "model/roce.h"
 #include "kernel/netdev.h"
 #include "kernel/rtnl.h"
 #include "kernel/sysfs.h"

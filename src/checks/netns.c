@@ -14,7 +14,7 @@
 #include "kernel/nl.h"
 #include "kernel/nldev.h"
 #include "kernel/release.h"
-#include "model/roce.h"
+#include "kernel/roce.h"
 
 const char *check_host_network(int engine, bool rootless)
 {

@@ -18,9 +18,9 @@
 #include "kernel/errname.h"
 #include "kernel/netns.h"
 #include "kernel/proc.h"
+#include "kernel/roce.h"
 #include "kernel/safe.h"
 #include "kernel/sysfs.h"
-#include "model/roce.h"
 
 /* "PID (comm)" of P. */
 static const char *who(const struct proc_info *p)

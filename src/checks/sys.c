@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "checks/checks.h"
-#include "model/roce.h"
 #include "kernel/container.h"
 #include "kernel/kconfig.h"
 #include "kernel/kmods.h"
 #include "kernel/release.h"
+#include "kernel/roce.h"
 #include "kernel/safe.h"
 #include "kernel/nl.h"
 #include "kernel/sysfs.h"

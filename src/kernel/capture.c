@@ -16,7 +16,7 @@
 #include "kernel/capture.h"
 #include "kernel/capture_loop.h"
 #include "kernel/clock.h"
-#include "model/roce.h"
+#include "kernel/roce.h"
 
 struct capture_src {
 	pcap_t *p;

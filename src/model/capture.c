@@ -5,8 +5,8 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include "kernel/roce.h"
 #include "model/capture.h"
-#include "model/roce.h"
 
 /* Header sizes, IBA's and the network's. */
 enum {

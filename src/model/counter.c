@@ -2,8 +2,8 @@
 /* rxe's port counters: one name across kernels, a unit, what each counts and means. */
 #include <string.h>
 
+#include "kernel/roce.h"
 #include "model/counter.h"
-#include "model/roce.h"
 
 const struct model_counter_info model_counters[] = {
 	{ "sent_pkts", NULL, "packets", "packets sent", NULL },

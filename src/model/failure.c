@@ -11,8 +11,8 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include "kernel/roce.h"
 #include "model/failure.h"
-#include "model/roce.h"
 
 #define WC MODEL_FAILURE_WC_STATUS
 #define CM MODEL_FAILURE_CM_EVENT

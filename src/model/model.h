@@ -12,7 +12,7 @@
 
 #include <net/if.h>
 
-#include "model/roce.h"
+#include "kernel/roce.h"
 
 #define RDMA_NAME_MAX 64
 

@@ -10,8 +10,8 @@
 #include <stddef.h>
 
 #include "kernel/kmods.h"
+#include "kernel/roce.h"
 #include "model/conf.h"
-#include "model/roce.h"
 #include "ops/persist.h"
 
 struct nl;

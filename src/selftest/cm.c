@@ -19,9 +19,9 @@
 #include <rdma/rdma_cma.h>
 
 #include "kernel/clock.h"
+#include "kernel/roce.h"
 #include "kernel/runloop.h"
 #include "model/gid.h"
-#include "model/roce.h"
 #include "selftest/sidechan.h"
 #include "kernel/errname.h"
 #include "selftest/cm.h"

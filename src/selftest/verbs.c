@@ -12,8 +12,8 @@
 #include "kernel/netns.h"
 #include "kernel/errname.h"
 #include "kernel/release.h"
+#include "kernel/roce.h"
 #include "model/gid.h"
-#include "model/roce.h"
 #include "selftest/selftest.h"
 #include "selftest/verbs.h"
 

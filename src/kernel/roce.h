@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* RoCE v2 facts every layer above the model shares: one home for each. */
+/* RoCE v2 facts every layer shares, from the kernel's up: one home for each. */
 #ifndef RDMACTL_ROCE_H
 #define RDMACTL_ROCE_H
 

@@ -147,22 +147,22 @@ MODEL_MODS := model/load model/sysfs model/model model/netlink model/port $(NL_M
 # tests first, then only the pure lower-layer ones that one is built on.
 TEST_MODS_cli := cli/grammar cli/help cli/complete cli/out kernel/errname kernel/release kernel/sysfs kernel/safe selftest/xport/parse
 TEST_MODS_conf := model/conf model/names kernel/safe
-TEST_MODS_failure := model/failure model/failure_match model/failure_host model/phrases \
-	model/failure_log model/applog model/kernlog \
-	model/rxelog model/stacklog
+TEST_MODS_failure := diag/failure diag/failure_match diag/failure_host diag/phrases \
+	diag/failure_log diag/applog diag/kernlog \
+	diag/rxelog diag/stacklog
 TEST_MODS_gid := model/gid
 TEST_MODS_klog := kernel/klog
 TEST_MODS_kprobe := kernel/kprobe kernel/sysfs kernel/safe
 TEST_MODS_link := $(MODEL_MODS)
 TEST_MODS_model := $(MODEL_MODS)
-TEST_MODS_monitor := model/monitor model/monitor_sched model/qp model/qpdiag model/counter $(MODEL_MODS)
+TEST_MODS_monitor := diag/monitor diag/monitor_sched model/qp diag/qpdiag model/counter $(MODEL_MODS)
 TEST_MODS_names := model/names
-TEST_MODS_phrases := model/phrases
+TEST_MODS_phrases := diag/phrases
 TEST_MODS_nl := $(NL_MODS)
 TEST_MODS_nldev := kernel/nldev kernel/nl kernel/safe
 TEST_MODS_proc := kernel/proc kernel/container kernel/safe kernel/sysfs
-TEST_MODS_qp := model/qp model/qpdiag model/counter $(MODEL_MODS)
-TEST_MODS_qpwatch := model/qpwatch model/qp model/qpdiag model/counter $(MODEL_MODS)
+TEST_MODS_qp := model/qp diag/qpdiag model/counter $(MODEL_MODS)
+TEST_MODS_qpwatch := diag/qpwatch model/qp diag/qpdiag model/counter $(MODEL_MODS)
 TEST_MODS_out := cli/out kernel/errname kernel/release kernel/sysfs kernel/safe
 TEST_MODS_sysfs := kernel/sysfs kernel/safe
 TEST_MODS_wire := selftest/wire selftest/fault model/gid
@@ -199,7 +199,7 @@ build/tests/qpfail: src/tests/qpfail.c
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(shell $(PKG_CONFIG) --libs libibverbs)
 
 # Records the netlink answers of a fixture (tools/capture-sysfs), from rdmactl's model.
-CAPTURE_MODS := $(MODEL_MODS) model/qp model/qpdiag model/counter
+CAPTURE_MODS := $(MODEL_MODS) model/qp diag/qpdiag model/counter
 build/tools/nl-capture: tools/nl-capture.c $(CAPTURE_MODS:%=build/obj/%.o)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)

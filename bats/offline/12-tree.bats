@@ -75,18 +75,20 @@ layout_paths() {
 	run grep -rlE 'mnl_attr_put|mnl_nlmsg_put' --include='*.c' cmd ops checks model views selftest cli rdmactl
 	assert_output ''
 	# The whole order, each folder naming only those below it: kernel and
-	# lazy at the bottom, the model, then what acts (ops), what diagnoses
-	# (checks) and the selftest, views, and the commands; cli's grammar and
-	# output serve them all and look down at the kernel alone.
+	# lazy at the bottom, the model, what names causes from it (diag), then
+	# what acts (ops), the checks and the selftest, views, and the commands;
+	# cli's grammar and output serve them all and look down at the kernel
+	# alone.
 	declare -A below=([kernel]='kernel|lazy' [lazy]='lazy' [model]='model|kernel|lazy'
-		[checks]='checks|model|kernel|lazy' [selftest]='selftest|model|kernel|lazy'
+		[diag]='diag|model|kernel|lazy'
+		[checks]='checks|diag|model|kernel|lazy' [selftest]='selftest|model|kernel|lazy'
 		[ops]='ops|selftest|model|kernel|lazy' [cli]='cli|kernel|lazy'
-		[views]='views|cli|ops|checks|selftest|model|kernel|lazy')
+		[views]='views|cli|ops|checks|selftest|diag|model|kernel|lazy')
 	for d in "${!below[@]}"; do
 		run grep -rnE '#include "[a-z]+/' "$d"
 		bad=$(grep -vE "#include \"(${below[$d]})/" <<<"$output" || true)
 		[ -z "$bad" ] || fail "$d/ looks up: $bad"
 	done
 	# Above them: cmd, and main (rdmactl); beside: the tests and fuzz targets.
-	[ "$(ls -d */ | wc -l)" -eq 12 ] || fail "a folder of src/ the order does not name: $(ls -d */)"
+	[ "$(ls -d */ | wc -l)" -eq 13 ] || fail "a folder of src/ the order does not name: $(ls -d */)"
 }

@@ -12,7 +12,7 @@
 #include "checks/checks.h"
 #include "kernel/errname.h"
 #include "kernel/nl.h"
-#include "model/qpwatch.h"
+#include "diag/qpwatch.h"
 
 /* At most this many QPs are named a check; the rest are counted. */
 #define MAX_NAMED 16

@@ -16,7 +16,7 @@
 #include "cmd/cmd.h"
 #include "kernel/errname.h"
 #include "kernel/safe.h"
-#include "model/failure.h"
+#include "diag/failure.h"
 #include "views/explain.h"
 
 /* The installed libraries' own words for a status or an event. */

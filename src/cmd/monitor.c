@@ -24,8 +24,8 @@
 #include "kernel/nl.h"
 #include "kernel/nldev.h"
 #include "kernel/runloop.h"
-#include "model/monitor.h"
-#include "model/monitor_sched.h"
+#include "diag/monitor.h"
+#include "diag/monitor_sched.h"
 #include "ops/explain.h"
 #include "views/monitor.h"
 

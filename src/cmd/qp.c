@@ -8,7 +8,7 @@
 #include "cli/grammar.h"
 #include "cmd/cmd.h"
 #include "kernel/nl.h"
-#include "model/qpwatch.h"
+#include "diag/qpwatch.h"
 #include "ops/explain.h"
 #include "views/qp.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Unit tests for model/failure.c: what pasted words name, in their order. */
+/* Unit tests for diag/failure.c: what pasted words name, in their order. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 
 #include "tests/unit.h"
 
-#include "model/failure.h"
+#include "diag/failure.h"
 
 /* The names TEXT gives, joined by commas, into a static buffer. */
 static const char *names(const char *text)

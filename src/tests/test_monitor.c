@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for model/monitor.c: each change between two readings said
+ * Unit tests for diag/monitor.c: each change between two readings said
  * once, in order; a QP's move to ERR with its cause; a resending QP said
  * once; error counters' rises summed and said at most every few seconds;
- * and model/monitor_sched.c, when the next reading comes and what it takes.
+ * and diag/monitor_sched.c, when the next reading comes and what it takes.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,8 +16,8 @@
 
 #include "tests/unit.h"
 
-#include "model/monitor.h"
-#include "model/monitor_sched.h"
+#include "diag/monitor.h"
+#include "diag/monitor_sched.h"
 
 struct seen {
 	char lines[32][160];

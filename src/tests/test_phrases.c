@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Unit tests for model/phrases.c: which phrases a text holds, in one pass. */
+/* Unit tests for diag/phrases.c: which phrases a text holds, in one pass. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 
 #include "tests/unit.h"
 
-#include "model/phrases.h"
+#include "diag/phrases.h"
 
 static struct model_phrases *set;
 

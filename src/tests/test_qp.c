@@ -15,7 +15,7 @@
 #include "tests/unit.h"
 
 #include "model/qp.h"
-#include "model/qpdiag.h"
+#include "diag/qpdiag.h"
 
 static struct rdma_qp qp(const char *dev, uint32_t qpn, uint32_t rqpn)
 {

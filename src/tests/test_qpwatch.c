@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for model/qpwatch.c, the one observer of QPs, on the fixtures
+ * Unit tests for diag/qpwatch.c, the one observer of QPs, on the fixtures
  * captured in the test bed (their sysfs and RDMA netlink): one reading
  * diagnosed, what could be resending counted, the one rule for QPs of a
  * device that stalled together.
@@ -18,7 +18,7 @@
 #include "tests/unit.h"
 
 #include "kernel/nl.h"
-#include "model/qpwatch.h"
+#include "diag/qpwatch.h"
 
 /* tools/run-tests runs from the top of the tree; FIXTURES may say otherwise. */
 static const char *fixture(const char *name)

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "checks/checks.h"
-#include "model/failure.h"
+#include "diag/failure.h"
 
 struct out;
 

@@ -4,7 +4,7 @@
 
 #include "cli/out.h"
 #include "model/gid.h"
-#include "model/monitor.h"
+#include "diag/monitor.h"
 #include "views/monitor.h"
 #include "views/qp.h"
 

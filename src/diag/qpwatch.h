@@ -14,7 +14,7 @@
 
 #include "model/model.h"
 #include "model/qp.h"
-#include "model/qpdiag.h"
+#include "diag/qpdiag.h"
 
 /*
  * How long the second look waits, in rxe's retry timeouts at 14 (67 ms),

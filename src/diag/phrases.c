@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/phrases.h"
+#include "diag/phrases.h"
 
 #define NONE UINT32_MAX
 #define MAX_STATES (1u << 20)

@@ -15,8 +15,8 @@ enum model_failure_kind {
 	MODEL_FAILURE_WC_STATUS,	/* enum ibv_wc_status */
 	MODEL_FAILURE_CM_EVENT,		/* enum rdma_cm_event_type */
 	MODEL_FAILURE_ERRNO,		/* an errno a verbs or rdma_cm call set */
-	MODEL_FAILURE_KERNEL_LOG,	/* a line rdma_rxe logs (model/rxelog.c) */
-	MODEL_FAILURE_MESSAGE,		/* a program's or library's message (model/stacklog.c) */
+	MODEL_FAILURE_KERNEL_LOG,	/* a line rdma_rxe logs (diag/rxelog.c) */
+	MODEL_FAILURE_MESSAGE,		/* a program's or library's message (diag/stacklog.c) */
 };
 
 #define MODEL_FAILURE_CAUSES 5
@@ -74,7 +74,7 @@ struct model_failure_ranked {
 };
 
 /*
- * F's causes ranked by what a host shows, into OUT (model/failure_host.c):
+ * F's causes ranked by what a host shows, into OUT (diag/failure_host.c):
  * those its checks find first, then those no check tells, then those its
  * checks find not there, each group in the catalogue's order. STANDING(ID,
  * ARG) says what the host's check ID found (MODEL_FAILURE_OPEN for one not
@@ -98,14 +98,14 @@ bool model_failure_rests_row(size_t i, enum model_failure_kind *kind, const char
 /* "wc_status", "cm_event", "errno", "kernel_log", "message". */
 const char *model_failure_kind_name(enum model_failure_kind k);
 
-/* rdma_rxe's kernel log lines (model/rxelog.c): the table, its length into *N. */
+/* rdma_rxe's kernel log lines (diag/rxelog.c): the table, its length into *N. */
 const struct model_failure *model_failure_rxelog(size_t *n);
 
-/* The programs' and libraries' messages (model/stacklog.c): the table, its length into *N. */
+/* The programs' and libraries' messages (diag/stacklog.c): the table, its length into *N. */
 const struct model_failure *model_failure_stacklog(size_t *n);
-/* Theirs over rdma_cm: librdmacm's tools, UCX, libfabric, NVMe (model/applog.c). */
+/* Theirs over rdma_cm: librdmacm's tools, UCX, libfabric, NVMe (diag/applog.c). */
 const struct model_failure *model_failure_applog(size_t *n);
-/* The kernel's other RDMA lines: ib_core, rdma_cm, xprtrdma (model/kernlog.c). */
+/* The kernel's other RDMA lines: ib_core, rdma_cm, xprtrdma (diag/kernlog.c). */
 const struct model_failure *model_failure_kernlog(size_t *n);
 /*
  * Where printf FORMAT's words first stand in HAY (lowercased, each run of

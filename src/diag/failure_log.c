@@ -6,7 +6,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
-#include "model/failure.h"
+#include "diag/failure.h"
 
 void model_failure_log_init(struct model_failure_log *l)
 {

@@ -12,7 +12,7 @@
  */
 #include <stddef.h>
 
-#include "model/failure.h"
+#include "diag/failure.h"
 
 #define MSG MODEL_FAILURE_MESSAGE
 

@@ -2,7 +2,7 @@
 /* monitor's schedule: when the next reading comes, and what it takes (monitor_sched.h). */
 #include <string.h>
 
-#include "model/monitor_sched.h"
+#include "diag/monitor_sched.h"
 
 static uint64_t at_least(uint64_t v, uint64_t floor)
 {

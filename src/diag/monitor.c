@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "model/counter.h"
-#include "model/monitor.h"
+#include "diag/monitor.h"
 
 static const struct port *find_port(const struct rdma_dev *d, uint32_t num)
 {

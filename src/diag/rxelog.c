@@ -7,7 +7,7 @@
  */
 #include <stddef.h>
 
-#include "model/failure.h"
+#include "diag/failure.h"
 
 #define KL MODEL_FAILURE_KERNEL_LOG
 

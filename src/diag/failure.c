@@ -12,7 +12,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "kernel/roce.h"
-#include "model/failure.h"
+#include "diag/failure.h"
 
 #define WC MODEL_FAILURE_WC_STATUS
 #define CM MODEL_FAILURE_CM_EVENT

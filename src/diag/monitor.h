@@ -13,7 +13,7 @@
 
 #include "model/model.h"
 #include "model/qp.h"
-#include "model/qpdiag.h"
+#include "diag/qpdiag.h"
 
 /* One reading: the ports' states, netdevs' MTUs and states, counters; the QPs. */
 struct monitor_snap {

@@ -6,14 +6,14 @@
  * read in the programs Debian ships (rdma-core 44's libibverbs examples and
  * libibverbs, perftest 4.5) and are held to their binaries by
  * bats/offline/55-explain.bats. The kernel's and modprobe's are
- * model/kernlog.c's.
+ * diag/kernlog.c's.
  */
 #include <ctype.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
-#include "model/failure.h"
+#include "diag/failure.h"
 
 #define MSG MODEL_FAILURE_MESSAGE
 

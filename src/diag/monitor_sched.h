@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/monitor.h"	/* MONITOR_COUNTER_MS: the counters read at most this often */
+#include "diag/monitor.h"	/* MONITOR_COUNTER_MS: the counters read at most this often */
 
 /* Without a bell, what is not woken for is read this often. */
 #define MONITOR_TICK_MS 500

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "model/failure.h"
+#include "diag/failure.h"
 
 struct rests {
 	enum model_failure_kind kind;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What the kernel says of RDMA beyond rdma_rxe's data path (that is
- * model/rxelog.c), and modprobe with it: loading a module (the module
+ * diag/rxelog.c), and modprobe with it: loading a module (the module
  * loader, its signing, kmod's modprobe), rdma_rxe at link add, ib_core's GID
  * cache, rdma_cm's debug lines, the NFS client's RPC-over-RDMA transport.
  * Each is its printk format as Linux's source writes it (6.12's; the module
@@ -11,7 +11,7 @@
  */
 #include <stddef.h>
 
-#include "model/failure.h"
+#include "diag/failure.h"
 
 #define MSG MODEL_FAILURE_MESSAGE
 

@@ -16,8 +16,8 @@
 #include <infiniband/mlx5dv.h>
 #include <infiniband/verbs.h>
 
-#include "model/failure.h"
-#include "model/phrases.h"
+#include "diag/failure.h"
+#include "diag/phrases.h"
 
 #define WC MODEL_FAILURE_WC_STATUS
 #define CM MODEL_FAILURE_CM_EVENT

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "kernel/clock.h"
-#include "model/qpwatch.h"
+#include "diag/qpwatch.h"
 
 /*
  * The ports of R's QPs: their states and counters, from sysfs. The QPs are

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "model/counter.h"
-#include "model/qpdiag.h"
+#include "diag/qpdiag.h"
 
 /* D's fix, formatted. */
 __attribute__((format(printf, 2, 3)))

@@ -175,7 +175,5 @@ void cli_print_bash(FILE *f, const struct cli_cmd *root, const struct cli_opt *g
 /* LEAD, then the synopsis of command C at PATH ("link show"), wrapped to WIDTH under it. */
 void cli_print_synopsis(FILE *f, const char *lead, const char *path, const struct cli_cmd *c,
 			int width);
-/* The terminal's width (COLUMNS, then the tty), 80 when neither says. */
-int cli_width(FILE *f);
 
 #endif

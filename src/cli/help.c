@@ -10,7 +10,8 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 
-int cli_width(FILE *f)
+/* The terminal's width (COLUMNS, then the tty), 80 when neither says. */
+static int cli_width(FILE *f)
 {
 	const char *cols = getenv("COLUMNS");
 	struct winsize ws;

@@ -129,7 +129,7 @@ int kmods_options(struct kmods *km, const char *name, char *buf, size_t len)
 	return 0;
 }
 
-int kmods_refcnt(struct kmods *km, const char *name)
+static int kmods_refcnt(struct kmods *km, const char *name)
 {
 	struct kmod_module *mod = lookup(km, name);
 	int n;

@@ -25,7 +25,6 @@ const char *kmods_state_name(enum kmod_state s);
 int kmods_load(struct kmods *km, const char *name);
 /* Unloads NAME when nothing holds it: -EBUSY when something does. */
 int kmods_unload(struct kmods *km, const char *name);
-int kmods_refcnt(struct kmods *km, const char *name);
 /* The options modprobe would load NAME with (its config's and the kernel command line's) into BUF. */
 int kmods_options(struct kmods *km, const char *name, char *buf, size_t len);
 

@@ -105,7 +105,7 @@ int nldev_parse_dev(const struct nlmsghdr *nlh, struct nldev_dev *d)
 	return 0;
 }
 
-int nldev_parse_sys(const struct nlmsghdr *nlh, struct nldev_sys *s)
+static int nldev_parse_sys(const struct nlmsghdr *nlh, struct nldev_sys *s)
 {
 	const struct nlattr *tb[TB_SIZE];
 	int err = parse(nlh, tb);

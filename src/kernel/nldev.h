@@ -87,7 +87,6 @@ int nldev_sys_get(struct nl *nl, struct nldev_sys *s);
 int nldev_parse_dev(const struct nlmsghdr *nlh, struct nldev_dev *d);
 int nldev_parse_port(const struct nlmsghdr *nlh, struct nldev_port *p);
 int nldev_parse_res(const struct nlmsghdr *nlh, struct nldev_res *r);
-int nldev_parse_sys(const struct nlmsghdr *nlh, struct nldev_sys *s);
 /*
  * RES_QP_GET's answer NLH (one device's, or part of it): CB called with each
  * QP; 0, CB's first nonzero return, or -EBADMSG / -ENODATA.

@@ -108,15 +108,10 @@ void model_free(struct model *m)
 	m->n = 0;
 }
 
-const struct gid_slot *model_port_roce_gid(const struct port *p, const char *netdev, bool ipv6)
-{
-	const struct gid_slot *g = model_port_roce_gid_scoped(p, netdev, ipv6, false);
-
-	return g || !ipv6 ? g : model_port_roce_gid_scoped(p, netdev, true, true);
-}
-
-const struct gid_slot *model_port_roce_gid_scoped(const struct port *p, const char *netdev,
-						  bool ipv6, bool link_local)
+/* The same of one scope: with IPV6, global or LINK_LOCAL only. */
+static const struct gid_slot *model_port_roce_gid_scoped(const struct port *p,
+							 const char *netdev, bool ipv6,
+							 bool link_local)
 {
 	for (size_t i = 0; i < p->ngids; i++) {
 		const struct gid_slot *g = &p->gids[i];
@@ -130,13 +125,19 @@ const struct gid_slot *model_port_roce_gid_scoped(const struct port *p, const ch
 	return NULL;
 }
 
+const struct gid_slot *model_port_roce_gid(const struct port *p, const char *netdev, bool ipv6)
+{
+	const struct gid_slot *g = model_port_roce_gid_scoped(p, netdev, ipv6, false);
+
+	return g || !ipv6 ? g : model_port_roce_gid_scoped(p, netdev, true, true);
+}
+
 int64_t model_port_ipv4_gid_index(const struct port *p, const char *netdev)
 {
 	const struct gid_slot *g = model_port_roce_gid(p, netdev, false);
 
 	return g ? (int64_t)g->index : -1;
 }
-
 
 bool model_dev_is_rxe(const struct rdma_dev *d)
 {

@@ -245,8 +245,5 @@ int64_t model_port_ipv4_gid_index(const struct port *p, const char *netdev);
  * address, else the link-local (fe80::) one: it reaches that link's peers.
  */
 const struct gid_slot *model_port_roce_gid(const struct port *p, const char *netdev, bool ipv6);
-/* The same of one scope: with IPV6, global or LINK_LOCAL only. */
-const struct gid_slot *model_port_roce_gid_scoped(const struct port *p, const char *netdev,
-						  bool ipv6, bool link_local);
 
 #endif

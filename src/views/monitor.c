@@ -8,7 +8,8 @@
 #include "views/monitor.h"
 #include "views/qp.h"
 
-const char *view_monitor_kind(int kind)
+/* The event's name in JSON's "event": "qp-state", "counter", ... */
+static const char *view_monitor_kind(int kind)
 {
 	static const char *const names[] = {
 		[MON_DEVICE_ADDED] = "device-added", [MON_DEVICE_REMOVED] = "device-removed",

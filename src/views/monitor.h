@@ -8,7 +8,5 @@ struct monitor_event;
 
 /* E, stamped with the wall clock's TIME ("2026-11-27T09:10:11.123Z"). */
 void view_monitor_event(struct out *o, const struct monitor_event *e, const char *time);
-/* The event's name in JSON's "event": "qp-state", "counter", ... */
-const char *view_monitor_kind(int kind);
 
 #endif

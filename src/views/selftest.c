@@ -8,7 +8,8 @@
 #include "selftest/selftest.h"
 #include "views/selftest.h"
 
-void view_selftest_errno(struct out *o, const struct st_fault *f)
+/* A selftest failure's errno by name under "errno" (JSON only): null when none says it. */
+static void view_selftest_errno(struct out *o, const struct st_fault *f)
 {
 	out_str(o, "errno", NULL, f->err ? errname(f->err) : NULL);
 }

@@ -8,8 +8,6 @@ struct st_fault;
 struct st_opts;
 struct st_report;
 
-/* A selftest failure's errno by name under "errno" (JSON only): null when none says it. */
-void view_selftest_errno(struct out *o, const struct st_fault *f);
 
 /*
  * One selftest report (a device's, or a client's) as its mode has it: the

@@ -21,20 +21,8 @@ void view_service_link(struct out *o, const char *name, const char *netdev, cons
 	out_obj_close(o);
 }
 
-void view_service_start(struct out *o, const struct service_result *r)
-{
-	if (r->mods_done)
-		view_service_modules(o, r->mods);
-	if (!r->links_done)
-		return;
-	out_arr_open(o, "links");
-	for (size_t i = 0; i < r->conf.n; i++)
-		view_service_link(o, r->conf.e[i].name, r->conf.e[i].netdev,
-				  view_start_state(r->state[i]));
-	out_arr_close(o);
-}
-
-void view_service_modules(struct out *o, const struct service_module res[RXE_NMODULES])
+/* What start did to each module: an array under "modules". */
+static void view_service_modules(struct out *o, const struct service_module res[RXE_NMODULES])
 {
 	out_arr_open(o, "modules");
 	for (size_t i = 0; i < RXE_NMODULES; i++) {
@@ -47,5 +35,18 @@ void view_service_modules(struct out *o, const struct service_module res[RXE_NMO
 		out_nl(o);
 		out_obj_close(o);
 	}
+	out_arr_close(o);
+}
+
+void view_service_start(struct out *o, const struct service_result *r)
+{
+	if (r->mods_done)
+		view_service_modules(o, r->mods);
+	if (!r->links_done)
+		return;
+	out_arr_open(o, "links");
+	for (size_t i = 0; i < r->conf.n; i++)
+		view_service_link(o, r->conf.e[i].name, r->conf.e[i].netdev,
+				  view_start_state(r->state[i]));
 	out_arr_close(o);
 }

@@ -17,7 +17,5 @@ void view_service_start(struct out *o, const struct service_result *r);
 void view_service_link(struct out *o, const char *name, const char *netdev, const char *result);
 const char *view_start_state(enum start_state s);
 
-/* What start did to each module: an array under "modules". */
-void view_service_modules(struct out *o, const struct service_module res[RXE_NMODULES]);
 
 #endif

@@ -137,7 +137,7 @@ build/obj/kernel/capture_loop.o build/asan-obj/kernel/capture_loop.o: build/gen/
 build/obj/kernel/capture_loop.o build/asan-obj/kernel/capture_loop.o: ALL_CFLAGS += -Ibuild/gen
 
 # The netlink transport and the RDMA messages over it.
-NL_MODS := kernel/nl kernel/nldev kernel/safe
+NL_MODS := kernel/nl kernel/nldebug kernel/nldev kernel/safe kernel/errname
 # The device model and what it reads through: named once, for the unit tests,
 # the fuzz targets and the capture tool that link it.
 MODEL_MODS := model/load model/sysfs model/model model/netlink model/port $(NL_MODS) \
@@ -159,7 +159,7 @@ TEST_MODS_monitor := diag/monitor diag/monitor_sched model/qp diag/qpdiag model/
 TEST_MODS_names := model/names
 TEST_MODS_phrases := diag/phrases
 TEST_MODS_nl := $(NL_MODS)
-TEST_MODS_nldev := kernel/nldev kernel/nl kernel/safe
+TEST_MODS_nldev := kernel/nldev kernel/nl kernel/nldebug kernel/safe kernel/errname
 TEST_MODS_proc := kernel/proc kernel/container kernel/safe kernel/sysfs
 TEST_MODS_qp := model/qp diag/qpdiag model/counter $(MODEL_MODS)
 TEST_MODS_qpwatch := diag/qpwatch model/qp diag/qpdiag model/counter $(MODEL_MODS)

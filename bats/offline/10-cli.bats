@@ -190,7 +190,7 @@ libs_loaded() {
 	assert_equal "$(complete_words rdmactl selftest --transport rc,s)" 'rc,srq'
 	assert_equal "$(complete_words rdmactl selftest client --transport u)" 'uc ud'
 	assert_equal "$(complete_words rdmactl --sysfs-root /x show -)" \
-		'--stats -s --json -j --pretty -p --sysfs-root --config --netns -n --help -h --version -V'
+		'--stats -s --json -j --pretty -p --sysfs-root --config --netns -n --debug --help -h --version -V'
 	# Each argument by its place: a setting and its words, a command's verbs after help.
 	assert_equal "$(complete_words rdmactl system set '')" 'netns'
 	assert_equal "$(complete_words rdmactl system set netns '')" 'shared exclusive'
@@ -533,4 +533,28 @@ libs_loaded() {
 	[[ $stderr == *"rxe-vm run -- rdmactl up veth0 (package rdmactl-testbed; tools/rxe-vm in the source)"* ]] ||
 		fail "no test bed named: $stderr"
 	grep -q 'points to a kernel' "$TOP/README.md"
+}
+
+@test "--debug: each netlink message asked of a fixture and its answer on stderr; stdout as ever" {
+	Q=$TOP/bats/fixtures/qps
+	run --separate-stderr rdmactl --sysfs-root "$Q" -j qp
+	assert_success
+	plain=$output
+	assert_equal "$stderr" ''
+	run --separate-stderr rdmactl --debug --sysfs-root "$Q" -j qp
+	assert_success
+	assert_equal "$output" "$plain"
+	# The requests named with their flags, each answer's messages, the end of each dump.
+	grep -qx 'netlink asked of the fixture: RDMA NLDEV_CMD_GET, flags REQUEST,ACK,DUMP, seq 1, port 0, 16 bytes' <<<"$stderr" ||
+		fail "no device dump asked: $(head -3 <<<"$stderr")"
+	grep -q '^netlink asked of the fixture: RDMA NLDEV_CMD_RES_QP_GET, flags REQUEST,ACK,DUMP, ' <<<"$stderr" ||
+		fail "no QP dump asked"
+	grep -q '^netlink replayed: NLMSG_DONE, flags MULTI, ' <<<"$stderr" || fail "no dump's end"
+	# An attribute as a string, read from its bytes: the device's name.
+	grep -qx '  attr 2, 5 bytes: 72 78 65 30 00  "rxe0"' <<<"$stderr" || fail "rxe0's name not laid out"
+	# Every line is one of those, and nothing in it is a control character.
+	run grep -cvE '^(netlink (asked of the fixture|replayed): |  attr [0-9]+)' <<<"$stderr"
+	assert_output 0
+	run grep -c $'[\x01-\x08\x0b-\x1f\x7f]' <<<"$stderr"
+	assert_output 0
 }

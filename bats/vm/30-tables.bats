@@ -82,6 +82,25 @@ wait_gid() {
 	assert_line 'rxe1 port 1 ==> veth1 (Down)'
 }
 
+@test "--debug live: the requests sent and the kernel's answers, an error named with its errno" {
+	run --separate-stderr rdmactl --debug link
+	assert_success
+	assert_line --regexp '^rxe0/1 '
+	grep -q '^netlink sent: RDMA NLDEV_CMD_GET, flags REQUEST,ACK,DUMP, ' <<<"$stderr" ||
+		fail "no dump sent: $(head -3 <<<"$stderr")"
+	grep -q '^netlink received: RDMA NLDEV_CMD_GET, flags MULTI, ' <<<"$stderr" || fail "no answer"
+	grep -qx '  attr 2, 5 bytes: 72 78 65 30 00  "rxe0"' <<<"$stderr" || fail "rxe0 not laid out"
+	# A refusal: the request with its attributes, the kernel's error by its errno's name.
+	run --separate-stderr rdmactl --debug add rxe9 rdmactl-none0
+	assert_failure
+	grep -q '^netlink sent: RDMA NLDEV_CMD_NEWLINK, flags REQUEST,ACK, ' <<<"$stderr" ||
+		fail "no link add sent: $(grep '^netlink' <<<"$stderr" | head -3)"
+	grep -qx '  attr 51, 14 bytes: 72 64 6d 61 63 74 6c 2d 6e 6f 6e 65 30 00  "rdmactl-none0"' \
+		<<<"$stderr" || fail "the netdev's name not laid out"
+	grep -qE '^netlink received: NLMSG_ERROR ENODEV, flags [A-Z_,]+, ' <<<"$stderr" ||
+		fail "no error named: $(grep '^netlink' <<<"$stderr" | tail -3)"
+}
+
 @test "tables live: an address added and removed: the GID table follows" {
 	ip addr add 10.11.11.253/24 dev veth0
 	wait_gid 10.11.11.253 yes || fail "no GID for 10.11.11.253"

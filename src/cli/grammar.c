@@ -21,6 +21,9 @@ const struct cli_opt cli_global_opts[] = {
 	{ "netns", 'n', CLI_STR, "NETNS",
 	  .help = "work in network namespace NETNS, as 'ip -n' does: a name 'ip netns' "
 		  "lists, or the PID of a process in it (a container's)", .complete = CLI_C_NETNS },
+	{ "debug", 0, CLI_FLAG,
+	  .help = "every netlink message sent and received, named and laid out, on "
+		  "standard error (for a bug report)" },
 	{ "help", 'h', CLI_FLAG, .help = "this help, or the command's" },
 	{ "version", 'V', CLI_FLAG, .help = "print the version" },
 	{ NULL },
@@ -272,6 +275,7 @@ static int parse_opts(struct cli_args *a, struct cli_globals *g, int argc, char 
 	g->pretty |= cli_flag(a, "pretty");
 	g->help |= cli_flag(a, "help");
 	g->version |= cli_flag(a, "version");
+	g->debug |= cli_flag(a, "debug");
 	if (cli_str(a, "sysfs-root"))
 		g->sysfs_root = cli_str(a, "sysfs-root");
 	if (cli_str(a, "config"))

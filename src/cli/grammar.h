@@ -109,7 +109,7 @@ struct cli_args {
 
 /* The options every command takes, before or after its words. */
 struct cli_globals {
-	bool json, pretty, help, version;
+	bool json, pretty, help, version, debug;
 	const char *sysfs_root, *config, *netns;
 };
 

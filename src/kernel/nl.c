@@ -14,10 +14,12 @@
 #include <linux/netlink.h>
 
 #include "kernel/nl.h"
+#include "kernel/nldebug.h"
 #include "kernel/safe.h"
 
 struct nl {
 	struct mnl_socket *sock;	/* NULL when answers are replayed */
+	int bus;			/* NETLINK_RDMA, NETLINK_ROUTE */
 	unsigned int portid;
 	unsigned int seq;
 	struct nl_reply r;	/* how the last answer ended */
@@ -51,6 +53,7 @@ int nl_open(struct nl **nlp, int bus)
 		return err;
 	}
 	nl->portid = mnl_socket_get_portid(nl->sock);
+	nl->bus = bus;
 	nl->seq = (unsigned int)time(NULL);
 	nl->rec_fd = -1;
 	*nlp = nl;
@@ -81,6 +84,7 @@ int nl_open_replay(const char *path, struct nl **nlp)
 	if (!nl)
 		return -ENOMEM;
 	nl->rec_fd = -1;
+	nl->bus = NETLINK_RDMA;	/* a fixture records the RDMA netlink's answers */
 	f = safe_fopen(path);
 	if (!f) {
 		err = -errno;
@@ -303,7 +307,10 @@ static int replay(struct nl *nl, const struct nlmsghdr *req, mnl_cb_t cb, void *
 		while (q < end && !(((const struct nlmsghdr *)q)->nlmsg_flags & NLM_F_REQUEST))
 			q += NLMSG_ALIGN(((const struct nlmsghdr *)q)->nlmsg_len);
 		if ((h->nlmsg_flags & NLM_F_REQUEST) && same_request(h, req)) {
-			int ret = nl_reply_run(&nl->r, ans, (size_t)(q - ans), 0, 0, cb, data);
+			int ret;
+
+			nldebug_msgs(nl->bus, "replayed", ans, (size_t)(q - ans));
+			ret = nl_reply_run(&nl->r, ans, (size_t)(q - ans), 0, 0, cb, data);
 
 			/* An answer cut short in the recording is a broken recording. */
 			return ret > 0 ? -EBADMSG : ret;
@@ -332,6 +339,7 @@ int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
 	memset(&nl->r, 0, sizeof(nl->r));
 	/* Every request is acknowledged, so a command without data ends too. */
 	req->nlmsg_flags |= NLM_F_ACK;
+	nldebug_msgs(nl->bus, nl->sock ? "sent" : "asked of the fixture", req, req->nlmsg_len);
 	if (!nl->sock)
 		return replay(nl, req, cb, data);
 	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
@@ -344,6 +352,7 @@ int nl_talk(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data)
 
 		if (n < 0)
 			return -errno;
+		nldebug_msgs(nl->bus, "received", nl->buf, (size_t)n);
 		ret = record(nl, nl->buf, (size_t)n);
 		if (ret)
 			return ret;

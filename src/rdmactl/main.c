@@ -13,6 +13,7 @@
 #include "cmd/cmd.h"
 #include "kernel/netns.h"
 #include "kernel/nl.h"
+#include "kernel/nldebug.h"
 #include "kernel/safe.h"
 #include "kernel/sysfs.h"
 #include "kernel/errname.h"
@@ -171,6 +172,8 @@ int main(int argc, char **argv)
 		return RDMACTL_EXIT_USAGE;
 	if (g.netns && enter_netns(g.netns, g.sysfs_root))
 		return RDMACTL_EXIT_USAGE;
+	if (g.debug)
+		nldebug_set(stderr);
 	ctx.json = g.json;
 	ctx.pretty = g.pretty;
 	ctx.sysfs_root = g.sysfs_root ? g.sysfs_root : "";

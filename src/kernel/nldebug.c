@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* --debug: each netlink message sent and received, named and laid out (nldebug.h). */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <rdma/rdma_netlink.h>
+
+#include "kernel/errname.h"
+#include "kernel/nldebug.h"
+
+static FILE *out;
+
+void nldebug_set(FILE *f)
+{
+	out = f;
+}
+
+/* The RDMA netlink's NLDEV commands rdmactl sends, as rdma_netlink.h names them. */
+static const char *const nldev_cmds[] = {
+	[RDMA_NLDEV_CMD_GET] = "NLDEV_CMD_GET",
+	[RDMA_NLDEV_CMD_SET] = "NLDEV_CMD_SET",
+	[RDMA_NLDEV_CMD_NEWLINK] = "NLDEV_CMD_NEWLINK",
+	[RDMA_NLDEV_CMD_DELLINK] = "NLDEV_CMD_DELLINK",
+	[RDMA_NLDEV_CMD_PORT_GET] = "NLDEV_CMD_PORT_GET",
+	[RDMA_NLDEV_CMD_SYS_GET] = "NLDEV_CMD_SYS_GET",
+	[RDMA_NLDEV_CMD_SYS_SET] = "NLDEV_CMD_SYS_SET",
+	[RDMA_NLDEV_CMD_RES_GET] = "NLDEV_CMD_RES_GET",
+	[RDMA_NLDEV_CMD_RES_QP_GET] = "NLDEV_CMD_RES_QP_GET",
+	[RDMA_NLDEV_CMD_RES_CM_ID_GET] = "NLDEV_CMD_RES_CM_ID_GET",
+	[RDMA_NLDEV_CMD_RES_CQ_GET] = "NLDEV_CMD_RES_CQ_GET",
+	[RDMA_NLDEV_CMD_RES_MR_GET] = "NLDEV_CMD_RES_MR_GET",
+	[RDMA_NLDEV_CMD_RES_PD_GET] = "NLDEV_CMD_RES_PD_GET",
+	[RDMA_NLDEV_CMD_GET_CHARDEV] = "NLDEV_CMD_GET_CHARDEV",
+	[RDMA_NLDEV_CMD_STAT_SET] = "NLDEV_CMD_STAT_SET",
+	[RDMA_NLDEV_CMD_STAT_GET] = "NLDEV_CMD_STAT_GET",
+	[RDMA_NLDEV_CMD_STAT_DEL] = "NLDEV_CMD_STAT_DEL",
+};
+
+/* The route netlink messages rdmactl sends and hears, and their fixed header's size. */
+static const struct {
+	uint16_t type;
+	const char *name;
+	size_t hdr;
+} rtm[] = {
+	{ RTM_NEWLINK, "RTM_NEWLINK", sizeof(struct ifinfomsg) },
+	{ RTM_DELLINK, "RTM_DELLINK", sizeof(struct ifinfomsg) },
+	{ RTM_GETLINK, "RTM_GETLINK", sizeof(struct ifinfomsg) },
+	{ RTM_NEWADDR, "RTM_NEWADDR", sizeof(struct ifaddrmsg) },
+	{ RTM_DELADDR, "RTM_DELADDR", sizeof(struct ifaddrmsg) },
+	{ RTM_GETADDR, "RTM_GETADDR", sizeof(struct ifaddrmsg) },
+	{ RTM_NEWROUTE, "RTM_NEWROUTE", sizeof(struct rtmsg) },
+	{ RTM_GETROUTE, "RTM_GETROUTE", sizeof(struct rtmsg) },
+	{ RTM_NEWNEIGH, "RTM_NEWNEIGH", sizeof(struct ndmsg) },
+	{ RTM_GETNEIGH, "RTM_GETNEIGH", sizeof(struct ndmsg) },
+};
+
+/* H's type in words into BUF; *HDR the size of its fixed header before the attributes. */
+static const char *type_name(int bus, const struct nlmsghdr *h, char *buf, size_t len,
+			     size_t *hdr)
+{
+	*hdr = 0;
+	switch (h->nlmsg_type) {
+	case NLMSG_NOOP:
+		return "NLMSG_NOOP";
+	case NLMSG_DONE:
+		return "NLMSG_DONE";
+	case NLMSG_OVERRUN:
+		return "NLMSG_OVERRUN";
+	case NLMSG_ERROR:
+		*hdr = sizeof(struct nlmsgerr);
+		if (h->nlmsg_len >= NLMSG_HDRLEN + sizeof(struct nlmsgerr)) {
+			const struct nlmsgerr *e = mnl_nlmsg_get_payload(h);
+
+			/* Not capped, the request is echoed whole before the kernel's TLVs. */
+			if (!(h->nlmsg_flags & NLM_F_CAPPED) && e->msg.nlmsg_len >= NLMSG_HDRLEN)
+				*hdr += NLMSG_ALIGN(e->msg.nlmsg_len) - NLMSG_HDRLEN;
+
+			snprintf(buf, len, "NLMSG_ERROR %s", e->error ? errname(e->error) : "0 (ACK)");
+			return buf;
+		}
+		return "NLMSG_ERROR";
+	}
+	if (bus == NETLINK_RDMA) {
+		unsigned int client = RDMA_NL_GET_CLIENT(h->nlmsg_type);
+		unsigned int op = RDMA_NL_GET_OP(h->nlmsg_type);
+
+		if (client == RDMA_NL_NLDEV && op < sizeof(nldev_cmds) / sizeof(nldev_cmds[0]) &&
+		    nldev_cmds[op])
+			snprintf(buf, len, "RDMA %s", nldev_cmds[op]);
+		else
+			snprintf(buf, len, "RDMA client %u op %u", client, op);
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof(rtm) / sizeof(rtm[0]); i++)
+		if (bus == NETLINK_ROUTE && rtm[i].type == h->nlmsg_type) {
+			*hdr = rtm[i].hdr;
+			return rtm[i].name;
+		}
+	snprintf(buf, len, "type %u", h->nlmsg_type);
+	return buf;
+}
+
+/* H's flags as netlink.h names them, into BUF. */
+static const char *flag_names(const struct nlmsghdr *h, char *buf, size_t len)
+{
+	/* An error's upper bits are its own: the request cut, the kernel's TLVs after it. */
+	static const struct {
+		uint16_t bit;
+		const char *name;
+	} err[] = { { NLM_F_CAPPED, "CAPPED" }, { NLM_F_ACK_TLVS, "ACK_TLVS" } };
+	static const struct {
+		uint16_t bit;
+		const char *name;
+	} f[] = { { NLM_F_REQUEST, "REQUEST" }, { NLM_F_MULTI, "MULTI" }, { NLM_F_ACK, "ACK" },
+		  { NLM_F_ECHO, "ECHO" }, { NLM_F_DUMP_INTR, "DUMP_INTR" } };
+	/* A request's upper bits are its own (DUMP, CREATE, ...); an answer's, another's. */
+	static const struct {
+		uint16_t bit;
+		const char *name;
+	} req[] = { { NLM_F_DUMP, "DUMP" }, { NLM_F_ROOT, "ROOT" }, { NLM_F_MATCH, "MATCH" },
+		    { NLM_F_ATOMIC, "ATOMIC" },
+		    { NLM_F_REPLACE, "REPLACE" }, { NLM_F_EXCL, "EXCL" }, { NLM_F_CREATE, "CREATE" },
+		    { NLM_F_APPEND, "APPEND" } };
+	uint16_t rest = h->nlmsg_flags;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (rest & f[i].bit) {
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? "," : "", f[i].name);
+			rest &= (uint16_t)~f[i].bit;
+		}
+	for (size_t i = 0; (h->nlmsg_flags & NLM_F_REQUEST) && i < sizeof(req) / sizeof(req[0]); i++)
+		if ((rest & req[i].bit) == req[i].bit) {
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? "," : "",
+				 req[i].name);
+			rest &= (uint16_t)~req[i].bit;
+		}
+	for (size_t i = 0; h->nlmsg_type == NLMSG_ERROR && i < sizeof(err) / sizeof(err[0]); i++)
+		if (rest & err[i].bit) {
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? "," : "",
+				 err[i].name);
+			rest &= (uint16_t)~err[i].bit;
+		}
+	if (rest)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s0x%x", *buf ? "," : "", rest);
+	return *buf ? buf : "none";
+}
+
+/*
+ * H's attributes after its fixed header of HDR bytes, a line each: the
+ * type, the length, the first bytes in hex, and what they read as (a
+ * number of 1, 2, 4 or 8 bytes, or a string of printable bytes: others
+ * '?'). A nested attribute's own are not opened: its bytes show them.
+ */
+static void attrs(const struct nlmsghdr *h, size_t hdr)
+{
+	const struct nlattr *a;
+
+	if (h->nlmsg_len < NLMSG_HDRLEN + hdr)
+		return;
+	mnl_attr_for_each(a, h, hdr) {
+		const unsigned char *p = mnl_attr_get_payload(a);
+		uint16_t n = mnl_attr_get_payload_len(a);
+		bool text = n > 1 && !p[n - 1];
+
+		fprintf(out, "  attr %u%s, %u bytes:", mnl_attr_get_type(a),
+			(a->nla_type & NLA_F_NESTED) ? " (nested)" : "", n);
+		for (uint16_t i = 0; i < n && i < 16; i++)
+			fprintf(out, " %02x", p[i]);
+		if (n > 16)
+			fprintf(out, " ...");
+		for (uint16_t i = 0; text && i + 1 < n; i++)
+			text = p[i] >= 0x20 && p[i] < 0x7f;
+		if (text)
+			fprintf(out, "  \"%.*s\"", (int)(n - 1), (const char *)p);
+		else if (n == 1)
+			fprintf(out, "  = %u", p[0]);
+		else if (n == 2)
+			fprintf(out, "  = %u", mnl_attr_get_u16(a));
+		else if (n == 4)
+			fprintf(out, "  = %u", mnl_attr_get_u32(a));
+		else if (n == 8)
+			fprintf(out, "  = %llu", (unsigned long long)mnl_attr_get_u64(a));
+		fputc('\n', out);
+	}
+}
+
+void nldebug_msgs(int bus, const char *what, const void *buf, size_t len)
+{
+	const struct nlmsghdr *h = buf;
+	int left = (int)len;
+
+	if (!out)
+		return;
+	while (mnl_nlmsg_ok(h, left)) {
+		char name[64], flags[96];
+		size_t hdr;
+		const char *t = type_name(bus, h, name, sizeof(name), &hdr);
+
+		fprintf(out, "netlink %s: %s, flags %s, seq %u, port %u, %u bytes\n", what, t,
+			flag_names(h, flags, sizeof(flags)), h->nlmsg_seq, h->nlmsg_pid,
+			h->nlmsg_len);
+		attrs(h, hdr);
+		h = mnl_nlmsg_next(h, &left);
+	}
+	fflush(out);
+}

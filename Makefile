@@ -60,7 +60,7 @@ UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/stage2 tools/install-deps tools/stacks-report \
-	tools/run-tests tools/image tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus tools/capture-wire tools/capture-logs ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm2/prepare bats/kube/prepare bats/vm/build-inside bats/listen.bash bats/boot/story
+	tools/run-tests tools/image tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus tools/capture-wire tools/capture-logs tools/capture-sysfs tools/make-fixtures ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm2/prepare bats/kube/prepare bats/vm/build-inside bats/listen.bash bats/boot/story
 
 .PHONY: all bench check check-cloud check-boot check-stacks deb image demo fuzz fuzzers lint install install-bed install-ansible uninstall uninstall-bed uninstall-ansible clean unit-tests deps help pc-check
 
@@ -338,6 +338,7 @@ lint: build/rdmactl.bash
 		-D'SEC(x)=' -D__TARGET_ARCH_$(BPF_ARCH) src/kernel/capture_loop.bpf.c
 	shellcheck -x -S warning $(SCRIPTS) bats/helpers.bash bats/deb.bash bats/sshd.bash bats/stacks/stacks.bash bats/fixtures/outside-project/test.sh
 	shellcheck -s bash -S warning build/rdmactl.bash
+	shellcheck -s sh -S warning modules/rdmactl-generator.in
 	cd tools/ansible && ansible-lint -q
 
 SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@CONFIG@|$(SYSCONFDIR)/rdmactl/rxe.conf|g'

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Inside the model: the sources model_load (load.c) picks from. Each fills a
- * struct model; none calls another source or the loader.
+ * struct model; where one lacks a fact it reads it as the other does, one
+ * fact alone (the netlink dump has no driver: model_sysfs_driver), and the
+ * ports' MTUs and netdevs are every source's one pass (model_load_links,
+ * port.c). None calls the loader.
  */
 #ifndef RDMACTL_MODEL_SOURCES_H
 #define RDMACTL_MODEL_SOURCES_H

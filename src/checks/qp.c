@@ -22,7 +22,7 @@
  * system read again when one could be resending, and diagnosed. 0, or the
  * netlink's error.
  */
-static int watch(struct check_ctx *c, struct model_qpwatch *w)
+static int watch(struct check_ctx *c, struct diag_qpwatch *w)
 {
 	struct model_src src = { .root = c->o.root };
 	char path[4096];
@@ -31,20 +31,20 @@ static int watch(struct check_ctx *c, struct model_qpwatch *w)
 	model_netlink_capture(c->o.root, path, sizeof(path));
 	err = check_ctx_live(c) ? nl_open(&src.nl, NETLINK_RDMA) : nl_open_replay(path, &src.nl);
 	if (!err)
-		err = model_qpwatch(&src, c->o.dev, check_ctx_live(c) ? MODEL_QPWATCH_CHECK_MS : 0,
-				    true, w);
+		err = diag_qpwatch(&src, c->o.dev, check_ctx_live(c) ? DIAG_QPWATCH_CHECK_MS : 0,
+				   true, w);
 	nl_close(src.nl);
 	return err;
 }
 
-static void report(struct check_ctx *c, const struct model_qpwatch *w, size_t i)
+static void report(struct check_ctx *c, const struct diag_qpwatch *w, size_t i)
 {
 	const struct rdma_qp *q = &w->now->qs.v[i];
-	const struct model_qpdiag *d = &w->diag[i];
-	size_t others = d->trouble == MODEL_QPT_STALLED ? model_qpwatch_stalled_on(w, i) : 1;
+	const struct diag_qp *d = &w->diag[i];
+	size_t others = d->trouble == DIAG_QPT_STALLED ? diag_qpwatch_stalled_on(w, i) : 1;
 	char who[64];
 
-	if (d->trouble == MODEL_QPT_ERROR)
+	if (d->trouble == DIAG_QPT_ERROR)
 		check_report(c, V_FAIL, d->fix, "QP %u (%s) of %s on %s is in %s: %s (%s: %s)",
 			     q->qpn, model_qp_type_name(q->type), model_qp_owner(q, who, sizeof(who)),
 			     q->dev, model_qp_state_name(q->state), d->cause,
@@ -66,7 +66,7 @@ static void report(struct check_ctx *c, const struct model_qpwatch *w, size_t i)
  * owe their peer packets (qp's "untold"), named in one line, skipped.
  */
 static void untold(struct check_ctx *c, const struct model_qps *qs,
-		   const struct model_qpdiag *diag, int pid)
+		   const struct diag_qp *diag, int pid)
 {
 	char list[512] = "", who[64];
 	size_t n = 0;
@@ -74,7 +74,7 @@ static void untold(struct check_ctx *c, const struct model_qps *qs,
 	for (size_t i = 0; i < qs->n; i++) {
 		const struct rdma_qp *q = &qs->v[i];
 
-		if (diag[i].trouble != MODEL_QPT_NONE || (pid && q->pid != (uint32_t)pid) ||
+		if (diag[i].trouble != DIAG_QPT_NONE || (pid && q->pid != (uint32_t)pid) ||
 		    strcmp(model_qp_verdict(qs, i), "untold"))
 			continue;
 		if (n++ < MAX_NAMED)
@@ -95,7 +95,7 @@ static void untold(struct check_ctx *c, const struct model_qps *qs,
  */
 static void check_qps_of(struct check_ctx *c, int pid, const char *who)
 {
-	struct model_qpwatch w;
+	struct diag_qpwatch w;
 	const struct model_qps *now;
 	size_t mine = 0, bad = 0, rts;
 	int err;
@@ -122,10 +122,10 @@ static void check_qps_of(struct check_ctx *c, int pid, const char *who)
 		return;
 	}
 	now = &w.now->qs;
-	model_qpwatch_could_resend(&w.r[0].qs, pid, &rts);
+	diag_qpwatch_could_resend(&w.r[0].qs, pid, &rts);
 	for (size_t i = 0; i < now->n; i++) {
 		mine += !pid || now->v[i].pid == (uint32_t)pid;
-		if (w.diag[i].trouble == MODEL_QPT_NONE || (pid && now->v[i].pid != (uint32_t)pid))
+		if (w.diag[i].trouble == DIAG_QPT_NONE || (pid && now->v[i].pid != (uint32_t)pid))
 			continue;
 		if (bad++ < MAX_NAMED)
 			report(c, &w, i);
@@ -142,7 +142,7 @@ static void check_qps_of(struct check_ctx *c, int pid, const char *who)
 			     w.before ? ", none resending unanswered" :
 			     !check_ctx_live(c) ? " (one reading: resending is not told)" :
 			     rts ? ", none owing its peer a packet" : "");
-	model_qpwatch_free(&w);
+	diag_qpwatch_free(&w);
 }
 
 void check_qps(struct check_ctx *c)

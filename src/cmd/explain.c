@@ -20,11 +20,11 @@
 #include "views/explain.h"
 
 /* The installed libraries' own words for a status or an event. */
-static const char *library_text(enum model_failure_kind k, int value)
+static const char *library_text(enum diag_failure_kind k, int value)
 {
-	if (k == MODEL_FAILURE_WC_STATUS)
+	if (k == DIAG_FAILURE_WC_STATUS)
 		return ibv_wc_status_str((enum ibv_wc_status)value);
-	if (k == MODEL_FAILURE_CM_EVENT)
+	if (k == DIAG_FAILURE_CM_EVENT)
 		return rdma_event_str((enum rdma_cm_event_type)value);
 	return NULL;
 }
@@ -42,9 +42,9 @@ struct host_run {
 	struct check_ctx c;
 	bool ran;
 	char all[256];		/* every entry's, each once: the run's --only, kept by C */
-	char ids[MODEL_FAILURE_LOG_ITEMS][128];	/* each entry's checks */
-	struct view_explain_host h[MODEL_FAILURE_LOG_ITEMS];
-	const struct view_explain_host *p[MODEL_FAILURE_LOG_ITEMS];
+	char ids[DIAG_FAILURE_LOG_ITEMS][128];	/* each entry's checks */
+	struct view_explain_host h[DIAG_FAILURE_LOG_ITEMS];
+	const struct view_explain_host *p[DIAG_FAILURE_LOG_ITEMS];
 };
 
 /* ID added to the comma-separated LIST (LEN bytes) unless there already or past room: whether it was. */
@@ -100,17 +100,17 @@ static size_t tell_checks(const char *tell, char *buf, size_t len)
 }
 
 /* What the checks ID of H found: shown on a failure or warning, cleared on a pass alone. */
-static enum model_failure_standing standing(const char *id, void *arg)
+static enum diag_failure_standing standing(const char *id, void *arg)
 {
 	const struct view_explain_host *h = arg;
 	enum verdict v = check_verdict_of(h->r, h->n, id);
 
-	return v == V_FAIL || v == V_WARN ? MODEL_FAILURE_SHOWN :
-	       v == V_PASS ? MODEL_FAILURE_CLEARED : MODEL_FAILURE_OPEN;
+	return v == V_FAIL || v == V_WARN ? DIAG_FAILURE_SHOWN :
+	       v == V_PASS ? DIAG_FAILURE_CLEARED : DIAG_FAILURE_OPEN;
 }
 
 static void host_run(struct cmd_ctx *ctx, const struct cli_args *a, struct host_run *r,
-		     const struct model_failure *const *f, size_t n)
+		     const struct diag_failure *const *f, size_t n)
 {
 	struct check_opts o = { .root = ctx->sysfs_root, .gid_index = -1 };
 	bool no_host = cli_flag(a, "no-host");
@@ -119,7 +119,7 @@ static void host_run(struct cmd_ctx *ctx, const struct cli_args *a, struct host_
 	memset(r->p, 0, sizeof(r->p));
 	r->all[0] = '\0';
 	r->ran = false;
-	for (size_t i = 0; i < n && i < MODEL_FAILURE_LOG_ITEMS; i++) {
+	for (size_t i = 0; i < n && i < DIAG_FAILURE_LOG_ITEMS; i++) {
 		char *ids = r->ids[i];
 
 		if (!tell_checks(f[i]->tell, ids, sizeof(r->ids[i])))
@@ -146,18 +146,18 @@ static void host_run(struct cmd_ctx *ctx, const struct cli_args *a, struct host_
 		o.gid_index = 0;
 	checks_run(&o, &r->c);
 	r->ran = true;
-	for (size_t i = 0; i < n && i < MODEL_FAILURE_LOG_ITEMS; i++) {
+	for (size_t i = 0; i < n && i < DIAG_FAILURE_LOG_ITEMS; i++) {
 		if (!r->p[i])
 			continue;
 		for (size_t k = 0; k < r->c.nr && r->h[i].n < VIEW_EXPLAIN_HOST_RESULTS; k++)
 			if (checks_listed(r->ids[i], r->c.r[k].id))
 				r->h[i].r[r->h[i].n++] = &r->c.r[k];
 		/* Ranked only where a check a cause rests on gave a verdict here. */
-		for (size_t c = 0; c < MODEL_FAILURE_CAUSES && f[i]->causes[c]; c++) {
+		for (size_t c = 0; c < DIAG_FAILURE_CAUSES && f[i]->causes[c]; c++) {
 			if (check_verdict_of(r->h[i].r, r->h[i].n,
-					     model_failure_rests(f[i], c, NULL)) != V_SKIP) {
-				r->h[i].nrank = model_failure_rank(f[i], standing, &r->h[i],
-								   r->h[i].rank);
+					     diag_failure_rests(f[i], c, NULL)) != V_SKIP) {
+				r->h[i].nrank = diag_failure_rank(f[i], standing, &r->h[i],
+								  r->h[i].rank);
 				break;
 			}
 		}
@@ -175,7 +175,7 @@ static void host_done(struct host_run *r)
  * The log on FD a line at a time into L, in a buffer of fixed size: a line
  * longer than it is matched by its first part. 0, or the read's errno.
  */
-static int read_log(int fd, struct model_failure_log *l)
+static int read_log(int fd, struct diag_failure_log *l)
 {
 	static char buf[64 << 10];
 	size_t have = 0;
@@ -194,7 +194,7 @@ static int read_log(int fd, struct model_failure_log *l)
 		have += (size_t)r;
 		while ((nl = memchr(start, '\n', (size_t)(buf + have - start)))) {
 			if (!skipping)
-				model_failure_log_line(l, start, (size_t)(nl - start), library_text);
+				diag_failure_log_line(l, start, (size_t)(nl - start), library_text);
 			skipping = false;
 			start = nl + 1;
 		}
@@ -202,22 +202,22 @@ static int read_log(int fd, struct model_failure_log *l)
 		memmove(buf, start, have);
 		if (have == sizeof(buf)) {
 			if (!skipping)
-				model_failure_log_line(l, buf, have, library_text);
+				diag_failure_log_line(l, buf, have, library_text);
 			skipping = true;
 			have = 0;
 		}
 	}
 	if (have && !skipping)
-		model_failure_log_line(l, buf, have, library_text);
+		diag_failure_log_line(l, buf, have, library_text);
 	return 0;
 }
 
 /* explain --file PATH, or - (standard input): the whole log. */
 static int explain_log(struct cmd_ctx *ctx, const struct cli_args *a, const char *path)
 {
-	static struct model_failure_log l;
+	static struct diag_failure_log l;
 	static struct host_run host;
-	const struct model_failure *f[MODEL_FAILURE_LOG_ITEMS] = { NULL };
+	const struct diag_failure *f[DIAG_FAILURE_LOG_ITEMS] = { NULL };
 	bool in = !strcmp(path, "-");
 	mode_t type = 0;
 	int fd = in ? STDIN_FILENO : safe_open_at(AT_FDCWD, path, &type), err;
@@ -229,7 +229,7 @@ static int explain_log(struct cmd_ctx *ctx, const struct cli_args *a, const char
 		pr_err("explain: cannot open %s (%s: %s)", path, errname(fd), strerror(-fd));
 		return -EAGAIN;
 	}
-	model_failure_log_init(&l);
+	diag_failure_log_init(&l);
 	err = read_log(fd, &l);
 	if (!in)
 		close(fd);
@@ -238,7 +238,7 @@ static int explain_log(struct cmd_ctx *ctx, const struct cli_args *a, const char
 		       errname(err), strerror(-err));
 		return -EAGAIN;
 	}
-	model_failure_log_finish(&l);
+	diag_failure_log_finish(&l);
 	for (size_t i = 0; i < l.n; i++)
 		f[i] = l.items[i].f;
 	host_run(ctx, a, &host, f, l.n);
@@ -251,14 +251,14 @@ static int explain_log(struct cmd_ctx *ctx, const struct cli_args *a, const char
 int cmd_explain(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	static struct host_run host;
-	const struct model_failure *f[16];
+	const struct diag_failure *f[16];
 	const char *file = cli_str(a, "file");
 	char text[1024] = "";
 	size_t n, len = 0;
 
 	if (cli_flag(a, "list")) {
-		const struct model_failure *all[512];
-		size_t total = model_failure_all(all, sizeof(all) / sizeof(all[0]));
+		const struct diag_failure *all[512];
+		size_t total = diag_failure_all(all, sizeof(all) / sizeof(all[0]));
 
 		if (file || a->argc)
 			return cli_usage(a, "--list lists every entry: give it alone");
@@ -283,7 +283,7 @@ int cmd_explain(struct cmd_ctx *ctx, const struct cli_args *a)
 					 "line with the status or error alone", sizeof(text) - 1);
 		len += (size_t)w;
 	}
-	n = model_failure_match(text, library_text, f, sizeof(f) / sizeof(f[0]));
+	n = diag_failure_match(text, library_text, f, sizeof(f) / sizeof(f[0]));
 	if (!n)
 		return cli_usage(a, "nothing rdmactl knows is in '%s': give a work completion "
 				 "status (12, IBV_WC_RETRY_EXC_ERR, 'transport retry counter "

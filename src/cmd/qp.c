@@ -16,7 +16,7 @@ int cmd_qp(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	const char *dev = a->argc ? a->argv[0] : NULL;
 	struct model_src src = cmd_model_src(ctx);
-	struct model_qpwatch w;
+	struct diag_qpwatch w;
 	struct op_err e;
 	int err;
 
@@ -26,13 +26,13 @@ int cmd_qp(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (err)
 		return err;
 	/* One reading cannot tell a QP resending from one idle: a second look, live. */
-	err = model_qpwatch(&src, dev, *ctx->sysfs_root ? 0 : MODEL_QPWATCH_GLANCE_MS, false, &w);
+	err = diag_qpwatch(&src, dev, *ctx->sysfs_root ? 0 : DIAG_QPWATCH_GLANCE_MS, false, &w);
 	if (err == -ENODEV && dev)
 		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, dev), &e));
 	if (err)
 		return cmd_fail((explain_qp_dump(&e, err, nl_ext_msg(src.nl)), &e));
-	model_qpwatch_mark(&w);
+	diag_qpwatch_mark(&w);
 	view_qp(ctx->out, &w.now->qs);
-	model_qpwatch_free(&w);
+	diag_qpwatch_free(&w);
 	return 0;
 }

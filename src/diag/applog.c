@@ -14,7 +14,7 @@
 
 #include "diag/failure.h"
 
-#define MSG MODEL_FAILURE_MESSAGE
+#define MSG DIAG_FAILURE_MESSAGE
 
 #define RPING "rping (rdma-core's librdmacm/examples/rping.c)"
 #define RDMA_CLIENT "rdma_client (rdma-core's librdmacm/examples/rdma_client.c; rdma_server " \
@@ -50,7 +50,7 @@
 	"what it registers, and it has no CAP_IPC_LOCK in the initial user namespace (a " \
 	"container's or a service's limit, often 64 KiB or 8 MiB)"
 
-static const struct model_failure table[] = {
+static const struct diag_failure table[] = {
 	/* librdmacm's tools. */
 	{ MSG, 1, "No RDMA devices were detected",
 	  "rdma_create_event_channel found no RDMA device this process can use (ENODEV)",
@@ -72,7 +72,7 @@ static const struct model_failure table[] = {
 	  "naming the call and its errno ('rdma_connect: Connection refused')",
 	  { "the call named on the line before it failed, for its errno's reasons", NULL },
 	  "the line before it", "rdma_client: end -1", NULL,
-	  "rdma_client (rdma-core's librdmacm/examples/rdma_client.c)", MODEL_FAILURE_NOTICE },
+	  "rdma_client (rdma-core's librdmacm/examples/rdma_client.c)", DIAG_FAILURE_NOTICE },
 	{ MSG, 2, "failed to create RDMA CM event channel",
 	  "librdmacm could not open the rdma_cm node (/dev/infiniband/rdma_cm)",
 	  { "rdma_ucm is not loaded, so the node does not exist (modprobe rdma_ucm; "
@@ -138,7 +138,7 @@ static const struct model_failure table[] = {
 	    "the exchange of the QPs' addresses over TCP failed: the other side ended first",
 	    NULL },
 	  "the line before it; " "'rdmactl check --gid-index N'", "failed to connect QPs", NULL,
-	  RC_EXAMPLE, MODEL_FAILURE_FOLLOWS },
+	  RC_EXAMPLE, DIAG_FAILURE_FOLLOWS },
 
 	/* Open MPI's openib BTL, where UCX is not used. */
 	{ MSG, 29, "No OpenFabrics connection schemes reported that they were able to be",
@@ -233,7 +233,7 @@ static const struct model_failure table[] = {
 	  { "no rxe link on the netdev the address (or the route to it) is on: 'rdma_resolve_"
 	    "route: No such device' (ENODEV), as for 127.0.0.1, whose netdev is lo", NULL },
 	  "'rdmactl link' (which netdev each rxe link is on), 'rdmactl check --peer ADDR'",
-	  "waiting for addr/route resolution state 11", NULL, RPING, MODEL_FAILURE_FOLLOWS },
+	  "waiting for addr/route resolution state 11", NULL, RPING, DIAG_FAILURE_FOLLOWS },
 	{ MSG, 10, "Endpoint timeout",
 	  "UCX gave up on a peer: no acknowledgement came after its retries (a completion "
 	  "with 'transport retry counter exceeded' under it)",
@@ -283,7 +283,7 @@ static const struct model_failure table[] = {
 	  "UCX's own lines before it; 'rdmactl env' (UCX_NET_DEVICES for the rxe link), "
 	  "'rdmactl check --pid PID'",
 	  "MPIDI_UCX_mpi_init_hook(185): ucx function returned with failed status(ucx_init.c "
-	  "185 MPIDI_UCX_mpi_init_hook No such device)", NULL, MPICH, MODEL_FAILURE_FOLLOWS },
+	  "185 MPIDI_UCX_mpi_init_hook No such device)", NULL, MPICH, DIAG_FAILURE_FOLLOWS },
 
 	/* NVMe over RDMA: the kernel's host and target, nvme-cli through libnvme. */
 	{ MSG, 13, "rdma connection establishment failed (%d)",
@@ -312,7 +312,7 @@ static const struct model_failure table[] = {
 	    "status 28 (consumer defined): nvmet refused it (its own line says why)", NULL },
 	  "the target's nvmet configuration (its ports and the subsystems linked to them)",
 	  "nvme nvme0: Connect rejected: status 8 (invalid service ID).", NULL, NVME_HOST, 
-	  MODEL_FAILURE_OWN_STATUS },
+	  DIAG_FAILURE_OWN_STATUS },
 	{ MSG, 16, "binding CM ID to %pISpcs failed (%d)",
 	  "the kernel's NVMe target could not listen on the port's address",
 	  { "(-19, ENODEV): the netdev that holds the address has no rxe link",
@@ -326,7 +326,7 @@ static const struct model_failure table[] = {
 	    "nvme-rdma is not loaded: the kernel did not know the rdma transport", NULL },
 	  "'dmesg' (nvme's lines), " TELL_PEER,
 	  "could not add new controller: failed to write to nvme-fabrics device", NULL, LIBNVME,
-	  MODEL_FAILURE_FOLLOWS },
+	  DIAG_FAILURE_FOLLOWS },
 	{ MSG, 18, "failed to open nvme-fabrics device",
 	  "nvme connect could not open /dev/nvme-fabrics",
 	  { "nvme-fabrics (with nvme-rdma) is not loaded: 'modprobe nvme-rdma'", NULL },
@@ -348,7 +348,7 @@ static const struct model_failure table[] = {
 	  "the status beside it; " TELL_NCCL ", " TELL_PEER,
 	  "gpu-201:9981:10021 [2] NCCL WARN NET/IB : Got completion from peer 10.0.1.12<48133> "
 	  "with error 12, opcode 0, len 32768, vendor err 129 (Recv)", NULL, NCCL_IB,
-	  MODEL_FAILURE_FOLLOWS },
+	  DIAG_FAILURE_FOLLOWS },
 	{ MSG, 34, "NET/IB : Got completion from peer %s with status=%d opcode=%d len=%d vendor err %d (%s)",
 	  "NCCL's network proxy polled an error completion on its connection to that peer: "
 	  "status=N is the work completion status that says why; vendor err is the device's "
@@ -360,7 +360,7 @@ static const struct model_failure table[] = {
 	  "the status beside it; " TELL_NCCL ", " TELL_PEER,
 	  "NCCL WARN NET/IB : Got completion from peer 10.0.1.12<48133> with status=12 opcode=0 "
 	  "len=0 vendor err 129 (Recv) localGid ::ffff:10.0.1.11 remoteGid ::ffff:10.0.1.12",
-	  NULL, NCCL_IB, MODEL_FAILURE_FOLLOWS },
+	  NULL, NCCL_IB, DIAG_FAILURE_FOLLOWS },
 	{ MSG, 35, "Call to ibv_modify_qp failed with %d %s, %s",
 	  "NCCL could not move a QP to its next state; the line names the device, the states, "
 	  "the local GID index and both GIDs",
@@ -412,13 +412,13 @@ static const struct model_failure table[] = {
 	  "[2026-12-01 10:00:00.123456] nvme_rdma.c:1384:nvme_rdma_process_event: *ERROR*: "
 	  "Expected RDMA_CM_EVENT_ESTABLISHED but received RDMA_CM_EVENT_REJECTED (8) from CM "
 	  "event channel (status = 8)", NULL, SPDK_HOST,
-	  MODEL_FAILURE_FOLLOWS | MODEL_FAILURE_OWN_STATUS },
+	  DIAG_FAILURE_FOLLOWS | DIAG_FAILURE_OWN_STATUS },
 	{ MSG, 42, "RDMA connect error %d",
 	  "SPDK's NVMe host could not connect a queue pair to the target",
 	  { "the rdma_cm event before it says why (its 'Expected ... but received' line)",
 	    NULL },
 	  "the line before it", "nvme_rdma.c:1123:nvme_rdma_connect_established: *ERROR*: RDMA "
-	  "connect error -74", NULL, SPDK_HOST, MODEL_FAILURE_FOLLOWS },
+	  "connect error -74", NULL, SPDK_HOST, DIAG_FAILURE_FOLLOWS },
 	/*
 	 * NFS over RDMA. mount.nfs says most failures in the errno's words
 	 * ('mount.nfs4: Connection refused', '... Protocol error'): the errno
@@ -435,7 +435,7 @@ static const struct model_failure table[] = {
 	  MOUNT_NFS, 0 },
 };
 
-const struct model_failure *model_failure_applog(size_t *n)
+const struct diag_failure *diag_failure_applog(size_t *n)
 {
 	*n = sizeof(table) / sizeof(table[0]);
 	return table;

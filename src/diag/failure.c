@@ -14,17 +14,17 @@
 #include "kernel/roce.h"
 #include "diag/failure.h"
 
-#define WC MODEL_FAILURE_WC_STATUS
-#define CM MODEL_FAILURE_CM_EVENT
-#define ER MODEL_FAILURE_ERRNO
+#define WC DIAG_FAILURE_WC_STATUS
+#define CM DIAG_FAILURE_CM_EVENT
+#define ER DIAG_FAILURE_ERRNO
 
 /* What tells a QP's failure on this host: the live check, its state and owner, the counters. */
 #define TELL_QP "'rdmactl check --only qps' (each QP in trouble with its owner and likely " \
 	"cause; '--pid PID' for one program's), 'rdmactl qp' (the QP's state and its peer's), " \
 	"'rdmactl stat' (the counters)"
 
-static const struct model_failure table[] = {
-	{ WC, IBV_WC_SUCCESS, "IBV_WC_SUCCESS", "the work request completed", { NULL }, NULL, NULL, NULL, NULL, MODEL_FAILURE_NOTICE },
+static const struct diag_failure table[] = {
+	{ WC, IBV_WC_SUCCESS, "IBV_WC_SUCCESS", "the work request completed", { NULL }, NULL, NULL, NULL, NULL, DIAG_FAILURE_NOTICE },
 	{ WC, IBV_WC_LOC_LEN_ERR, "IBV_WC_LOC_LEN_ERR",
 	  "a message did not fit: a SEND was longer than the receive posted for it, or a "
 	  "scatter list ran past its memory region",
@@ -292,15 +292,15 @@ static const struct model_failure table[] = {
 
 #define NTABLE (sizeof(table) / sizeof(table[0]))
 
-const char *model_failure_kind_name(enum model_failure_kind k)
+const char *diag_failure_kind_name(enum diag_failure_kind k)
 {
 	return k == WC ? "wc_status" : k == CM ? "cm_event" : k == ER ? "errno" :
-	       k == MODEL_FAILURE_MESSAGE ? "message" : "kernel_log";
+	       k == DIAG_FAILURE_MESSAGE ? "message" : "kernel_log";
 }
 
 /* The LEN entries of T after the N in OUT already, as far as MAX allows: the new count. */
-static size_t append(const struct model_failure **out, size_t n, size_t max,
-		     const struct model_failure *t, size_t len)
+static size_t append(const struct diag_failure **out, size_t n, size_t max,
+		     const struct diag_failure *t, size_t len)
 {
 	for (size_t i = 0; i < len; i++, n++)
 		if (n < max)
@@ -308,15 +308,15 @@ static size_t append(const struct model_failure **out, size_t n, size_t max,
 	return n;
 }
 
-size_t model_failure_all(const struct model_failure **out, size_t max)
+size_t diag_failure_all(const struct diag_failure **out, size_t max)
 {
-	const struct model_failure *kl, *msg, *app, *kern;
+	const struct diag_failure *kl, *msg, *app, *kern;
 	size_t nkl, nmsg, napp, nkern, n;
 
-	kl = model_failure_rxelog(&nkl);
-	msg = model_failure_stacklog(&nmsg);
-	app = model_failure_applog(&napp);
-	kern = model_failure_kernlog(&nkern);
+	kl = diag_failure_rxelog(&nkl);
+	msg = diag_failure_stacklog(&nmsg);
+	app = diag_failure_applog(&napp);
+	kern = diag_failure_kernlog(&nkern);
 	n = append(out, 0, max, table, NTABLE);
 	n = append(out, n, max, kl, nkl);
 	n = append(out, n, max, msg, nmsg);

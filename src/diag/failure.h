@@ -5,49 +5,49 @@
  * rdma_cm's events and rdma_rxe's kernel log lines, each with its causes
  * (most likely first) and the rdmactl command that tells which.
  */
-#ifndef RDMACTL_MODEL_FAILURE_H
-#define RDMACTL_MODEL_FAILURE_H
+#ifndef RDMACTL_DIAG_FAILURE_H
+#define RDMACTL_DIAG_FAILURE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-enum model_failure_kind {
-	MODEL_FAILURE_WC_STATUS,	/* enum ibv_wc_status */
-	MODEL_FAILURE_CM_EVENT,		/* enum rdma_cm_event_type */
-	MODEL_FAILURE_ERRNO,		/* an errno a verbs or rdma_cm call set */
-	MODEL_FAILURE_KERNEL_LOG,	/* a line rdma_rxe logs (diag/rxelog.c) */
-	MODEL_FAILURE_MESSAGE,		/* a program's or library's message (diag/stacklog.c) */
+enum diag_failure_kind {
+	DIAG_FAILURE_WC_STATUS,	/* enum ibv_wc_status */
+	DIAG_FAILURE_CM_EVENT,		/* enum rdma_cm_event_type */
+	DIAG_FAILURE_ERRNO,		/* an errno a verbs or rdma_cm call set */
+	DIAG_FAILURE_KERNEL_LOG,	/* a line rdma_rxe logs (diag/rxelog.c) */
+	DIAG_FAILURE_MESSAGE,		/* a program's or library's message (diag/stacklog.c) */
 };
 
-#define MODEL_FAILURE_CAUSES 5
+#define DIAG_FAILURE_CAUSES 5
 
 /* It says nothing went wrong: never a log's cause. */
-#define MODEL_FAILURE_NOTICE 1u
+#define DIAG_FAILURE_NOTICE 1u
 /*
  * A message a program prints with perror() where errno is stale (a read
  * that met the end of the stream sets none): the errno's words after it on
  * its line are no failure's.
  */
-#define MODEL_FAILURE_PERROR 2u
+#define DIAG_FAILURE_PERROR 2u
 /*
  * It follows from a failure another line names (a program's "Couldn't
  * connect to remote QP" after its RTR failure, nvme's verdict after the
  * kernel's): a log's cause only when nothing else is.
  */
-#define MODEL_FAILURE_FOLLOWS 4u
+#define DIAG_FAILURE_FOLLOWS 4u
 /*
  * Its "status N" is its own (a reject reason, an errno), not a work
  * completion's: a positive number beside it on its line names no status.
  */
-#define MODEL_FAILURE_OWN_STATUS 8u
+#define DIAG_FAILURE_OWN_STATUS 8u
 
-struct model_failure {
-	enum model_failure_kind kind;
+struct diag_failure {
+	enum diag_failure_kind kind;
 	int value;		/* the status, event or errno */
 	/* "IBV_WC_RETRY_EXC_ERR", "RDMA_CM_EVENT_ADDR_ERROR", "ENOMEM"; a log line's words */
 	const char *name;
 	const char *what;	/* what happened */
-	const char *causes[MODEL_FAILURE_CAUSES];	/* on rxe, most likely first; NULL-ended */
+	const char *causes[DIAG_FAILURE_CAUSES];	/* on rxe, most likely first; NULL-ended */
 	const char *tell;	/* what tells which cause it is */
 	/*
 	 * A kernel log line's: the whole line as rxe prints it; other words that
@@ -58,69 +58,69 @@ struct model_failure {
 	 */
 	const char *form, *also;
 	const char *source;	/* a message's: the program and the file of its source */
-	unsigned flags;		/* MODEL_FAILURE_NOTICE, _PERROR, _FOLLOWS, _OWN_STATUS */
+	unsigned flags;		/* DIAG_FAILURE_NOTICE, _PERROR, _FOLLOWS, _OWN_STATUS */
 };
 
 /* What a host's check says of a cause it rests on. */
-enum model_failure_standing {
-	MODEL_FAILURE_SHOWN,	/* the check finds it here (fail or warning) */
-	MODEL_FAILURE_OPEN,	/* no check tells it, or its verdict says nothing of it */
-	MODEL_FAILURE_CLEARED,	/* the check finds it not here */
+enum diag_failure_standing {
+	DIAG_FAILURE_SHOWN,	/* the check finds it here (fail or warning) */
+	DIAG_FAILURE_OPEN,	/* no check tells it, or its verdict says nothing of it */
+	DIAG_FAILURE_CLEARED,	/* the check finds it not here */
 };
 
-struct model_failure_ranked {
+struct diag_failure_ranked {
 	size_t cause;		/* the index in causes[] */
-	enum model_failure_standing standing;
+	enum diag_failure_standing standing;
 };
 
 /*
  * F's causes ranked by what a host shows, into OUT (diag/failure_host.c):
  * those its checks find first, then those no check tells, then those its
  * checks find not there, each group in the catalogue's order. STANDING(ID,
- * ARG) says what the host's check ID found (MODEL_FAILURE_OPEN for one not
+ * ARG) says what the host's check ID found (DIAG_FAILURE_OPEN for one not
  * run). How many causes.
  */
-size_t model_failure_rank(const struct model_failure *f,
-			  enum model_failure_standing (*standing)(const char *id, void *arg),
-			  void *arg, struct model_failure_ranked out[MODEL_FAILURE_CAUSES]);
+size_t diag_failure_rank(const struct diag_failure *f,
+			  enum diag_failure_standing (*standing)(const char *id, void *arg),
+			  void *arg, struct diag_failure_ranked out[DIAG_FAILURE_CAUSES]);
 
 /* "shown", "open", "cleared". */
-const char *model_failure_standing_name(enum model_failure_standing s);
+const char *diag_failure_standing_name(enum diag_failure_standing s);
 /*
  * The id of the host's check that tells F's cause I ("memlock"); NULL: none
  * does. *SHORT_OF (unless SHORT_OF is NULL): why its pass clears nothing
  * ("it reads this shell's limit, ..."), NULL when it does.
  */
-const char *model_failure_rests(const struct model_failure *f, size_t i, const char **short_of);
+const char *diag_failure_rests(const struct diag_failure *f, size_t i, const char **short_of);
 /* Row I of that table: its entry's kind and name; false past its end. */
-bool model_failure_rests_row(size_t i, enum model_failure_kind *kind, const char **name);
+bool diag_failure_rests_row(size_t i, enum diag_failure_kind *kind, const char **name);
 
 /* "wc_status", "cm_event", "errno", "kernel_log", "message". */
-const char *model_failure_kind_name(enum model_failure_kind k);
+const char *diag_failure_kind_name(enum diag_failure_kind k);
 
 /* rdma_rxe's kernel log lines (diag/rxelog.c): the table, its length into *N. */
-const struct model_failure *model_failure_rxelog(size_t *n);
+const struct diag_failure *diag_failure_rxelog(size_t *n);
 
 /* The programs' and libraries' messages (diag/stacklog.c): the table, its length into *N. */
-const struct model_failure *model_failure_stacklog(size_t *n);
+const struct diag_failure *diag_failure_stacklog(size_t *n);
 /* Theirs over rdma_cm: librdmacm's tools, UCX, libfabric, NVMe (diag/applog.c). */
-const struct model_failure *model_failure_applog(size_t *n);
+const struct diag_failure *diag_failure_applog(size_t *n);
 /* The kernel's other RDMA lines: ib_core, rdma_cm, xprtrdma (diag/kernlog.c). */
-const struct model_failure *model_failure_kernlog(size_t *n);
+const struct diag_failure *diag_failure_kernlog(size_t *n);
 /*
  * Where printf FORMAT's words first stand in HAY (lowercased, each run of
  * white space one space), its conversions standing for anything; -1 when
  * they do not, in order.
  */
-long model_failure_format_at(const char *hay, const char *format);
+long diag_failure_format_at(const char *hay, const char *format);
 /*
- * The longest literal run of printf FORMAT, as model_failure_format_at seeks
+ * The longest literal run of printf FORMAT, as diag_failure_format_at seeks
  * it, into BUF (SIZE bytes): a line that lacks it is not the format's. Its length.
  */
-size_t model_failure_format_anchor(const char *format, char *buf, size_t size);
+size_t diag_failure_format_anchor(const char *format, char *buf, size_t size);
 
 /* Every entry known, of every table, into OUT (at most MAX): how many there are. */
-size_t model_failure_all(const struct model_failure **out, size_t max);
+size_t diag_failure_all(const struct diag_failure **out, size_t max);
 
 /*
  * What TEXT (a number, a name, a library's words for it, or a pasted line
@@ -129,13 +129,13 @@ size_t model_failure_all(const struct model_failure **out, size_t max);
  * event's words as the installed library says them (ibv_wc_status_str,
  * rdma_event_str), NULL when it has none.
  */
-size_t model_failure_match(const char *text,
-			   const char *(*text_of)(enum model_failure_kind k, int value),
-			   const struct model_failure **out, size_t max);
+size_t diag_failure_match(const char *text,
+			   const char *(*text_of)(enum diag_failure_kind k, int value),
+			   const struct diag_failure **out, size_t max);
 /* The same of TEXT's LEN bytes (no NUL needed; one ends the text), the first 1023 read. */
-size_t model_failure_match_n(const char *text, size_t len,
-			     const char *(*text_of)(enum model_failure_kind k, int value),
-			     const struct model_failure **out, size_t max);
+size_t diag_failure_match_n(const char *text, size_t len,
+			     const char *(*text_of)(enum diag_failure_kind k, int value),
+			     const struct diag_failure **out, size_t max);
 
 /*
  * A whole log read a line at a time (explain --file): each known entry once,
@@ -143,30 +143,30 @@ size_t model_failure_match_n(const char *text, size_t len,
  * log's size. The cause is the first error that is not the consequence of
  * another (a flush, a disconnect): what most likely made the rest.
  */
-#define MODEL_FAILURE_LOG_ITEMS 128
-#define MODEL_FAILURE_LOG_LINES 8	/* the line numbers kept of each item */
-#define MODEL_FAILURE_LOG_QUOTE 160	/* the bytes of its first line kept, made printable */
+#define DIAG_FAILURE_LOG_ITEMS 128
+#define DIAG_FAILURE_LOG_LINES 8	/* the line numbers kept of each item */
+#define DIAG_FAILURE_LOG_QUOTE 160	/* the bytes of its first line kept, made printable */
 
-struct model_failure_log_item {
-	const struct model_failure *f;
+struct diag_failure_log_item {
+	const struct diag_failure *f;
 	size_t count;		/* the lines that hold it */
-	size_t lines[MODEL_FAILURE_LOG_LINES];	/* the first of them, 1-based */
-	char quote[MODEL_FAILURE_LOG_QUOTE];	/* its first line, control bytes as '?' */
+	size_t lines[DIAG_FAILURE_LOG_LINES];	/* the first of them, 1-based */
+	char quote[DIAG_FAILURE_LOG_QUOTE];	/* its first line, control bytes as '?' */
 };
 
-struct model_failure_log {
+struct diag_failure_log {
 	size_t lines;		/* read so far */
 	size_t known;		/* lines holding anything known */
-	struct model_failure_log_item items[MODEL_FAILURE_LOG_ITEMS];
+	struct diag_failure_log_item items[DIAG_FAILURE_LOG_ITEMS];
 	size_t n;
 	long cause;		/* the index in items of the likely cause; -1: none */
 };
 
-void model_failure_log_init(struct model_failure_log *l);
-/* One line of the log (LEN bytes, no newline; any bytes), TEXT_OF as model_failure_match's. */
-void model_failure_log_line(struct model_failure_log *l, const char *line, size_t len,
-			    const char *(*text_of)(enum model_failure_kind k, int value));
+void diag_failure_log_init(struct diag_failure_log *l);
+/* One line of the log (LEN bytes, no newline; any bytes), TEXT_OF as diag_failure_match's. */
+void diag_failure_log_line(struct diag_failure_log *l, const char *line, size_t len,
+			    const char *(*text_of)(enum diag_failure_kind k, int value));
 /* The cause chosen and put first; the rest stay in the order the log has them. */
-void model_failure_log_finish(struct model_failure_log *l);
+void diag_failure_log_finish(struct diag_failure_log *l);
 
 #endif

@@ -15,17 +15,17 @@
 #include "diag/failure.h"
 
 struct rests {
-	enum model_failure_kind kind;
+	enum diag_failure_kind kind;
 	const char *name;
-	const char *check[MODEL_FAILURE_CAUSES];	/* for causes[i]; NULL: none tells it */
+	const char *check[DIAG_FAILURE_CAUSES];	/* for causes[i]; NULL: none tells it */
 	/* Why check[i]'s pass clears nothing of causes[i]; NULL: a pass clears it. */
-	const char *short_of[MODEL_FAILURE_CAUSES];
+	const char *short_of[DIAG_FAILURE_CAUSES];
 };
 
-#define WC MODEL_FAILURE_WC_STATUS
-#define ER MODEL_FAILURE_ERRNO
-#define KL MODEL_FAILURE_KERNEL_LOG
-#define MSG MODEL_FAILURE_MESSAGE
+#define WC DIAG_FAILURE_WC_STATUS
+#define ER DIAG_FAILURE_ERRNO
+#define KL DIAG_FAILURE_KERNEL_LOG
+#define MSG DIAG_FAILURE_MESSAGE
 
 /* Why a pass clears nothing. */
 #define PEER "it sees this end, not the peer's"
@@ -98,7 +98,7 @@ static const struct rests table[] = {
 
 #define NTABLE (sizeof(table) / sizeof(table[0]))
 
-static const struct rests *find(const struct model_failure *f)
+static const struct rests *find(const struct diag_failure *f)
 {
 	for (size_t i = 0; i < NTABLE; i++)
 		if (table[i].kind == f->kind && !strcmp(table[i].name, f->name))
@@ -106,43 +106,43 @@ static const struct rests *find(const struct model_failure *f)
 	return NULL;
 }
 
-const char *model_failure_rests(const struct model_failure *f, size_t i, const char **short_of)
+const char *diag_failure_rests(const struct diag_failure *f, size_t i, const char **short_of)
 {
 	const struct rests *r = find(f);
 
-	if (!r || i >= MODEL_FAILURE_CAUSES)
+	if (!r || i >= DIAG_FAILURE_CAUSES)
 		return NULL;
 	if (short_of)
 		*short_of = r->short_of[i];
 	return r->check[i];
 }
 
-size_t model_failure_rank(const struct model_failure *f,
-			  enum model_failure_standing (*standing)(const char *id, void *arg),
-			  void *arg, struct model_failure_ranked out[MODEL_FAILURE_CAUSES])
+size_t diag_failure_rank(const struct diag_failure *f,
+			  enum diag_failure_standing (*standing)(const char *id, void *arg),
+			  void *arg, struct diag_failure_ranked out[DIAG_FAILURE_CAUSES])
 {
 	const struct rests *r = find(f);
-	enum model_failure_standing s[MODEL_FAILURE_CAUSES];
+	enum diag_failure_standing s[DIAG_FAILURE_CAUSES];
 	size_t n = 0, k = 0;
 
-	for (; n < MODEL_FAILURE_CAUSES && f->causes[n]; n++) {
-		s[n] = r && r->check[n] && standing ? standing(r->check[n], arg) : MODEL_FAILURE_OPEN;
-		if (s[n] == MODEL_FAILURE_CLEARED && r->short_of[n])
-			s[n] = MODEL_FAILURE_OPEN;
+	for (; n < DIAG_FAILURE_CAUSES && f->causes[n]; n++) {
+		s[n] = r && r->check[n] && standing ? standing(r->check[n], arg) : DIAG_FAILURE_OPEN;
+		if (s[n] == DIAG_FAILURE_CLEARED && r->short_of[n])
+			s[n] = DIAG_FAILURE_OPEN;
 	}
-	for (int group = MODEL_FAILURE_SHOWN; group <= MODEL_FAILURE_CLEARED; group++)
+	for (int group = DIAG_FAILURE_SHOWN; group <= DIAG_FAILURE_CLEARED; group++)
 		for (size_t i = 0; i < n; i++)
-			if (s[i] == (enum model_failure_standing)group)
-				out[k++] = (struct model_failure_ranked){ .cause = i, .standing = s[i] };
+			if (s[i] == (enum diag_failure_standing)group)
+				out[k++] = (struct diag_failure_ranked){ .cause = i, .standing = s[i] };
 	return n;
 }
 
-const char *model_failure_standing_name(enum model_failure_standing s)
+const char *diag_failure_standing_name(enum diag_failure_standing s)
 {
-	return s == MODEL_FAILURE_SHOWN ? "shown" : s == MODEL_FAILURE_CLEARED ? "cleared" : "open";
+	return s == DIAG_FAILURE_SHOWN ? "shown" : s == DIAG_FAILURE_CLEARED ? "cleared" : "open";
 }
 
-bool model_failure_rests_row(size_t i, enum model_failure_kind *kind, const char **name)
+bool diag_failure_rests_row(size_t i, enum diag_failure_kind *kind, const char **name)
 {
 	if (i >= NTABLE)
 		return false;

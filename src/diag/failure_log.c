@@ -8,7 +8,7 @@
 
 #include "diag/failure.h"
 
-void model_failure_log_init(struct model_failure_log *l)
+void diag_failure_log_init(struct diag_failure_log *l)
 {
 	memset(l, 0, sizeof(*l));
 	l->cause = -1;
@@ -27,57 +27,57 @@ static void quote(char *buf, size_t size, const char *line, size_t len)
 	buf[n] = '\0';
 }
 
-void model_failure_log_line(struct model_failure_log *l, const char *line, size_t len,
-			    const char *(*text_of)(enum model_failure_kind k, int value))
+void diag_failure_log_line(struct diag_failure_log *l, const char *line, size_t len,
+			    const char *(*text_of)(enum diag_failure_kind k, int value))
 {
-	const struct model_failure *f[16];
+	const struct diag_failure *f[16];
 	size_t n;
 
 	l->lines++;
 	/* A NUL in the line ends the text matched: binary data is passed over, not refused. */
-	n = model_failure_match_n(line, len, text_of, f, sizeof(f) / sizeof(f[0]));
+	n = diag_failure_match_n(line, len, text_of, f, sizeof(f) / sizeof(f[0]));
 	if (n)
 		l->known++;
 	for (size_t i = 0; i < n; i++) {
-		struct model_failure_log_item *it = NULL;
+		struct diag_failure_log_item *it = NULL;
 
 		for (size_t j = 0; j < l->n && !it; j++)
 			if (l->items[j].f == f[i])
 				it = &l->items[j];
 		if (!it) {
-			if (l->n == MODEL_FAILURE_LOG_ITEMS)
+			if (l->n == DIAG_FAILURE_LOG_ITEMS)
 				continue;
 			it = &l->items[l->n++];
 			it->f = f[i];
 			quote(it->quote, sizeof(it->quote), line, len);
 		}
-		if (it->count < MODEL_FAILURE_LOG_LINES)
+		if (it->count < DIAG_FAILURE_LOG_LINES)
 			it->lines[it->count] = l->lines;
 		it->count++;
 	}
 }
 
 /* Whether F reports something gone wrong: not a success, not a notice. */
-static bool is_error(const struct model_failure *f)
+static bool is_error(const struct diag_failure *f)
 {
-	return !(f->flags & MODEL_FAILURE_NOTICE);
+	return !(f->flags & DIAG_FAILURE_NOTICE);
 }
 
 /*
  * Whether F follows from another failure rather than causing one: a flush,
  * a disconnect, a program's words for a step another line names.
  */
-static bool is_consequence(const struct model_failure *f)
+static bool is_consequence(const struct diag_failure *f)
 {
-	return (f->flags & MODEL_FAILURE_FOLLOWS) ||
-	       (f->kind == MODEL_FAILURE_WC_STATUS && f->value == IBV_WC_WR_FLUSH_ERR) ||
-	       (f->kind == MODEL_FAILURE_CM_EVENT && (f->value == RDMA_CM_EVENT_DISCONNECTED ||
-						      f->value == RDMA_CM_EVENT_TIMEWAIT_EXIT));
+	return (f->flags & DIAG_FAILURE_FOLLOWS) ||
+	       (f->kind == DIAG_FAILURE_WC_STATUS && f->value == IBV_WC_WR_FLUSH_ERR) ||
+	       (f->kind == DIAG_FAILURE_CM_EVENT && (f->value == RDMA_CM_EVENT_DISCONNECTED ||
+						     f->value == RDMA_CM_EVENT_TIMEWAIT_EXIT));
 }
 
-void model_failure_log_finish(struct model_failure_log *l)
+void diag_failure_log_finish(struct diag_failure_log *l)
 {
-	struct model_failure_log_item first;
+	struct diag_failure_log_item first;
 	long pick = -1;
 
 	/*
@@ -88,7 +88,7 @@ void model_failure_log_finish(struct model_failure_log *l)
 	 */
 	for (size_t i = 0; i < l->n && pick < 0; i++)
 		if (is_error(l->items[i].f) && !is_consequence(l->items[i].f) &&
-		    l->items[i].f->kind != MODEL_FAILURE_ERRNO)
+		    l->items[i].f->kind != DIAG_FAILURE_ERRNO)
 			pick = (long)i;
 	for (size_t i = 0; i < l->n && pick < 0; i++)
 		if (is_error(l->items[i].f) && !is_consequence(l->items[i].f))

@@ -19,9 +19,9 @@
 #include "diag/failure.h"
 #include "diag/phrases.h"
 
-#define WC MODEL_FAILURE_WC_STATUS
-#define CM MODEL_FAILURE_CM_EVENT
-#define ER MODEL_FAILURE_ERRNO
+#define WC DIAG_FAILURE_WC_STATUS
+#define CM DIAG_FAILURE_CM_EVENT
+#define ER DIAG_FAILURE_ERRNO
 
 #define MAX_ENTRIES 1024
 #define NUMBERS MAX_ENTRIES	/* the phrase id of the keywords numbers follow */
@@ -84,29 +84,29 @@ struct words {
 };
 
 static struct {
-	const struct model_failure *all[MAX_ENTRIES];
+	const struct diag_failure *all[MAX_ENTRIES];
 	struct words w[MAX_ENTRIES];
 	size_t n;
-	struct model_phrases *phrases;	/* NULL: every entry is tried at every line */
-	const char *(*made_for)(enum model_failure_kind k, int value);
+	struct diag_phrases *phrases;	/* NULL: every entry is tried at every line */
+	const char *(*made_for)(enum diag_failure_kind k, int value);
 	bool made;
 } cat;
 
-static void entry_words(const struct model_failure *f, struct words *w,
-			const char *(*text_of)(enum model_failure_kind k, int value))
+static void entry_words(const struct diag_failure *f, struct words *w,
+			const char *(*text_of)(enum diag_failure_kind k, int value))
 {
 	const char *text = NULL;
 
 	memset(w, 0, sizeof(*w));
 	/* A message's: a word the line must hold too; a status's: other words for it. */
-	if (f->also && f->kind != MODEL_FAILURE_KERNEL_LOG)
+	if (f->also && f->kind != DIAG_FAILURE_KERNEL_LOG)
 		lower(f->also, w->also, sizeof(w->also));
-	if (f->kind == MODEL_FAILURE_MESSAGE) {
-		model_failure_format_anchor(f->name, w->text, sizeof(w->text));
+	if (f->kind == DIAG_FAILURE_MESSAGE) {
+		diag_failure_format_anchor(f->name, w->text, sizeof(w->text));
 		return;
 	}
 	lower(f->name, w->name, sizeof(w->name));
-	if (f->kind == MODEL_FAILURE_KERNEL_LOG) {
+	if (f->kind == DIAG_FAILURE_KERNEL_LOG) {
 		if (f->also)
 			lower(f->also, w->text, sizeof(w->text));
 		return;
@@ -158,7 +158,7 @@ static const struct {
 };
 
 /* KEY, each SEPARATORS_MAX-long run of separators, then a digit or a minus, as phrases. */
-static int key_phrases(struct model_phrases *p, const char *key)
+static int key_phrases(struct diag_phrases *p, const char *key)
 {
 	char ph[32];
 	int err = 0;
@@ -179,62 +179,62 @@ static int key_phrases(struct model_phrases *p, const char *key)
 				continue;
 			ph[n + 1] = '\0';
 			ph[n] = '0';
-			err = model_phrases_add(p, ph, NUMBERS);
+			err = diag_phrases_add(p, ph, NUMBERS);
 			ph[n] = '-';
 			if (!err)
-				err = model_phrases_add(p, ph, NUMBERS);
+				err = diag_phrases_add(p, ph, NUMBERS);
 		}
 	}
 	return err;
 }
 
 /* The phrases of every entry, and the keywords numbers follow; NULL when it cannot be made. */
-static struct model_phrases *phrases(void)
+static struct diag_phrases *phrases(void)
 {
-	struct model_phrases *p = model_phrases_new();
+	struct diag_phrases *p = diag_phrases_new();
 	int err = p ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < cat.n && !err; i++) {
-		err = model_phrases_add(p, cat.w[i].name, (unsigned)i);
+		err = diag_phrases_add(p, cat.w[i].name, (unsigned)i);
 		if (!err)
-			err = model_phrases_add(p, cat.w[i].bare, (unsigned)i);
+			err = diag_phrases_add(p, cat.w[i].bare, (unsigned)i);
 		if (!err)
-			err = model_phrases_add(p, cat.w[i].text, (unsigned)i);
+			err = diag_phrases_add(p, cat.w[i].text, (unsigned)i);
 		/* A message's word is a condition, not a sign: "ib_" alone is no compiler's line. */
-		if (!err && cat.all[i]->kind != MODEL_FAILURE_MESSAGE)
-			err = model_phrases_add(p, cat.w[i].also, (unsigned)i);
+		if (!err && cat.all[i]->kind != DIAG_FAILURE_MESSAGE)
+			err = diag_phrases_add(p, cat.w[i].also, (unsigned)i);
 	}
 	for (int k = 0; number_keys[k] && !err; k++)
 		err = key_phrases(p, number_keys[k]);
 	/* "(-104)": a negative errno in parentheses. */
 	if (!err)
-		err = model_phrases_add(p, "(-0", NUMBERS);
+		err = diag_phrases_add(p, "(-0", NUMBERS);
 	if (!err)
-		err = model_phrases_build(p);
+		err = diag_phrases_build(p);
 	if (err) {
-		model_phrases_free(p);
+		diag_phrases_free(p);
 		return NULL;
 	}
 	return p;
 }
 
-static void make(const char *(*text_of)(enum model_failure_kind k, int value))
+static void make(const char *(*text_of)(enum diag_failure_kind k, int value))
 {
 	if (cat.made && cat.made_for == text_of)
 		return;
-	cat.n = model_failure_all(cat.all, MAX_ENTRIES);
+	cat.n = diag_failure_all(cat.all, MAX_ENTRIES);
 	if (cat.n > MAX_ENTRIES)
 		cat.n = MAX_ENTRIES;
 	for (size_t i = 0; i < cat.n; i++)
 		entry_words(cat.all[i], &cat.w[i], text_of);
-	model_phrases_free(cat.phrases);
+	diag_phrases_free(cat.phrases);
 	cat.phrases = phrases();
 	cat.made = true;
 	cat.made_for = text_of;
 }
 
 /* The entry of KIND and VALUE, or NULL. */
-static const struct model_failure *entry(enum model_failure_kind kind, int value)
+static const struct diag_failure *entry(enum diag_failure_kind kind, int value)
 {
 	for (size_t i = 0; i < cat.n; i++)
 		if (cat.all[i]->kind == kind && cat.all[i]->value == value)
@@ -265,7 +265,7 @@ static bool number_after(const char *p, bool hex, long *num)
 }
 
 /* The work completion status a ConnectX syndrome stands for; NULL for none. */
-static const struct model_failure *syndrome(long num)
+static const struct diag_failure *syndrome(long num)
 {
 	for (size_t i = 0; i < sizeof(mlx5_syndromes) / sizeof(mlx5_syndromes[0]); i++)
 		if (mlx5_syndromes[i].syndrome == num)
@@ -275,10 +275,10 @@ static const struct model_failure *syndrome(long num)
 
 struct hit {
 	long at;
-	const struct model_failure *f;
+	const struct diag_failure *f;
 };
 
-static void add(struct hit *h, size_t *n, size_t max, long at, const struct model_failure *f)
+static void add(struct hit *h, size_t *n, size_t max, long at, const struct diag_failure *f)
 {
 	if (!f || at < 0)
 		return;
@@ -299,7 +299,7 @@ static void add(struct hit *h, size_t *n, size_t max, long at, const struct mode
  * The numbers the text gives with their keywords: statuses, and errnos
  * (negative or errno N). Beside an rdma_cm event, or in a message that
  * prints a status of its own (nvme's "Connect rejected: status %d",
- * MODEL_FAILURE_OWN_STATUS), a
+ * DIAG_FAILURE_OWN_STATUS), a
  * positive number is that status (a reject reason: 8, 28), not a work
  * completion's.
  */
@@ -311,7 +311,7 @@ static void numbers(const char *t, struct hit *h, size_t *n, size_t max)
 
 	for (size_t i = 0; i < *n; i++)
 		event |= h[i].f->kind == CM ||
-			 (h[i].f->flags & MODEL_FAILURE_OWN_STATUS);
+			 (h[i].f->flags & DIAG_FAILURE_OWN_STATUS);
 	/*
 	 * Numbers alone are work completion statuses, as programs print them,
 	 * and negative ones errnos: each of them ("12 -110").
@@ -354,15 +354,15 @@ static void numbers(const char *t, struct hit *h, size_t *n, size_t max)
 /* Where entry I's words stand in T (lowercased), into H. */
 static void seek(size_t i, const char *t, struct hit *h, size_t *n, size_t max)
 {
-	const struct model_failure *f = cat.all[i];
+	const struct diag_failure *f = cat.all[i];
 	const struct words *w = &cat.w[i];
 
 	switch (f->kind) {
-	case MODEL_FAILURE_MESSAGE:
+	case DIAG_FAILURE_MESSAGE:
 		if (!*w->also || strstr(t, w->also))
-			add(h, n, max, model_failure_format_at(t, f->name), f);
+			add(h, n, max, diag_failure_format_at(t, f->name), f);
 		break;
-	case MODEL_FAILURE_KERNEL_LOG:
+	case DIAG_FAILURE_KERNEL_LOG:
 		add(h, n, max, find_low(t, w->name), f);
 		add(h, n, max, find_low(t, w->text), f);
 		break;
@@ -375,14 +375,14 @@ static void seek(size_t i, const char *t, struct hit *h, size_t *n, size_t max)
 	}
 }
 
-/* The errnos after a perror() of a stale errno (MODEL_FAILURE_PERROR) on the line, dropped. */
+/* The errnos after a perror() of a stale errno (DIAG_FAILURE_PERROR) on the line, dropped. */
 static void stale_errnos(struct hit *h, size_t *n)
 {
 	long from = -1;
 	size_t k = 0;
 
 	for (size_t i = 0; i < *n; i++)
-		if (h[i].f->flags & MODEL_FAILURE_PERROR && (from < 0 || h[i].at < from))
+		if (h[i].f->flags & DIAG_FAILURE_PERROR && (from < 0 || h[i].at < from))
 			from = h[i].at;
 	if (from < 0)
 		return;
@@ -392,9 +392,9 @@ static void stale_errnos(struct hit *h, size_t *n)
 	*n = k;
 }
 
-size_t model_failure_match_n(const char *text, size_t len,
-			     const char *(*text_of)(enum model_failure_kind k, int value),
-			     const struct model_failure **out, size_t max)
+size_t diag_failure_match_n(const char *text, size_t len,
+			     const char *(*text_of)(enum diag_failure_kind k, int value),
+			     const struct diag_failure **out, size_t max)
 {
 	unsigned char hits[MAX_ENTRIES / 8 + 1] = { 0 };
 	struct hit h[16];
@@ -409,7 +409,7 @@ size_t model_failure_match_n(const char *text, size_t len,
 		end++;
 	alone = end == len || !text[end];
 	/* Most lines of a log hold nothing known: said by one pass, with nothing copied. */
-	if (!all && !model_phrases_scan(cat.phrases, text, len, hits) && !alone)
+	if (!all && !diag_phrases_scan(cat.phrases, text, len, hits) && !alone)
 		return 0;
 	/* A NUL ends the text matched: binary data is passed over. */
 	end = len < sizeof(copy) - 1 ? len : sizeof(copy) - 1;
@@ -436,9 +436,9 @@ size_t model_failure_match_n(const char *text, size_t len,
 	return n;
 }
 
-size_t model_failure_match(const char *text,
-			   const char *(*text_of)(enum model_failure_kind k, int value),
-			   const struct model_failure **out, size_t max)
+size_t diag_failure_match(const char *text,
+			   const char *(*text_of)(enum diag_failure_kind k, int value),
+			   const struct diag_failure **out, size_t max)
 {
-	return model_failure_match_n(text, strlen(text), text_of, out, max);
+	return diag_failure_match_n(text, strlen(text), text_of, out, max);
 }

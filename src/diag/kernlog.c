@@ -13,7 +13,7 @@
 
 #include "diag/failure.h"
 
-#define MSG MODEL_FAILURE_MESSAGE
+#define MSG DIAG_FAILURE_MESSAGE
 
 #define MODLOADER "Linux's module loader (kernel/module/main.c and version.c; the same words " \
 	"from 5.10 to 7.3)"
@@ -25,7 +25,7 @@
 #define IB_CORE_KO "ib_core.ko (Linux's drivers/infiniband/core/cache.c, a rate-limited warning)"
 #define RPCRDMA_KO "rpcrdma.ko (Linux's net/sunrpc/xprtrdma/frwr_ops.c)"
 
-static const struct model_failure table[] = {
+static const struct diag_failure table[] = {
 	/* The kernel's module loader and modprobe: an rdma_rxe loaded by hand or built elsewhere. */
 	{ MSG, 1, "%s: Unknown symbol %s (err %d)",
 	  "the kernel refused to load a module: it uses a symbol no loaded module exports",
@@ -57,7 +57,7 @@ static const struct model_failure table[] = {
 	    "while Secure Boot does not enforce signatures", NULL },
 	  "'rdmactl check --only modules'",
 	  "rdma_rxe: module verification failed: signature and/or required key missing - "
-	  "tainting kernel", NULL, MODSIGNING, MODEL_FAILURE_NOTICE },
+	  "tainting kernel", NULL, MODSIGNING, DIAG_FAILURE_NOTICE },
 	{ MSG, 5, "Loading of %s is rejected",
 	  "the kernel enforces module signatures (Secure Boot's lockdown, module.sig_enforce) "
 	  "and refused an unsigned module",
@@ -112,7 +112,7 @@ static const struct model_failure table[] = {
 	    NULL },
 	  "'rdmactl link' (which netdev each rxe link is on), 'rdmactl check --peer ADDR'",
 	  "RDMA CM: ADDR_ERROR: failed to acquire device. status -19", NULL, RDMA_CM_KO,
-	  MODEL_FAILURE_OWN_STATUS },
+	  DIAG_FAILURE_OWN_STATUS },
 	{ MSG, 11, "RDMA CM: ADDR_ERROR: failed to resolve IP. status %d",
 	  "rdma_cm could not resolve the peer's address to a neighbour (RDMA_CM_EVENT_ADDR_ERROR "
 	  "follows)",
@@ -120,7 +120,7 @@ static const struct model_failure table[] = {
 	    "no route to it (-101, -113)", NULL },
 	  "'rdmactl check --peer ADDR', 'ip neigh'",
 	  "RDMA CM: ADDR_ERROR: failed to resolve IP. status -110", NULL, RDMA_CM_KO,
-	  MODEL_FAILURE_OWN_STATUS },
+	  DIAG_FAILURE_OWN_STATUS },
 	{ MSG, 12, "RDMA CM: REJECTED: %s",
 	  "the peer's connection manager refused the connect request, for the reason the line "
 	  "names (ib_cm's words; RDMA_CM_EVENT_REJECTED follows, its status the reason's number)",
@@ -142,7 +142,7 @@ static const struct model_failure table[] = {
 	    "the QP was destroyed or moved to ERR by the program while connecting", NULL },
 	  "'rdmactl show LINK' (the device's limits), 'rdmactl qp' (the QP's state)",
 	  "RDMA CM: CONNECT_ERROR: failed to handle reply. status -22", NULL, RDMA_CM_KO,
-	  MODEL_FAILURE_OWN_STATUS },
+	  DIAG_FAILURE_OWN_STATUS },
 
 	/* ib_core's GID cache. */
 	{ MSG, 14, "%s: unable to add gid %pI6 error=%d",
@@ -167,7 +167,7 @@ static const struct model_failure table[] = {
 	  "rpcrdma: 'frwr' mode is not supported by device rdma0", NULL, RPCRDMA_KO, 0 },
 };
 
-const struct model_failure *model_failure_kernlog(size_t *n)
+const struct diag_failure *diag_failure_kernlog(size_t *n)
 {
 	*n = sizeof(table) / sizeof(table[0]);
 	return table;

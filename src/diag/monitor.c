@@ -129,18 +129,18 @@ static void forget_stalled(struct monitor_memo *memo, const struct model_qps *qs
 	memo->nstalled = n;
 }
 
-static const struct model_qpdiag_port *qp_facts(const struct monitor_snap *a,
+static const struct diag_qp_port *qp_facts(const struct monitor_snap *a,
 					    const struct monitor_snap *b,
 					    const struct rdma_qp *q,
-					    struct model_qpdiag_memo *m)
+					    struct diag_qp_memo *m)
 {
-	return model_qpdiag_facts_memo(m, model_qpdiag_port(&b->m, q), model_qpdiag_port(&a->m, q));
+	return diag_qp_facts_memo(m, diag_qp_port(&b->m, q), diag_qp_port(&a->m, q));
 }
 
 static void diff_qps(const struct monitor_snap *a, const struct monitor_snap *b,
 		     struct monitor_memo *memo, monitor_emit emit, void *arg)
 {
-	struct model_qpdiag_memo m;
+	struct diag_qp_memo m;
 
 	/* QPs not read anew (nor then the counters) have nothing new to say. */
 	if (!a->qs_ok || !b->qs_ok || b->qs_carried)
@@ -156,24 +156,24 @@ static void diff_qps(const struct monitor_snap *a, const struct monitor_snap *b,
 		const struct rdma_qp *q = &b->qs.v[i];
 		const struct rdma_qp *was = model_qp_find(&a->qs, q->dev, q->qpn);
 		struct monitor_event e = { .dev = model_find(&b->m, q->dev), .qp = q };
-		struct model_qpdiag d;
+		struct diag_qp d;
 
-		model_qpdiag_diagnose(&b->qs, i, &a->qs, qp_facts(a, b, q, &m), &d);
+		diag_qp_diagnose(&b->qs, i, &a->qs, qp_facts(a, b, q, &m), &d);
 		if (!was) {
 			/* Made and failed within one reading: said as made, with the cause. */
 			e.kind = MON_QP_CREATED;
 			e.to = model_qp_state_name(q->state);
-			e.diag = d.trouble == MODEL_QPT_ERROR ? &d : NULL;
+			e.diag = d.trouble == DIAG_QPT_ERROR ? &d : NULL;
 			emit(&e, arg);
 		}
 		if (was && was->state != q->state) {
 			e.kind = MON_QP_STATE;
 			e.from = model_qp_state_name(was->state);
 			e.to = model_qp_state_name(q->state);
-			e.diag = d.trouble == MODEL_QPT_ERROR ? &d : NULL;
+			e.diag = d.trouble == DIAG_QPT_ERROR ? &d : NULL;
 			emit(&e, arg);
 		}
-		if (d.trouble == MODEL_QPT_STALLED && !said_stalled(memo, q)) {
+		if (d.trouble == DIAG_QPT_STALLED && !said_stalled(memo, q)) {
 			e.kind = MON_QP_STALLED;
 			e.diag = &d;
 			emit(&e, arg);

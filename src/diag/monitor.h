@@ -4,8 +4,8 @@
  * devices, their ports and netdevs, GIDs, QPs (made, moving, destroyed,
  * resending with no answer) and the error counters.
  */
-#ifndef RDMACTL_MODEL_MONITOR_H
-#define RDMACTL_MODEL_MONITOR_H
+#ifndef RDMACTL_DIAG_MONITOR_H
+#define RDMACTL_DIAG_MONITOR_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -50,7 +50,7 @@ struct monitor_event {
 	int from_mtu, to_mtu;
 	const char *counter;
 	uint64_t value, delta;
-	const struct model_qpdiag *diag;	/* NULL when no cause is told */
+	const struct diag_qp *diag;	/* NULL when no cause is told */
 };
 
 typedef void (*monitor_emit)(const struct monitor_event *e, void *arg);

@@ -4,8 +4,8 @@
  * and the counters with it, from what woke it and what the last reading
  * cost. Pure: the clock's readings and the CPU's are given, never taken.
  */
-#ifndef RDMACTL_MODEL_MONITOR_SCHED_H
-#define RDMACTL_MODEL_MONITOR_SCHED_H
+#ifndef RDMACTL_DIAG_MONITOR_SCHED_H
+#define RDMACTL_DIAG_MONITOR_SCHED_H
 
 #include <stdbool.h>
 #include <stdint.h>

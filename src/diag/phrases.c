@@ -22,7 +22,7 @@ struct phrase_id {
 	uint32_t next;
 };
 
-struct model_phrases {
+struct diag_phrases {
 	struct phrase *list;
 	size_t n, cap, chars;
 	/* Each byte's class: the bytes no phrase has share class 0; a letter's cases one; digits one. */
@@ -35,12 +35,12 @@ struct model_phrases {
 	size_t nstates;
 };
 
-struct model_phrases *model_phrases_new(void)
+struct diag_phrases *diag_phrases_new(void)
 {
-	return calloc(1, sizeof(struct model_phrases));
+	return calloc(1, sizeof(struct diag_phrases));
 }
 
-void model_phrases_free(struct model_phrases *p)
+void diag_phrases_free(struct diag_phrases *p)
 {
 	if (!p)
 		return;
@@ -55,7 +55,7 @@ void model_phrases_free(struct model_phrases *p)
 	free(p);
 }
 
-int model_phrases_add(struct model_phrases *p, const char *phrase, unsigned id)
+int diag_phrases_add(struct diag_phrases *p, const char *phrase, unsigned id)
 {
 	size_t len = strlen(phrase);
 
@@ -81,7 +81,7 @@ int model_phrases_add(struct model_phrases *p, const char *phrase, unsigned id)
 }
 
 /* The classes of the bytes the phrases hold; a letter's upper case is its lower case's. */
-static void classes(struct model_phrases *p)
+static void classes(struct diag_phrases *p)
 {
 	memset(p->cls, 0, sizeof(p->cls));
 	/* One class for the digits: a phrase's digit stands for any. */
@@ -102,7 +102,7 @@ static void classes(struct model_phrases *p)
 }
 
 /* The trie of the phrases in DELTA (0: no child; the root is no one's child). */
-static void trie(struct model_phrases *p)
+static void trie(struct diag_phrases *p)
 {
 	size_t nids = 0;
 
@@ -121,7 +121,7 @@ static void trie(struct model_phrases *p)
 	}
 }
 
-int model_phrases_build(struct model_phrases *p)
+int diag_phrases_build(struct diag_phrases *p)
 {
 	size_t max = p->chars + 1, head = 0, tail = 0;
 	uint32_t *queue, *fail;
@@ -170,15 +170,15 @@ int model_phrases_build(struct model_phrases *p)
 	return 0;
 }
 
-static void report(const struct model_phrases *p, uint32_t s, unsigned char *hits)
+static void report(const struct diag_phrases *p, uint32_t s, unsigned char *hits)
 {
 	for (uint32_t t = p->first[s] != NONE ? s : p->dict[s]; t; t = p->dict[t])
 		for (uint32_t k = p->first[t]; k != NONE; k = p->ids[k].next)
 			hits[p->ids[k].id / 8] |= (unsigned char)(1u << (p->ids[k].id % 8));
 }
 
-bool model_phrases_scan(const struct model_phrases *p, const char *text, size_t len,
-			unsigned char *hits)
+bool diag_phrases_scan(const struct diag_phrases *p, const char *text, size_t len,
+		       unsigned char *hits)
 {
 	const unsigned char *t = (const unsigned char *)text;
 	bool any = false, sp = false;

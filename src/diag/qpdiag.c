@@ -10,7 +10,7 @@
 
 /* D's fix, formatted. */
 __attribute__((format(printf, 2, 3)))
-static void fix(struct model_qpdiag *d, const char *fmt, ...)
+static void fix(struct diag_qp *d, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -26,7 +26,7 @@ static void fix(struct model_qpdiag *d, const char *fmt, ...)
  * between two QPs of one device rxe hands them to itself, where capture
  * reads them through eBPF.
  */
-static void capture_fix(struct model_qpdiag *d, const struct rdma_qp *q, const char *shows)
+static void capture_fix(struct diag_qp *d, const struct rdma_qp *q, const char *shows)
 {
 	size_t n = strlen(d->fix);
 
@@ -51,8 +51,8 @@ static uint64_t counter(const struct port *p, const char *name)
 	return 0;
 }
 
-void model_qpdiag_facts(const struct port *now, const struct port *before,
-			 struct model_qpdiag_port *f)
+void diag_qp_facts(const struct port *now, const struct port *before,
+			 struct diag_qp_port *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->resent = -1;
@@ -72,12 +72,12 @@ void model_qpdiag_facts(const struct port *now, const struct port *before,
 	}
 }
 
-const struct model_qpdiag_port *model_qpdiag_facts_memo(struct model_qpdiag_memo *m,
+const struct diag_qp_port *diag_qp_facts_memo(struct diag_qp_memo *m,
 						     const struct port *now,
 						     const struct port *before)
 {
 	if (!m->set || m->now != now || m->before != before) {
-		model_qpdiag_facts(now, before, &m->f);
+		diag_qp_facts(now, before, &m->f);
 		m->now = now;
 		m->before = before;
 		m->set = true;
@@ -93,11 +93,11 @@ static bool psn_moved(bool has_a, uint32_t a, bool has_b, uint32_t b)
 
 /* A QP in ERR or SQE: the likeliest cause from its port and its peer on this host. */
 static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
-			   const struct model_qpdiag_port *f, struct model_qpdiag *d)
+			   const struct diag_qp_port *f, struct diag_qp *d)
 {
 	size_t n;
 
-	d->trouble = MODEL_QPT_ERROR;
+	d->trouble = DIAG_QPT_ERROR;
 	if (f->known && !f->active) {
 		d->sure = true;
 		d->cause = "its port went down under it (its netdev set down, or its link removed): "
@@ -183,10 +183,10 @@ static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
 	}
 }
 
-void model_qpdiag_apportion(const struct model_qps *qs, struct model_qpdiag *diag)
+void diag_qp_apportion(const struct model_qps *qs, struct diag_qp *diag)
 {
 	for (size_t i = 0; i < qs->n; i++) {
-		struct model_qpdiag *d = &diag[i];
+		struct diag_qp *d = &diag[i];
 		size_t n = 0, len;
 
 		if (!d->counter)
@@ -210,8 +210,8 @@ void model_qpdiag_apportion(const struct model_qps *qs, struct model_qpdiag *dia
  * expects, and counts it (out_of_seq_request); a request from an address
  * other than the one the QP was given it drops without a word.
  */
-static void same_device(struct model_qpdiag *d, const struct rdma_qp *q,
-			const struct model_qpdiag_port *port)
+static void same_device(struct diag_qp *d, const struct rdma_qp *q,
+			const struct diag_qp_port *port)
 {
 	size_t n = strlen(d->evidence);
 
@@ -236,8 +236,8 @@ static void same_device(struct model_qpdiag *d, const struct rdma_qp *q,
 	}
 }
 
-void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct model_qps *before,
-		       const struct model_qpdiag_port *port, struct model_qpdiag *d)
+void diag_qp_diagnose(const struct model_qps *now, size_t i, const struct model_qps *before,
+		       const struct diag_qp_port *port, struct diag_qp *d)
 {
 	const struct rdma_qp *q = &now->v[i];
 	const struct rdma_qp *peer = q->peer >= 0 ? &now->v[q->peer] : NULL;
@@ -311,10 +311,10 @@ void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct m
 			 "a program should time out its own waits, as rxe never fails the QP");
 		capture_fix(d, q, WIRE_SHOWS);
 	}
-	d->trouble = MODEL_QPT_STALLED;
+	d->trouble = DIAG_QPT_STALLED;
 }
 
-const struct port *model_qpdiag_port(const struct model *m, const struct rdma_qp *q)
+const struct port *diag_qp_port(const struct model *m, const struct rdma_qp *q)
 {
 	const struct rdma_dev *d = m ? model_find(m, q->dev) : NULL;
 

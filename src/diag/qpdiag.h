@@ -4,8 +4,8 @@
  * port's counters, over one reading or two: the likeliest cause, what it
  * rests on and the fix, as check's qps and monitor say it.
  */
-#ifndef RDMACTL_MODEL_QPDIAG_H
-#define RDMACTL_MODEL_QPDIAG_H
+#ifndef RDMACTL_DIAG_QPDIAG_H
+#define RDMACTL_DIAG_QPDIAG_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,7 +15,7 @@
 #include "model/qp.h"
 
 /* What a QP's port shows that tells its trouble apart, from one or two readings. */
-struct model_qpdiag_port {
+struct diag_qp_port {
 	bool known;		/* the port was read; else the rest is 0 */
 	bool active;		/* its state is ACTIVE */
 	uint64_t rnr_exceeded;	/* retry_rnr_exceeded_err */
@@ -26,32 +26,32 @@ struct model_qpdiag_port {
 };
 
 /* QP Q's port in M, or NULL when M (NULL: not read) has not its device or port. */
-const struct port *model_qpdiag_port(const struct model *m, const struct rdma_qp *q);
+const struct port *diag_qp_port(const struct model *m, const struct rdma_qp *q);
 /* NOW's facts, and BEFORE's (NULL: one reading) for the rise of completer_retry_err. */
-void model_qpdiag_facts(const struct port *now, const struct port *before,
-			 struct model_qpdiag_port *f);
+void diag_qp_facts(const struct port *now, const struct port *before,
+			 struct diag_qp_port *f);
 /*
  * The same, worked out once a pair of ports: M keeps the last pair asked
  * for, and a dump brings a port's QPs together (zero M before the first).
  */
-struct model_qpdiag_memo {
+struct diag_qp_memo {
 	bool set;
 	const struct port *now, *before;
-	struct model_qpdiag_port f;
+	struct diag_qp_port f;
 };
-const struct model_qpdiag_port *model_qpdiag_facts_memo(struct model_qpdiag_memo *m,
+const struct diag_qp_port *diag_qp_facts_memo(struct diag_qp_memo *m,
 						     const struct port *now,
 						     const struct port *before);
 
-enum model_qpdiag_trouble {
-	MODEL_QPT_NONE,
-	MODEL_QPT_ERROR,	/* in ERR or SQE */
-	MODEL_QPT_STALLED,	/* an RC QP in RTS resending with no answer */
+enum diag_qp_trouble {
+	DIAG_QPT_NONE,
+	DIAG_QPT_ERROR,	/* in ERR or SQE */
+	DIAG_QPT_STALLED,	/* an RC QP in RTS resending with no answer */
 };
 
 /* A QP's trouble: its most likely cause, what that rests on, and the fix. */
-struct model_qpdiag {
-	enum model_qpdiag_trouble trouble;
+struct diag_qp {
+	enum diag_qp_trouble trouble;
 	bool sure;		/* the evidence leaves no other cause */
 	const char *cause;
 	char evidence[320];
@@ -66,7 +66,7 @@ struct model_qpdiag {
  * device's QPs in DIAG[] (of QS, one a QP) rest on a counter than its value,
  * each is told that the counter may be another's.
  */
-void model_qpdiag_apportion(const struct model_qps *qs, struct model_qpdiag *diag);
+void diag_qp_apportion(const struct model_qps *qs, struct diag_qp *diag);
 
 
 /*
@@ -76,7 +76,7 @@ void model_qpdiag_apportion(const struct model_qps *qs, struct model_qpdiag *dia
  * the device's, not the QP's: where several QPs share a port, what they
  * show is the likeliest cause, never a certain one.
  */
-void model_qpdiag_diagnose(const struct model_qps *now, size_t i, const struct model_qps *before,
-		       const struct model_qpdiag_port *port, struct model_qpdiag *d);
+void diag_qp_diagnose(const struct model_qps *now, size_t i, const struct model_qps *before,
+		       const struct diag_qp_port *port, struct diag_qp *d);
 
 #endif

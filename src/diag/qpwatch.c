@@ -12,7 +12,7 @@
  * read first: rxe counts a failure before it moves the QP to ERR, so
  * counters read after the states are never older than them.
  */
-static void read_ports(const struct model_src *src, const char *dev, struct model_qpread *r)
+static void read_ports(const struct model_src *src, const char *dev, struct diag_qpread *r)
 {
 	struct model_src s = *src;
 
@@ -21,7 +21,7 @@ static void read_ports(const struct model_src *src, const char *dev, struct mode
 							    .counters = true }, &r->m);
 }
 
-static void read_free(struct model_qpread *r)
+static void read_free(struct diag_qpread *r)
 {
 	model_qps_free(&r->qs);
 	if (r->m_ok)
@@ -29,7 +29,7 @@ static void read_free(struct model_qpread *r)
 	memset(r, 0, sizeof(*r));
 }
 
-size_t model_qpwatch_could_resend(const struct model_qps *qs, int pid, size_t *rts)
+size_t diag_qpwatch_could_resend(const struct model_qps *qs, int pid, size_t *rts)
 {
 	size_t n = 0;
 
@@ -46,29 +46,29 @@ size_t model_qpwatch_could_resend(const struct model_qps *qs, int pid, size_t *r
 }
 
 /* Each QP of W's last reading diagnosed against the first: -ENOMEM, or 0. */
-static int diagnose_all(struct model_qpwatch *w)
+static int diagnose_all(struct diag_qpwatch *w)
 {
-	const struct model_qpread *now = w->now, *before = w->before;
-	struct model_qpdiag_memo facts = { 0 };
+	const struct diag_qpread *now = w->now, *before = w->before;
+	struct diag_qp_memo facts = { 0 };
 
 	w->diag = calloc(now->qs.n ? now->qs.n : 1, sizeof(*w->diag));
 	if (!w->diag)
 		return -ENOMEM;
 	for (size_t i = 0; i < now->qs.n; i++) {
 		const struct rdma_qp *q = &now->qs.v[i];
-		const struct port *p = model_qpdiag_port(now->m_ok ? &now->m : NULL, q);
-		const struct port *pb = before && before->m_ok ? model_qpdiag_port(&before->m, q) :
+		const struct port *p = diag_qp_port(now->m_ok ? &now->m : NULL, q);
+		const struct port *pb = before && before->m_ok ? diag_qp_port(&before->m, q) :
 				       NULL;
 
-		model_qpdiag_diagnose(&now->qs, i, before ? &before->qs : NULL,
-				      model_qpdiag_facts_memo(&facts, p, pb), &w->diag[i]);
+		diag_qp_diagnose(&now->qs, i, before ? &before->qs : NULL,
+				      diag_qp_facts_memo(&facts, p, pb), &w->diag[i]);
 	}
-	model_qpdiag_apportion(&now->qs, w->diag);
+	diag_qp_apportion(&now->qs, w->diag);
 	return 0;
 }
 
-int model_qpwatch(const struct model_src *src, const char *dev, unsigned int ms, bool diagnose,
-		  struct model_qpwatch *w)
+int diag_qpwatch(const struct model_src *src, const char *dev, unsigned int ms, bool diagnose,
+		  struct diag_qpwatch *w)
 {
 	size_t rts;
 	bool again;
@@ -79,7 +79,7 @@ int model_qpwatch(const struct model_src *src, const char *dev, unsigned int ms,
 	err = model_load_qps(src, dev, &w->r[0].qs);
 	if (err)
 		return err;
-	again = ms && model_qpwatch_could_resend(&w->r[0].qs, 0, &rts);
+	again = ms && diag_qpwatch_could_resend(&w->r[0].qs, 0, &rts);
 	if (again || diagnose)
 		read_ports(src, dev, &w->r[0]);
 	if (again) {
@@ -91,13 +91,13 @@ int model_qpwatch(const struct model_src *src, const char *dev, unsigned int ms,
 		}
 	}
 	if ((diagnose || w->before) && diagnose_all(w)) {
-		model_qpwatch_free(w);
+		diag_qpwatch_free(w);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-void model_qpwatch_free(struct model_qpwatch *w)
+void diag_qpwatch_free(struct diag_qpwatch *w)
 {
 	read_free(&w->r[0]);
 	read_free(&w->r[1]);
@@ -105,7 +105,7 @@ void model_qpwatch_free(struct model_qpwatch *w)
 	memset(w, 0, sizeof(*w));
 }
 
-size_t model_qpwatch_stalled_on(const struct model_qpwatch *w, size_t i)
+size_t diag_qpwatch_stalled_on(const struct diag_qpwatch *w, size_t i)
 {
 	const struct model_qps *qs = &w->now->qs;
 	size_t n = 0;
@@ -113,11 +113,11 @@ size_t model_qpwatch_stalled_on(const struct model_qpwatch *w, size_t i)
 	if (!w->diag)
 		return 0;
 	for (size_t k = 0; k < qs->n; k++)
-		n += w->diag[k].trouble == MODEL_QPT_STALLED && !strcmp(qs->v[k].dev, qs->v[i].dev);
+		n += w->diag[k].trouble == DIAG_QPT_STALLED && !strcmp(qs->v[k].dev, qs->v[i].dev);
 	return n;
 }
 
-void model_qpwatch_mark(struct model_qpwatch *w)
+void diag_qpwatch_mark(struct diag_qpwatch *w)
 {
 	struct model_qps *qs = &w->now->qs;
 
@@ -128,9 +128,9 @@ void model_qpwatch_mark(struct model_qpwatch *w)
 
 		if (q->type != 2 || q->state != MODEL_QPS_RTS)
 			continue;
-		if (w->diag[i].trouble != MODEL_QPT_STALLED)
+		if (w->diag[i].trouble != DIAG_QPT_STALLED)
 			q->resend = MODEL_QPR_NO;
 		else
-			q->resend = model_qpwatch_stalled_on(w, i) > 1 ? MODEL_QPR_MAYBE : MODEL_QPR_YES;
+			q->resend = diag_qpwatch_stalled_on(w, i) > 1 ? MODEL_QPR_MAYBE : MODEL_QPR_YES;
 	}
 }

@@ -6,8 +6,8 @@
  * for QPs of one device that stalled together. qp and check's qps and
  * process-qps are its callers.
  */
-#ifndef RDMACTL_MODEL_QPWATCH_H
-#define RDMACTL_MODEL_QPWATCH_H
+#ifndef RDMACTL_DIAG_QPWATCH_H
+#define RDMACTL_DIAG_QPWATCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,21 +21,21 @@
  * the rdma-core examples' and rping's: some four for qp's listing, some
  * fifteen for a check's verdict.
  */
-#define MODEL_QPWATCH_GLANCE_MS 300
-#define MODEL_QPWATCH_CHECK_MS 1000
+#define DIAG_QPWATCH_GLANCE_MS 300
+#define DIAG_QPWATCH_CHECK_MS 1000
 
 /* One reading: the QPs, then their ports' states and counters. */
-struct model_qpread {
+struct diag_qpread {
 	struct model_qps qs;
 	struct model m;
 	bool m_ok;		/* the ports were read */
 };
 
-struct model_qpwatch {
-	struct model_qpread r[2];
-	struct model_qpread *now;	/* the last reading */
-	struct model_qpread *before;	/* the first, when a second was taken; else NULL */
-	struct model_qpdiag *diag;	/* one per QP of NOW, when diagnosed; else NULL */
+struct diag_qpwatch {
+	struct diag_qpread r[2];
+	struct diag_qpread *now;	/* the last reading */
+	struct diag_qpread *before;	/* the first, when a second was taken; else NULL */
+	struct diag_qp *diag;	/* one per QP of NOW, when diagnosed; else NULL */
 };
 
 /*
@@ -46,29 +46,29 @@ struct model_qpwatch {
  * read only where a diagnosis needs them. 0, or the first reading's error
  * (W then holds nothing); a second reading that fails leaves the first.
  */
-int model_qpwatch(const struct model_src *src, const char *dev, unsigned int ms, bool diagnose,
-		  struct model_qpwatch *w);
-void model_qpwatch_free(struct model_qpwatch *w);
+int diag_qpwatch(const struct model_src *src, const char *dev, unsigned int ms, bool diagnose,
+		  struct diag_qpwatch *w);
+void diag_qpwatch_free(struct diag_qpwatch *w);
 
 /*
  * Of the RC QPs in RTS in QS that PID owns (0: any), how many (*RTS) and
  * how many could be resending (returned): one with no peer on this host, or
  * one that sent its peer here more than the peer took in.
  */
-size_t model_qpwatch_could_resend(const struct model_qps *qs, int pid, size_t *rts);
+size_t diag_qpwatch_could_resend(const struct model_qps *qs, int pid, size_t *rts);
 
 /*
  * The one rule for stalls: how many of W's QPs on the device of QP I were
  * found resending unanswered. rxe counts resends per device, so where it is
  * more than one, each may be another's.
  */
-size_t model_qpwatch_stalled_on(const struct model_qpwatch *w, size_t i);
+size_t diag_qpwatch_stalled_on(const struct diag_qpwatch *w, size_t i);
 
 /*
  * Each RC QP in RTS of W's last reading told as resending (MODEL_QPR_YES,
  * or MODEL_QPR_MAYBE where others of its device stalled with it) or not,
  * when two readings were taken; else left untold.
  */
-void model_qpwatch_mark(struct model_qpwatch *w);
+void diag_qpwatch_mark(struct diag_qpwatch *w);
 
 #endif

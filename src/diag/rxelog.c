@@ -9,7 +9,7 @@
 
 #include "diag/failure.h"
 
-#define KL MODEL_FAILURE_KERNEL_LOG
+#define KL DIAG_FAILURE_KERNEL_LOG
 
 /* What tells a QP's failure on this host. */
 #define TELL_QP_LOG "'rdmactl check --only qps' (each QP in trouble with its owner and " \
@@ -22,7 +22,7 @@
 #define DEBUG_ONLY " (a debug message: it prints only with rdma_rxe's dynamic debug on, " \
 	DEBUG_ON ")"
 
-static const struct model_failure table[] = {
+static const struct diag_failure table[] = {
 	{ KL, 1, "moved to error state",
 	  "rxe moved a QP to ERR on a request it received and could not serve: the end that "
 	  "sent it completes with an error, and every work request still queued on this one "
@@ -108,7 +108,7 @@ static const struct model_failure table[] = {
 	  "back): no fault; a QP that failed while the port was down stays in ERR and must be "
 	  "made again",
 	  { NULL },
-	  NULL, "infiniband rxe0: set active", NULL, NULL, MODEL_FAILURE_NOTICE },
+	  NULL, "infiniband rxe0: set active", NULL, NULL, DIAG_FAILURE_NOTICE },
 	{ KL, 9, "ignoring netdev event",
 	  "rxe saw an event of its netdev that it does not act on: no fault (rxe acts on "
 	  "the netdev going up, down, away and changing its MTU)" DEBUG_ONLY,
@@ -136,7 +136,7 @@ static const struct model_failure table[] = {
 	  "rxe0: qp#17 check_rkey: no MR matches rkey 0x18d8", "no mr for key", NULL, 0 },
 };
 
-const struct model_failure *model_failure_rxelog(size_t *n)
+const struct diag_failure *diag_failure_rxelog(size_t *n)
 {
 	*n = sizeof(table) / sizeof(table[0]);
 	return table;

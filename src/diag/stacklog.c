@@ -15,7 +15,7 @@
 
 #include "diag/failure.h"
 
-#define MSG MODEL_FAILURE_MESSAGE
+#define MSG DIAG_FAILURE_MESSAGE
 
 /* Where each program's words are: "PROGRAM (rdma-core's FILE)". */
 #define PINGPONG "ibv_rc_pingpong (rdma-core's libibverbs/examples/rc_pingpong.c; the uc, ud, " \
@@ -41,7 +41,7 @@
 #define TELL_DEV "'rdmactl check' (the module, the link, the uverbs node, the provider); " \
 	"'rdmactl show'"
 
-static const struct model_failure table[] = {
+static const struct diag_failure table[] = {
 	{ MSG, 1, "Failed to modify QP to RTR",
 	  "the QP could not be given its path to the peer: ibv_modify_qp to RTR was refused "
 	  "(EINVAL most often), so no connection was made",
@@ -149,24 +149,24 @@ static const struct model_failure table[] = {
 	  "the exchange of addresses over TCP ended early: the other side closed it",
 	  { "the other side failed first and exited: its own output names the cause", NULL },
 	  "the other side's output", "Couldn't read/write remote address", NULL, PINGPONG,
-	  MODEL_FAILURE_FOLLOWS },
+	  DIAG_FAILURE_FOLLOWS },
 	{ MSG, 24, "client read/write",
 	  "the ping-pong's client lost the TCP exchange of addresses: the server closed it "
 	  "(the errno's words after it are stale, perror's after a read that met the end)",
 	  { "the server failed first (its 'Failed to modify QP to RTR', 'Couldn't register MR' "
 	    "...) and exited: its own output names the cause", NULL },
 	  "the server's output", "client read/write: No space left on device", NULL, PINGPONG,
-	  MODEL_FAILURE_PERROR | MODEL_FAILURE_FOLLOWS },
+	  DIAG_FAILURE_PERROR | DIAG_FAILURE_FOLLOWS },
 	{ MSG, 25, "server read",
 	  "the ping-pong's server lost the TCP exchange of addresses: the client closed it",
 	  { "the client failed first and exited: its own output names the cause", NULL },
 	  "the client's output", "server read: Success", NULL, PINGPONG,
-	  MODEL_FAILURE_PERROR | MODEL_FAILURE_FOLLOWS },
+	  DIAG_FAILURE_PERROR | DIAG_FAILURE_FOLLOWS },
 	{ MSG, 26, "Couldn't connect to remote QP",
 	  "the ping-pong could not connect its QP to the peer's: the line before it names the step",
 	  { "the move to RTR was refused ('Failed to modify QP to RTR' before it)", NULL },
 	  "the line before it; " TELL_GID, "Couldn't connect to remote QP", NULL, PINGPONG,
-	  MODEL_FAILURE_FOLLOWS },
+	  DIAG_FAILURE_FOLLOWS },
 	/* The rest of perftest's: a run that fails before or while it measures. */
 	{ MSG, 27, "Unable to find the Infiniband/RoCE device",
 	  "perftest found no RDMA device by the name given, or none at all",
@@ -188,36 +188,36 @@ static const struct model_failure table[] = {
 	{ MSG, 37, "Failed to create MR",
 	  "perftest's memory registration failed (after 'Couldn't allocate MR')",
 	  { "the registration's own failure, named on the line before it", NULL },
-	  "the line before it", "Failed to create MR", NULL, PERFTEST, MODEL_FAILURE_FOLLOWS },
+	  "the line before it", "Failed to create MR", NULL, PERFTEST, DIAG_FAILURE_FOLLOWS },
 	{ MSG, 38, "Couldn't create IB resources",
 	  "perftest could not set up its device, queues or memory, so nothing was measured",
 	  { "a step before it failed: the lines before it name it (a registration past the "
 	    "memlock limit most often)", NULL },
 	  "the lines before it", " Couldn't create IB resources", NULL, PERFTEST,
-	  MODEL_FAILURE_FOLLOWS },
+	  DIAG_FAILURE_FOLLOWS },
 	{ MSG, 39, "ethernet_read_keys: Couldn't read remote address",
 	  "perftest's exchange of keys and addresses over TCP ended early: the other side closed it",
 	  { "the other side failed first and exited: its own output names the cause", NULL },
 	  "the other side's output", "ethernet_read_keys: Couldn't read remote address", NULL,
-	  PERFTEST, MODEL_FAILURE_FOLLOWS },
+	  PERFTEST, DIAG_FAILURE_FOLLOWS },
 	{ MSG, 40, "Unable to read to socket/rdma_cm",
 	  "perftest's read from the other side failed",
 	  { "the other side failed first and exited: its own output names the cause", NULL },
 	  "the other side's output", " Unable to read to socket/rdma_cm", NULL, PERFTEST,
-	  MODEL_FAILURE_FOLLOWS },
+	  DIAG_FAILURE_FOLLOWS },
 	{ MSG, 28, "Unable to open file descriptor for socket connection",
 	  "perftest could not open its TCP connection to the server, so nothing was measured",
 	  { "the connection was refused or timed out ('Couldn't connect to' before it): the "
 	    "server not running, another port (-p), a firewall on the TCP port", NULL },
 	  "the line before it", "Unable to open file descriptor for socket connection", NULL,
-	  PERFTEST, MODEL_FAILURE_FOLLOWS },
+	  PERFTEST, DIAG_FAILURE_FOLLOWS },
 	{ MSG, 29, "Unable to init the socket connection",
 	  "perftest's connection to the other side failed before any RDMA",
 	  { "the TCP connection failed ('Couldn't connect to' before it)",
 	    "with -R, rdma_cm's connect failed ('Unexpected CM event bl blka N' before it)",
 	    NULL },
 	  "the lines before it", " Unable to init the socket connection", NULL, PERFTEST,
-	  MODEL_FAILURE_FOLLOWS },
+	  DIAG_FAILURE_FOLLOWS },
 	/* The tool tutorials name that rdma-core no longer ships. */
 	{ MSG, 50, "%s: command not found",
 	  "rxe_cfg, the script tutorials use to make rxe links ('rxe_cfg start', 'rxe_cfg add "
@@ -242,19 +242,19 @@ static const struct model_failure table[] = {
 	    "6 (RDMA_CM_EVENT_CONNECT_ERROR): the server answered, but a QP could not be moved "
 	    "to RTR or RTS with what it answered", NULL },
 	  TELL_PEER "; 'rdmactl check --only firewall,netns' (this end's part)",
-	  "Unexpected CM event bl blka 8", NULL, PERFTEST_CM, MODEL_FAILURE_OWN_STATUS },
+	  "Unexpected CM event bl blka 8", NULL, PERFTEST_CM, DIAG_FAILURE_OWN_STATUS },
 	{ MSG, 45, "Unable to perform rdma_client function",
 	  "perftest's client side of the rdma_cm connection (-R) failed, and the run ends",
 	  { "the connect failed: the line before it says how ('Unexpected CM event bl blka N')",
 	    NULL },
 	  "the line before it", " Unable to perform rdma_client function", NULL, PERFTEST_CM,
-	  MODEL_FAILURE_FOLLOWS },
+	  DIAG_FAILURE_FOLLOWS },
 	{ MSG, 46, "Unable to perform rdma_server function",
 	  "perftest's server side of the rdma_cm connection (-R) failed, and the run ends",
 	  { "the client's connect request did not become a connection: the lines before it "
 	    "say how", NULL },
 	  "the lines before it", " Unable to perform rdma_server function", NULL, PERFTEST_CM,
-	  MODEL_FAILURE_FOLLOWS },
+	  DIAG_FAILURE_FOLLOWS },
 	{ MSG, 30, "Found Incompatibility issue with GID types.",
 	  "the two ends' GIDs are of different types or families: one chose RoCE v1 or IPv6, "
 	  "the other RoCE v2 over IPv4",
@@ -266,30 +266,30 @@ static const struct model_failure table[] = {
 	  { "a QP's move to RTR or RTS was refused ('Failed to modify QP %d to RTR' before it)",
 	    NULL },
 	  "the line before it; " TELL_GID, " Unable to Connect the HCA's through the link",
-	  NULL, PERFTEST, MODEL_FAILURE_FOLLOWS },
+	  NULL, PERFTEST, DIAG_FAILURE_FOLLOWS },
 	{ MSG, 32, "Failed to exchange data between server and clients",
 	  "the exchange over TCP between the two sides broke off",
 	  { "the other side failed first and exited: its own output names the cause",
 	    "the two sides run different tests or options (ib_write_bw against ib_read_bw, "
 	    "another -s, -q or -c)", NULL },
 	  "the other side's output, its command line", " Failed to exchange data between "
-	  "server and clients", NULL, PERFTEST, MODEL_FAILURE_FOLLOWS },
+	  "server and clients", NULL, PERFTEST, DIAG_FAILURE_FOLLOWS },
 	{ MSG, 33, "Completion with error at",
 	  "perftest polled a completion with an error (at client, or at server): the status on "
 	  "the next line says why",
 	  { "the status's causes ('Failed status N' after it)", NULL },
 	  "the line after it", " Completion with error at client", NULL, PERFTEST,
-	  MODEL_FAILURE_FOLLOWS },
+	  DIAG_FAILURE_FOLLOWS },
 	{ MSG, 34, "Failed status %d: wr_id %d syndrom 0x%x",
 	  "the error completion perftest polled: its work completion status, and the "
 	  "device's own code (vendor_err, which perftest calls syndrom)",
 	  { "the status's causes, explained beside it", NULL },
 	  "the status beside it", " Failed status 12: wr_id 0 syndrom 0x81", NULL, PERFTEST,
-	  MODEL_FAILURE_FOLLOWS },
+	  DIAG_FAILURE_FOLLOWS },
 	{ MSG, 48, "parse WC failed %d",
 	  "the ping-pong met a work completion that did not succeed and stops",
 	  { "the status on the line before it ('Failed status ... for wr_id ...')", NULL },
-	  "the line before it", "parse WC failed 1", NULL, PINGPONG, MODEL_FAILURE_FOLLOWS },
+	  "the line before it", "parse WC failed 1", NULL, PINGPONG, DIAG_FAILURE_FOLLOWS },
 	{ MSG, 49, "libibverbs: Warning: couldn't open config directory '%s'.",
 	  "libibverbs has no providers' configuration, so it knows no driver and finds no "
 	  "device ('No IB devices found' follows)",
@@ -324,7 +324,7 @@ static const struct model_failure table[] = {
 
 #define NTABLE (sizeof(table) / sizeof(table[0]))
 
-const struct model_failure *model_failure_stacklog(size_t *n)
+const struct diag_failure *diag_failure_stacklog(size_t *n)
 {
 	*n = NTABLE;
 	return table;
@@ -447,7 +447,7 @@ static long format_from(const char *hay, const char *at, const char *f, char pre
 	return end && format_from(hay, end + n, f, conv) >= 0 ? end - hay : -1;
 }
 
-long model_failure_format_at(const char *hay, const char *format)
+long diag_failure_format_at(const char *hay, const char *format)
 {
 	/*
 	 * Each literal run of FORMAT, lowercased, in order in HAY; a number
@@ -457,7 +457,7 @@ long model_failure_format_at(const char *hay, const char *format)
 	return format_from(hay, hay, format, '\0');
 }
 
-size_t model_failure_format_anchor(const char *format, char *buf, size_t size)
+size_t diag_failure_format_anchor(const char *format, char *buf, size_t size)
 {
 	char seg[256], conv;
 	const char *f = format;

@@ -39,7 +39,7 @@ struct rdma_qp {
 	uint8_t resend;		/* enum model_qp_resend: what a second look told */
 };
 
-/* Whether an RC QP in RTS was seen resending with no answer (model_qpwatch_mark). */
+/* Whether an RC QP in RTS was seen resending with no answer (diag_qpwatch_mark). */
 enum model_qp_resend {
 	MODEL_QPR_UNTOLD,	/* not looked at twice: one reading cannot tell */
 	MODEL_QPR_NO,

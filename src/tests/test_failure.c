@@ -17,8 +17,8 @@
 static const char *names(const char *text)
 {
 	static char buf[256];
-	const struct model_failure *f[8];
-	size_t n = model_failure_match(text, NULL, f, 8);
+	const struct diag_failure *f[8];
+	size_t n = diag_failure_match(text, NULL, f, 8);
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++)
@@ -56,10 +56,10 @@ static void numbers_and_keywords(void **state)
 	assert_string_equal(names("status :== 13"), "");
 	/* A line's bytes, no NUL needed, and none read past a NUL. */
 	{
-		const struct model_failure *f[2];
+		const struct diag_failure *f[2];
 
-		assert_int_equal(model_failure_match_n("ENOMEMxyz", 6, NULL, f, 2), 1);
-		assert_int_equal(model_failure_match_n("x\0ENOMEM", 8, NULL, f, 2), 0);
+		assert_int_equal(diag_failure_match_n("ENOMEMxyz", 6, NULL, f, 2), 1);
+		assert_int_equal(diag_failure_match_n("x\0ENOMEM", 8, NULL, f, 2), 0);
 	}
 }
 
@@ -81,25 +81,25 @@ static void formats(void **state)
 {
 	(void)state;
 	/* A number conversion is a number, one space before it allowed. */
-	assert_int_equal(model_failure_format_at("failed to modify qp 322 to rtr",
-						 "Failed to modify QP %d to RTR"), 0);
-	assert_int_equal(model_failure_format_at("failed to modify qp state to rtr",
-						 "Failed to modify QP %d to RTR"), -1);
-	assert_int_equal(model_failure_format_at("failed to modify qp to rtr",
-						 "Failed to modify QP %d to RTR"), -1);
-	assert_int_equal(model_failure_format_at("x fi_getinfo: -61", "fi_getinfo: %d"), 2);
-	assert_int_equal(model_failure_format_at("fi_getinfo: foo", "fi_getinfo: %d"), -1);
-	assert_int_equal(model_failure_format_at("rkey 0x18d8 gone", "rkey %#x gone"), 0);
+	assert_int_equal(diag_failure_format_at("failed to modify qp 322 to rtr",
+						"Failed to modify QP %d to RTR"), 0);
+	assert_int_equal(diag_failure_format_at("failed to modify qp state to rtr",
+						"Failed to modify QP %d to RTR"), -1);
+	assert_int_equal(diag_failure_format_at("failed to modify qp to rtr",
+						"Failed to modify QP %d to RTR"), -1);
+	assert_int_equal(diag_failure_format_at("x fi_getinfo: -61", "fi_getinfo: %d"), 2);
+	assert_int_equal(diag_failure_format_at("fi_getinfo: foo", "fi_getinfo: %d"), -1);
+	assert_int_equal(diag_failure_format_at("rkey 0x18d8 gone", "rkey %#x gone"), 0);
 	/* Any other conversion prints something: a byte at least, where the line is. */
-	assert_int_equal(model_failure_format_at("rdma_rxe: unknown symbol x (err -2)",
-						 "%s: Unknown symbol %s (err %d)"), 8);
-	assert_int_equal(model_failure_format_at(": unknown symbol x (err -2)",
-						 "%s: Unknown symbol %s (err %d)"), -1);
-	assert_int_equal(model_failure_format_at("couldn't get context for",
-						 "Couldn't get context for %s"), -1);
+	assert_int_equal(diag_failure_format_at("rdma_rxe: unknown symbol x (err -2)",
+						"%s: Unknown symbol %s (err %d)"), 8);
+	assert_int_equal(diag_failure_format_at(": unknown symbol x (err -2)",
+						"%s: Unknown symbol %s (err %d)"), -1);
+	assert_int_equal(diag_failure_format_at("couldn't get context for",
+						"Couldn't get context for %s"), -1);
 	/* The kernel's %pISpcs is one conversion. */
-	assert_int_equal(model_failure_format_at("binding cm id to 10.0.0.1:4420 failed (-19)",
-						 "binding CM ID to %pISpcs failed (%d)"), 0);
+	assert_int_equal(diag_failure_format_at("binding cm id to 10.0.0.1:4420 failed (-19)",
+						"binding CM ID to %pISpcs failed (%d)"), 0);
 }
 
 static void kernel_log_lines(void **state)
@@ -128,18 +128,18 @@ static void kernel_log_lines(void **state)
 
 static void room_is_kept(void **state)
 {
-	const struct model_failure *f[1];
+	const struct diag_failure *f[1];
 
 	(void)state;
-	assert_int_equal(model_failure_match("ENOMEM EINVAL", NULL, f, 1), 1);
+	assert_int_equal(diag_failure_match("ENOMEM EINVAL", NULL, f, 1), 1);
 	assert_string_equal(f[0]->name, "ENOMEM");
-	assert_int_equal(model_failure_match("", NULL, f, 1), 0);
+	assert_int_equal(diag_failure_match("", NULL, f, 1), 0);
 }
 
 /* A log's lines: a flush before the first error is passed over for the cause; bytes never raw. */
 static void whole_log(void **state)
 {
-	static struct model_failure_log l;
+	static struct diag_failure_log l;
 	static const char *const lines[] = {
 		"completion IBV_WC_WR_FLUSH_ERR for wr_id 1",
 		"noise",
@@ -148,10 +148,10 @@ static void whole_log(void **state)
 	};
 
 	(void)state;
-	model_failure_log_init(&l);
+	diag_failure_log_init(&l);
 	for (size_t i = 0; i < 4; i++)
-		model_failure_log_line(&l, lines[i], strlen(lines[i]), NULL);
-	model_failure_log_finish(&l);
+		diag_failure_log_line(&l, lines[i], strlen(lines[i]), NULL);
+	diag_failure_log_finish(&l);
 	assert_int_equal(l.lines, 4);
 	assert_int_equal(l.known, 3);
 	assert_int_equal(l.n, 2);
@@ -163,28 +163,28 @@ static void whole_log(void **state)
 	assert_int_equal(l.items[1].lines[0], 1);
 	assert_int_equal(l.items[1].lines[1], 4);
 	/* Nothing known: no cause. */
-	model_failure_log_init(&l);
-	model_failure_log_line(&l, "all well", 8, NULL);
-	model_failure_log_finish(&l);
+	diag_failure_log_init(&l);
+	diag_failure_log_line(&l, "all well", 8, NULL);
+	diag_failure_log_finish(&l);
 	assert_int_equal(l.cause, -1);
 	assert_int_equal(l.n, 0);
 }
 
 /* A host whose gid-index check fails, memlock and firewall pass, the rest not run. */
-static enum model_failure_standing host_of(const char *id, void *arg)
+static enum diag_failure_standing host_of(const char *id, void *arg)
 {
 	(void)arg;
 	if (!strcmp(id, "gid-index"))
-		return MODEL_FAILURE_SHOWN;
+		return DIAG_FAILURE_SHOWN;
 	if (!strcmp(id, "memlock") || !strcmp(id, "firewall") || !strcmp(id, "modules"))
-		return MODEL_FAILURE_CLEARED;
-	return MODEL_FAILURE_OPEN;
+		return DIAG_FAILURE_CLEARED;
+	return DIAG_FAILURE_OPEN;
 }
 
-static const struct model_failure *entry(enum model_failure_kind kind, const char *name)
+static const struct diag_failure *entry(enum diag_failure_kind kind, const char *name)
 {
-	const struct model_failure *all[256];
-	size_t n = model_failure_all(all, 256);
+	const struct diag_failure *all[256];
+	size_t n = diag_failure_all(all, 256);
 
 	for (size_t i = 0; i < n; i++)
 		if (all[i]->kind == kind && !strcmp(all[i]->name, name))
@@ -193,19 +193,19 @@ static const struct model_failure *entry(enum model_failure_kind kind, const cha
 }
 
 /* The causes' order, as "2s,0o,1c" (index, standing's first letter). */
-static const char *ranked(enum model_failure_kind kind, const char *name)
+static const char *ranked(enum diag_failure_kind kind, const char *name)
 {
 	static char buf[64];
-	struct model_failure_ranked r[MODEL_FAILURE_CAUSES];
-	const struct model_failure *f = entry(kind, name);
+	struct diag_failure_ranked r[DIAG_FAILURE_CAUSES];
+	const struct diag_failure *f = entry(kind, name);
 	size_t n;
 
 	assert_non_null(f);
-	n = model_failure_rank(f, host_of, NULL, r);
+	n = diag_failure_rank(f, host_of, NULL, r);
 	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++)
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%zu%c", i ? "," : "",
-			 r[i].cause, model_failure_standing_name(r[i].standing)[0]);
+			 r[i].cause, diag_failure_standing_name(r[i].standing)[0]);
 	return buf;
 }
 
@@ -213,33 +213,33 @@ static void ranked_by_the_host(void **state)
 {
 	(void)state;
 	/* The host shows -g 0's mismatch: first; the rest as the catalogue has them. */
-	assert_string_equal(ranked(MODEL_FAILURE_WC_STATUS, "IBV_WC_RETRY_EXC_ERR"),
+	assert_string_equal(ranked(DIAG_FAILURE_WC_STATUS, "IBV_WC_RETRY_EXC_ERR"),
 			    "2s,0o,1o,3o");
-	assert_string_equal(ranked(MODEL_FAILURE_MESSAGE, "failed to modify QP state to RTR"),
+	assert_string_equal(ranked(DIAG_FAILURE_MESSAGE, "failed to modify QP state to RTR"),
 			    "1s,0o,2o");
 	/* This shell's memlock passing clears nothing of the program's own limit. */
-	assert_string_equal(ranked(MODEL_FAILURE_MESSAGE, "unable to create QP"), "0o,1o");
+	assert_string_equal(ranked(DIAG_FAILURE_MESSAGE, "unable to create QP"), "0o,1o");
 	/* The modules as they are now: a pass clears what rests on them, last. */
-	assert_string_equal(ranked(MODEL_FAILURE_ERRNO, "ENOENT"), "0o,1o,2c");
+	assert_string_equal(ranked(DIAG_FAILURE_ERRNO, "ENOENT"), "0o,1o,2c");
 	{
 		const char *why;
-		const struct model_failure *f = entry(MODEL_FAILURE_MESSAGE, "Couldn't register MR");
+		const struct diag_failure *f = entry(DIAG_FAILURE_MESSAGE, "Couldn't register MR");
 
-		assert_string_equal(model_failure_rests(f, 0, &why), "memlock");
+		assert_string_equal(diag_failure_rests(f, 0, &why), "memlock");
 		assert_non_null(strstr(why, "this shell's limit"));
-		f = entry(MODEL_FAILURE_ERRNO, "ENOEXEC");
-		assert_string_equal(model_failure_rests(f, 0, &why), "modules");
+		f = entry(DIAG_FAILURE_ERRNO, "ENOEXEC");
+		assert_string_equal(diag_failure_rests(f, 0, &why), "modules");
 		assert_null(why);
 	}
 	/* No check tells any cause: the catalogue's order. */
-	assert_string_equal(ranked(MODEL_FAILURE_WC_STATUS, "IBV_WC_RNR_RETRY_EXC_ERR"),
+	assert_string_equal(ranked(DIAG_FAILURE_WC_STATUS, "IBV_WC_RNR_RETRY_EXC_ERR"),
 			    "0o,1o,2o");
 	/* Nothing run: the catalogue's order. */
 	{
-		struct model_failure_ranked r[MODEL_FAILURE_CAUSES];
-		const struct model_failure *f = entry(MODEL_FAILURE_ERRNO, "ENOENT");
+		struct diag_failure_ranked r[DIAG_FAILURE_CAUSES];
+		const struct diag_failure *f = entry(DIAG_FAILURE_ERRNO, "ENOENT");
 
-		assert_int_equal(model_failure_rank(f, NULL, NULL, r), 3);
+		assert_int_equal(diag_failure_rank(f, NULL, NULL, r), 3);
 		assert_int_equal(r[0].cause, 0);
 		assert_int_equal(r[2].cause, 2);
 	}
@@ -252,20 +252,20 @@ static void ranked_by_the_host(void **state)
  */
 static void every_rest_is_told(void **state)
 {
-	enum model_failure_kind kind;
+	enum diag_failure_kind kind;
 	const char *name;
 
 	(void)state;
-	for (size_t i = 0; model_failure_rests_row(i, &kind, &name); i++) {
-		const struct model_failure *f = entry(kind, name);
+	for (size_t i = 0; diag_failure_rests_row(i, &kind, &name); i++) {
+		const struct diag_failure *f = entry(kind, name);
 		size_t n = 0;
 
 		if (!f)
 			fail_msg("row %zu: no entry %s", i, name);
-		while (n < MODEL_FAILURE_CAUSES && f->causes[n])
+		while (n < DIAG_FAILURE_CAUSES && f->causes[n])
 			n++;
-		for (size_t k = 0; k < MODEL_FAILURE_CAUSES; k++) {
-			const char *id = model_failure_rests(f, k, NULL);
+		for (size_t k = 0; k < DIAG_FAILURE_CAUSES; k++) {
+			const char *id = diag_failure_rests(f, k, NULL);
 			char only[48];
 
 			if (!id)

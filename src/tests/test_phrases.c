@@ -12,7 +12,7 @@
 
 #include "diag/phrases.h"
 
-static struct model_phrases *set;
+static struct diag_phrases *set;
 
 static int make(void **state)
 {
@@ -20,20 +20,20 @@ static int make(void **state)
 					     "", NULL };
 
 	(void)state;
-	set = model_phrases_new();
+	set = diag_phrases_new();
 	for (unsigned i = 0; words[i]; i++)
-		if (model_phrases_add(set, words[i], i))
+		if (diag_phrases_add(set, words[i], i))
 			return -1;
 	/* Two ids for one phrase. */
-	if (model_phrases_add(set, "hers", 7))
+	if (diag_phrases_add(set, "hers", 7))
 		return -1;
-	return model_phrases_build(set);
+	return diag_phrases_build(set);
 }
 
 static int unmake(void **state)
 {
 	(void)state;
-	model_phrases_free(set);
+	diag_phrases_free(set);
 	return 0;
 }
 
@@ -42,7 +42,7 @@ static unsigned ids(const char *text)
 {
 	unsigned char hits[2] = { 0 };
 
-	model_phrases_scan(set, text, strlen(text), hits);
+	diag_phrases_scan(set, text, strlen(text), hits);
 	return hits[0];
 }
 
@@ -54,7 +54,7 @@ static void overlaps_and_suffixes(void **state)
 	assert_int_equal(ids("this"), 1u << 2);
 	assert_int_equal(ids("h e"), 0);
 	assert_int_equal(ids(""), 0);
-	assert_false(model_phrases_scan(set, "xyz", 3, (unsigned char[2]){ 0 }));
+	assert_false(diag_phrases_scan(set, "xyz", 3, (unsigned char[2]){ 0 }));
 }
 
 static void text_as_phrases_are_written(void **state)
@@ -70,21 +70,21 @@ static void text_as_phrases_are_written(void **state)
 	{
 		unsigned char hits[2] = { 0 };
 
-		assert_false(model_phrases_scan(set, "ushers", 1, hits));
+		assert_false(diag_phrases_scan(set, "ushers", 1, hits));
 	}
 }
 
 static void refused(void **state)
 {
-	struct model_phrases *p = model_phrases_new();
+	struct diag_phrases *p = diag_phrases_new();
 
 	(void)state;
-	assert_int_equal(model_phrases_build(p), 0);
+	assert_int_equal(diag_phrases_build(p), 0);
 	/* Built once; an empty set finds nothing. */
-	assert_int_equal(model_phrases_build(p), -EINVAL);
-	assert_false(model_phrases_scan(p, "he", 2, (unsigned char[1]){ 0 }));
-	model_phrases_free(p);
-	model_phrases_free(NULL);
+	assert_int_equal(diag_phrases_build(p), -EINVAL);
+	assert_false(diag_phrases_scan(p, "he", 2, (unsigned char[1]){ 0 }));
+	diag_phrases_free(p);
+	diag_phrases_free(NULL);
 }
 
 int main(int argc, char **argv)

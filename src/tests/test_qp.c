@@ -93,15 +93,15 @@ static void pair_of(struct rdma_qp v[2], uint8_t sa, uint8_t sb)
 	model_qp_find_peers(&q);
 }
 
-static const struct model_qpdiag_port active = { .known = true, .active = true, .resent = -1 };
+static const struct diag_qp_port active = { .known = true, .active = true, .resent = -1 };
 
 /* One RNR counted on a device, two QPs in ERR whose peers are not: it is one's, not both's. */
 static void counter_shared(void **state)
 {
 	struct rdma_qp v[4];
 	struct model_qps q = { .v = v, .n = 4 };
-	struct model_qpdiag_port f = active;
-	struct model_qpdiag d[4];
+	struct diag_qp_port f = active;
+	struct diag_qp d[4];
 
 	(void)state;
 	pair_of(v, MODEL_QPS_ERR, MODEL_QPS_RTS);
@@ -111,8 +111,8 @@ static void counter_shared(void **state)
 	for (uint64_t counted = 1; counted <= 2; counted++) {
 		f.rnr_exceeded = (int64_t)counted;
 		for (size_t i = 0; i < 4; i++)
-			model_qpdiag_diagnose(&q, i, NULL, &f, &d[i]);
-		model_qpdiag_apportion(&q, d);
+			diag_qp_diagnose(&q, i, NULL, &f, &d[i]);
+		diag_qp_apportion(&q, d);
 		for (size_t i = 0; i < 4; i += 2) {
 			assert_non_null(strstr(d[i].cause, "RNR retries ran out"));
 			assert_false(d[i].sure);
@@ -132,16 +132,16 @@ static void error_causes(void **state)
 {
 	struct rdma_qp v[2];
 	struct model_qps q = { .v = v, .n = 2 };
-	struct model_qpdiag_port f = active;
-	struct model_qpdiag d;
+	struct diag_qp_port f = active;
+	struct diag_qp d;
 
 	(void)state;
 	/* The port down: certain, whatever else. */
 	pair_of(v, MODEL_QPS_ERR, MODEL_QPS_RTS);
 	f.active = false;
 	f.rnr_exceeded = 3;
-	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_ERROR);
+	diag_qp_diagnose(&q, 0, NULL, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_ERROR);
 	assert_true(d.sure);
 	assert_non_null(strstr(d.cause, "port went down"));
 	assert_string_equal(d.evidence, "port 1 of rxe0 is not ACTIVE");
@@ -149,20 +149,20 @@ static void error_causes(void **state)
 	/* RNR: the peer fine, the RNR counter moved. */
 	f = active;
 	f.rnr_exceeded = 1;
-	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
+	diag_qp_diagnose(&q, 0, NULL, &f, &d);
 	assert_false(d.sure);
 	assert_non_null(strstr(d.cause, "RNR retries ran out"));
 	assert_string_equal(d.evidence, "its peer QP 18 of 40 (prog) is in RTS; "
 			    "retry_rnr_exceeded_err is 1 on rxe0");
 	/* ... but not when both ends are in ERR: that is no RNR. */
 	pair_of(v, MODEL_QPS_ERR, MODEL_QPS_ERR);
-	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
+	diag_qp_diagnose(&q, 0, NULL, &f, &d);
 	assert_non_null(strstr(d.cause, "remote access error"));
 
 	/* Both in ERR, nothing counted: remote access, told by no counter. */
 	f = active;
-	model_qpdiag_diagnose(&q, 1, NULL, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_ERROR);
+	diag_qp_diagnose(&q, 1, NULL, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_ERROR);
 	assert_non_null(strstr(d.cause, "remote access error"));
 	assert_string_equal(d.evidence, "its peer QP 17 of 40 (prog) is in ERR; RNR and unanswered "
 			    "requests leave the receiver in RTS; rxe counts remote access errors "
@@ -176,8 +176,8 @@ static void error_causes(void **state)
 	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_ERR);
 	v[0].sq_psn = 101;
 	f.rnr_exceeded = 1;
-	model_qpdiag_diagnose(&q, 1, NULL, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_ERROR);
+	diag_qp_diagnose(&q, 1, NULL, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_ERROR);
 	assert_non_null(strstr(d.cause, "a request its peer sent it failed here"));
 	assert_string_equal(d.evidence, "its peer QP 17 of 40 (prog) is in RTS; this one still "
 			    "expects PSN 100 where the peer sends 101");
@@ -187,19 +187,19 @@ static void error_causes(void **state)
 			    "nothing back");
 	/* ... not when the one in ERR owes its peer too: its own send failed (RNR here). */
 	v[1].sq_psn = 101;
-	model_qpdiag_diagnose(&q, 1, NULL, &f, &d);
+	diag_qp_diagnose(&q, 1, NULL, &f, &d);
 	assert_non_null(strstr(d.cause, "RNR retries ran out"));
 	f = active;
 
 	/* One end in ERR, nothing counted: a local error (the GID's address gone). */
 	pair_of(v, MODEL_QPS_ERR, MODEL_QPS_RTS);
-	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
+	diag_qp_diagnose(&q, 0, NULL, &f, &d);
 	assert_non_null(strstr(d.cause, "local error"));
 	assert_string_equal(d.evidence, "its peer QP 18 of 40 (prog) is in RTS; rxe0 counts no "
 			    "RNR, exhausted retries or port down");
 	/* ... unless the port went down and came back meanwhile. */
 	f.link_downed = 1;
-	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
+	diag_qp_diagnose(&q, 0, NULL, &f, &d);
 	assert_non_null(strstr(d.cause, "went down and came back"));
 
 	/* No peer here, retries exhausted; SQE is trouble too. */
@@ -208,36 +208,36 @@ static void error_causes(void **state)
 	v[0].rqpn = 99;
 	v[0].peer = -1;
 	v[0].state = MODEL_QPS_SQE;
-	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
+	diag_qp_diagnose(&q, 0, NULL, &f, &d);
 	assert_non_null(strstr(d.cause, "transport retries ran out"));
 	assert_string_equal(d.evidence, "its peer QP 99 is on no device of this host; "
 			    "retry_exceeded_err is 2 on rxe0");
 
 	/* Healthy states are no trouble. */
 	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_INIT);
-	model_qpdiag_diagnose(&q, 0, NULL, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+	diag_qp_diagnose(&q, 0, NULL, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_NONE);
 }
 
 static void resending(void **state)
 {
 	struct rdma_qp v[2], w[2];
 	struct model_qps now = { .v = v, .n = 2 }, before = { .v = w, .n = 2 };
-	struct model_qpdiag_port f = active;
-	struct model_qpdiag d;
+	struct diag_qp_port f = active;
+	struct diag_qp d;
 
 	(void)state;
 	/* A pair caught up (17's next PSN is what 18 expects): fine, whatever the port resent. */
 	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_RTS);
 	pair_of(w, MODEL_QPS_RTS, MODEL_QPS_RTS);
 	f.resent = 15;
-	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+	diag_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_NONE);
 
 	/* 17 owes 18 packets that 18 never takes in: stalled. */
 	now.v[0].sq_psn = before.v[0].sq_psn = 103;
-	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_STALLED);
+	diag_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_STALLED);
 	assert_string_equal(d.evidence, "rxe0 resent 15 times meanwhile; its peer QP 18 of "
 			    "40 (prog), in RTS, still expects PSN 100 where it sends 103; rxe0 "
 			    "counts no out-of-sequence request, which PSNs that do not match make");
@@ -248,7 +248,7 @@ static void resending(void **state)
 			       "RESENT and nothing back, no NAK at all"));
 	/* ... or PSNs that do not match, where it did. */
 	f.out_of_seq = 1;
-	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
+	diag_qp_diagnose(&now, 0, &before, &f, &d);
 	assert_non_null(strstr(d.cause, "expects a PSN it does not send"));
 	assert_string_equal(d.evidence, "rxe0 resent 15 times meanwhile; its peer QP 18 of "
 			    "40 (prog), in RTS, still expects PSN 100 where it sends 103; rxe0 "
@@ -259,15 +259,15 @@ static void resending(void **state)
 	/* Between two devices, a firewall or the namespaces; capture on the netdev. */
 	snprintf(now.v[1].dev, sizeof(now.v[1].dev), "rxe1");
 	snprintf(before.v[1].dev, sizeof(before.v[1].dev), "rxe1");
-	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_STALLED);
+	diag_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_STALLED);
 	assert_non_null(strstr(d.cause, "do not reach its peer"));
 	assert_non_null(strstr(d.fix, "'rdmactl check --only firewall,netns' in both namespaces; "
 			       "'rdmactl capture rxe0 --qp 17' (in its network namespace)"));
 	/* A peer in ERR takes nothing in: the sender resends to it for ever. */
 	now.v[1].state = MODEL_QPS_ERR;
-	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_STALLED);
+	diag_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_STALLED);
 	assert_non_null(strstr(d.cause, "is in ERR, where it takes in nothing"));
 	assert_string_equal(d.fix, "'rdmactl check' names the peer's cause; the program must time "
 			    "out its waits and destroy both QPs (or bring the peer through RESET "
@@ -275,7 +275,7 @@ static void resending(void **state)
 			    "nothing back");
 	/* One not yet ready (INIT) is told to be brought to RTR. */
 	now.v[1].state = MODEL_QPS_INIT;
-	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
+	diag_qp_diagnose(&now, 0, &before, &f, &d);
 	assert_non_null(strstr(d.cause, "takes in nothing in its state"));
 	assert_non_null(strstr(d.fix, "bring its peer QP to RTR"));
 	now.v[1].state = MODEL_QPS_RTS;
@@ -283,41 +283,41 @@ static void resending(void **state)
 	snprintf(before.v[1].dev, sizeof(before.v[1].dev), "rxe0");
 	/* ... but not when 18 took some in meanwhile (a loaded link losing a few). */
 	before.v[1].rq_psn = 90;
-	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+	diag_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_NONE);
 	/* ... nor when the port resent nothing, or there is one reading. */
 	before.v[1].rq_psn = 100;
 	f.resent = 0;
-	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+	diag_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_NONE);
 	f.resent = 15;
-	model_qpdiag_diagnose(&now, 0, NULL, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+	diag_qp_diagnose(&now, 0, NULL, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_NONE);
 
 	/* The peer destroyed: 17 alone, receiving nothing, while the port resends. */
 	now.n = before.n = 1;
 	now.v[0].peer = before.v[0].peer = -1;
-	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_STALLED);
+	diag_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_STALLED);
 	assert_non_null(strstr(d.cause, "peer QP is gone"));
 	assert_string_equal(d.evidence, "rxe0 resent 15 times meanwhile; its peer QP 18 is on no "
 			    "device of this host");
 	/* ... but one that received meanwhile has a peer that talks to it. */
 	now.v[0].rq_psn = 120;
-	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+	diag_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_NONE);
 	/* ... and a QP made during the interval is not judged. */
 	now.v[0].rq_psn = 100;
 	before.v[0].qpn = 30;
-	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+	diag_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_NONE);
 	/* PSNs wrap at 24 bits. */
 	pair_of(v, MODEL_QPS_RTS, MODEL_QPS_RTS);
 	pair_of(w, MODEL_QPS_RTS, MODEL_QPS_RTS);
 	now.n = before.n = 2;
 	now.v[0].sq_psn = before.v[0].sq_psn = 0x1000000 + 100;
-	model_qpdiag_diagnose(&now, 0, &before, &f, &d);
-	assert_int_equal(d.trouble, MODEL_QPT_NONE);
+	diag_qp_diagnose(&now, 0, &before, &f, &d);
+	assert_int_equal(d.trouble, DIAG_QPT_NONE);
 }
 
 static void owes(void **state)
@@ -358,10 +358,10 @@ static void port_facts(void **state)
 			       .ncounters = 3 };
 	struct port now = { .num = 1, .state = 1, .counters_known = true, .counters = b,
 			    .ncounters = 5 };
-	struct model_qpdiag_port f;
+	struct diag_qp_port f;
 
 	(void)state;
-	model_qpdiag_facts(&now, &before, &f);
+	diag_qp_facts(&now, &before, &f);
 	assert_true(f.known);
 	assert_false(f.active);
 	assert_int_equal(f.rnr_exceeded, 2);
@@ -369,11 +369,11 @@ static void port_facts(void **state)
 	assert_int_equal(f.link_downed, 1);
 	assert_int_equal(f.out_of_seq, 3);
 	assert_int_equal(f.resent, 15);
-	model_qpdiag_facts(&before, &now, &f);	/* a counter reset between: no rise */
+	diag_qp_facts(&before, &now, &f);	/* a counter reset between: no rise */
 	assert_int_equal(f.resent, 0);
-	model_qpdiag_facts(&now, NULL, &f);
+	diag_qp_facts(&now, NULL, &f);
 	assert_int_equal(f.resent, -1);
-	model_qpdiag_facts(NULL, NULL, &f);
+	diag_qp_facts(NULL, NULL, &f);
 	assert_false(f.known);
 }
 

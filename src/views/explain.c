@@ -7,16 +7,16 @@
 #include "cli/out.h"
 #include "views/explain.h"
 
-static const char *kind_words(enum model_failure_kind k)
+static const char *kind_words(enum diag_failure_kind k)
 {
-	return k == MODEL_FAILURE_WC_STATUS ? "work completion status" :
-	       k == MODEL_FAILURE_CM_EVENT ? "rdma_cm event" :
-	       k == MODEL_FAILURE_ERRNO ? "errno" : k == MODEL_FAILURE_MESSAGE ? "message of" :
+	return k == DIAG_FAILURE_WC_STATUS ? "work completion status" :
+	       k == DIAG_FAILURE_CM_EVENT ? "rdma_cm event" :
+	       k == DIAG_FAILURE_ERRNO ? "errno" : k == DIAG_FAILURE_MESSAGE ? "message of" :
 	       "rdma_rxe's kernel log";
 }
 
 /* F's causes as H ranks them, each with the check it rests on and what that found. */
-static void ranked(struct out *o, const struct model_failure *f, const struct view_explain_host *h)
+static void ranked(struct out *o, const struct diag_failure *f, const struct view_explain_host *h)
 {
 	out_text(o, "  causes on rxe, as this host's checks rank them (shown here first, "
 		 "then untold, then not here):\n");
@@ -24,18 +24,18 @@ static void ranked(struct out *o, const struct model_failure *f, const struct vi
 	for (size_t i = 0; i < h->nrank; i++) {
 		size_t c = h->rank[i].cause;
 		const char *short_of;
-		const char *id = model_failure_rests(f, c, &short_of);
+		const char *id = diag_failure_rests(f, c, &short_of);
 		enum verdict v = check_verdict_of(h->r, h->n, id);
-		enum model_failure_standing s = h->rank[i].standing;
+		enum diag_failure_standing s = h->rank[i].standing;
 
 		out_obj_open(o, NULL);
 		out_u64(o, "index", NULL, c);
 		out_str(o, "cause", "    - %s\n", f->causes[c]);
 		out_str(o, "check", NULL, v == V_SKIP ? NULL : id);
-		out_str(o, "standing", NULL, model_failure_standing_name(s));
-		if (s == MODEL_FAILURE_SHOWN)
+		out_str(o, "standing", NULL, diag_failure_standing_name(s));
+		if (s == DIAG_FAILURE_SHOWN)
 			out_text(o, "      shown here: %s %s (above)\n", id, v == V_FAIL ? "fails" : "warns");
-		else if (s == MODEL_FAILURE_CLEARED)
+		else if (s == DIAG_FAILURE_CLEARED)
 			out_text(o, "      not here now: %s passes (above)\n", id);
 		else if (v == V_PASS && short_of)
 			out_text(o, "      %s passes here, which does not clear it: %s\n", id, short_of);
@@ -45,7 +45,7 @@ static void ranked(struct out *o, const struct model_failure *f, const struct vi
 }
 
 /* What this host shows of an entry: the verdicts of the checks that tell which cause. */
-static void host(struct out *o, const struct model_failure *f, const struct view_explain_host *h)
+static void host(struct out *o, const struct diag_failure *f, const struct view_explain_host *h)
 {
 	if (!h) {
 		out_str(o, "host", NULL, NULL);
@@ -78,19 +78,19 @@ static void host(struct out *o, const struct model_failure *f, const struct view
 }
 
 /* One entry's members: its name and kind, its words, what happened, its causes, what tells. */
-static void entry(struct out *o, const struct model_failure *f,
-		  const char *(*text_of)(enum model_failure_kind k, int value),
+static void entry(struct out *o, const struct diag_failure *f,
+		  const char *(*text_of)(enum diag_failure_kind k, int value),
 		  const struct view_explain_host *h)
 {
-	const char *text = f->kind == MODEL_FAILURE_ERRNO ? strerror(f->value) :
+	const char *text = f->kind == DIAG_FAILURE_ERRNO ? strerror(f->value) :
 			   text_of ? text_of(f->kind, f->value) : NULL;
 	bool by_host = h && h->nrank;
 
 	out_str(o, "name", "%s:", f->name);
-	out_str(o, "kind", NULL, model_failure_kind_name(f->kind));
+	out_str(o, "kind", NULL, diag_failure_kind_name(f->kind));
 	out_text(o, " %s", kind_words(f->kind));
 	out_str(o, "source", f->source ? " %s" : NULL, f->source);
-	if (f->kind == MODEL_FAILURE_KERNEL_LOG || f->kind == MODEL_FAILURE_MESSAGE) {
+	if (f->kind == DIAG_FAILURE_KERNEL_LOG || f->kind == DIAG_FAILURE_MESSAGE) {
 		/* No number, and the kernel's or program's words are the line itself. */
 		out_str(o, "value", NULL, NULL);
 		out_str(o, "text", ", as in \"%s\"", f->form);
@@ -104,15 +104,15 @@ static void entry(struct out *o, const struct model_failure *f,
 	if (f->causes[0] && !by_host)
 		out_text(o, "  causes on rxe, most likely first:\n");
 	out_arr_open(o, "causes");
-	for (size_t k = 0; k < MODEL_FAILURE_CAUSES && f->causes[k]; k++)
+	for (size_t k = 0; k < DIAG_FAILURE_CAUSES && f->causes[k]; k++)
 		out_str(o, NULL, by_host ? NULL : "    - %s\n", f->causes[k]);
 	out_arr_close(o);
 	out_str(o, "tell", f->tell ? "  tells which: %s\n" : NULL, f->tell);
 	host(o, f, h);
 }
 
-void view_explain(struct out *o, const struct model_failure *const *f, size_t n,
-		  const char *(*text_of)(enum model_failure_kind k, int value),
+void view_explain(struct out *o, const struct diag_failure *const *f, size_t n,
+		  const char *(*text_of)(enum diag_failure_kind k, int value),
 		  const struct view_explain_host *const *h)
 {
 	out_arr_open(o, NULL);
@@ -124,8 +124,8 @@ void view_explain(struct out *o, const struct model_failure *const *f, size_t n,
 	out_arr_close(o);
 }
 
-void view_explain_log(struct out *o, const char *source, const struct model_failure_log *l,
-		      const char *(*text_of)(enum model_failure_kind k, int value),
+void view_explain_log(struct out *o, const char *source, const struct diag_failure_log *l,
+		      const char *(*text_of)(enum diag_failure_kind k, int value),
 		      const struct view_explain_host *const *h)
 {
 	out_obj_open(o, NULL);
@@ -136,7 +136,7 @@ void view_explain_log(struct out *o, const char *source, const struct model_fail
 		", nothing rdmactl knows in them", l->known);
 	out_nl(o);
 	if (l->cause >= 0) {
-		const struct model_failure_log_item *c = &l->items[l->cause];
+		const struct diag_failure_log_item *c = &l->items[l->cause];
 
 		out_str(o, "cause", "most likely the cause: %s, line", c->f->name);
 		out_text(o, " %zu (the first error; what follows it most often comes of it)\n",
@@ -146,13 +146,13 @@ void view_explain_log(struct out *o, const char *source, const struct model_fail
 	}
 	out_arr_open(o, "items");
 	for (size_t i = 0; i < l->n; i++) {
-		const struct model_failure_log_item *it = &l->items[i];
+		const struct diag_failure_log_item *it = &l->items[i];
 		size_t shown = it->count;
 
 		bool many = it->count > 1;
 
-		if (shown > MODEL_FAILURE_LOG_LINES)
-			shown = MODEL_FAILURE_LOG_LINES;
+		if (shown > DIAG_FAILURE_LOG_LINES)
+			shown = DIAG_FAILURE_LOG_LINES;
 
 		out_obj_open(o, NULL);
 		out_text(o, "\nline %zu", it->lines[0]);

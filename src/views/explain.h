@@ -21,8 +21,8 @@ struct view_explain_host {
 	const char *why_not;
 	const struct check_result *r[VIEW_EXPLAIN_HOST_RESULTS];
 	size_t n;
-	/* The entry's causes as R ranks them (model_failure_rank); NRANK 0: not ranked. */
-	struct model_failure_ranked rank[MODEL_FAILURE_CAUSES];
+	/* The entry's causes as R ranks them (diag_failure_rank); NRANK 0: not ranked. */
+	struct diag_failure_ranked rank[DIAG_FAILURE_CAUSES];
 	size_t nrank;
 };
 
@@ -30,13 +30,13 @@ struct view_explain_host {
  * Each of F's N entries, TEXT_OF giving the library's words for it; HOST[i]
  * (NULL, or NULL members: no check named) what this host shows of entry i.
  */
-void view_explain(struct out *o, const struct model_failure *const *f, size_t n,
-		  const char *(*text_of)(enum model_failure_kind k, int value),
+void view_explain(struct out *o, const struct diag_failure *const *f, size_t n,
+		  const char *(*text_of)(enum diag_failure_kind k, int value),
 		  const struct view_explain_host *const *host);
 
 /* A whole log's known lines, SOURCE its name ("-" for standard input): the cause first. */
-void view_explain_log(struct out *o, const char *source, const struct model_failure_log *l,
-		      const char *(*text_of)(enum model_failure_kind k, int value),
+void view_explain_log(struct out *o, const char *source, const struct diag_failure_log *l,
+		      const char *(*text_of)(enum diag_failure_kind k, int value),
 		      const struct view_explain_host *const *host);
 
 #endif

@@ -32,7 +32,7 @@ static void qp_fields(struct out *o, const struct monitor_event *e)
 	view_qp_owner(o, "owner", " ", q);
 }
 
-static void diag_fields(struct out *o, const struct model_qpdiag *d)
+static void diag_fields(struct out *o, const struct diag_qp *d)
 {
 	if (!d)
 		return;

@@ -377,10 +377,14 @@ int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
 		if (err)
 			goto out;
 	}
-	runloop_begin(&r.loop, true);
+	/*
+	 * A live source waits, and a signal is held for its wait; a file is
+	 * read without waiting, so a signal must come in at once.
+	 */
+	runloop_begin(&r.loop, capture_fd(r.src) >= 0);
 	out_stream_begin();
 	err = loop(&r, secs ? mono_ms() + secs * 1000 : 0, &e);
-	runloop_end(&r.loop);
+	/* A second signal, while the file is written whole and the end said, is taken too. */
 	if (r.dump) {
 		int werr = capture_write_end(r.dump);
 
@@ -394,10 +398,12 @@ int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
 		/* What was seen before the source failed is told, then why it stopped. */
 		if (r.broken)
 			summary(&r);
+		runloop_end(&r.loop);
 		cmd_fail(&e);
 		goto out;
 	}
 	err = summary(&r);
+	runloop_end(&r.loop);
 	if (err && out_reader_gone(err))
 		err = 0;
 out:

@@ -297,11 +297,12 @@ static int start_watch(struct cmd_ctx *ctx, const struct cli_args *a, struct ser
 			err = watch_check(ctx);
 	}
 	nl_close(route);
-	runloop_end(&l);
 	/* The reader gone ends the watch as a signal does; another failure is said. */
 	if (err && err != -EPIPE)
 		pr_err_cause("start --watch: cannot go on", errname(-err), strerror(-err), NULL);
+	/* Its links dealt with whole: a second signal meanwhile is taken, not obeyed. */
 	end = watch_end(ctx, a, &w, out_reader_gone(err));
+	runloop_end(&l);
 	for (size_t i = 0; i < w.n; i++) {
 		free(w.w[i].name);
 		free(w.w[i].netdev);

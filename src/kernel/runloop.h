@@ -36,7 +36,12 @@ bool runloop_asked(void);
  * it asked the end), another negative errno when the wait failed.
  */
 int runloop_wait(const struct runloop *l, struct pollfd *p, nfds_t n, int timeout_ms);
-/* The mask and the handlers as they were before runloop_begin. */
+/*
+ * The mask and the handlers as they were before runloop_begin, in that
+ * order: a signal held till then comes in to the loop's handler. A
+ * command calls it once what it does after its loop (a file committed,
+ * links dealt with) is done, so that a second signal does not cut it.
+ */
 void runloop_end(struct runloop *l);
 
 #endif

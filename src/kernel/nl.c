@@ -387,6 +387,8 @@ int nl_drain(struct nl *nl)
 		if (r == 0) {
 			return n;
 		} else if (r > 0 || errno == ENOBUFS) {
+			if (r > 0)
+				nldebug_msgs(nl->bus, "notified", nl->buf, (size_t)r);
 			n++;
 		} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
 			return n;

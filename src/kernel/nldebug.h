@@ -14,8 +14,9 @@
 void nldebug_set(FILE *f);
 /*
  * The messages in BUF's LEN bytes, of netlink family BUS (NETLINK_RDMA,
- * NETLINK_ROUTE), said as WHAT ("sent", "received", "replayed"): a line
- * each naming it, then a line for each of its attributes.
+ * NETLINK_ROUTE), said as WHAT ("sent", "received", "notified", "asked of
+ * the fixture", "replayed"): a line each naming it, then a line for each
+ * of its attributes.
  */
 void nldebug_msgs(int bus, const char *what, const void *buf, size_t len);
 

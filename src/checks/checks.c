@@ -61,8 +61,6 @@ void check_ctx_free(struct check_ctx *c)
 		model_free(&c->m);
 	if (c->ifa)
 		freeifaddrs(c->ifa);
-	if (c->nlm_done && !c->nlm_err)
-		model_free(&c->nlm);
 	if (c->proc_done && !c->proc_err)
 		proc_free(&c->proc);
 }
@@ -70,7 +68,7 @@ void check_ctx_free(struct check_ctx *c)
 const struct model *check_ctx_model(struct check_ctx *c)
 {
 	if (!c->model_done) {
-		const struct model_src src = { .root = c->o.root, .verbs = check_ctx_live(c) };
+		const struct model_src src = model_sys_src(c->sys);
 
 		c->model_err = model_load(&src, NULL,
 					  (struct model_ask){ .gids = MODEL_GIDS_USED,
@@ -105,7 +103,7 @@ size_t check_ctx_rxe_devs_or_skip(struct check_ctx *c, const struct rdma_dev **o
 
 bool check_ctx_live(const struct check_ctx *c)
 {
-	return !*c->o.root;
+	return model_sys_live(c->sys);
 }
 
 int check_ctx_container(struct check_ctx *c)
@@ -117,39 +115,23 @@ int check_ctx_container(struct check_ctx *c)
 	return c->box;
 }
 
-static int open_rdma(void *arg)
-{
-	return nl_open(arg, NETLINK_RDMA);
-}
-
 bool check_dev_here(struct check_ctx *c, const struct rdma_dev *d)
 {
+	const struct model *nlm;
+	int err;
+
 	if (!check_ctx_live(c))
 		return true;
-	if (!c->nlm_done) {
-		struct nl *nl = NULL;
-		struct model_src src = { .root = c->o.root };
-
-		/*
-		 * --pid's process sees the devices of its own network namespace (a
-		 * container's, from the host): the socket asks there.
-		 */
-		if (c->o.pid > 0 && netns_shared_with(c->o.pid) == 0)
-			c->nlm_err = netns_run_in(c->o.pid, open_rdma, &nl);
-		else
-			c->nlm_err = nl_open(&nl, NETLINK_RDMA);
-		src.nl = nl;
-		if (!c->nlm_err)
-			c->nlm_err = model_load(&src, NULL, (struct model_ask){ .source = MODEL_NETLINK },
-						 &c->nlm);
-		nl_close(nl);
-		c->nlm_done = true;
-	}
-	if (c->nlm_err)
+	/*
+	 * --pid's process sees the devices of its own network namespace (a
+	 * container's, from the host): the netlink asks there.
+	 */
+	nlm = model_sys_devices_of(c->sys, c->o.pid, &err);
+	if (!nlm)
 		return d->nports && d->ports[0].netdev_exists;
-	for (size_t i = 0; i < c->nlm.n; i++)
-		if (!strcmp(c->nlm.devs[i].name, d->name))
-			return c->nlm.devs[i].nports && *c->nlm.devs[i].ports[0].netdev;
+	for (size_t i = 0; i < nlm->n; i++)
+		if (!strcmp(nlm->devs[i].name, d->name))
+			return nlm->devs[i].nports && *nlm->devs[i].ports[0].netdev;
 	return false;	/* gone meanwhile */
 }
 
@@ -166,13 +148,13 @@ struct ifaddrs *check_ctx_addrs(struct check_ctx *c)
 bool check_ctx_on_netdev(const struct check_ctx *c, const char *ifname, const char *netdev)
 {
 	return !strcmp(ifname, netdev) ||
-	       sysfs_exists(c->o.root, "/sys/class/net/%s/upper_%s", netdev, ifname);
+	       sysfs_exists(c->sys->root, "/sys/class/net/%s/upper_%s", netdev, ifname);
 }
 
 const struct proc_info *check_ctx_proc(struct check_ctx *c)
 {
 	if (!c->proc_done) {
-		c->proc_err = proc_read(c->o.root, c->o.pid, &c->proc);
+		c->proc_err = proc_read(c->sys->root, c->o.pid, &c->proc);
 		c->proc_done = true;
 	}
 	if (c->proc_err) {

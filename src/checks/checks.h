@@ -9,6 +9,7 @@
 
 #include "kernel/proc.h"
 #include "model/model.h"
+#include "model/sys.h"
 
 struct ifaddrs;
 
@@ -27,7 +28,6 @@ struct check_result {
 };
 
 struct check_opts {
-	const char *root;	/* sysfs/proc root; "" for the live system */
 	const char *dev;	/* only this RDMA device */
 	int64_t gid_index;	/* -1: not given */
 	const char *peer;	/* the remote address, or NULL */
@@ -39,6 +39,8 @@ struct check_opts {
 
 struct check_ctx {
 	struct check_opts o;
+	/* The run's system (the running one, or a fixture) and its RDMA netlink. */
+	struct model_sys *sys;
 	const char *cur;	/* the id of the check running */
 	struct check_result *r;
 	size_t nr;
@@ -48,10 +50,6 @@ struct check_ctx {
 	bool model_done;
 	struct ifaddrs *ifa;
 	bool ifa_done;
-	/* The devices as the RDMA netlink gives them, for check_dev_here. */
-	struct model nlm;
-	int nlm_err;
-	bool nlm_done;
 	/* The container this runs in (check_ctx_container), read once. */
 	int box;
 	bool box_done;
@@ -80,8 +78,8 @@ const char *checks_unknown(const char *list);
 const char *checks_misplaced(const char *list, bool pid);
 /* Whether the check ID runs for --only LIST (NULL: all run). */
 bool checks_listed(const char *list, const char *id);
-/* Runs the checks O selects, in table order, into C (check_ctx_free it). */
-void checks_run(const struct check_opts *o, struct check_ctx *c);
+/* Runs the checks O selects on SYS, in table order, into C (check_ctx_free it). */
+void checks_run(const struct check_opts *o, struct model_sys *sys, struct check_ctx *c);
 
 /* Records a verdict for the running check. FIX may be NULL; MSG is a format. */
 void check_report(struct check_ctx *c, enum verdict v, const char *fix, const char *fmt, ...)

@@ -53,7 +53,7 @@ static bool mac_gid(const struct check_ctx *c, const char *netdev, uint8_t g[16]
 	char mac[32];
 	unsigned int m[6];
 
-	if (sysfs_read(c->o.root, mac, sizeof(mac), "/sys/class/net/%s/address", netdev) <= 0 ||
+	if (sysfs_read(c->sys->root, mac, sizeof(mac), "/sys/class/net/%s/address", netdev) <= 0 ||
 	    sscanf(mac, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]) != 6)
 		return false;
 	memset(g, 0, 16);

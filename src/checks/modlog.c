@@ -77,7 +77,7 @@ static int unknown_symbol(struct check_ctx *c, struct kmods *km, const struct kl
 		check_report(c, V_FAIL, "rebuild it against this kernel's headers: rdmactl module install "
 			     "--force", "the kernel log says \"%s\"%s: no module of kernel %s exports %s, "
 			     "so %s was built for another kernel or configuration", ev->text,
-			     more(ev, m, sizeof(m)), release_name(c->o.root), lost, ev->module);
+			     more(ev, m, sizeof(m)), release_name(c->sys->root), lost, ev->module);
 		return 1;
 	}
 	if (!*order)
@@ -112,7 +112,7 @@ static int symbol_version(struct check_ctx *c, struct kmods *km, const struct kl
 			     "the kernel log says \"%s\"%s: %s was built for another kernel than %s "
 			     "(module_layout, which every module uses, differs), so it cannot load "
 			     "(insmod says \"Invalid module format\")", ev->text,
-			     more(ev, buf, sizeof(buf)), ev->module, release_name(c->o.root));
+			     more(ev, buf, sizeof(buf)), ev->module, release_name(c->sys->root));
 		return 1;
 	}
 	if (kmods_provider(km, ev->symbol, prov, sizeof(prov)) == 0 &&
@@ -128,7 +128,7 @@ static int symbol_version(struct check_ctx *c, struct kmods *km, const struct kl
 	check_report(c, V_FAIL, "rebuild it against /lib/modules/$(uname -r)/build: rdmactl module "
 		     "install --force", "the kernel log says \"%s\"%s: %s was built against other "
 		     "headers than kernel %s's (its version of %s%s%s differs)", ev->text,
-		     more(ev, buf, sizeof(buf)), ev->module, release_name(c->o.root), ev->symbol,
+		     more(ev, buf, sizeof(buf)), ev->module, release_name(c->sys->root), ev->symbol,
 		     *prov ? " from " : "", prov);
 	return 1;
 }

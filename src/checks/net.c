@@ -23,7 +23,7 @@ void check_link(struct check_ctx *c)
 	char fix[256], dflt[IF_NAMESIZE + 1];
 	const struct rdma_dev *named;
 
-	if (!sysfs_exists(c->o.root, "/sys/class/infiniband")) {
+	if (!sysfs_exists(c->sys->root, "/sys/class/infiniband")) {
 		check_report(c, V_SKIP, NULL, "no RDMA in this kernel to make a link with (see the kernel "
 			     "check)");
 		return;
@@ -46,11 +46,11 @@ void check_link(struct check_ctx *c)
 	if (n == 0) {
 		struct netdev nd;
 
-		netdev_default_route(c->o.root, dflt, sizeof(dflt));
+		netdev_default_route(c->sys->root, dflt, sizeof(dflt));
 		snprintf(fix, sizeof(fix), "rdmactl add %s %s", c->o.dev ? c->o.dev : "rxe0",
 			 *dflt ? dflt : "NETDEV");
 		/* --dev named a netdev: the link to make is on it, under an rxe name. */
-		if (c->o.dev && netdev_basic(c->o.root, c->o.dev, &nd) == 0) {
+		if (c->o.dev && netdev_basic(c->sys->root, c->o.dev, &nd) == 0) {
 			const struct model *m = check_ctx_model(c);
 			const struct rdma_dev *on = m ? model_rxe_on(m, c->o.dev) : NULL;
 
@@ -81,7 +81,7 @@ void check_link(struct check_ctx *c)
 			continue;
 		}
 		if (p0->netdev_type != ARPHRD_ETHER || (p0->netdev_flags & IFF_LOOPBACK)) {
-			netdev_default_route(c->o.root, dflt, sizeof(dflt));
+			netdev_default_route(c->sys->root, dflt, sizeof(dflt));
 			snprintf(fix, sizeof(fix), "rdmactl del %s && rdmactl add %s %s", d->name, d->name,
 				 *dflt ? dflt : "NETDEV");
 			check_report(c, V_FAIL, fix, "%s runs on %s, %s: its port carries no RoCE traffic to "
@@ -206,9 +206,9 @@ void check_subnet(struct check_ctx *c)
 		}
 	}
 	/* Strict reverse-path filtering drops RoCE packets that arrive "asymmetrically". */
-	sysfs_read(c->o.root, rpall, sizeof(rpall), "/proc/sys/net/ipv4/conf/all/rp_filter");
+	sysfs_read(c->sys->root, rpall, sizeof(rpall), "/proc/sys/net/ipv4/conf/all/rp_filter");
 	for (size_t i = 0; i < n; i++) {
-		if (sysfs_read(c->o.root, rp, sizeof(rp), "/proc/sys/net/ipv4/conf/%s/rp_filter",
+		if (sysfs_read(c->sys->root, rp, sizeof(rp), "/proc/sys/net/ipv4/conf/%s/rp_filter",
 			       devs[i]->netdev) <= 0)
 			continue;
 		if (atoi(rp) == 1 || (atoi(rpall) == 1 && atoi(rp) != 2)) {
@@ -256,13 +256,13 @@ void check_ipv6(struct check_ctx *c)
 
 	if (n == 0)
 		return;
-	if (!sysfs_exists(c->o.root, "/proc/sys/net/ipv6")) {
+	if (!sysfs_exists(c->sys->root, "/proc/sys/net/ipv6")) {
 		check_report(c, V_WARN, "remove ipv6.disable=1 from the kernel command line",
 			     "IPv6 is off in this kernel: the fe80:: GIDs (index 0) cannot be used");
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (sysfs_read(c->o.root, v, sizeof(v), "/proc/sys/net/ipv6/conf/%s/disable_ipv6",
+		if (sysfs_read(c->sys->root, v, sizeof(v), "/proc/sys/net/ipv6/conf/%s/disable_ipv6",
 			       devs[i]->netdev) > 0 && !strcmp(v, "1")) {
 			snprintf(fix, sizeof(fix), "sysctl -w net.ipv6.conf.%s.disable_ipv6=0",
 				 devs[i]->netdev);

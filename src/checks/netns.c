@@ -36,16 +36,13 @@ const char *check_host_network(int engine, bool rootless)
 }
 
 /* The namespace mode, -1 when the kernel does not say (or cannot be asked). */
-static int netns_mode(void)
+static int netns_mode(struct check_ctx *c)
 {
 	struct nldev_sys s = { -1, -1 };
 	struct nl *nl;
 
-	if (nl_open(&nl, NETLINK_RDMA))
-		return -1;
-	if (nldev_sys_get(nl, &s))
+	if (model_sys_rdma(c->sys, &nl) || nldev_sys_get(nl, &s))
 		s.netns_mode = -1;
-	nl_close(nl);
 	return s.netns_mode;
 }
 
@@ -91,7 +88,7 @@ void check_netns(struct check_ctx *c)
 	}
 	initial = netns_initial("");
 	sock = netns_udp_bound("", ROCE_V2_UDP_PORT);
-	mode = netns_mode();
+	mode = netns_mode(c);
 	mode_name = nldev_netns_mode_name(mode);
 	box = check_ctx_container(c);
 

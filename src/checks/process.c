@@ -57,7 +57,7 @@ void check_process(struct check_ctx *c)
 	const struct proc_info *p;
 
 	if (!c->proc_done) {
-		c->proc_err = proc_read(c->o.root, c->o.pid, &c->proc);
+		c->proc_err = proc_read(c->sys->root, c->o.pid, &c->proc);
 		c->proc_done = true;
 	}
 	if (c->proc_err) {
@@ -228,12 +228,12 @@ void check_process_env(struct check_ctx *c)
 	 * stacks match interfaces by: /proc/PID/net/dev shows them from
 	 * anywhere (a container's from the host); sysfs only the caller's.
 	 */
-	if (sysfs_read(c->o.root, netdev, sizeof(netdev), "/proc/%d/net/dev", p->pid) < 0 ||
+	if (sysfs_read(c->sys->root, netdev, sizeof(netdev), "/proc/%d/net/dev", p->pid) < 0 ||
 	    proc_parse_netdevs(netdev, env_netdev, &e)) {
 		for (size_t i = 0; i < e.nnetdevs; i++)
 			free(e.netdevs[i]);
 		e.nnetdevs = 0;
-		sysfs_list(c->o.root, "/sys/class/net", env_netdev, &e);
+		sysfs_list(c->sys->root, "/sys/class/net", env_netdev, &e);
 	}
 	in.netdevs = (const char *const *)e.netdevs;
 	in.nnetdevs = e.nnetdevs;
@@ -264,13 +264,13 @@ void check_process_uverbs(struct check_ctx *c)
 		return;
 	}
 	/* Its root, as the kernel resolves it for the process: a container's own /dev. */
-	if (!sysfs_exists(c->o.root, "/proc/%d/root/dev", p->pid)) {
+	if (!sysfs_exists(c->sys->root, "/proc/%d/root/dev", p->pid)) {
 		check_report(c, V_SKIP, NULL, "%s: its root cannot be read from /proc/%d/root "
 			     "(another user's process needs root)", who(p), p->pid);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		char *buf = sysfs_exists(c->o.root, "/proc/%d/root/dev/infiniband/%s", p->pid,
+		char *buf = sysfs_exists(c->sys->root, "/proc/%d/root/dev/infiniband/%s", p->pid,
 					 devs[i]->uverbs) ? seen : missing;
 
 		if (!*devs[i]->uverbs)
@@ -312,7 +312,7 @@ void check_process_netns(struct check_ctx *c)
 			     "--only link' says why)", who(p));
 		return;
 	}
-	sock = netns_udp_bound_pid(c->o.root, p->pid, ROCE_V2_UDP_PORT);
+	sock = netns_udp_bound_pid(c->sys->root, p->pid, ROCE_V2_UDP_PORT);
 	if (sock < 0) {
 		check_report(c, V_SKIP, NULL, "%s: its network namespace's sockets cannot be read",
 			     who(p));

@@ -24,17 +24,13 @@
  */
 static int watch(struct check_ctx *c, struct diag_qpwatch *w)
 {
-	struct model_src src = { .root = c->o.root };
-	char path[4096];
-	int err;
+	struct model_src src;
+	int err = model_sys_rdma(c->sys, &src.nl);
 
-	model_netlink_capture(c->o.root, path, sizeof(path));
-	err = check_ctx_live(c) ? nl_open(&src.nl, NETLINK_RDMA) : nl_open_replay(path, &src.nl);
-	if (!err)
-		err = diag_qpwatch(&src, c->o.dev, check_ctx_live(c) ? DIAG_QPWATCH_CHECK_MS : 0,
-				   true, w);
-	nl_close(src.nl);
-	return err;
+	if (err)
+		return err;
+	src = model_sys_src(c->sys);
+	return diag_qpwatch(&src, c->o.dev, check_ctx_live(c) ? DIAG_QPWATCH_CHECK_MS : 0, true, w);
 }
 
 static void report(struct check_ctx *c, const struct diag_qpwatch *w, size_t i)

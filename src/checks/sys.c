@@ -29,7 +29,7 @@
 /* The release of the kernel checked: the fixture's, or the running one. */
 static const char *release(const struct check_ctx *c)
 {
-	return release_name(c->o.root);
+	return release_name(c->sys->root);
 }
 
 /* rdma_rxe is installed for the running kernel (live system only). */
@@ -66,12 +66,11 @@ static void kernel_facts(struct check_ctx *c, struct kernel_facts *f, bool probe
 	};
 	struct kconfig k;
 	struct nl *nl = NULL;
-	bool have_conf = kconfig_load(c->o.root, release(c), &k) == 0;
+	bool have_conf = kconfig_load(c->sys->root, release(c), &k) == 0;
 
 	memset(f, 0, sizeof(*f));
-	f->nl_err = probe && check_ctx_live(c) ? nl_open(&nl, NETLINK_RDMA) : 0;
-	f->have_sysfs = sysfs_exists(c->o.root, "/sys/class/infiniband");
-	nl_close(nl);
+	f->nl_err = probe && check_ctx_live(c) ? model_sys_rdma(c->sys, &nl) : 0;
+	f->have_sysfs = sysfs_exists(c->sys->root, "/sys/class/infiniband");
 	for (size_t i = 0; have_conf && i < sizeof(opts) / sizeof(opts[0]); i++) {
 		if (kconfig_value(&k, opts[i]) != 'n')
 			continue;
@@ -184,7 +183,7 @@ static bool rxe_wants_crc32_alg(const struct check_ctx *c, struct kmods *km)
 {
 	int r = kmods_imports(km, "rdma_rxe", "crypto_alloc_shash");
 
-	return r >= 0 ? r == 1 : release_before(c->o.root, 6, 15);
+	return r >= 0 ? r == 1 : release_before(c->sys->root, 6, 15);
 }
 
 void check_modules(struct check_ctx *c)
@@ -237,7 +236,7 @@ void check_modules(struct check_ctx *c)
 			all_ok = false;
 		}
 		if (s == KMOD_LOADED &&
-		    sysfs_read(c->o.root, taint, sizeof(taint), "/sys/module/%s/taint", mods[i]) > 0 &&
+		    sysfs_read(c->sys->root, taint, sizeof(taint), "/sys/module/%s/taint", mods[i]) > 0 &&
 		    strpbrk(taint, "OE")) {
 			taint[strcspn(taint, "\n")] = '\0';
 			check_report(c, V_WARN, strchr(taint, 'O') ? "rdmactl module remove (back to the kernel's own, if it has one)" :
@@ -261,7 +260,7 @@ void check_modules(struct check_ctx *c)
 	if (kmods_state(km, "rdma_rxe") == KMOD_LOADED && rxe_wants_crc32_alg(c, km)) {
 		char crypto[1 << 15];
 
-		if (sysfs_read(c->o.root, crypto, sizeof(crypto), "/proc/crypto") > 0 &&
+		if (sysfs_read(c->sys->root, crypto, sizeof(crypto), "/proc/crypto") > 0 &&
 		    !strstr(crypto, "name         : crc32\n") && kmods_state(km, "crc32_generic") != KMOD_BUILTIN) {
 			check_report(c, V_FAIL, "modprobe crc32_generic",
 				     "no crc32 algorithm is registered: rdma_rxe cannot compute the ICRC");
@@ -322,7 +321,7 @@ void check_uverbs(struct check_ctx *c)
 			continue;
 		}
 		snprintf(path, sizeof(path), "/dev/infiniband/%s", d->uverbs);
-		if (sysfs_read(c->o.root, want, sizeof(want), "/sys/class/infiniband_verbs/%s/dev",
+		if (sysfs_read(c->sys->root, want, sizeof(want), "/sys/class/infiniband_verbs/%s/dev",
 			       d->uverbs) <= 0 || sscanf(want, "%u:%u", &maj, &min) != 2)
 			continue;
 		snprintf(fix, sizeof(fix), "mkdir -p /dev/infiniband && mknod -m 666 %s c %u %u",

@@ -88,10 +88,12 @@ bool checks_listed(const char *list, const char *id)
 	return !list || listed(list, id, strlen(id));
 }
 
-void checks_run(const struct check_opts *o, struct check_ctx *c)
+void checks_run(const struct check_opts *o, struct model_sys *sys, struct check_ctx *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->o = *o;
+	c->sys = sys;
+	model_sys_forget(sys);	/* start --watch --check runs again: what is now */
 	/* What skips on a kernel without rdma_rxe skips with --only too. */
 	if (!o->pid && o->only && !listed(o->only, "kernel", strlen("kernel")))
 		check_kernel_assess(c);

@@ -172,7 +172,7 @@ static int find_target(struct cmd_ctx *ctx, const char *dev, struct target *t)
 	int err = cmd_device(ctx, dev, (struct model_ask){ .source = MODEL_NETLINK }, &m);
 
 	if (err == -ENODEV && dev)
-		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, dev), &e));
+		return cmd_fail((explain_model_load(&e, err, ctx->sys.root, dev), &e));
 	if (err)
 		return err;
 	if (!dev && m.n != 1) {
@@ -350,7 +350,7 @@ int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (read) {
 		err = open_file(read, &r.src);
 	} else {
-		err = *ctx->sysfs_root ? cli_usage(a, "capture reads the running system or --read "
+		err = !model_sys_live(&ctx->sys) ? cli_usage(a, "capture reads the running system or --read "
 						    "FILE, not a fixture") :
 					 find_target(ctx, dev, &t);
 		if (!err)

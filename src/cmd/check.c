@@ -64,7 +64,7 @@ static int peer_parse(const struct cli_args *a, struct check_opts *o, char *peer
 
 int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	struct check_opts o = { .root = ctx->sysfs_root, .gid_index = -1,
+	struct check_opts o = { .gid_index = -1,
 				.dev = cli_str(a, "dev"), .peer = cli_str(a, "peer"),
 				.only = cli_str(a, "only"),
 				.module_file = cli_str(a, "module-file"),
@@ -99,7 +99,7 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 				 "--only %.*s is a check of one process's: give --pid PID",
 				 (int)strcspn(bad, ","), bad);
 	/* The file is vetted against the running kernel, by the modules check. */
-	if (o.module_file && *ctx->sysfs_root)
+	if (o.module_file && !model_sys_live(&ctx->sys))
 		return cli_usage(a, "--module-file vets a file against the running kernel: not "
 				 "with --sysfs-root");
 	if (o.module_file && !checks_listed(o.only, "modules"))
@@ -107,7 +107,7 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (cli_str(a, "gid-index"))
 		o.gid_index = (int64_t)cli_num(a, "gid-index", 0);
 
-	checks_run(&o, &c);
+	checks_run(&o, &ctx->sys, &c);
 	view_check(ctx->out, &c, count);
 	check_ctx_free(&c);
 	/* A failed check is the command's failure; what it found is already said. */

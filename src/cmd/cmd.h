@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "model/model.h"
+#include "model/sys.h"
 
 struct cli_args;
 struct cli_cmd;
@@ -26,17 +27,16 @@ struct cmd_ctx {
 	struct out *out;
 	bool json;
 	bool pretty;
-	/* Prefix for every sysfs and proc path; "" for the running system. */
-	const char *sysfs_root;
+	/*
+	 * The system read (its root: "" for the running one, else a fixture)
+	 * and its RDMA netlink, opened on first use by cmd_netlink(): help and
+	 * sysfs-only work never touch it.
+	 */
+	struct model_sys sys;
 	/* The persistent-links file. */
 	const char *config;
 	/* The command tree, for help. */
 	const struct cli_cmd *root;
-	/*
-	 * Opened on first use by cmd_netlink(): help and sysfs-only work never
-	 * touch it. With a fixture, the netlink answers captured with it.
-	 */
-	struct nl *nl;
 };
 
 /* The command tree (table.c). */

@@ -16,28 +16,14 @@
 int cmd_netlink(struct cmd_ctx *ctx, struct nl **nlp)
 {
 	struct op_err e;
+	int err = model_sys_rdma(&ctx->sys, nlp);
 
-	if (!ctx->nl) {
-		char path[4096];
-		int err;
-
-		/* A fixture's netlink is the answers captured with it. */
-		model_netlink_capture(ctx->sysfs_root, path, sizeof(path));
-		err = *ctx->sysfs_root ? nl_open_replay(path, &ctx->nl)
-				       : nl_open(&ctx->nl, NETLINK_RDMA);
-
-		if (err)
-			return cmd_fail((explain_netlink_open(&e, err, ctx->sysfs_root), &e));
-	}
-	*nlp = ctx->nl;
-	return 0;
+	return err ? cmd_fail((explain_netlink_open(&e, err, ctx->sys.root), &e)) : 0;
 }
 
 struct model_src cmd_model_src(const struct cmd_ctx *ctx)
 {
-	/* libibverbs speaks for the running system only, never for a fixture. */
-	return (struct model_src){ .root = ctx->sysfs_root, .nl = ctx->nl,
-				   .verbs = !*ctx->sysfs_root };
+	return model_sys_src(&ctx->sys);
 }
 
 int cmd_device(struct cmd_ctx *ctx, const char *only, struct model_ask ask, struct model *m)

@@ -125,8 +125,8 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 		return cli_usage(a, "-j prints JSON: --format %s is for text, leave one out", format);
 	err = model_load(&src, NULL, (struct model_ask){ .gids = MODEL_GIDS_USED }, &m);
 	if (err)
-		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
-	err = pick(&m, ctx->sysfs_root, dev, ipv6, &l, &e);
+		return cmd_fail((explain_model_load(&e, err, ctx->sys.root, NULL), &e));
+	err = pick(&m, ctx->sys.root, dev, ipv6, &l, &e);
 	if (err) {
 		model_free(&m);
 		return err == -EUSAGE ? cli_usage(a, "%s", e.what) : cmd_fail(&e);

@@ -112,7 +112,7 @@ static enum diag_failure_standing standing(const char *id, void *arg)
 static void host_run(struct cmd_ctx *ctx, const struct cli_args *a, struct host_run *r,
 		     const struct diag_failure *const *f, size_t n)
 {
-	struct check_opts o = { .root = ctx->sysfs_root, .gid_index = -1 };
+	struct check_opts o = { .gid_index = -1 };
 	bool no_host = cli_flag(a, "no-host");
 	char one[128];
 
@@ -144,7 +144,7 @@ static void host_run(struct cmd_ctx *ctx, const struct cli_args *a, struct host_
 	o.only = r->all;
 	if (checks_listed(r->all, "gid-index"))
 		o.gid_index = 0;
-	checks_run(&o, &r->c);
+	checks_run(&o, &ctx->sys, &r->c);
 	r->ran = true;
 	for (size_t i = 0; i < n && i < DIAG_FAILURE_LOG_ITEMS; i++) {
 		if (!r->p[i])

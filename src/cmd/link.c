@@ -64,9 +64,9 @@ int cmd_add(struct cmd_ctx *ctx, const struct cli_args *a)
 	 * netlink would dump every device to find its index), and so are its
 	 * driver and netdev.
 	 */
-	err = model_load_new_rxe(ctx->sysfs_root, r.made, r.netdev, &m);
+	err = model_load_new_rxe(ctx->sys.root, r.made, r.netdev, &m);
 	if (err && err != -ENODEV)
-		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, r.made), &e));
+		return cmd_fail((explain_model_load(&e, err, ctx->sys.root, r.made), &e));
 	if (!err)
 		view_link(ctx->out, &m.devs[0]);
 	else

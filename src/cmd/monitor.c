@@ -140,7 +140,6 @@ static int snap(struct cmd_ctx *ctx, const struct monitor_snap *prev, struct sna
 	 * QP seen in ERR with the RNR counter still 0 was blamed on a local
 	 * error in a whole run on 6.1).
 	 */
-	src.nl = ctx->nl;
 	t = cpu_ms();
 	if (what.qps) {
 		s->qs_ok = !model_load_qps(&src, NULL, &s->qs);
@@ -324,7 +323,7 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct nl *rdma;
 	int err;
 
-	if (*ctx->sysfs_root)
+	if (!model_sys_live(&ctx->sys))
 		return cli_usage(a, "monitor watches the running system: not with --sysfs-root");
 	/* The QPs come from the RDMA netlink: without it there is nothing to watch. */
 	err = cmd_netlink(ctx, &rdma);
@@ -336,7 +335,7 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 		   &r.prev);
 	if (err) {
 		runloop_end(&l);
-		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
+		return cmd_fail((explain_model_load(&e, err, ctx->sys.root, NULL), &e));
 	}
 	if (gids(ctx, &r.g))
 		memset(&r.g, 0, sizeof(r.g));

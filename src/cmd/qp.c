@@ -26,9 +26,9 @@ int cmd_qp(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (err)
 		return err;
 	/* One reading cannot tell a QP resending from one idle: a second look, live. */
-	err = diag_qpwatch(&src, dev, *ctx->sysfs_root ? 0 : DIAG_QPWATCH_GLANCE_MS, false, &w);
+	err = diag_qpwatch(&src, dev, model_sys_live(&ctx->sys) ? DIAG_QPWATCH_GLANCE_MS : 0, false, &w);
 	if (err == -ENODEV && dev)
-		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, dev), &e));
+		return cmd_fail((explain_model_load(&e, err, ctx->sys.root, dev), &e));
 	if (err)
 		return cmd_fail((explain_qp_dump(&e, err, nl_ext_msg(src.nl)), &e));
 	diag_qpwatch_mark(&w);

@@ -98,13 +98,13 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 		/* Every rxe device. */
 		err = model_load(&src, NULL, (struct model_ask){ .ports = MODEL_PORTS_NONE }, &m);
 		if (err)
-			return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, NULL), &e));
+			return cmd_fail((explain_model_load(&e, err, ctx->sys.root, NULL), &e));
 		for (size_t i = 0; i < m.n && n < 64; i++)
 			if (!strcmp(m.devs[i].driver, "rxe"))
 				devs[n++] = m.devs[i].name;
 		if (n == 0) {
 			model_free(&m);
-			return cmd_fail((explain_no_devices(&e, ctx->sysfs_root, "there is no rxe "
+			return cmd_fail((explain_no_devices(&e, ctx->sys.root, "there is no rxe "
 						    "device to test ('rdmactl add rxe0 NETDEV' makes one)"), &e));
 		}
 	}

@@ -143,7 +143,7 @@ static int watch_pass(struct cmd_ctx *ctx, const struct cli_args *a, struct watc
 			conf_free(&c);
 			return -ENOMEM;
 		}
-		err = persist_start(ctx->nl, ctx->config, &c, st, &e);
+		err = persist_start(ctx->sys.rdma, ctx->config, &c, st, &e);
 		given = &c;
 		given_state = st;
 	}
@@ -179,14 +179,14 @@ static int watch_pass(struct cmd_ctx *ctx, const struct cli_args *a, struct watc
 /* start --watch --check: check's verdicts on the host, as check prints them. */
 static int watch_check(struct cmd_ctx *ctx)
 {
-	struct check_opts co = { .root = ctx->sysfs_root, .gid_index = -1 };
+	struct check_opts co = { .gid_index = -1 };
 	struct out *o = out_new(stdout, ctx->json, false);
 	struct check_ctx c;
 	size_t count[4];
 
 	if (!o)
 		return -ENOMEM;
-	checks_run(&co, &c);
+	checks_run(&co, &ctx->sys, &c);
 	view_check(o, &c, count);
 	check_ctx_free(&c);
 	return watch_flush(o);
@@ -220,7 +220,7 @@ static int watch_end(struct cmd_ctx *ctx, const struct cli_args *a, struct watch
 		d = model_rxe_on(&m, w->w[i].netdev);
 		if (!d || strcmp(d->name, w->w[i].name))
 			continue;
-		if (!keep && link_del(ctx->nl, d, &e)) {
+		if (!keep && link_del(ctx->sys.rdma, d, &e)) {
 			bad = cmd_fail(&e);
 			continue;
 		}
@@ -322,7 +322,7 @@ int cmd_start(struct cmd_ctx *ctx, const struct cli_args *a)
 	if ((cli_flag(a, "keep") || cli_flag(a, "check")) && !cli_flag(a, "watch"))
 		return cli_usage(a, "--%s goes with --watch ('rdmactl check' checks at once)",
 				 cli_flag(a, "keep") ? "keep" : "check");
-	err = service_start(&ctx->nl, ctx->config, a->argv, a->argc, &r, &e);
+	err = service_start(&ctx->sys, ctx->config, a->argv, a->argc, &r, &e);
 	if (cli_flag(a, "watch") && r.links_done) {
 		/* A link that failed is said, and tried again at every pass. */
 		if (err)

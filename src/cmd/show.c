@@ -28,12 +28,12 @@ static int load(struct cmd_ctx *ctx, const struct cli_args *a, struct model_ask 
 
 	if (dev && (err = cmd_check_name(a, "device name", dev, true)))
 		return err;
-	if (!sysfs_exists(ctx->sysfs_root, "/sys/class/infiniband"))
-		return cmd_fail((explain_no_class(&e, ctx->sysfs_root), &e));
+	if (!sysfs_exists(ctx->sys.root, "/sys/class/infiniband"))
+		return cmd_fail((explain_no_class(&e, ctx->sys.root), &e));
 	src = cmd_model_src(ctx);
 	err = model_load(&src, dev, ask, m);
 	if (err)
-		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, dev), &e));
+		return cmd_fail((explain_model_load(&e, err, ctx->sys.root, dev), &e));
 	if (m->n == 0)
 		pr_err("no RDMA devices ('rdmactl add NAME NETDEV' creates an rxe link)");
 	return 0;
@@ -209,7 +209,7 @@ int cmd_netdevs(struct cmd_ctx *ctx, const struct cli_args *a)
 		for (size_t j = 0; j < d->nports; j++) {
 			struct netdev nd = { 0 };
 			struct out *o = ctx->out;
-			bool known = *d->netdev && netdev_get_link(ctx->sysfs_root, d->netdev, &nd) == 0 &&
+			bool known = *d->netdev && netdev_get_link(ctx->sys.root, d->netdev, &nd) == 0 &&
 				     *nd.operstate;
 
 			out_obj_open(o, NULL);

@@ -24,7 +24,7 @@ static int sample(struct cmd_ctx *ctx, const char *dev, struct model *m)
 	err = model_load(&src, dev, (struct model_ask){ .ports = MODEL_PORTS_STATES,
 							.counters = true }, m);
 	if (err)
-		return cmd_fail((explain_model_load(&e, err, ctx->sysfs_root, dev), &e));
+		return cmd_fail((explain_model_load(&e, err, ctx->sys.root, dev), &e));
 	return 0;
 }
 
@@ -46,8 +46,8 @@ int cmd_stat(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (prometheus && (interval || ctx->json))
 		return cli_usage(a, "--format prometheus is one sample in Prometheus's text format: "
 				 "not with --interval or -j");
-	if (!sysfs_exists(ctx->sysfs_root, "/sys/class/infiniband"))
-		return cmd_fail((explain_no_class(&e, ctx->sysfs_root), &e));
+	if (!sysfs_exists(ctx->sys.root, "/sys/class/infiniband"))
+		return cmd_fail((explain_no_class(&e, ctx->sys.root), &e));
 	err = sample(ctx, dev, &m);
 	if (err)
 		return err;

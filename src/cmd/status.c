@@ -86,9 +86,9 @@ int cmd_status(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = cmd_device(ctx, NULL, (struct model_ask){ .mtu = MODEL_MTU_LINK }, &m);
 	if (err)
 		return err;
-	err = netdev_list(ctx->sysfs_root, &nds, &n);
+	err = netdev_list(ctx->sys.root, &nds, &n);
 	if (err) {
-		cmd_fail((explain_netdev_list(&e, err, ctx->sysfs_root), &e));
+		cmd_fail((explain_netdev_list(&e, err, ctx->sys.root), &e));
 		goto out;
 	}
 	rows = calloc(n + 1, sizeof(*rows));

@@ -46,7 +46,7 @@ static int do_start(struct cmd_ctx *ctx)
 
 	if (!o)
 		return -ENOMEM;
-	err = service_start(&ctx->nl, ctx->config, NULL, 0, &r, &e);
+	err = service_start(&ctx->sys, ctx->config, NULL, 0, &r, &e);
 	view_service_start(o, &r);
 	if (err)
 		cmd_fail(&e);
@@ -57,7 +57,7 @@ static int do_start(struct cmd_ctx *ctx)
 static int do_add(struct cmd_ctx *ctx, struct nl *nl, struct link_add_req *r)
 {
 	struct out *o = step(ctx, "rdmactl add --exist-ok");
-	const struct model_src src = { .root = "", .nl = nl, .verbs = true };
+	struct model_src src = cmd_model_src(ctx);
 	struct model m = { 0 };
 	const struct rdma_dev *k;
 	struct op_err e;
@@ -65,6 +65,7 @@ static int do_add(struct cmd_ctx *ctx, struct nl *nl, struct link_add_req *r)
 
 	if (!o)
 		return -ENOMEM;
+	src.nl = nl;
 	err = link_add(nl, r, &e);
 	if (!err && (err = model_load(&src, NULL, (struct model_ask){ .source = MODEL_NETLINK, .mtu = MODEL_MTU_LINK }, &m)))
 		explain_dump(&e, err, nl_ext_msg(nl));
@@ -78,14 +79,14 @@ static int do_add(struct cmd_ctx *ctx, struct nl *nl, struct link_add_req *r)
 
 static int do_check(struct cmd_ctx *ctx, const char *dev)
 {
-	struct check_opts opts = { .root = "", .dev = dev, .gid_index = -1 };
+	struct check_opts opts = { .dev = dev, .gid_index = -1 };
 	struct out *o = step(ctx, "rdmactl check");
 	struct check_ctx c;
 	size_t count[4];
 
 	if (!o)
 		return -ENOMEM;
-	checks_run(&opts, &c);
+	checks_run(&opts, &ctx->sys, &c);
 	view_check(o, &c, count);
 	check_ctx_free(&c);
 	return end_step(o, count[V_FAIL] ? -EAGAIN : 0);

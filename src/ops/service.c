@@ -5,12 +5,14 @@
 #include <string.h>
 
 #include "kernel/nl.h"
+#include "model/sys.h"
 #include "ops/explain.h"
 #include "ops/service.h"
 
-int service_start(struct nl **nlp, const char *config, char *const *netdevs, int n,
-	      struct service_result *r, struct op_err *e)
+int service_start(struct model_sys *sys, const char *config, char *const *netdevs, int n,
+		  struct service_result *r, struct op_err *e)
 {
+	struct nl *nl;
 	int err;
 
 	memset(r, 0, sizeof(*r));
@@ -23,12 +25,13 @@ int service_start(struct nl **nlp, const char *config, char *const *netdevs, int
 	r->mods_done = true;
 	if (err)
 		return err;
-	if (!*nlp && (err = nl_open(nlp, NETLINK_RDMA)))
-		return explain_netlink_open(e, err, "");
+	err = model_sys_rdma(sys, &nl);
+	if (err)
+		return explain_netlink_open(e, err, sys->root);
 	r->state = calloc(r->conf.n + 1, sizeof(*r->state));
 	if (!r->state)
 		return op_err_set(e, -ENOMEM, NULL, "out of memory");
-	err = persist_start(*nlp, config, &r->conf, r->state, e);
+	err = persist_start(nl, config, &r->conf, r->state, e);
 	r->links_done = true;
 	return err;
 }

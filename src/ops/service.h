@@ -14,6 +14,7 @@
 #include "model/conf.h"
 #include "ops/persist.h"
 
+struct model_sys;
 struct nl;
 struct op_err;
 
@@ -43,13 +44,13 @@ struct service_result {
 
 /*
  * Reads CONFIG (a malformed file changes nothing), loads the Soft-RoCE
- * modules, opens the RDMA netlink into *NLP when it is not open (loading
- * ib_core is what makes it exist), then makes every listed link on one of
+ * modules, opens SYS's RDMA netlink when it is not open (loading ib_core
+ * is what makes it exist), then makes every listed link on one of
  * NETDEVS[0..N) (all when N is 0) whose netdev exists. 0, or the first
  * failure explained in E; R says how far it came. service_result_free() R.
  */
-int service_start(struct nl **nlp, const char *config, char *const *netdevs, int n,
-	      struct service_result *r, struct op_err *e);
+int service_start(struct model_sys *sys, const char *config, char *const *netdevs, int n,
+		  struct service_result *r, struct op_err *e);
 void service_result_free(struct service_result *r);
 
 #endif

@@ -12,7 +12,6 @@
 #include "cli/out.h"
 #include "cmd/cmd.h"
 #include "kernel/netns.h"
-#include "kernel/nl.h"
 #include "kernel/nldebug.h"
 #include "kernel/safe.h"
 #include "kernel/sysfs.h"
@@ -176,12 +175,12 @@ int main(int argc, char **argv)
 		nldebug_set(stderr);
 	ctx.json = g.json;
 	ctx.pretty = g.pretty;
-	ctx.sysfs_root = g.sysfs_root ? g.sysfs_root : "";
+	model_sys_init(&ctx.sys, g.sysfs_root);
 	ctx.config = g.config ? g.config : RDMACTL_CONF_DEFAULT;
-	if (a.cmd && a.cmd->live_only && *ctx.sysfs_root) {
+	if (a.cmd && a.cmd->live_only && !model_sys_live(&ctx.sys)) {
 		pr_err("%s works on the running system only, not on the fixture %s "
 		       "(--sysfs-root or RDMACTL_SYSFS_ROOT); leave that out", a.path,
-		       ctx.sysfs_root);
+		       ctx.sys.root);
 		return RDMACTL_EXIT_USAGE;
 	}
 	/*
@@ -199,7 +198,7 @@ int main(int argc, char **argv)
 		return RDMACTL_EXIT_FAIL;
 	}
 	ret = a.cmd ? a.cmd->fn(&ctx, &a) : cmd_version(&ctx, &a);
-	nl_close(ctx.nl);
+	model_sys_close(&ctx.sys);
 	err = out_finish(ctx.out);
 	if (out_reader_gone(err))
 		err = 0;

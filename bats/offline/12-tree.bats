@@ -92,3 +92,43 @@ layout_paths() {
 	# Above them: cmd, and main (rdmactl); beside: the tests and fuzz targets.
 	[ "$(ls -d */ | wc -l)" -eq 13 ] || fail "a folder of src/ the order does not name: $(ls -d */)"
 }
+
+# The layers docs/hacking.md's "Where code goes" lists, top first: its
+# indented lines' src/ folders.
+hacking_layers() {
+	sed -n '/^## Where code goes$/,/^## /{/^    src\/[a-z]*\//p}' "$TOP/docs/hacking.md" |
+		sed -E 's|^ +src/([a-z]+)/.*|\1|'
+}
+
+@test "tree: docs/hacking.md's layers are src's folders, each including only those it lists below it" {
+	local layers=() d i k ok bad
+	mapfile -t layers < <(hacking_layers)
+	[ "${#layers[@]}" -ge 10 ] || fail "docs/hacking.md lists ${#layers[@]} layers: ${layers[*]}"
+	# Every folder of src/ is a layer it names, but the tests and fuzz targets.
+	for d in "$TOP"/src/*/; do
+		d=$(basename "$d")
+		case $d in tests | fuzz) continue ;; esac
+		printf '%s\n' "${layers[@]}" | grep -qxF "$d" || fail "src/$d/ is not among docs/hacking.md's layers"
+	done
+	for ((i = 0; i < ${#layers[@]}; i++)); do
+		d=${layers[i]}
+		[ -d "$TOP/src/$d" ] || fail "docs/hacking.md names src/$d/, which is not in the tree"
+		# Itself and what the list puts below it.
+		ok=$d
+		for ((k = i + 1; k < ${#layers[@]}; k++)); do ok+="|${layers[k]}"; done
+		bad=$(grep -rnE '#include "[a-z]+/' "$TOP/src/$d" | grep -vE "#include \"($ok)/" || true)
+		[ -z "$bad" ] || fail "src/$d/ includes a layer docs/hacking.md puts above it: ${bad#"$TOP"/}"
+	done
+}
+
+@test "tree: each file of model/ exports model_ names, as docs/hacking.md says" {
+	cd "$TOP/src/model"
+	# A function defined at the start of a line, not static: an export.
+	run awk 'FNR == 1 { body = 0 }
+		/^[a-z][^(;=]*[ *][a-z_0-9]+\(/ && !/^static / {
+			line = $0; sub(/\(.*/, "", line); n = split(line, w, /[ *]+/)
+			if (w[n] !~ /^model_/) print FILENAME ": " w[n]
+		}' ./*.c
+	assert_success
+	assert_output ''
+}

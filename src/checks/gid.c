@@ -102,7 +102,7 @@ void check_gid_consistency(struct check_ctx *c)
 			addr_gid(a->ifa_addr, g);
 			if (port_has_gid(p, g, a->ifa_name))
 				continue;
-			gid_addr(g, text, sizeof(text));
+			model_gid_addr(g, text, sizeof(text));
 			check_report(c, V_FAIL, fix, "%s on %s has no GID in %s's table", text, a->ifa_name,
 				     d->name);
 			ok = false;
@@ -115,7 +115,7 @@ void check_gid_consistency(struct check_ctx *c)
 				continue;
 			if (s->index == 0 && mac_gid(c, s->netdev, want) && !memcmp(want, s->raw, 16))
 				continue;
-			gid_addr(s->raw, text, sizeof(text));
+			model_gid_addr(s->raw, text, sizeof(text));
 			check_report(c, V_FAIL, fix, "GID %u of %s (%s) belongs to no address of %s: a stale "
 				     "entry", s->index, d->name, text, s->netdev);
 			ok = false;
@@ -123,7 +123,7 @@ void check_gid_consistency(struct check_ctx *c)
 		/* ...and index 0 is the MAC's link-local GID. */
 		if (p->ngids && p->gids[0].index == 0 && mac_gid(c, d->netdev, want) &&
 		    memcmp(want, p->gids[0].raw, 16)) {
-			gid_addr(p->gids[0].raw, text, sizeof(text));
+			model_gid_addr(p->gids[0].raw, text, sizeof(text));
 			check_report(c, V_FAIL, fix, "GID 0 of %s is %s, not the fe80:: address %s's MAC gives",
 				     d->name, text, d->netdev);
 			ok = false;
@@ -165,7 +165,7 @@ static int64_t right_index(struct check_ctx *c, const struct port *p, const char
 		for (size_t i = 0; i < p->ngids; i++) {
 			const struct gid_slot *g = &p->gids[i];
 
-			if (!g->empty && !gid_is_v4mapped(g->raw) && gid_is_link_local(g->raw) == ll &&
+			if (!g->empty && !model_gid_is_v4mapped(g->raw) && model_gid_is_link_local(g->raw) == ll &&
 			    !strcmp(g->type, "RoCE v2") && check_ctx_on_netdev(c, g->netdev, netdev))
 				return g->index;
 		}
@@ -178,7 +178,7 @@ static int64_t right_index(struct check_ctx *c, const struct port *p, const char
 			struct in_addr a, net;
 			int len;
 
-			if (g->empty || !gid_is_v4mapped(g->raw) || strcmp(g->type, "RoCE v2"))
+			if (g->empty || !model_gid_is_v4mapped(g->raw) || strcmp(g->type, "RoCE v2"))
 				continue;
 			memcpy(&a, g->raw + 12, 4);
 			len = v4_prefix(ifa, a, g->netdev, &net);
@@ -201,24 +201,24 @@ static void gid_index_one(struct check_ctx *c, const struct rdma_dev *d)
 	bool peer_ll = peer6 && inet_pton(AF_INET6, c->o.peer, &p6) == 1 && IN6_IS_ADDR_LINKLOCAL(&p6);
 
 	if (s)
-		gid_addr(s->raw, have, sizeof(have));
+		model_gid_addr(s->raw, have, sizeof(have));
 	if (w)
-		gid_addr(w->raw, good, sizeof(good));
+		model_gid_addr(w->raw, good, sizeof(good));
 	/* The fix is the argument to pass: -g for rdma-core's examples, -x for perftest. */
 	snprintf(fix, sizeof(fix), "-g %" PRId64 "   (perftest: -x %" PRId64 ")", want, want);
 	snprintf(g, sizeof(g), "-g %" PRId64, c->o.gid_index);
 	/* The rule every index is held to; then what a named peer's family asks. */
 	if (!check_gid_rule(d->name, p, c->o.gid_index, g, c->o.peer, why, sizeof(why))) {
-		if (!c->o.peer && s && gid_is_link_local(s->raw))
+		if (!c->o.peer && s && model_gid_is_link_local(s->raw))
 			snprintf(why + strlen(why), sizeof(why) - strlen(why),
 				 " (give --peer fe80::... if that is meant)");
-	} else if (c->o.peer && !peer6 && !gid_is_v4mapped(s->raw))
+	} else if (c->o.peer && !peer6 && !model_gid_is_v4mapped(s->raw))
 		snprintf(why, sizeof(why), "-g %" PRId64 " is %s, an IPv6%s GID, but the peer %s is IPv4",
-			 c->o.gid_index, have, gid_is_link_local(s->raw) ? " link-local" : "", c->o.peer);
-	else if (peer6 && gid_is_v4mapped(s->raw))
+			 c->o.gid_index, have, model_gid_is_link_local(s->raw) ? " link-local" : "", c->o.peer);
+	else if (peer6 && model_gid_is_v4mapped(s->raw))
 		snprintf(why, sizeof(why), "-g %" PRId64 " is %s, an IPv4 GID, but the peer %s is IPv6",
 			 c->o.gid_index, have, c->o.peer);
-	else if (gid_is_link_local(s->raw) && peer6 && !peer_ll)
+	else if (model_gid_is_link_local(s->raw) && peer6 && !peer_ll)
 		snprintf(why, sizeof(why), "-g %" PRId64 " is %s, link-local, but the peer %s is off-link",
 			 c->o.gid_index, have, c->o.peer);
 	if (!*why) {
@@ -268,7 +268,7 @@ void check_gid_index(struct check_ctx *c)
 			want = right_index(c, p, d->netdev, c->o.peer);
 			w = want >= 0 ? check_gid_slot(p, want) : NULL;
 			if (w) {
-				gid_addr(w->raw, addr, sizeof(addr));
+				model_gid_addr(w->raw, addr, sizeof(addr));
 				check_report(c, V_PASS, NULL, "%s: RoCE v2 to %s: -g %" PRId64 " (%s on %s)",
 					     d->name, c->o.peer, want, addr, w->netdev);
 			} else {
@@ -283,9 +283,9 @@ void check_gid_index(struct check_ctx *c)
 		for (size_t k = 0; k < p->ngids; k++) {
 			const struct gid_slot *g = &p->gids[k];
 
-			if (g->empty || !gid_is_v4mapped(g->raw) || strcmp(g->type, "RoCE v2"))
+			if (g->empty || !model_gid_is_v4mapped(g->raw) || strcmp(g->type, "RoCE v2"))
 				continue;
-			gid_addr(g->raw, addr, sizeof(addr));
+			model_gid_addr(g->raw, addr, sizeof(addr));
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s-g %u for %s on %s",
 				 *list ? ", " : "", g->index, addr, g->netdev);
 		}

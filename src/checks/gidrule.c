@@ -26,7 +26,7 @@ bool check_gid_rule(const char *dev, const struct port *p, int64_t index, const 
 
 	*why = '\0';
 	if (s)
-		gid_addr(s->raw, have, sizeof(have));
+		model_gid_addr(s->raw, have, sizeof(have));
 	if (index < 0 || (p->gid_tbl_len && index >= p->gid_tbl_len))
 		snprintf(why, len, "%s is out of range (0-%u): the GID table of %s has %u slots",
 			 what, p->gid_tbl_len ? p->gid_tbl_len - 1 : 0, dev, p->gid_tbl_len);
@@ -36,7 +36,7 @@ bool check_gid_rule(const char *dev, const struct port *p, int64_t index, const 
 		snprintf(why, len, "%s is %s, a %s GID, not RoCE v2", what, have,
 			 *s->type ? s->type : "typeless");
 	/* fe80:: where an IPv4 GID is there: it reaches one link's fe80:: GIDs alone. */
-	else if (!peer && gid_is_link_local(s->raw) && model_port_ipv4_gid_index(p, NULL) >= 0)
+	else if (!peer && model_gid_is_link_local(s->raw) && model_port_ipv4_gid_index(p, NULL) >= 0)
 		snprintf(why, len, "%s is %s, the link-local IPv6 GID: it works only between "
 			 "fe80:: GIDs on one link", what, have);
 	return !*why;

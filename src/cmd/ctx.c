@@ -57,14 +57,14 @@ int cmd_fail(const struct op_err *e)
 
 int cmd_check_field(const struct cli_args *a, const char *what, const char *name)
 {
-	const char *why = names_conf_field_invalid(name);
+	const char *why = model_names_conf_field_invalid(name);
 
 	return why ? cli_usage(a, "%s '%s': %s", what, name, why) : 0;
 }
 
 int cmd_check_name(const struct cli_args *a, const char *what, const char *name, bool rdma)
 {
-	const char *why = rdma ? names_rdma_invalid(name) : names_netdev_invalid(name);
+	const char *why = rdma ? model_names_rdma_invalid(name) : model_names_netdev_invalid(name);
 
 	if (!why)
 		return 0;

@@ -145,11 +145,11 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 		model_free(&m);
 		return cmd_fail(&e);
 	}
-	if (gid_is_link_local(l.gid->raw))
+	if (model_gid_is_link_local(l.gid->raw))
 		pr_note("%s has no global IPv6 address: its link-local GID is the one, and it "
 			"reaches peers on %s's link only", l.gid->netdev, l.gid->netdev);
-	gid_to_sysfs(l.gid->raw, gid);
-	gid_addr(l.gid->raw, addr, sizeof(addr));
+	model_gid_to_sysfs(l.gid->raw, gid);
+	model_gid_addr(l.gid->raw, addr, sizeof(addr));
 	out_obj_open(o, NULL);
 	if (out_is_json(o)) {
 		out_str(o, "ifname", NULL, l.dev->name);

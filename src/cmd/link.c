@@ -135,7 +135,7 @@ int cmd_del(struct cmd_ctx *ctx, const struct cli_args *a)
 		}
 		out_str(ctx->out, NULL, NULL, targets[i]->name);
 		if (persist)
-			conf_del(&c, targets[i]->name);
+			model_conf_del(&c, targets[i]->name);
 	}
 	out_arr_close(ctx->out);
 	if (persist && (err = persist_save(ctx->config, &c, &e)))
@@ -147,7 +147,7 @@ out:
 	persist_unlock(lock);
 	free(targets);
 	model_free(&m);
-	conf_free(&c);
+	model_conf_free(&c);
 	return err;
 }
 

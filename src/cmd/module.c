@@ -76,7 +76,7 @@ static void view_kbuild(struct out *o, const struct kbuild *k)
 static int check_kernel_opt(const struct cli_args *a)
 {
 	const char *kver = cli_str(a, "kernel");
-	const char *why = kver ? names_kernel_release_invalid(kver) : NULL;
+	const char *why = kver ? model_names_kernel_release_invalid(kver) : NULL;
 
 	return why ? cli_usage(a, "--kernel '%s': %s", kver, why) : 0;
 }

@@ -27,7 +27,7 @@ static int print_links(struct cmd_ctx *ctx, bool plain)
 		out_obj_close(ctx->out);
 	}
 	out_arr_close(ctx->out);
-	conf_free(&c);
+	model_conf_free(&c);
 	return 0;
 }
 
@@ -59,7 +59,7 @@ int cmd_persist_del(struct cmd_ctx *ctx, const struct cli_args *a)
 
 	/* A word is a device name or a netdev: refused when it can be neither. */
 	for (int i = 0; i < a->argc; i++)
-		if (names_rdma_invalid(a->argv[i]) && names_netdev_invalid(a->argv[i]))
+		if (model_names_rdma_invalid(a->argv[i]) && model_names_netdev_invalid(a->argv[i]))
 			return cmd_check_name(a, "name", a->argv[i], true);
 	if (persist_del(ctx->config, a->argv, a->argc, &e))
 		return cmd_fail(&e);

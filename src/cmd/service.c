@@ -140,7 +140,7 @@ static int watch_pass(struct cmd_ctx *ctx, const struct cli_args *a, struct watc
 		persist_only_netdevs(&c, a->argv, a->argc);
 		st = calloc(c.n + 1, sizeof(*st));
 		if (!st) {
-			conf_free(&c);
+			model_conf_free(&c);
 			return -ENOMEM;
 		}
 		err = persist_start(ctx->sys.rdma, ctx->config, &c, st, &e);
@@ -172,7 +172,7 @@ static int watch_pass(struct cmd_ctx *ctx, const struct cli_args *a, struct watc
 		cmd_fail(&e);
 	free(ch);
 	free(st);
-	conf_free(&c);
+	model_conf_free(&c);
 	return err;
 }
 

@@ -168,8 +168,8 @@ int cmd_gids(struct cmd_ctx *ctx, const struct cli_args *a)
 					   model_port_ipv4_gid_index(p, g->netdev) == g->index;
 				struct out *o = ctx->out;
 
-				gid_to_sysfs(g->raw, text);
-				gid_addr(g->raw, addr, sizeof(addr));
+				model_gid_to_sysfs(g->raw, text);
+				model_gid_addr(g->raw, addr, sizeof(addr));
 				out_obj_open(o, NULL);
 				out_str(o, "ifname", "%-8s", d->name);
 				out_u64(o, "port", " %-4" PRIu64, p->num);

@@ -71,16 +71,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct gid_slot *s = &gids[p.ngids];
 
 		s->index = (uint32_t)g;
-		if (field(at, n, GID0 + g, buf, sizeof(buf)) < 0 || gid_parse(buf, s->raw) < 0)
+		if (field(at, n, GID0 + g, buf, sizeof(buf)) < 0 || model_gid_parse(buf, s->raw) < 0)
 			continue;
-		s->empty = gid_is_zero(s->raw);
+		s->empty = model_gid_is_zero(s->raw);
 		if (s->empty)
 			continue;
 		if (g == 0 || field(at, n, g == 1 ? TYPE1 : TYPE2, s->type, sizeof(s->type)) < 0)
 			s->type[0] = '\0';
 		if (g == 0 || field(at, n, g == 1 ? NDEV1 : NDEV2, s->netdev, sizeof(s->netdev)) < 0)
 			s->netdev[0] = '\0';
-		gid_addr(s->raw, addr, sizeof(addr));
+		model_gid_addr(s->raw, addr, sizeof(addr));
 		CHECK(strnlen(addr, sizeof(addr)) < sizeof(addr));
 		p.ngids++;
 	}

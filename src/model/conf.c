@@ -95,7 +95,7 @@ static int parse_line(struct conf *c, size_t i, const char *path, char *err, siz
 		return -EINVAL;
 	}
 	for (int k = 0; k < 2; k++) {
-		const char *why = k ? names_netdev_invalid(tok[1]) : names_rdma_invalid(tok[0]);
+		const char *why = k ? model_names_netdev_invalid(tok[1]) : model_names_rdma_invalid(tok[0]);
 
 		if (why) {
 			/* Bytes as they are: the message is escaped where it is printed (\xNN). */
@@ -105,7 +105,7 @@ static int parse_line(struct conf *c, size_t i, const char *path, char *err, siz
 			return -EINVAL;
 		}
 	}
-	if (conf_find(c, tok[0])) {
+	if (model_conf_find(c, tok[0])) {
 		snprintf(err, errlen, "%s:%zu: %s is listed twice", path, i + 1, tok[0]);
 		drop(copy, small);
 		return -EINVAL;
@@ -122,7 +122,7 @@ static int parse_line(struct conf *c, size_t i, const char *path, char *err, siz
 	return 0;
 }
 
-int conf_parse(const char *buf, size_t len, const char *path, struct conf *c, char *err,
+int model_conf_parse(const char *buf, size_t len, const char *path, struct conf *c, char *err,
 	       size_t errlen)
 {
 	size_t start = 0;
@@ -150,11 +150,11 @@ int conf_parse(const char *buf, size_t len, const char *path, struct conf *c, ch
 		start += n + 1;
 	}
 	if (ret)
-		conf_free(c);
+		model_conf_free(c);
 	return ret;
 }
 
-int conf_load(const char *path, struct conf *c, char *err, size_t errlen, struct safe_path *p)
+int model_conf_load(const char *path, struct conf *c, char *err, size_t errlen, struct safe_path *p)
 {
 	struct safe_path own;
 	char *buf;
@@ -172,30 +172,30 @@ int conf_load(const char *path, struct conf *c, char *err, size_t errlen, struct
 	if (ret == -ENOENT)
 		ret = 0;	/* no file: no links */
 	else if (!ret)
-		ret = conf_parse(buf, len, path, c, err, errlen);
+		ret = model_conf_parse(buf, len, path, c, err, errlen);
 	free(buf);
 	return ret;
 }
 
-void conf_entry_free(struct conf_entry *e)
+void model_conf_entry_free(struct conf_entry *e)
 {
 	free(e->name);	/* and netdev, in the same block */
 	e->name = e->netdev = NULL;
 }
 
-void conf_free(struct conf *c)
+void model_conf_free(struct conf *c)
 {
 	for (size_t i = 0; i < c->nlines; i++)
 		free(c->lines[i]);
 	for (size_t i = 0; i < c->n; i++) {
-		conf_entry_free(&c->e[i]);
+		model_conf_entry_free(&c->e[i]);
 	}
 	free(c->lines);
 	free(c->e);
 	memset(c, 0, sizeof(*c));
 }
 
-const struct conf_entry *conf_find(const struct conf *c, const char *name)
+const struct conf_entry *model_conf_find(const struct conf *c, const char *name)
 {
 	for (size_t i = 0; i < c->n; i++)
 		if (!strcmp(c->e[i].name, name))
@@ -203,7 +203,7 @@ const struct conf_entry *conf_find(const struct conf *c, const char *name)
 	return NULL;
 }
 
-const struct conf_entry *conf_find_netdev(const struct conf *c, const char *netdev)
+const struct conf_entry *model_conf_find_netdev(const struct conf *c, const char *netdev)
 {
 	for (size_t i = 0; i < c->n; i++)
 		if (!strcmp(c->e[i].netdev, netdev))
@@ -211,16 +211,16 @@ const struct conf_entry *conf_find_netdev(const struct conf *c, const char *netd
 	return NULL;
 }
 
-int conf_add(struct conf *c, const char *name, const char *netdev)
+int model_conf_add(struct conf *c, const char *name, const char *netdev)
 {
-	const struct conf_entry *e = conf_find(c, name);
+	const struct conf_entry *e = model_conf_find(c, name);
 	char *line;
 	int err;
 
 	if (e)
 		return strcmp(e->netdev, netdev) ? -EEXIST : 1;
 	/* The kernel makes one rxe link a netdev: a second would fail at every boot. */
-	if (conf_find_netdev(c, netdev))
+	if (model_conf_find_netdev(c, netdev))
 		return -EBUSY;
 	/* A new file says what it is. */
 	if (c->nlines == 0 && (push_line(c, CONF_HEADER_1, strlen(CONF_HEADER_1)) ||
@@ -241,7 +241,7 @@ int conf_add(struct conf *c, const char *name, const char *netdev)
 	return 0;
 }
 
-int conf_del(struct conf *c, const char *name)
+int model_conf_del(struct conf *c, const char *name)
 {
 	int removed = 0;
 
@@ -260,7 +260,7 @@ int conf_del(struct conf *c, const char *name)
 		for (size_t j = 0; j < c->n; j++)
 			if (c->e[j].line > e->line)
 				c->e[j].line--;
-		conf_entry_free(e);
+		model_conf_entry_free(e);
 		memmove(e, e + 1, (c->n - i - 1) * sizeof(*e));
 		c->n--;
 		removed++;
@@ -268,7 +268,7 @@ int conf_del(struct conf *c, const char *name)
 	return removed;
 }
 
-char *conf_format(const struct conf *c, size_t *len)
+char *model_conf_format(const struct conf *c, size_t *len)
 {
 	char *text;
 	size_t n = 0;
@@ -290,14 +290,14 @@ char *conf_format(const struct conf *c, size_t *len)
 	return text;
 }
 
-int conf_save(const struct conf *c, const char *path, struct safe_path *p)
+int model_conf_save(const struct conf *c, const char *path, struct safe_path *p)
 {
 	struct safe_path own;
 	size_t len;
 	char *text;
 	int err;
 
-	text = conf_format(c, &len);
+	text = model_conf_format(c, &len);
 	if (!text)
 		return -ENOMEM;
 	err = safe_write(path, text, len, 0644, p ? p : &own);

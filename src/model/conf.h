@@ -31,34 +31,34 @@ struct safe_path;
  * ERR says "PATH:LINE: what is wrong". Anything but a regular file: -ENOTREG
  * (kernel/safe.h), never opened. Other errors: negative errno. P may be NULL.
  */
-int conf_load(const char *path, struct conf *c, char *err, size_t errlen,
+int model_conf_load(const char *path, struct conf *c, char *err, size_t errlen,
 	      struct safe_path *p);
 /* The same from memory: LEN bytes of BUF, errors naming PATH. */
-int conf_parse(const char *buf, size_t len, const char *path, struct conf *c, char *err,
+int model_conf_parse(const char *buf, size_t len, const char *path, struct conf *c, char *err,
 	       size_t errlen);
-void conf_free(struct conf *c);
+void model_conf_free(struct conf *c);
 /* What entry E holds (its name and netdev, one allocation). */
-void conf_entry_free(struct conf_entry *e);
+void model_conf_entry_free(struct conf_entry *e);
 
-const struct conf_entry *conf_find(const struct conf *c, const char *name);
+const struct conf_entry *model_conf_find(const struct conf *c, const char *name);
 /* The entry on NETDEV, or NULL. */
-const struct conf_entry *conf_find_netdev(const struct conf *c, const char *netdev);
+const struct conf_entry *model_conf_find_netdev(const struct conf *c, const char *netdev);
 /*
  * Appends "NAME NETDEV". -EEXIST if NAME is already there with another netdev,
  * -EBUSY if another name is on NETDEV, 1 if identical.
  */
-int conf_add(struct conf *c, const char *name, const char *netdev);
+int model_conf_add(struct conf *c, const char *name, const char *netdev);
 /* Removes the entries named NAME or on netdev NAME; the number removed. */
-int conf_del(struct conf *c, const char *name);
+int model_conf_del(struct conf *c, const char *name);
 
 /* C's lines as the file holds them, NUL-terminated and allocated; LEN without the NUL. */
-char *conf_format(const struct conf *c, size_t *len);
+char *model_conf_format(const struct conf *c, size_t *len);
 /*
  * Writes C to PATH as kernel/safe.h's safe_write does: a regular file (a
  * symlink's target) replaced atomically, owner and mode kept, never torn.
  * No directory is made (persist_lock makes the default file's own). P says
  * what PATH named; it may be NULL.
  */
-int conf_save(const struct conf *c, const char *path, struct safe_path *p);
+int model_conf_save(const struct conf *c, const char *path, struct safe_path *p);
 
 #endif

@@ -7,7 +7,7 @@
 
 #include "model/gid.h"
 
-int gid_hex_digit(char c)
+int model_gid_hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -18,7 +18,7 @@ int gid_hex_digit(char c)
 	return -1;
 }
 
-int gid_parse(const char *s, uint8_t gid[16])
+int model_gid_parse(const char *s, uint8_t gid[16])
 {
 	if (strlen(s) != GID_STR_LEN - 1)
 		return -EINVAL;
@@ -27,7 +27,7 @@ int gid_parse(const char *s, uint8_t gid[16])
 		int v = 0;
 
 		for (int i = 0; i < 4; i++) {
-			int h = gid_hex_digit(p[i]);
+			int h = model_gid_hex_digit(p[i]);
 
 			if (h < 0)
 				return -EINVAL;
@@ -41,10 +41,10 @@ int gid_parse(const char *s, uint8_t gid[16])
 	return 0;
 }
 
-int gid_parse_hex(const char *s, uint8_t gid[16])
+int model_gid_parse_hex(const char *s, uint8_t gid[16])
 {
 	for (int i = 0; i < 16; i++) {
-		int hi = gid_hex_digit(s[2 * i]), lo = hi < 0 ? -1 : gid_hex_digit(s[2 * i + 1]);
+		int hi = model_gid_hex_digit(s[2 * i]), lo = hi < 0 ? -1 : model_gid_hex_digit(s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -EINVAL;
@@ -53,34 +53,34 @@ int gid_parse_hex(const char *s, uint8_t gid[16])
 	return 0;
 }
 
-void gid_to_sysfs(const uint8_t gid[16], char *buf)
+void model_gid_to_sysfs(const uint8_t gid[16], char *buf)
 {
 	for (int g = 0; g < 8; g++)
 		sprintf(buf + g * 5, "%02x%02x%s", gid[2 * g], gid[2 * g + 1], g < 7 ? ":" : "");
 }
 
-bool gid_is_zero(const uint8_t gid[16])
+bool model_gid_is_zero(const uint8_t gid[16])
 {
 	static const uint8_t zero[16];
 
 	return !memcmp(gid, zero, 16);
 }
 
-bool gid_is_v4mapped(const uint8_t gid[16])
+bool model_gid_is_v4mapped(const uint8_t gid[16])
 {
 	static const uint8_t prefix[12] = { [10] = 0xff, [11] = 0xff };
 
 	return !memcmp(gid, prefix, sizeof(prefix));
 }
 
-bool gid_is_link_local(const uint8_t gid[16])
+bool model_gid_is_link_local(const uint8_t gid[16])
 {
 	return gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80;
 }
 
-void gid_addr(const uint8_t gid[16], char *buf, size_t len)
+void model_gid_addr(const uint8_t gid[16], char *buf, size_t len)
 {
-	if (gid_is_v4mapped(gid))
+	if (model_gid_is_v4mapped(gid))
 		inet_ntop(AF_INET, gid + 12, buf, (socklen_t)len);
 	else
 		inet_ntop(AF_INET6, gid, buf, (socklen_t)len);

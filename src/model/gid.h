@@ -11,21 +11,21 @@
 #define GID_ADDR_LEN 46	/* INET6_ADDRSTRLEN */
 
 /* Parses sysfs's "fe80:0000:...:b107" (eight groups of four hex digits). 0 or -EINVAL. */
-int gid_parse(const char *s, uint8_t gid[16]);
+int model_gid_parse(const char *s, uint8_t gid[16]);
 /* The same text back: GID_STR_LEN bytes. */
-void gid_to_sysfs(const uint8_t gid[16], char *buf);
+void model_gid_to_sysfs(const uint8_t gid[16], char *buf);
 
 /* 32 hex digits, the raw bytes in order (ibv_rc_pingpong's wire form). 0 or -EINVAL. */
-int gid_parse_hex(const char *s, uint8_t gid[16]);
+int model_gid_parse_hex(const char *s, uint8_t gid[16]);
 /* 0..15 for a hex digit, -1 otherwise. */
-int gid_hex_digit(char c);
+int model_gid_hex_digit(char c);
 
-bool gid_is_zero(const uint8_t gid[16]);
+bool model_gid_is_zero(const uint8_t gid[16]);
 /* ::ffff:a.b.c.d, the form RoCE v2 gives an IPv4 address. */
-bool gid_is_v4mapped(const uint8_t gid[16]);
-bool gid_is_link_local(const uint8_t gid[16]);
+bool model_gid_is_v4mapped(const uint8_t gid[16]);
+bool model_gid_is_link_local(const uint8_t gid[16]);
 
 /* The address the GID stands for: dotted IPv4 for a mapped GID, IPv6 text otherwise. */
-void gid_addr(const uint8_t gid[16], char *buf, size_t len);
+void model_gid_addr(const uint8_t gid[16], char *buf, size_t len);
 
 #endif

@@ -115,8 +115,8 @@ static const struct gid_slot *model_port_roce_gid_scoped(const struct port *p,
 {
 	for (size_t i = 0; i < p->ngids; i++) {
 		const struct gid_slot *g = &p->gids[i];
-		bool family = ipv6 ? !gid_is_v4mapped(g->raw) && gid_is_link_local(g->raw) == link_local :
-				     gid_is_v4mapped(g->raw);
+		bool family = ipv6 ? !model_gid_is_v4mapped(g->raw) && model_gid_is_link_local(g->raw) == link_local :
+				     model_gid_is_v4mapped(g->raw);
 
 		if (!g->empty && family && !strcmp(g->type, "RoCE v2") &&
 		    (!netdev || !strcmp(g->netdev, netdev)))

@@ -34,7 +34,7 @@ static const char *common_invalid(const char *name, size_t max)
 	return NULL;
 }
 
-const char *names_rdma_invalid(const char *name)
+const char *model_names_rdma_invalid(const char *name)
 {
 	const char *why = common_invalid(name, RDMA_NAME_LEN);
 
@@ -46,7 +46,7 @@ const char *names_rdma_invalid(const char *name)
 	return NULL;
 }
 
-const char *names_kernel_release_invalid(const char *kver)
+const char *model_names_kernel_release_invalid(const char *kver)
 {
 	if (strlen(kver) > 64)
 		return "longer than a kernel release (64 characters)";
@@ -63,7 +63,7 @@ const char *names_kernel_release_invalid(const char *kver)
 	return NULL;
 }
 
-const char *names_conf_field_invalid(const char *name)
+const char *model_names_conf_field_invalid(const char *name)
 {
 	/* The file's grammar: '#' starts a comment, white space parts the fields. */
 	if (strchr(name, '#'))
@@ -71,7 +71,7 @@ const char *names_conf_field_invalid(const char *name)
 	return NULL;
 }
 
-const char *names_netdev_invalid(const char *name)
+const char *model_names_netdev_invalid(const char *name)
 {
 	const char *why = common_invalid(name, NETDEV_NAME_LEN);
 
@@ -84,7 +84,7 @@ const char *names_netdev_invalid(const char *name)
 	return NULL;
 }
 
-size_t names_unit_escape(char *buf, size_t len, const char *name)
+size_t model_names_unit_escape(char *buf, size_t len, const char *name)
 {
 	size_t n = 0;
 

@@ -165,9 +165,9 @@ static int load_gids(const struct model_src *src, const char *dev, struct port *
 		struct gid_slot *g = &p->gids[p->ngids];
 
 		g->index = (uint32_t)strtoul(ns.v[i], NULL, 10);
-		if (sysfs_read_at(gfd, ns.v[i], buf, sizeof(buf)) < 0 || gid_parse(buf, g->raw) < 0)
+		if (sysfs_read_at(gfd, ns.v[i], buf, sizeof(buf)) < 0 || model_gid_parse(buf, g->raw) < 0)
 			continue;	/* gone, or not a GID: nothing to show */
-		g->empty = gid_is_zero(g->raw);
+		g->empty = model_gid_is_zero(g->raw);
 		if (g->empty && gids != MODEL_GIDS_ALL)
 			continue;
 		/* The attributes fail with EINVAL for an empty slot: no type then. */

@@ -66,7 +66,7 @@ int persist_load(const char *path, struct conf *c, struct op_err *e)
 {
 	char msg[512];
 	struct safe_path p;
-	int err = conf_load(path, c, msg, sizeof(msg), &p);
+	int err = model_conf_load(path, c, msg, sizeof(msg), &p);
 
 	return err ? explain_conf_load(e, err, path, msg, &p) : 0;
 }
@@ -75,7 +75,7 @@ int persist_save(const char *path, const struct conf *c, struct op_err *e)
 {
 	struct safe_path p;
 	/* Under persist_lock, which made the default file's directory when missing. */
-	int err = conf_save(c, path, &p);
+	int err = model_conf_save(c, path, &p);
 
 	return err ? explain_conf_save(e, err, path, &p) : 0;
 }
@@ -95,14 +95,14 @@ bool persist_is_symlink(const char *path, char *target, size_t len)
 static int record(const char *path, struct conf *c, const char *name, const char *netdev,
 		  struct op_err *e)
 {
-	int err = conf_add(c, name, netdev);
+	int err = model_conf_add(c, name, netdev);
 
 	if (err == 1)
 		return 0;	/* there already */
 	if (err == 0)
 		return 1;
-	return explain_persist_conflict(e, err, name, err == -EEXIST ? conf_find(c, name)->netdev :
-					err == -EBUSY ? conf_find_netdev(c, netdev)->name : "",
+	return explain_persist_conflict(e, err, name, err == -EEXIST ? model_conf_find(c, name)->netdev :
+					err == -EBUSY ? model_conf_find_netdev(c, netdev)->name : "",
 					path, netdev);
 }
 
@@ -118,7 +118,7 @@ int persist_add(const char *path, const char *name, const char *netdev, struct o
 		err = record(path, &c, name, netdev, e);
 	if (err == 1)
 		err = persist_save(path, &c, e);
-	conf_free(&c);
+	model_conf_free(&c);
 	persist_unlock(lock);
 	return err;
 }
@@ -139,10 +139,10 @@ static int del_locked(const char *path, char *const *words, int n, struct op_err
 			err = explain_persist_absent(e, words[i], path);
 	}
 	for (int i = 0; !err && i < n; i++)
-		conf_del(&c, words[i]);
+		model_conf_del(&c, words[i]);
 	if (!err)
 		err = persist_save(path, &c, e);
-	conf_free(&c);
+	model_conf_free(&c);
 	return err;
 }
 
@@ -181,7 +181,7 @@ int persist_add_link(struct nl *nl, const char *path, struct link_add_req *r, st
 		explain_persist_undo(e, r->made, link_del_name(nl, r->made, &undo), undo.what);
 		r->created = false;
 	}
-	conf_free(&c);
+	model_conf_free(&c);
 	persist_unlock(lock);
 	return err < 0 ? err : 0;
 }
@@ -222,7 +222,7 @@ void persist_only_netdevs(struct conf *c, char *const *netdevs, int n)
 		if (keep) {
 			c->e[k++] = c->e[i];
 		} else {
-			conf_entry_free(&c->e[i]);
+			model_conf_entry_free(&c->e[i]);
 		}
 	}
 	c->n = k;
@@ -235,7 +235,7 @@ static int write_wants(const char *dir, const char *netdev, struct op_err *e)
 	struct stat st;
 	int err, n;
 
-	names_unit_escape(esc, sizeof(esc), netdev);
+	model_names_unit_escape(esc, sizeof(esc), netdev);
 	if (snprintf(sub, sizeof(sub), "%s/sys-subsystem-net-devices-%s.device.d", dir, esc) >=
 	    (int)sizeof(sub))
 		return explain_file(e, -ENAMETOOLONG, FILE_WRITE, dir);
@@ -284,7 +284,7 @@ int persist_wants(const char *path, const char *dir, struct op_err *e)
 		if (!seen)
 			err = write_wants(dir, c.e[i].netdev, e);
 	}
-	conf_free(&c);
+	model_conf_free(&c);
 	return err;
 }
 

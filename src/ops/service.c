@@ -39,7 +39,7 @@ int service_start(struct model_sys *sys, const char *config, char *const *netdev
 void service_result_free(struct service_result *r)
 {
 	free(r->state);
-	conf_free(&r->conf);
+	model_conf_free(&r->conf);
 	memset(r, 0, sizeof(*r));
 }
 

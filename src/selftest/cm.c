@@ -202,7 +202,7 @@ int st_cm_loopback(const struct st_opts *o, struct st_report *r)
 	st_begin(&s, ST_SETUP);
 	/* The device's IPv4 address, from its RoCE v2 GID; then verbs closes, rdma_cm opens. */
 	err = st_setup_device(&s, NULL);
-	if (!err && !gid_is_v4mapped(s.ss.dev.gid.raw))
+	if (!err && !model_gid_is_v4mapped(s.ss.dev.gid.raw))
 		err = st_fail(&s, "give the netdev an IPv4 address", "GID index %d (%s) is not an "
 			      "IPv4 address: rdma_cm needs one here", r->head.gid_index, r->head.gid);
 	if (err)

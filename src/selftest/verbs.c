@@ -55,7 +55,7 @@ static int ipv4_gid_index(struct vb_device *d)
 	union ibv_gid g;
 
 	for (int i = 0; i < d->port.gid_tbl_len; i++)
-		if (!ibv_query_gid(d->ctx, VB_PORT, i, &g) && gid_is_v4mapped(g.raw))
+		if (!ibv_query_gid(d->ctx, VB_PORT, i, &g) && model_gid_is_v4mapped(g.raw))
 			return i;
 	return -1;
 }
@@ -88,7 +88,7 @@ int vb_device_open(struct vb_device *d, const char *name, int gid_index, struct 
 	if (ibv_query_gid(d->ctx, VB_PORT, d->gid_index, &d->gid))
 		return st_fault_err(f, errno, NULL, "ibv_query_gid %d: %s", d->gid_index, strerror(errno));
 	inet_ntop(AF_INET6, d->gid.raw, d->gid_text, sizeof(d->gid_text));
-	if (gid_is_zero(d->gid.raw))
+	if (model_gid_is_zero(d->gid.raw))
 		return st_fault(f, "'rdmactl gids' lists the GIDs; 'rdmactl check --gid-index N' "
 				"names the one to use", "GID index %d of %s is empty",
 				d->gid_index, name);

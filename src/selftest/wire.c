@@ -432,7 +432,7 @@ static bool hexfield(const char *s, int n, uint32_t *v)
 {
 	*v = 0;
 	for (int i = 0; i < n; i++) {
-		int h = gid_hex_digit(s[i]);
+		int h = model_gid_hex_digit(s[i]);
 
 		if (h < 0)
 			return false;
@@ -447,7 +447,7 @@ int wire_pp_decode(const char in[WIRE_PP_LEN], struct wire_pp *m)
 
 	if (in[4] != ':' || in[11] != ':' || in[18] != ':' || in[WIRE_PP_LEN - 1] != '\0' ||
 	    !hexfield(in, 4, &lid) || !hexfield(in + 5, 6, &m->qpn) ||
-	    !hexfield(in + 12, 6, &m->psn) || gid_parse_hex(in + 19, m->gid) < 0 || m->qpn == 0)
+	    !hexfield(in + 12, 6, &m->psn) || model_gid_parse_hex(in + 19, m->gid) < 0 || m->qpn == 0)
 		return -EBADMSG;
 	m->lid = (uint16_t)lid;
 	return 0;

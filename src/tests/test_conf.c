@@ -77,9 +77,9 @@ static void missing_file_is_empty(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
+	assert_int_equal(model_conf_load(path, &c, err, sizeof(err), NULL), 0);
 	assert_int_equal(c.n, 0);
-	conf_free(&c);
+	model_conf_free(&c);
 }
 
 static void parse_with_comments(void **state)
@@ -89,7 +89,7 @@ static void parse_with_comments(void **state)
 
 	(void)state;
 	write_file("# header\n\nrxe0 eth0   # the first\n\t rxe1\tveth1 \r\n#rxe9 x\n");
-	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
+	assert_int_equal(model_conf_load(path, &c, err, sizeof(err), NULL), 0);
 	assert_int_equal(c.n, 2);
 	assert_string_equal(c.e[0].name, "rxe0");
 	assert_string_equal(c.e[0].netdev, "eth0");
@@ -97,8 +97,8 @@ static void parse_with_comments(void **state)
 	assert_string_equal(c.e[1].name, "rxe1");
 	assert_string_equal(c.e[1].netdev, "veth1");
 	assert_int_equal(c.e[1].line, 4);
-	assert_null(conf_find(&c, "rxe9"));
-	conf_free(&c);
+	assert_null(model_conf_find(&c, "rxe9"));
+	model_conf_free(&c);
 }
 
 static void malformed_lines_named(void **state)
@@ -122,7 +122,7 @@ static void malformed_lines_named(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		write_file(cases[i].text);
-		assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), -EINVAL);
+		assert_int_equal(model_conf_load(path, &c, err, sizeof(err), NULL), -EINVAL);
 		assert_non_null(strstr(err, path));
 		assert_non_null(strstr(err, cases[i].err));
 		assert_int_equal(c.n, 0);	/* nothing half-loaded */
@@ -140,7 +140,7 @@ static void binary_file_refused(void **state)
 	f = fopen(path, "w");
 	fwrite("rxe0\0eth0\n", 1, 10, f);
 	fclose(f);
-	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), -EINVAL);
+	assert_int_equal(model_conf_load(path, &c, err, sizeof(err), NULL), -EINVAL);
 	assert_non_null(strstr(err, "NUL"));
 }
 
@@ -151,23 +151,23 @@ static void add_and_del_keep_comments(void **state)
 
 	(void)state;
 	write_file("# keep me\nrxe0 eth0 # and me\n\nrxe1 eth1\n# tail\n");
-	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
-	assert_int_equal(conf_add(&c, "rxe2", "eth2"), 0);
-	assert_int_equal(conf_add(&c, "rxe2", "eth2"), 1);	/* identical: no change */
-	assert_int_equal(conf_add(&c, "rxe2", "eth9"), -EEXIST);
-	assert_int_equal(conf_add(&c, "rxe3", "eth2"), -EBUSY);	/* eth2 has rxe2 */
-	assert_int_equal(conf_del(&c, "eth1"), 1);		/* by netdev */
-	assert_int_equal(conf_del(&c, "nosuch"), 0);
-	assert_int_equal(conf_save(&c, path, NULL), 0);
-	conf_free(&c);
+	assert_int_equal(model_conf_load(path, &c, err, sizeof(err), NULL), 0);
+	assert_int_equal(model_conf_add(&c, "rxe2", "eth2"), 0);
+	assert_int_equal(model_conf_add(&c, "rxe2", "eth2"), 1);	/* identical: no change */
+	assert_int_equal(model_conf_add(&c, "rxe2", "eth9"), -EEXIST);
+	assert_int_equal(model_conf_add(&c, "rxe3", "eth2"), -EBUSY);	/* eth2 has rxe2 */
+	assert_int_equal(model_conf_del(&c, "eth1"), 1);		/* by netdev */
+	assert_int_equal(model_conf_del(&c, "nosuch"), 0);
+	assert_int_equal(model_conf_save(&c, path, NULL), 0);
+	model_conf_free(&c);
 	assert_string_equal(read_file(), "# keep me\nrxe0 eth0 # and me\n\n# tail\nrxe2 eth2\n");
 
 	/* Line numbers follow the edits. */
-	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
-	assert_int_equal(conf_find(&c, "rxe2")->line, 5);
-	assert_int_equal(conf_del(&c, "rxe0"), 1);
-	assert_int_equal(conf_find(&c, "rxe2")->line, 4);
-	conf_free(&c);
+	assert_int_equal(model_conf_load(path, &c, err, sizeof(err), NULL), 0);
+	assert_int_equal(model_conf_find(&c, "rxe2")->line, 5);
+	assert_int_equal(model_conf_del(&c, "rxe0"), 1);
+	assert_int_equal(model_conf_find(&c, "rxe2")->line, 4);
+	model_conf_free(&c);
 }
 
 static void new_file_gets_header(void **state)
@@ -178,17 +178,17 @@ static void new_file_gets_header(void **state)
 	struct stat st;
 
 	(void)state;
-	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
-	assert_int_equal(conf_add(&c, "rxe0", "ens4"), 0);
+	assert_int_equal(model_conf_load(path, &c, err, sizeof(err), NULL), 0);
+	assert_int_equal(model_conf_add(&c, "rxe0", "ens4"), 0);
 	/* No directory is made (persist_lock makes the default file's own). */
-	assert_int_equal(conf_save(&c, path, NULL), -ENOENT);	/* etc/ missing */
+	assert_int_equal(model_conf_save(&c, path, NULL), -ENOENT);	/* etc/ missing */
 	snprintf(etc, sizeof(etc), "%s/etc", dir);
 	assert_int_equal(mkdir(etc, 0755), 0);
-	assert_int_equal(conf_save(&c, path, NULL), -ENOENT);	/* etc/rdmactl missing */
+	assert_int_equal(model_conf_save(&c, path, NULL), -ENOENT);	/* etc/rdmactl missing */
 	snprintf(etc, sizeof(etc), "%s/etc/rdmactl", dir);
 	assert_int_equal(mkdir(etc, 0755), 0);
-	assert_int_equal(conf_save(&c, path, NULL), 0);
-	conf_free(&c);
+	assert_int_equal(model_conf_save(&c, path, NULL), 0);
+	model_conf_free(&c);
 	assert_non_null(strstr(read_file(), "# rdmactl persistent rxe links"));
 	assert_non_null(strstr(read_file(), "\nrxe0 ens4\n"));
 	assert_int_equal(stat(path, &st), 0);
@@ -203,10 +203,10 @@ static void save_keeps_mode_and_leaves_no_temp(void **state)
 	(void)state;
 	write_file("rxe0 eth0\n");
 	chmod(path, 0600);
-	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
-	assert_int_equal(conf_add(&c, "rxe1", "eth1"), 0);
-	assert_int_equal(conf_save(&c, path, NULL), 0);
-	conf_free(&c);
+	assert_int_equal(model_conf_load(path, &c, err, sizeof(err), NULL), 0);
+	assert_int_equal(model_conf_add(&c, "rxe1", "eth1"), 0);
+	assert_int_equal(model_conf_save(&c, path, NULL), 0);
+	model_conf_free(&c);
 	struct stat st;
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
@@ -224,15 +224,15 @@ static void save_failure_leaves_old_file(void **state)
 
 	(void)state;
 	write_file("rxe0 eth0\n");
-	assert_int_equal(conf_load(path, &c, err, sizeof(err), NULL), 0);
-	assert_int_equal(conf_add(&c, "rxe-with-a-long-name", "eth1"), 0);
+	assert_int_equal(model_conf_load(path, &c, err, sizeof(err), NULL), 0);
+	assert_int_equal(model_conf_add(&c, "rxe-with-a-long-name", "eth1"), 0);
 	signal(SIGXFSZ, SIG_IGN);
 	getrlimit(RLIMIT_FSIZE, &old);
 	small.rlim_max = old.rlim_max;
 	setrlimit(RLIMIT_FSIZE, &small);
-	ret = conf_save(&c, path, NULL);
+	ret = model_conf_save(&c, path, NULL);
 	setrlimit(RLIMIT_FSIZE, &old);
-	conf_free(&c);
+	model_conf_free(&c);
 	assert_int_equal(ret, -EFBIG);
 	assert_string_equal(read_file(), "rxe0 eth0\n");
 	snprintf(cmd, sizeof(cmd), "ls '%s/etc/rdmactl' | grep -q tmp", dir);
@@ -261,20 +261,20 @@ static void names_round_trip(void **state)
 		for (size_t i = 0; i < dlen; i++)
 			netdev[i] = (char)(0x21 + rand_r(&seed) % 94);
 		name[nlen] = netdev[dlen] = '\0';
-		if (names_rdma_invalid(name) || names_conf_field_invalid(name) ||
-		    names_netdev_invalid(netdev) || names_conf_field_invalid(netdev))
+		if (model_names_rdma_invalid(name) || model_names_conf_field_invalid(name) ||
+		    model_names_netdev_invalid(netdev) || model_names_conf_field_invalid(netdev))
 			continue;	/* refused at add time: never written */
 		kept++;
-		assert_int_equal(conf_add(&c, name, netdev), 0);
-		text = conf_format(&c, &len);
+		assert_int_equal(model_conf_add(&c, name, netdev), 0);
+		text = model_conf_format(&c, &len);
 		assert_non_null(text);
-		assert_int_equal(conf_parse(text, len, "gen", &back, err, sizeof(err)), 0);
+		assert_int_equal(model_conf_parse(text, len, "gen", &back, err, sizeof(err)), 0);
 		assert_int_equal(back.n, 1);
 		assert_string_equal(back.e[0].name, name);
 		assert_string_equal(back.e[0].netdev, netdev);
 		free(text);
-		conf_free(&back);
-		conf_free(&c);
+		model_conf_free(&back);
+		model_conf_free(&c);
 	}
 	assert_true(kept > 300);	/* enough names were written to mean something (~25%) */
 }

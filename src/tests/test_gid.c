@@ -39,20 +39,20 @@ static void parse_and_format(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint8_t g[16];
 		char back[GID_STR_LEN], addr[GID_ADDR_LEN];
-		int err = gid_parse(cases[i].text, g);
+		int err = model_gid_parse(cases[i].text, g);
 
 		if (!cases[i].addr) {
 			assert_int_equal(err, -EINVAL);
 			continue;
 		}
 		assert_int_equal(err, 0);
-		gid_to_sysfs(g, back);
+		model_gid_to_sysfs(g, back);
 		assert_true(strcasecmp(back, cases[i].text) == 0);
-		gid_addr(g, addr, sizeof(addr));
+		model_gid_addr(g, addr, sizeof(addr));
 		assert_string_equal(addr, cases[i].addr);
-		assert_int_equal(gid_is_v4mapped(g), cases[i].v4);
-		assert_int_equal(gid_is_link_local(g), cases[i].ll);
-		assert_int_equal(gid_is_zero(g), cases[i].zero);
+		assert_int_equal(model_gid_is_v4mapped(g), cases[i].v4);
+		assert_int_equal(model_gid_is_link_local(g), cases[i].ll);
+		assert_int_equal(model_gid_is_zero(g), cases[i].zero);
 	}
 }
 
@@ -62,15 +62,15 @@ static void wire_form(void **state)
 	char back[GID_STR_LEN];
 
 	(void)state;
-	assert_int_equal(gid_parse_hex("00000000000000000000ffff0a0b0bfb", g), 0);
-	gid_to_sysfs(g, back);
+	assert_int_equal(model_gid_parse_hex("00000000000000000000ffff0a0b0bfb", g), 0);
+	model_gid_to_sysfs(g, back);
 	assert_string_equal(back, "0000:0000:0000:0000:0000:ffff:0a0b:0bfb");
-	assert_int_equal(gid_parse_hex("FE800000000000000000000000000001", g), 0);
-	assert_true(gid_is_link_local(g));
-	assert_int_equal(gid_parse_hex("00000000000000000000ffff0a0b0bfg", g), -EINVAL);
-	assert_int_equal(gid_parse_hex("0000000000000000000", g), -EINVAL);	/* short: NUL */
-	assert_int_equal(gid_hex_digit('f'), 15);
-	assert_int_equal(gid_hex_digit('G'), -1);
+	assert_int_equal(model_gid_parse_hex("FE800000000000000000000000000001", g), 0);
+	assert_true(model_gid_is_link_local(g));
+	assert_int_equal(model_gid_parse_hex("00000000000000000000ffff0a0b0bfg", g), -EINVAL);
+	assert_int_equal(model_gid_parse_hex("0000000000000000000", g), -EINVAL);	/* short: NUL */
+	assert_int_equal(model_gid_hex_digit('f'), 15);
+	assert_int_equal(model_gid_hex_digit('G'), -1);
 }
 
 int main(int argc, char **argv)

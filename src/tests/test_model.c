@@ -72,7 +72,7 @@ static void two_netdevs(void **state)
 		assert_string_equal(p->gids[i].type, "RoCE v2");
 		assert_string_equal(p->gids[i].netdev, "veth0");
 	}
-	assert_true(gid_is_link_local(p->gids[0].raw));
+	assert_true(model_gid_is_link_local(p->gids[0].raw));
 	assert_int_equal(model_port_ipv4_gid_index(p, "veth0"), 1);
 	assert_int_equal(model_port_ipv4_gid_index(p, NULL), 1);
 	assert_int_equal(model_port_ipv4_gid_index(p, "veth1"), -1);

@@ -35,7 +35,7 @@ static void rdma_names(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const char *why = names_rdma_invalid(cases[i].name);
+		const char *why = model_names_rdma_invalid(cases[i].name);
 
 		if (!cases[i].why) {
 			assert_null(why);
@@ -66,7 +66,7 @@ static void netdev_names(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const char *why = names_netdev_invalid(cases[i].name);
+		const char *why = model_names_netdev_invalid(cases[i].name);
 
 		if (!cases[i].why) {
 			assert_null(why);
@@ -94,12 +94,12 @@ static void unit_names(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		assert_int_equal(names_unit_escape(buf, sizeof(buf), cases[i].name),
+		assert_int_equal(model_names_unit_escape(buf, sizeof(buf), cases[i].name),
 				 strlen(cases[i].escaped));
 		assert_string_equal(buf, cases[i].escaped);
 	}
 	/* Cut short like snprintf: the length it needs, a terminated prefix. */
-	assert_int_equal(names_unit_escape(small, sizeof(small), "veth-a"), 9);
+	assert_int_equal(model_names_unit_escape(small, sizeof(small), "veth-a"), 9);
 	assert_string_equal(small, "vet");
 }
 

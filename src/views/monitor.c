@@ -73,7 +73,7 @@ void view_monitor_event(struct out *o, const struct monitor_event *e, const char
 		break;
 	case MON_GID_ADDED:
 	case MON_GID_REMOVED:
-		gid_to_sysfs(e->gid->raw, gid);
+		model_gid_to_sysfs(e->gid->raw, gid);
 		out_u64(o, "index", " index %" PRIu64, e->gid->index);
 		out_str(o, "gid", " %s", gid);
 		out_str(o, "type", " %s", *e->gid->type ? e->gid->type : NULL);

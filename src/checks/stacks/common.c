@@ -74,7 +74,7 @@ static void gid_text(const struct port *p, int64_t index, char *buf, size_t len)
 	const struct gid_slot *s;
 	char addr[GID_ADDR_LEN];
 
-	gid_addr(stacks_gid_at(p, index, &s), addr, sizeof(addr));
+	model_gid_addr(stacks_gid_at(p, index, &s), addr, sizeof(addr));
 	snprintf(buf, len, "%" PRId64 " (%s)", index, s ? addr : "empty");
 }
 

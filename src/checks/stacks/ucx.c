@@ -128,7 +128,7 @@ static int64_t ucx_auto_gid(const struct port *p)
 			const struct gid_slot *g = &p->gids[i];
 
 			if (!g->empty && stacks_roce_version(g) == prio[k].version &&
-			    gid_is_v4mapped(g->raw) == prio[k].v4)
+			    model_gid_is_v4mapped(g->raw) == prio[k].v4)
 				return g->index;
 		}
 	return 0;

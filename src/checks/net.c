@@ -16,11 +16,93 @@
 #include "kernel/rtnl.h"
 #include "kernel/sysfs.h"
 
+/* No rxe device to check: what --dev named, or that there is none, and the link to make. */
+static void no_link(struct check_ctx *c)
+{
+	char fix[256], dflt[IF_NAMESIZE + 1];
+	struct netdev nd;
+
+	netdev_default_route(c->sys->root, dflt, sizeof(dflt));
+	snprintf(fix, sizeof(fix), "rdmactl add %s %s", c->o.dev ? c->o.dev : "rxe0",
+		 *dflt ? dflt : "NETDEV");
+	/* --dev named a netdev: the link to make is on it, under an rxe name. */
+	if (c->o.dev && netdev_basic(c->sys->root, c->o.dev, &nd) == 0) {
+		const struct model *m = check_ctx_model(c);
+		const struct rdma_dev *on = m ? model_rxe_on(m, c->o.dev) : NULL;
+
+		if (on)
+			snprintf(fix, sizeof(fix), "rdmactl check --dev %s", on->name);
+		else
+			snprintf(fix, sizeof(fix), "rdmactl add %s", c->o.dev);
+		check_report(c, V_FAIL, fix, "%s is a netdev, not an rxe device: --dev takes the "
+			     "rxe device's name ('rdmactl link' lists them)%s%s", c->o.dev,
+			     on ? "; the one on it is " : ", and it carries none",
+			     on ? on->name : "");
+	} else if (c->o.dev)
+		check_report(c, V_FAIL, fix, "there is no rxe device named %s", c->o.dev);
+	else
+		check_report(c, V_FAIL, fix, "there is no rxe link%s%s", *dflt ? "; the default route "
+			     "leaves by " : "", dflt);
+}
+
+/* D's netdev: there, and an Ethernet device that is not the loopback; else said. */
+static bool netdev_ok(struct check_ctx *c, const struct rdma_dev *d)
+{
+	const struct port *p0 = d->nports ? &d->ports[0] : NULL;	/* rxe has one */
+	char fix[256], dflt[IF_NAMESIZE + 1];
+
+	if (!p0 || !p0->netdev_exists) {
+		snprintf(fix, sizeof(fix), "rdmactl del %s && rdmactl add %s NETDEV", d->name,
+			 d->name);
+		check_report(c, V_FAIL, fix, "%s's netdev %s does not exist", d->name,
+			     *d->netdev ? d->netdev : "(none)");
+		return false;
+	}
+	if (p0->netdev_type != ARPHRD_ETHER || (p0->netdev_flags & IFF_LOOPBACK)) {
+		netdev_default_route(c->sys->root, dflt, sizeof(dflt));
+		snprintf(fix, sizeof(fix), "rdmactl del %s && rdmactl add %s %s", d->name, d->name,
+			 *dflt ? dflt : "NETDEV");
+		check_report(c, V_FAIL, fix, "%s runs on %s, %s: its port carries no RoCE traffic to "
+			     "other hosts", d->name, p0->netdev,
+			     p0->netdev_flags & IFF_LOOPBACK ? "the loopback device" :
+			     "not an Ethernet device");
+		return false;
+	}
+	return true;
+}
+
+/* Each port of D: ACTIVE, or why not and what sets it up. */
+static void ports_state(struct check_ctx *c, const struct rdma_dev *d)
+{
+	char fix[256];
+
+	for (size_t j = 0; j < d->nports; j++) {
+		const struct port *p = &d->ports[j];
+
+		if (p->state == 4) {
+			check_report(c, V_PASS, NULL, "%s port %u on %s is ACTIVE", d->name, p->num,
+				     p->netdev);
+			continue;
+		}
+		/* Down: set it up; up with a carrier: the device did not follow it. */
+		if (p->carrier)
+			snprintf(fix, sizeof(fix), "rdmactl del %s && rdmactl add %s %s", d->name,
+				 d->name, p->netdev);
+		else
+			snprintf(fix, sizeof(fix), "ip link set %s up", p->netdev);
+		check_report(c, V_FAIL, fix,
+			     "%s port %u is %s (%s): %s is %s, carrier %s", d->name, p->num,
+			     model_port_state_name(p->state),
+			     model_phys_state_name(p->phys_state), p->netdev,
+			     *p->operstate ? p->operstate : "unknown",
+			     p->carrier ? "on" : "off");
+	}
+}
+
 void check_link(struct check_ctx *c)
 {
 	const struct rdma_dev *devs[CHECK_MAX_DEVS];
 	size_t n = check_ctx_rxe_devs(c, devs, CHECK_MAX_DEVS);
-	char fix[256], dflt[IF_NAMESIZE + 1];
 	const struct rdma_dev *named;
 
 	if (!sysfs_exists(c->sys->root, "/sys/class/infiniband")) {
@@ -44,74 +126,12 @@ void check_link(struct check_ctx *c)
 		return;
 	}
 	if (n == 0) {
-		struct netdev nd;
-
-		netdev_default_route(c->sys->root, dflt, sizeof(dflt));
-		snprintf(fix, sizeof(fix), "rdmactl add %s %s", c->o.dev ? c->o.dev : "rxe0",
-			 *dflt ? dflt : "NETDEV");
-		/* --dev named a netdev: the link to make is on it, under an rxe name. */
-		if (c->o.dev && netdev_basic(c->sys->root, c->o.dev, &nd) == 0) {
-			const struct model *m = check_ctx_model(c);
-			const struct rdma_dev *on = m ? model_rxe_on(m, c->o.dev) : NULL;
-
-			if (on)
-				snprintf(fix, sizeof(fix), "rdmactl check --dev %s", on->name);
-			else
-				snprintf(fix, sizeof(fix), "rdmactl add %s", c->o.dev);
-			check_report(c, V_FAIL, fix, "%s is a netdev, not an rxe device: --dev takes the "
-				     "rxe device's name ('rdmactl link' lists them)%s%s", c->o.dev,
-				     on ? "; the one on it is " : ", and it carries none",
-				     on ? on->name : "");
-		} else if (c->o.dev)
-			check_report(c, V_FAIL, fix, "there is no rxe device named %s", c->o.dev);
-		else
-			check_report(c, V_FAIL, fix, "there is no rxe link%s%s", *dflt ? "; the default route "
-				     "leaves by " : "", dflt);
+		no_link(c);
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		const struct rdma_dev *d = devs[i];
-		const struct port *p0 = d->nports ? &d->ports[0] : NULL;	/* rxe has one */
-
-		if (!p0 || !p0->netdev_exists) {
-			snprintf(fix, sizeof(fix), "rdmactl del %s && rdmactl add %s NETDEV", d->name,
-				 d->name);
-			check_report(c, V_FAIL, fix, "%s's netdev %s does not exist", d->name,
-				     *d->netdev ? d->netdev : "(none)");
-			continue;
-		}
-		if (p0->netdev_type != ARPHRD_ETHER || (p0->netdev_flags & IFF_LOOPBACK)) {
-			netdev_default_route(c->sys->root, dflt, sizeof(dflt));
-			snprintf(fix, sizeof(fix), "rdmactl del %s && rdmactl add %s %s", d->name, d->name,
-				 *dflt ? dflt : "NETDEV");
-			check_report(c, V_FAIL, fix, "%s runs on %s, %s: its port carries no RoCE traffic to "
-				     "other hosts", d->name, p0->netdev,
-				     p0->netdev_flags & IFF_LOOPBACK ? "the loopback device" :
-				     "not an Ethernet device");
-			continue;
-		}
-		for (size_t j = 0; j < d->nports; j++) {
-			const struct port *p = &d->ports[j];
-
-			if (p->state == 4) {
-				check_report(c, V_PASS, NULL, "%s port %u on %s is ACTIVE", d->name, p->num,
-					     p->netdev);
-				continue;
-			}
-			/* Down: set it up; up with a carrier: the device did not follow it. */
-			if (p->carrier)
-				snprintf(fix, sizeof(fix), "rdmactl del %s && rdmactl add %s %s", d->name,
-					 d->name, p->netdev);
-			else
-				snprintf(fix, sizeof(fix), "ip link set %s up", p->netdev);
-			check_report(c, V_FAIL, fix,
-				     "%s port %u is %s (%s): %s is %s, carrier %s", d->name, p->num,
-				     model_port_state_name(p->state),
-				     model_phys_state_name(p->phys_state), p->netdev,
-				     *p->operstate ? p->operstate : "unknown",
-				     p->carrier ? "on" : "off");
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		if (netdev_ok(c, devs[i]))
+			ports_state(c, devs[i]);
 }
 
 void check_mtu(struct check_ctx *c)
@@ -155,20 +175,13 @@ void check_mtu(struct check_ctx *c)
 	}
 }
 
-void check_subnet(struct check_ctx *c)
+/* Two rxe netdevs of DEVS (N) with IPv4 addresses in one subnet, each pair said; false when any. */
+static bool subnets_apart(struct check_ctx *c, const struct rdma_dev *const *devs, size_t n,
+			  struct ifaddrs *ifa)
 {
-	const struct rdma_dev *devs[CHECK_MAX_DEVS];
-	size_t n = check_ctx_rxe_devs(c, devs, CHECK_MAX_DEVS);
-	struct ifaddrs *ifa = check_ctx_addrs(c);
-	char fix[256], rp[8], rpall[8] = "0";
+	char fix[256];
 	bool ok = true;
 
-	if (n == 0 || !ifa) {
-		check_report(c, V_SKIP, NULL, n ? "addresses and routes are read on the live system only" :
-			     "no rxe device to check (see the link check)");
-		return;
-	}
-	/* Two rxe netdevs with IPv4 addresses in one subnet. */
 	for (struct ifaddrs *a = ifa; a; a = a->ifa_next) {
 		for (struct ifaddrs *b = a->ifa_next; b; b = b->ifa_next) {
 			const struct rdma_dev *da = NULL, *db = NULL;
@@ -205,7 +218,15 @@ void check_subnet(struct check_ctx *c)
 			ok = false;
 		}
 	}
-	/* Strict reverse-path filtering drops RoCE packets that arrive "asymmetrically". */
+	return ok;
+}
+
+/* Strict reverse-path filtering drops RoCE packets that arrive "asymmetrically": false when on. */
+static bool rp_filter_loose(struct check_ctx *c, const struct rdma_dev *const *devs, size_t n)
+{
+	char fix[256], rp[8], rpall[8] = "0";
+	bool ok = true;
+
 	sysfs_read(c->sys->root, rpall, sizeof(rpall), "/proc/sys/net/ipv4/conf/all/rp_filter");
 	for (size_t i = 0; i < n; i++) {
 		if (sysfs_read(c->sys->root, rp, sizeof(rp), "/proc/sys/net/ipv4/conf/%s/rp_filter",
@@ -220,30 +241,50 @@ void check_subnet(struct check_ctx *c)
 			ok = false;
 		}
 	}
-	if (c->o.peer) {
-		char dev[IF_NAMESIZE];
-		/* A link-local peer is reached by the netdev its zone names, no route. */
-		int err = c->o.peer_zone ? (snprintf(dev, sizeof(dev), "%s", c->o.peer_zone), 0) :
-			  rtnl_route_dev(c->o.peer, dev);
-		bool rxe = false;
+	return ok;
+}
 
-		for (size_t i = 0; !err && i < n; i++)
-			rxe |= check_ctx_on_netdev(c, dev, devs[i]->netdev);
-		if (err) {
-			check_report(c, V_FAIL, "ip route add PEER/PREFIX via GATEWAY dev NETDEV",
-				     "there is no route to %s (%s)", c->o.peer, strerror(-err));
-			ok = false;
-		} else if (!rxe && strcmp(dev, "lo")) {
-			snprintf(fix, sizeof(fix), "rdmactl add %s", dev);
-			check_report(c, V_FAIL, fix, "the route to %s leaves by %s, which carries no rxe device "
-				     "(add one there, or route %s by an rxe netdev)", c->o.peer, dev, c->o.peer);
-			ok = false;
-		} else {
-			check_report(c, V_PASS, NULL, "the route to %s leaves by %s%s", c->o.peer, dev,
-				     strcmp(dev, "lo") ? ", an rxe netdev" : " (a local address: loopback)");
-		}
+/* --peer's route: it leaves by an rxe netdev (or lo), said either way. */
+static void peer_route(struct check_ctx *c, const struct rdma_dev *const *devs, size_t n)
+{
+	char fix[256], dev[IF_NAMESIZE];
+	/* A link-local peer is reached by the netdev its zone names, no route. */
+	int err = c->o.peer_zone ? (snprintf(dev, sizeof(dev), "%s", c->o.peer_zone), 0) :
+		  rtnl_route_dev(c->o.peer, dev);
+	bool rxe = false;
+
+	for (size_t i = 0; !err && i < n; i++)
+		rxe |= check_ctx_on_netdev(c, dev, devs[i]->netdev);
+	if (err) {
+		check_report(c, V_FAIL, "ip route add PEER/PREFIX via GATEWAY dev NETDEV",
+			     "there is no route to %s (%s)", c->o.peer, strerror(-err));
+	} else if (!rxe && strcmp(dev, "lo")) {
+		snprintf(fix, sizeof(fix), "rdmactl add %s", dev);
+		check_report(c, V_FAIL, fix, "the route to %s leaves by %s, which carries no rxe device "
+			     "(add one there, or route %s by an rxe netdev)", c->o.peer, dev, c->o.peer);
+	} else {
+		check_report(c, V_PASS, NULL, "the route to %s leaves by %s%s", c->o.peer, dev,
+			     strcmp(dev, "lo") ? ", an rxe netdev" : " (a local address: loopback)");
 	}
-	if (ok && !c->o.peer)
+}
+
+void check_subnet(struct check_ctx *c)
+{
+	const struct rdma_dev *devs[CHECK_MAX_DEVS];
+	size_t n = check_ctx_rxe_devs(c, devs, CHECK_MAX_DEVS);
+	struct ifaddrs *ifa = check_ctx_addrs(c);
+	bool ok;
+
+	if (n == 0 || !ifa) {
+		check_report(c, V_SKIP, NULL, n ? "addresses and routes are read on the live system only" :
+			     "no rxe device to check (see the link check)");
+		return;
+	}
+	ok = subnets_apart(c, devs, n, ifa);
+	ok = rp_filter_loose(c, devs, n) && ok;
+	if (c->o.peer)
+		peer_route(c, devs, n);
+	else if (ok)
 		check_report(c, V_PASS, NULL, "no two rxe netdevs share an IPv4 subnet; no strict rp_filter");
 }
 

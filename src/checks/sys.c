@@ -186,10 +186,73 @@ static bool rxe_wants_crc32_alg(const struct check_ctx *c, struct kmods *km)
 	return r >= 0 ? r == 1 : release_before(c->sys->root, 6, 15);
 }
 
+/* Module NAME of rxe's, vetted: installed, loaded, built for this kernel, tainting it or not. */
+static bool module_ok(struct check_ctx *c, struct kmods *km, const char *name)
+{
+	char vermagic[256], depends[512], taint[16];
+	enum kmod_state s = kmods_state(km, name);
+	bool ok = true;
+
+	if (s == KMOD_ABSENT) {
+		check_report(c, V_FAIL, FIX_KERNEL, "module %s is not installed for kernel %s", name,
+			     release(c));
+		return false;
+	}
+	if (s == KMOD_AVAILABLE) {
+		check_report(c, V_WARN, "rdmactl start", "module %s is installed but not loaded "
+			     "('rdmactl start' loads the Soft-RoCE modules; or modprobe %s)", name, name);
+		ok = false;
+	}
+	if (s != KMOD_BUILTIN &&
+	    kmods_info(km, name, false, vermagic, sizeof(vermagic), depends, sizeof(depends)) == 0 &&
+	    *vermagic && !vermagic_matches(c, vermagic)) {
+		check_report(c, V_FAIL, "install the modules of the running kernel, or rebuild the module",
+			     "module %s was built for kernel '%.*s', not %s", name,
+			     (int)strcspn(vermagic, " "), vermagic, release(c));
+		ok = false;
+	}
+	if (s == KMOD_LOADED &&
+	    sysfs_read(c->sys->root, taint, sizeof(taint), "/sys/module/%s/taint", name) > 0 &&
+	    strpbrk(taint, "OE")) {
+		taint[strcspn(taint, "\n")] = '\0';
+		check_report(c, V_WARN, strchr(taint, 'O') ? "rdmactl module remove (back to the kernel's own, if it has one)" :
+			     "sign the module with a key the kernel trusts (mokutil --import), or use the kernel's own",
+			     "the loaded %s taints the kernel %s:%s%s%s", name, taint,
+			     strchr(taint, 'O') ? " it is built out of the kernel's tree (if RDMA "
+			     "misbehaves, try the kernel's own module)" : "",
+			     strchr(taint, 'O') && strchr(taint, 'E') ? ";" : "",
+			     strchr(taint, 'E') ? " it is not signed by a key the kernel trusts "
+			     "(\"module verification failed\") and loads only because signatures "
+			     "are not enforced" : "");
+		ok = false;
+	}
+	return ok;
+}
+
+/*
+ * rdma_rxe up to 6.14 computes its ICRC with the crypto API's crc32,
+ * which it allocates (crypto_alloc_shash) at link add; from 6.15 with
+ * the kernel's crc32 library, which needs no algorithm. The module's
+ * own imports say which; where they cannot, its version does.
+ */
+static bool crc32_ok(struct check_ctx *c, struct kmods *km)
+{
+	char crypto[1 << 15];
+
+	if (kmods_state(km, "rdma_rxe") != KMOD_LOADED || !rxe_wants_crc32_alg(c, km))
+		return true;
+	if (sysfs_read(c->sys->root, crypto, sizeof(crypto), "/proc/crypto") > 0 &&
+	    !strstr(crypto, "name         : crc32\n") && kmods_state(km, "crc32_generic") != KMOD_BUILTIN) {
+		check_report(c, V_FAIL, "modprobe crc32_generic",
+			     "no crc32 algorithm is registered: rdma_rxe cannot compute the ICRC");
+		return false;
+	}
+	return true;
+}
+
 void check_modules(struct check_ctx *c)
 {
 	const char *const *mods = rxe_modules;
-	char vermagic[256], depends[512], taint[16];
 	struct kmods *km;
 	bool all_ok = true;
 
@@ -212,61 +275,9 @@ void check_modules(struct check_ctx *c)
 		kmods_close(km);
 		return;
 	}
-	for (size_t i = 0; i < RXE_NMODULES; i++) {
-		enum kmod_state s = kmods_state(km, mods[i]);
-
-		if (s == KMOD_ABSENT) {
-			check_report(c, V_FAIL, FIX_KERNEL, "module %s is not installed for kernel %s", mods[i],
-				     release(c));
-			all_ok = false;
-			continue;
-		}
-		if (s == KMOD_AVAILABLE) {
-			check_report(c, V_WARN, "rdmactl start", "module %s is installed but not loaded "
-				     "('rdmactl start' loads the Soft-RoCE modules; or modprobe %s)", mods[i],
-				     mods[i]);
-			all_ok = false;
-		}
-		if (s != KMOD_BUILTIN &&
-		    kmods_info(km, mods[i], false, vermagic, sizeof(vermagic), depends,
-			       sizeof(depends)) == 0 && *vermagic && !vermagic_matches(c, vermagic)) {
-			check_report(c, V_FAIL, "install the modules of the running kernel, or rebuild the module",
-				     "module %s was built for kernel '%.*s', not %s", mods[i],
-				     (int)strcspn(vermagic, " "), vermagic, release(c));
-			all_ok = false;
-		}
-		if (s == KMOD_LOADED &&
-		    sysfs_read(c->sys->root, taint, sizeof(taint), "/sys/module/%s/taint", mods[i]) > 0 &&
-		    strpbrk(taint, "OE")) {
-			taint[strcspn(taint, "\n")] = '\0';
-			check_report(c, V_WARN, strchr(taint, 'O') ? "rdmactl module remove (back to the kernel's own, if it has one)" :
-				     "sign the module with a key the kernel trusts (mokutil --import), or use the kernel's own",
-				     "the loaded %s taints the kernel %s:%s%s%s", mods[i], taint,
-				     strchr(taint, 'O') ? " it is built out of the kernel's tree (if RDMA "
-				     "misbehaves, try the kernel's own module)" : "",
-				     strchr(taint, 'O') && strchr(taint, 'E') ? ";" : "",
-				     strchr(taint, 'E') ? " it is not signed by a key the kernel trusts "
-				     "(\"module verification failed\") and loads only because signatures "
-				     "are not enforced" : "");
-			all_ok = false;
-		}
-	}
-	/*
-	 * rdma_rxe up to 6.14 computes its ICRC with the crypto API's crc32,
-	 * which it allocates (crypto_alloc_shash) at link add; from 6.15 with
-	 * the kernel's crc32 library, which needs no algorithm. The module's
-	 * own imports say which; where they cannot, its version does.
-	 */
-	if (kmods_state(km, "rdma_rxe") == KMOD_LOADED && rxe_wants_crc32_alg(c, km)) {
-		char crypto[1 << 15];
-
-		if (sysfs_read(c->sys->root, crypto, sizeof(crypto), "/proc/crypto") > 0 &&
-		    !strstr(crypto, "name         : crc32\n") && kmods_state(km, "crc32_generic") != KMOD_BUILTIN) {
-			check_report(c, V_FAIL, "modprobe crc32_generic",
-				     "no crc32 algorithm is registered: rdma_rxe cannot compute the ICRC");
-			all_ok = false;
-		}
-	}
+	for (size_t i = 0; i < RXE_NMODULES; i++)
+		all_ok = module_ok(c, km, mods[i]) && all_ok;
+	all_ok = crc32_ok(c, km) && all_ok;
 	if (check_modules_log(c, km))
 		all_ok = false;
 	_Static_assert(RXE_NMODULES == 4, "the pass message names each module");

@@ -313,6 +313,66 @@ static int summary(struct run *r)
 	return err;
 }
 
+/* --qp: as rdma and the kernel's log print QPNs, decimal or 0x and hex, into R. */
+static int parse_qp(const struct cli_args *a, struct run *r)
+{
+	const char *w = cli_str(a, "qp");
+	unsigned long q;
+	bool hex = (w[0] == '0' && (w[1] == 'x' || w[1] == 'X'));
+	char *end;
+
+	if (hex) {
+		errno = 0;
+		q = strtoul(w + 2, &end, 16);
+		hex = w[2] && !*end && !errno && strspn(w + 2, "0123456789abcdefABCDEF") ==
+			strlen(w + 2) && q <= 0xffffff;
+	}
+	if (!hex && !cli_uint(w, 0, 0xffffff, &q))
+		return cli_usage(a, "--qp takes a QP number (0 to 16777215, or 0x hex): '%s'", w);
+	r->qp_given = true;
+	r->qpn = (uint32_t)q;
+	return 0;
+}
+
+/*
+ * The live source: DEV's netdev (T), whole frames when WHOLE (-w), its
+ * loopback added; a fixture refused. Said on failure.
+ */
+static int open_target(struct cmd_ctx *ctx, const struct cli_args *a, const char *dev,
+		       bool whole, struct target *t, struct run *r)
+{
+	int err;
+
+	if (!model_sys_live(&ctx->sys))
+		return cli_usage(a, "capture reads the running system or --read FILE, not a fixture");
+	err = find_target(ctx, dev, t);
+	if (!err)
+		err = open_live(t->netdev, whole ? CAPTURE_SNAPLEN_WHOLE : CAPTURE_SNAPLEN_LINES,
+				&r->src);
+	r->netdev = t->netdev;
+	if (!err)
+		add_loopback(ctx, t, r->src);
+	return err;
+}
+
+/* -w PATH begun (WF, only ever a regular file) and its pcap header written; said on failure. */
+static int open_write(const char *path, struct safe_file *wf, struct run *r)
+{
+	char why[CAPTURE_WHY_MAX] = "";
+	struct op_err e;
+	int err = safe_begin(path, 0644, wf);
+
+	if (err == -ENOTREG)
+		return cmd_fail((explain_not_regular(&e, "write", path, &wf->path,
+						     "name a new file or a regular one"), &e));
+	if (err)
+		return cmd_fail((op_err_set(&e, err, NULL, "cannot write %s", path), &e));
+	err = capture_write_open(r->src, wf->fd, &r->dump, why);
+	if (err)
+		return cmd_fail((op_err_set(&e, err, NULL, "cannot write %s: %s", path, why), &e));
+	return 0;
+}
+
 int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	const char *dev = a->argc ? a->argv[0] : NULL, *read = cli_str(a, "read");
@@ -324,59 +384,17 @@ int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct op_err e;
 	int err;
 
-	if (cli_str(a, "qp")) {
-		const char *w = cli_str(a, "qp");
-		unsigned long q;
-		bool hex = (w[0] == '0' && (w[1] == 'x' || w[1] == 'X'));
-		char *end;
-
-		/* As rdma and the kernel's log print QPNs: decimal, or 0x and hex. */
-		if (hex) {
-			errno = 0;
-			q = strtoul(w + 2, &end, 16);
-			hex = w[2] && !*end && !errno && strspn(w + 2, "0123456789abcdefABCDEF") ==
-				strlen(w + 2) && q <= 0xffffff;
-		}
-		if (!hex && !cli_uint(w, 0, 0xffffff, &q))
-			return cli_usage(a, "--qp takes a QP number (0 to 16777215, or 0x hex): '%s'",
-					 cli_str(a, "qp"));
-		r.qp_given = true;
-		r.qpn = (uint32_t)q;
-	}
+	if (cli_str(a, "qp") && (err = parse_qp(a, &r)))
+		return err;
 	if (read && (dev || secs))
 		return cli_usage(a, "--read takes its packets from the file: no DEV, no --duration");
 	if (dev && (err = cmd_check_name(a, "device name", dev, true)))
 		return err;
-	if (read) {
-		err = open_file(read, &r.src);
-	} else {
-		err = !model_sys_live(&ctx->sys) ? cli_usage(a, "capture reads the running system or --read "
-						    "FILE, not a fixture") :
-					 find_target(ctx, dev, &t);
-		if (!err)
-			err = open_live(t.netdev, write ? CAPTURE_SNAPLEN_WHOLE : CAPTURE_SNAPLEN_LINES,
-					&r.src);
-		r.netdev = t.netdev;
-		if (!err)
-			add_loopback(ctx, &t, r.src);
-	}
+	err = read ? open_file(read, &r.src) : open_target(ctx, a, dev, write != NULL, &t, &r);
 	if (err)
 		return err;
-	if (write) {
-		char why[CAPTURE_WHY_MAX] = "";
-
-		err = safe_begin(write, 0644, &wf);
-		if (err == -ENOTREG)
-			err = cmd_fail((explain_not_regular(&e, "write", write, &wf.path,
-							    "name a new file or a regular one"), &e));
-		else if (err)
-			err = cmd_fail((op_err_set(&e, err, NULL, "cannot write %s", write), &e));
-		if (!err && (err = capture_write_open(r.src, wf.fd, &r.dump, why)))
-			err = cmd_fail((op_err_set(&e, err, NULL, "cannot write %s: %s", write, why),
-					&e));
-		if (err)
-			goto out;
-	}
+	if (write && (err = open_write(write, &wf, &r)))
+		goto out;
 	/*
 	 * A live source waits, and a signal is held for its wait; a file is
 	 * read without waiting, so a signal must come in at once.

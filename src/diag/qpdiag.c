@@ -92,6 +92,26 @@ static bool psn_moved(bool has_a, uint32_t a, bool has_b, uint32_t b)
 }
 
 /* A QP in ERR or SQE: the likeliest cause from its port and its peer on this host. */
+/* What Q's peer (NULL: none on this host) says, begun in D's evidence: its length. */
+static size_t peer_evidence(const struct rdma_qp *q, const struct rdma_qp *peer,
+			    struct diag_qp *d)
+{
+	size_t n = 0;
+
+	d->evidence[0] = '\0';
+	if (peer) {
+		char who[64];
+
+		n = (size_t)snprintf(d->evidence, sizeof(d->evidence), "its peer QP %u of %s is in "
+				     "%s; ", peer->qpn, model_qp_owner(peer, who, sizeof(who)),
+				     model_qp_state_name(peer->state));
+	} else if (q->has_rqpn && q->rqpn) {
+		n = (size_t)snprintf(d->evidence, sizeof(d->evidence), "its peer QP %u is on no "
+				     "device of this host; ", q->rqpn);
+	}
+	return n < sizeof(d->evidence) ? n : sizeof(d->evidence) - 1;
+}
+
 static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
 			   const struct diag_qp_port *f, struct diag_qp *d)
 {
@@ -108,20 +128,7 @@ static void diagnose_error(const struct rdma_qp *q, const struct rdma_qp *peer,
 			 "QP again: a QP in ERR stays there");
 		return;
 	}
-	n = 0;
-	d->evidence[0] = '\0';
-	if (peer) {
-		char who[64];
-
-		n = (size_t)snprintf(d->evidence, sizeof(d->evidence), "its peer QP %u of %s is in "
-				     "%s; ", peer->qpn, model_qp_owner(peer, who, sizeof(who)),
-				     model_qp_state_name(peer->state));
-	} else if (q->has_rqpn && q->rqpn) {
-		n = (size_t)snprintf(d->evidence, sizeof(d->evidence), "its peer QP %u is on no "
-				     "device of this host; ", q->rqpn);
-	}
-	if (n >= sizeof(d->evidence))
-		n = sizeof(d->evidence) - 1;
+	n = peer_evidence(q, peer, d);
 	if (peer && peer->state == MODEL_QPS_RTS && psn_moved(peer->has_sq_psn, peer->sq_psn,
 							       q->has_rq_psn, q->rq_psn) &&
 	    !psn_moved(q->has_sq_psn, q->sq_psn, peer->has_rq_psn, peer->rq_psn)) {

@@ -187,6 +187,75 @@ static int64_t nccl_auto_gid(const struct port *p, int af, int version,
 	return cur;
 }
 
+/* The bootstrap's interfaces: the same list grammar, against the netdevs. */
+static void bootstrap(struct run *r, const char *ifname)
+{
+	size_t k = 0;
+
+	if (!ifname || !*ifname)
+		return;
+	while (k < r->in->nnetdevs && !nccl_takes(ifname, r->in->netdevs[k], -1))
+		k++;
+	if (k == r->in->nnetdevs)
+		stacks_say_fmt(r, V_FAIL, "name a netdev here, as NCCL_SOCKET_IFNAME==NETDEV (an exact name)",
+		    "NCCL: NCCL_SOCKET_IFNAME=%s takes none of the netdevs here: NCCL finds no "
+		    "interface for its bootstrap and fails before any RDMA", ifname);
+}
+
+/* How many ports NCCL takes and how it picks their GIDs: family, RoCE version, nccl_chooses(). */
+struct pick {
+	size_t n;
+	int af;
+	long long version;
+	int chooses;
+};
+
+/*
+ * The GID index NCCL uses on each port of K, into IDX (NCCL's own choice
+ * there already), and in HOW (LEN bytes) why; false when NCCL_IB_GID_INDEX
+ * cannot be taken, said with FIX.
+ */
+static bool gid_index(struct run *r, const struct pick *k, int64_t *idx, const char *fix,
+		      char *how, size_t len)
+{
+	const char *gidv = stacks_env(r, "NCCL_IB_GID_INDEX");
+	const char *ver = k->chooses >= 0 ? r->in->nccl : "";
+	long long num;
+
+	if (gidv && *gidv) {
+		if (!stacks_c_number(gidv, &num)) {
+			stacks_say_fmt(r, V_FAIL, fix, "NCCL: NCCL_IB_GID_INDEX=%s holds no number: NCCL reads none "
+			    "from it", gidv);
+			return false;
+		}
+		if (num >= 0) {
+			for (size_t i = 0; i < k->n; i++)
+				idx[i] = num;
+			snprintf(how, len, "NCCL_IB_GID_INDEX=%s", gidv);
+		} else if (k->chooses == 0) {
+			/* Before 2.21 the value is the index ibv_query_gid is asked for. */
+			stacks_say_fmt(r, V_FAIL, fix, "NCCL: NCCL_IB_GID_INDEX=%s is no index for NCCL %s, "
+			    "which chooses none of its own before 2.21: its ibv_query_gid of it fails",
+			    gidv, r->in->nccl);
+			return false;
+		} else {
+			snprintf(how, len, "NCCL_IB_GID_INDEX=%s: NCCL%s%s chooses, for %s RoCE "
+				 "v%lld", gidv, *ver ? " " : "", ver, k->af == AF_INET ? "AF_INET" : "AF_INET6",
+				 k->version);
+		}
+	} else if (k->chooses == 0) {
+		for (size_t i = 0; i < k->n; i++)
+			idx[i] = 0;
+		snprintf(how, len, "NCCL %s takes index 0 where NCCL_IB_GID_INDEX is unset",
+			 r->in->nccl);
+	} else {
+		snprintf(how, len, "chosen by NCCL %s for %s RoCE v%lld, NCCL_IB_GID_INDEX unset",
+			 k->chooses > 0 ? r->in->nccl : "2.21 and later", k->af == AF_INET ? "AF_INET" : "AF_INET6",
+			 k->version);
+	}
+	return true;
+}
+
 void stacks_nccl(struct run *r)
 {
 	static const char *const vars[] = { "NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "NCCL_IB_ADDR_FAMILY",
@@ -209,23 +278,12 @@ void stacks_nccl(struct run *r)
 	 * 1 or 0 by the version it has mapped, -1 where that is not known.
 	 */
 	int chooses = nccl_chooses(r->in->nccl);
-	const char *ver = chooses >= 0 ? r->in->nccl : "";
 
 	for (int i = 0; vars[i]; i++)
 		any |= stacks_env(r, vars[i]) != NULL;
 	if (!any)
 		return;
-	/* The bootstrap's interfaces: the same list grammar, against the netdevs. */
-	if (ifname && *ifname) {
-		size_t k = 0;
-
-		while (k < r->in->nnetdevs && !nccl_takes(ifname, r->in->netdevs[k], -1))
-			k++;
-		if (k == r->in->nnetdevs)
-			stacks_say_fmt(r, V_FAIL, "name a netdev here, as NCCL_SOCKET_IFNAME==NETDEV (an exact name)",
-			    "NCCL: NCCL_SOCKET_IFNAME=%s takes none of the netdevs here: NCCL finds no "
-			    "interface for its bootstrap and fails before any RDMA", ifname);
-	}
+	bootstrap(r, ifname);
 	if (dis && *dis && stacks_c_number(dis, &num) && num) {
 		stacks_say_fmt(r, V_WARN, "unset NCCL_IB_DISABLE for NCCL to use the RDMA devices",
 		    "NCCL: NCCL_IB_DISABLE=%s: NCCL uses its socket transport, no RDMA device", dis);
@@ -257,37 +315,8 @@ void stacks_nccl(struct run *r)
 		idx[i] = nccl_auto_gid(v[i].p, af, (int)version, &rg);
 	snprintf(fix, sizeof(fix), "NCCL_IB_GID_INDEX=%" PRId64 "%s", idx[0], chooses == 0 ? "" :
 		 ", or unset it (NCCL 2.21 and later choose)");
-	if (gidv && *gidv) {
-		if (!stacks_c_number(gidv, &num)) {
-			stacks_say_fmt(r, V_FAIL, fix, "NCCL: NCCL_IB_GID_INDEX=%s holds no number: NCCL reads none "
-			    "from it", gidv);
-			return;
-		}
-		if (num >= 0) {
-			for (size_t i = 0; i < n; i++)
-				idx[i] = num;
-			snprintf(how, sizeof(how), "NCCL_IB_GID_INDEX=%s", gidv);
-		} else if (chooses == 0) {
-			/* Before 2.21 the value is the index ibv_query_gid is asked for. */
-			stacks_say_fmt(r, V_FAIL, fix, "NCCL: NCCL_IB_GID_INDEX=%s is no index for NCCL %s, "
-			    "which chooses none of its own before 2.21: its ibv_query_gid of it fails",
-			    gidv, r->in->nccl);
-			return;
-		} else {
-			snprintf(how, sizeof(how), "NCCL_IB_GID_INDEX=%s: NCCL%s%s chooses, for %s RoCE "
-				 "v%lld", gidv, *ver ? " " : "", ver, af == AF_INET ? "AF_INET" : "AF_INET6",
-				 version);
-		}
-	} else if (chooses == 0) {
-		for (size_t i = 0; i < n; i++)
-			idx[i] = 0;
-		snprintf(how, sizeof(how), "NCCL %s takes index 0 where NCCL_IB_GID_INDEX is unset",
-			 r->in->nccl);
-	} else {
-		snprintf(how, sizeof(how), "chosen by NCCL %s for %s RoCE v%lld, NCCL_IB_GID_INDEX unset",
-			 chooses > 0 ? r->in->nccl : "2.21 and later", af == AF_INET ? "AF_INET" : "AF_INET6",
-			 version);
-	}
+	if (!gid_index(r, &(struct pick){ n, af, version, chooses }, idx, fix, how, sizeof(how)))
+		return;
 	if (!stacks_gids_ok(r, "NCCL", v, n, idx, how, fix, V_FAIL))
 		return;
 	stacks_uses_text(v, n, idx, uses, sizeof(uses));

@@ -185,6 +185,38 @@ static bool ucx_unknown(struct run *r, const char *value, const struct ucx_list 
 	return ok;
 }
 
+/*
+ * The GID index UCX uses on each of the N ports V, into IDX, and in HOW
+ * (HLEN bytes) why, with FIX (FLEN) the index to set; false when
+ * UCX_IB_GID_INDEX cannot be taken, said.
+ */
+static bool gid_index(struct run *r, const struct sport *v, size_t n, int64_t *idx, char *fix,
+		      size_t flen, char *how, size_t hlen)
+{
+	const char *gidv = stacks_env(r, "UCX_IB_GID_INDEX");
+	unsigned long num;
+	char *end;
+
+	for (size_t i = 0; i < n; i++)
+		idx[i] = ucx_auto_gid(v[i].p);
+	snprintf(fix, flen, "UCX_IB_GID_INDEX=%" PRId64 ", or auto (UCX's default)", idx[0]);
+	if (!gidv || !strcasecmp(gidv, "auto")) {
+		snprintf(how, hlen, "chosen by UCX: UCX_IB_GID_INDEX %s", gidv ? gidv : "unset, auto");
+		return true;
+	}
+	errno = 0;
+	num = strtoul(gidv, &end, 10);
+	if (end == gidv || *gidv == '-' || errno) {
+		stacks_say_fmt(r, V_FAIL, fix, "UCX: UCX_IB_GID_INDEX=%s is neither a number nor auto: UCX "
+		    "refuses the value and ucp_init fails", gidv);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		idx[i] = num > INT64_MAX ? INT64_MAX : (int64_t)num;
+	snprintf(how, hlen, "UCX_IB_GID_INDEX=%s", gidv);
+	return true;
+}
+
 void stacks_ucx(struct run *r)
 {
 	const char *devs = stacks_env(r, "UCX_NET_DEVICES"), *tls = stacks_env(r, "UCX_TLS");
@@ -236,26 +268,8 @@ void stacks_ucx(struct run *r)
 		    devs ? devs : "all", uses);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		idx[i] = ucx_auto_gid(v[i].p);
-	snprintf(fix, sizeof(fix), "UCX_IB_GID_INDEX=%" PRId64 ", or auto (UCX's default)", idx[0]);
-	if (gidv && strcasecmp(gidv, "auto")) {
-		unsigned long num;
-		char *end;
-
-		errno = 0;
-		num = strtoul(gidv, &end, 10);
-		if (end == gidv || *gidv == '-' || errno) {
-			stacks_say_fmt(r, V_FAIL, fix, "UCX: UCX_IB_GID_INDEX=%s is neither a number nor auto: UCX "
-			    "refuses the value and ucp_init fails", gidv);
-			return;
-		}
-		for (size_t i = 0; i < n; i++)
-			idx[i] = num > INT64_MAX ? INT64_MAX : (int64_t)num;
-		snprintf(how, sizeof(how), "UCX_IB_GID_INDEX=%s", gidv);
-	} else {
-		snprintf(how, sizeof(how), "chosen by UCX: UCX_IB_GID_INDEX %s", gidv ? gidv : "unset, auto");
-	}
+	if (!gid_index(r, v, n, idx, fix, sizeof(fix), how, sizeof(how)))
+		return;
 	if (!stacks_gids_ok(r, "UCX", v, n, idx, how, fix, V_FAIL))
 		return;
 	stacks_uses_text(v, n, idx, uses, sizeof(uses));

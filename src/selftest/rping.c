@@ -209,6 +209,46 @@ out:
 }
 
 /* One rping client, from its connect request to its disconnect. */
+/*
+ * One ping of an rping client, as rping -s serves it: the client's source
+ * read (exactly SIZE bytes, rping's pattern from *START, WANT a buffer for
+ * it), then written back to its sink. 0, 1 when the client has gone, or a
+ * failure said.
+ */
+static int serve_ping(struct cm *c, char *want, unsigned int ping, int *start)
+{
+	struct st_run *s = c->s;
+	uint32_t size = s->o->common.size;
+	struct rping_info info;
+	int err = ctl_recv(c, &s->b, &info);
+
+	if (err)
+		return err;
+	if (info.size != size)
+		return st_fail(s, "both ends need the same size (rping -S, rdmactl --size)",
+			       "the client's buffer is %u bytes, ours %u", info.size, size);
+	st_poison(s->b.buf, size);
+	rping_fill(want, size, ping, start);
+	err = rdma_op(c, &s->b, false, &info);
+	for (uint32_t k = 0; !err && k < size; k++)
+		if (s->b.buf[k] != want[k])
+			err = st_fail(s, NULL, "ping %u: byte %u of the data read is 0x%02x, "
+				      "rping's pattern has 0x%02x", ping, k,
+				      (uint8_t)s->b.buf[k], (uint8_t)want[k]);
+	/* Each step's own result: a failure (-1) is not the client's going (1). */
+	if (!err)
+		err = ctl_send(c, &s->b, 0, 0, 0);
+	if (!err)
+		err = ctl_recv(c, &s->b, &info);
+	if (err)
+		return err;
+	if (info.size < size)
+		return st_fail(s, NULL, "the client's sink is %u bytes, under %u", info.size, size);
+	info.size = size;
+	err = rdma_op(c, &s->b, true, &info);
+	return err ? err : ctl_send(c, &s->b, 0, 0, 0);
+}
+
 static int serve_rping(struct cm *c, struct rdma_cm_id *child)
 {
 	struct st_run *s = c->s;
@@ -247,40 +287,8 @@ static int serve_rping(struct cm *c, struct rdma_cm_id *child)
 	st_done(s, 0);
 	st_begin(s, ST_READ);
 	r->st[ST_READ].ran = true;
-	for (;;) {
-		struct rping_info info;
-
-		err = ctl_recv(c, &s->b, &info);
-		if (err)
-			break;
-		/* The client's source: exactly our size, read, and rping's pattern. */
-		if (info.size != size) {
-			err = st_fail(s, "both ends need the same size (rping -S, rdmactl --size)",
-				      "the client's buffer is %u bytes, ours %u", info.size, size);
-			break;
-		}
-		st_poison(s->b.buf, size);
-		rping_fill(want, size, pings, &start);
-		err = rdma_op(c, &s->b, false, &info);
-		for (uint32_t k = 0; !err && k < size; k++)
-			if (s->b.buf[k] != want[k])
-				err = st_fail(s, NULL, "ping %u: byte %u of the data read is 0x%02x, "
-					      "rping's pattern has 0x%02x", pings, k,
-					      (uint8_t)s->b.buf[k], (uint8_t)want[k]);
-		err = err || ctl_send(c, &s->b, 0, 0, 0) || ctl_recv(c, &s->b, &info);
-		if (err)
-			break;
-		if (info.size < size) {
-			err = st_fail(s, NULL, "the client's sink is %u bytes, under %u", info.size,
-				      size);
-			break;
-		}
-		info.size = size;
-		err = rdma_op(c, &s->b, true, &info) || ctl_send(c, &s->b, 0, 0, 0);
-		if (err)
-			break;
+	while (!(err = serve_ping(c, want, pings, &start)))
 		pings++;
-	}
 	if (err == 1 && pings) {
 		err = 0;
 		st_done(s, (uint64_t)pings * size);

@@ -162,13 +162,9 @@ static int run_payload(const char *run, const char *out, const char *err)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-int main(void)
+/* The console as stdin, stdout and stderr, with /proc and /dev mounted first. */
+static void console(void)
 {
-	char cmdline[4096] = "", path[4096], dst[4096];
-	const char *kver, *moddir, *fs, *hosts, *host, *run, *mode, *init;
-	char *share;
-	char out[64] = "", err[64] = "", ctl[64] = "";
-	ssize_t n;
 	int fd;
 
 	mkdir("/proc", 0755);
@@ -184,39 +180,30 @@ int main(void)
 			close(fd);
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+/* The kernel's command line into BUF (LEN bytes). */
+static void read_cmdline(char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
 
 	fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
-	n = fd >= 0 ? read(fd, cmdline, sizeof(cmdline) - 1) : -1;
+	n = fd >= 0 ? read(fd, buf, len - 1) : -1;
 	if (n < 0)
 		fail("cannot read /proc/cmdline: %s", strerror(errno));
-	cmdline[n] = '\0';
+	buf[n] = '\0';
 	if (fd >= 0)
 		close(fd);
-	if (strstr(cmdline, "rxevm.probe=1")) {
-		/* The host's KVM probe: reaching here is all it asks. */
-		puts("rxe-vm: probe reached");
-		fflush(stdout);
-		off();
-	}
-	kver = arg(cmdline, "rxevm.kver");
-	moddir = arg(cmdline, "rxevm.moddir");
-	fs = arg(cmdline, "rxevm.fs");
-	hosts = arg(cmdline, "rxevm.hosts");
-	host = arg(cmdline, "rxevm.host");
-	run = arg(cmdline, "rxevm.run");
-	mode = arg(cmdline, "rxevm.mode");
-	init = arg(cmdline, "rxevm.init");
-	share = (char *)arg(cmdline, "rxevm.share");	/* its own copy */
-	if (!kver || !moddir || !run)
-		fail("rxevm.kver, rxevm.moddir or rxevm.run missing from the kernel command line");
+}
 
-	step("stage 1 started");
-	/* order.2 has what only two guests need (virtio_net). */
-	load_modules("/modules/order");
-	if (hosts && !strcmp(hosts, "2"))
-		load_modules("/modules/order.2");
-
-	step("modules loaded");
+/*
+ * The new root: the host's root shared read-only (virtiofs when FS says,
+ * else 9p) under a tmpfs overlay, the paths SHARE names shared writable,
+ * and /run a tmpfs of its own holding stage 2.
+ */
+static void new_root(const char *fs, char *share)
+{
 	mkdirs("/mnt/host");
 	if (fs && !strcmp(fs, "virtiofs")) {
 		if (mount("hostroot", "/mnt/host", "virtiofs", MS_RDONLY, NULL))
@@ -245,6 +232,12 @@ int main(void)
 	if (!copy("/bin/busybox", NEWROOT "/run/rxe-vm/busybox", 0755) ||
 	    !copy("/stage2", NEWROOT "/run/rxe-vm/stage2", 0755))
 		fail("cannot copy stage 2: busybox or stage2 missing from the initramfs");
+}
+
+/* KVER's modules from MODDIR, its headers and its build configuration where Debian keeps them. */
+static void kernel_files(const char *kver, const char *moddir)
+{
+	char path[4096], dst[4096];
 
 	/*
 	 * The kernel package's modules, so that the kernel's own module requests
@@ -272,8 +265,11 @@ int main(void)
 	mkdirs(NEWROOT "/boot");
 	snprintf(dst, sizeof(dst), NEWROOT "/boot/config-%s", kver);
 	copy("/config", dst, 0644);
+}
 
-	/* The guest's own pseudo filesystems, over whatever the host share shows there. */
+/* The guest's own pseudo filesystems, over whatever the host share shows there. */
+static void pseudo_fs(void)
+{
 	do_mount("sysfs", NEWROOT "/sys", "sysfs", 0, NULL);
 	do_mount("/dev", NEWROOT "/dev", NULL, MS_MOVE, NULL);
 	do_mount("/proc", NEWROOT "/proc", NULL, MS_MOVE, NULL);
@@ -284,6 +280,45 @@ int main(void)
 	unlink(NEWROOT "/dev/fd");
 	if (symlink("/proc/self/fd", NEWROOT "/dev/fd"))
 		fail("cannot link /dev/fd: %s", strerror(errno));
+}
+
+int main(void)
+{
+	char cmdline[4096] = "", path[4096];
+	const char *kver, *moddir, *fs, *hosts, *host, *run, *mode, *init;
+	char *share;
+	char out[64] = "", err[64] = "", ctl[64] = "";
+
+	console();
+	read_cmdline(cmdline, sizeof(cmdline));
+	if (strstr(cmdline, "rxevm.probe=1")) {
+		/* The host's KVM probe: reaching here is all it asks. */
+		puts("rxe-vm: probe reached");
+		fflush(stdout);
+		off();
+	}
+	kver = arg(cmdline, "rxevm.kver");
+	moddir = arg(cmdline, "rxevm.moddir");
+	fs = arg(cmdline, "rxevm.fs");
+	hosts = arg(cmdline, "rxevm.hosts");
+	host = arg(cmdline, "rxevm.host");
+	run = arg(cmdline, "rxevm.run");
+	mode = arg(cmdline, "rxevm.mode");
+	init = arg(cmdline, "rxevm.init");
+	share = (char *)arg(cmdline, "rxevm.share");	/* its own copy */
+	if (!kver || !moddir || !run)
+		fail("rxevm.kver, rxevm.moddir or rxevm.run missing from the kernel command line");
+
+	step("stage 1 started");
+	/* order.2 has what only two guests need (virtio_net). */
+	load_modules("/modules/order");
+	if (hosts && !strcmp(hosts, "2"))
+		load_modules("/modules/order.2");
+
+	step("modules loaded");
+	new_root(fs, share);
+	kernel_files(kver, moddir);
+	pseudo_fs();
 
 	/* The host name and the network. */
 	snprintf(path, sizeof(path), "rxe-vm%s", hosts && !strcmp(hosts, "2") && host ? host : "");

@@ -132,3 +132,34 @@ hacking_layers() {
 	assert_success
 	assert_output ''
 }
+
+@test "tree: every script and bats file in at most 500 lines, as docs/hacking.md says of a file" {
+	local files=() f
+	# The scripts: what starts with #! or is sourced (.bash, .sh), and the bats files.
+	while IFS= read -r f; do
+		case $f in bats/fixtures/*) continue ;; esac
+		case $f in
+		*.bats | *.bash | *.sh) files+=("$TOP/$f") ;;
+		*) [ "$(head -c 2 "$TOP/$f")" != '#!' ] || files+=("$TOP/$f") ;;
+		esac
+	done < <(cd "$TOP" && { git ls-files tools bats ci .ci 2>/dev/null || find tools bats ci .ci -type f; })
+	[ "${#files[@]}" -gt 50 ] || fail "only ${#files[@]} scripts found"
+	run awk 'FNR == 501 { print FILENAME ": more than 500 lines: split it by what its parts do" }' "${files[@]}"
+	assert_success
+	assert_output ''
+}
+
+@test "tree: every function of the program and of the bed's init in at most 80 lines" {
+	local files
+	mapfile -t files < <(find "$TOP/src" "$TOP/tools/vm" -name '*.c' -not -path '*/tests/*' \
+		-not -path '*/fuzz/*' -not -name '*.bpf.c')
+	[ "${#files[@]}" -gt 50 ] || fail "only ${#files[@]} C files found"
+	# A definition opens at the start of a line and ends at the first '}' there.
+	run awk '
+		FNR == 1 { start = 0 }
+		/^[a-z].*\(/ && !/;$/ { name = $0; start = FNR }
+		/^}/ && start { if (FNR - start > 80) { sub(/\(.*/, "", name); print FILENAME ": " name ": " FNR - start " lines" } start = 0 }
+	' "${files[@]}"
+	assert_success
+	assert_output ''
+}

@@ -166,6 +166,7 @@ TEST_MODS_qpwatch := diag/qpwatch model/qp diag/qpdiag model/counter $(MODEL_MOD
 TEST_MODS_out := cli/out kernel/errname kernel/release kernel/sysfs kernel/safe
 TEST_MODS_sysfs := kernel/sysfs kernel/safe
 TEST_MODS_sys := model/sys kernel/netns $(MODEL_MODS)
+TEST_MODS_spawn := kernel/spawn
 TEST_MODS_wire := selftest/wire selftest/fault model/gid
 TEST_MODS_capture := model/capture model/capture_flows
 TEST_MODS_stacks := checks/stacks/common checks/stacks/nccl checks/stacks/ucx \

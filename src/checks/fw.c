@@ -9,38 +9,15 @@
 
 #include "checks/checks.h"
 #include "kernel/roce.h"
+#include "kernel/spawn.h"
 
 
-/* The whole output of a fixed command line, or NULL. */
-static char *capture(const char *cmd)
+/* The whole output of the program ARGV, which exited 0, or NULL. */
+static char *output_of(const char *const argv[])
 {
-	FILE *p = popen(cmd, "re");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	char *out;
 
-	if (!p)
-		return NULL;
-	for (;;) {
-		size_t n;
-
-		if (len + 4096 + 1 > cap) {
-			char *b = realloc(buf, cap = cap ? cap * 2 : 65536);
-
-			if (!b)
-				break;
-			buf = b;
-		}
-		n = fread(buf + len, 1, cap - len - 1, p);
-		if (n == 0)
-			break;
-		len += n;
-	}
-	if (pclose(p) != 0 || !buf) {
-		free(buf);
-		return NULL;
-	}
-	buf[len] = '\0';
-	return buf;
+	return spawn_read(argv, 64 << 20, &out) ? NULL : out;
 }
 
 static struct json_object *get(struct json_object *o, const char *key)
@@ -200,7 +177,7 @@ void check_firewall(struct check_ctx *c)
 		return;
 	}
 	if (access("/usr/sbin/nft", X_OK) == 0) {
-		out = capture("/usr/sbin/nft -j list ruleset 2>/dev/null");
+		out = output_of((const char *const[]){ "/usr/sbin/nft", "-j", "list", "ruleset", NULL });
 		if (!out) {
 			check_report(c, V_SKIP, NULL, "nft cannot list the ruleset (run as root)");
 			return;
@@ -210,7 +187,7 @@ void check_firewall(struct check_ctx *c)
 		return;
 	}
 	if (access("/usr/sbin/iptables-save", X_OK) == 0) {
-		out = capture("/usr/sbin/iptables-save 2>/dev/null");
+		out = output_of((const char *const[]){ "/usr/sbin/iptables-save", NULL });
 		if (!out) {
 			check_report(c, V_SKIP, NULL, "iptables-save cannot list the rules (run as root)");
 			return;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Running the programs rdmactl builds modules with (tar, dkms, dpkg-query): output captured. */
+/* Running the programs rdmactl builds modules with and reads (tar, dkms, dpkg-query, nft): output kept. */
 #ifndef RDMACTL_SPAWN_H
 #define RDMACTL_SPAWN_H
 
@@ -29,5 +29,14 @@ struct spawn_progress {
  */
 int spawn_run(const char *const argv[], const char *label, const struct spawn_progress *p,
 	      struct spawn_out *o);
+
+/*
+ * Runs ARGV (argv[0] looked up in PATH, no shell) with standard input from
+ * /dev/null and its standard error discarded, and gives its whole standard
+ * output, NUL-terminated, in *OUT (free it). 0 when it exited 0; -ENOENT
+ * when there is no such program, -EIO when it failed, -EFBIG past MAX
+ * bytes, or another negative errno; *OUT is NULL then.
+ */
+int spawn_read(const char *const argv[], size_t max, char **out);
 
 #endif

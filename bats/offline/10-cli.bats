@@ -355,7 +355,7 @@ libs_loaded() {
 
 @test "a reader that goes (| head) ends any command's output quietly, status 0; a full disk does not" {
 	F=$TOP/bats/fixtures/two-netdevs
-	W=$TOP/bats/fixtures/wire
+	W=$TOP/bats/fixtures/packets
 	while IFS= read -r c; do
 		# true reads nothing and goes: rdmactl's writes fail with EPIPE.
 		run bash -c "$RDMACTL $c 2>'$BATS_TEST_TMPDIR/err' | true; echo \${PIPESTATUS[0]}"

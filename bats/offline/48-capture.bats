@@ -1,12 +1,12 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# capture --read on the packets captured in the bed (bats/fixtures/wire,
-# tools/capture-wire): counted as tcpdump counts them, decoded as tshark
+# capture --read on the packets captured in the bed (bats/fixtures/packets,
+# tools/capture-packets): counted as tcpdump counts them, decoded as tshark
 # decodes them, the failures' NAKs and resends named, -w's pcap whole.
 
 setup() {
 	load ../helpers
-	W=$TOP/bats/fixtures/wire
+	W=$TOP/bats/fixtures/packets
 }
 
 # A test that fails while its tcpdump runs leaves none behind.

@@ -18,7 +18,7 @@
 #include "kernel/runloop.h"
 #include "kernel/safe.h"
 #include "model/capture.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "views/capture.h"
 
 /*
@@ -172,7 +172,7 @@ static int find_target(struct cmd_ctx *ctx, const char *dev, struct target *t)
 	int err = cmd_device(ctx, dev, (struct model_ask){ .source = MODEL_NETLINK }, &m);
 
 	if (err == -ENODEV && dev)
-		return cmd_fail((explain_model_load(&e, err, ctx->sys.root, dev), &e));
+		return cmd_fail((op_err_model_load(&e, err, ctx->sys.root, dev), &e));
 	if (err)
 		return err;
 	if (!dev && m.n != 1) {
@@ -272,7 +272,7 @@ static int open_file(const char *path, struct capture_src **src)
 
 	if (!f && errno == ENOTREG) {
 		safe_resolve(path, &sp);
-		return cmd_fail((explain_not_regular(&e, "read", path, &sp, "give a pcap file"), &e));
+		return cmd_fail((op_err_not_regular(&e, "read", path, &sp, "give a pcap file"), &e));
 	}
 	if (!f) {
 		err = -errno;
@@ -363,7 +363,7 @@ static int open_write(const char *path, struct safe_file *wf, struct run *r)
 	int err = safe_begin(path, 0644, wf);
 
 	if (err == -ENOTREG)
-		return cmd_fail((explain_not_regular(&e, "write", path, &wf->path,
+		return cmd_fail((op_err_not_regular(&e, "write", path, &wf->path,
 						     "name a new file or a regular one"), &e));
 	if (err)
 		return cmd_fail((op_err_set(&e, err, NULL, "cannot write %s", path), &e));
@@ -388,7 +388,7 @@ int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a)
 		return err;
 	if (read && (dev || secs))
 		return cli_usage(a, "--read takes its packets from the file: no DEV, no --duration");
-	if (dev && (err = cmd_check_name(a, "device name", dev, true)))
+	if (dev && (err = cmd_valid_name(a, "device name", dev, true)))
 		return err;
 	err = read ? open_file(read, &r.src) : open_target(ctx, a, dev, write != NULL, &t, &r);
 	if (err)

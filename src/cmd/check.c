@@ -51,7 +51,7 @@ static int peer_parse(const struct cli_args *a, struct check_opts *o, char *peer
 		if (!IN6_IS_ADDR_LINKLOCAL((struct in6_addr *)raw))
 			return cli_usage(a, "--peer %s: a zone (%%NETDEV) is for a link-local "
 					 "peer (fe80::/10) only", o->peer);
-		if (cmd_check_name(a, "--peer's zone", pct + 1, false))
+		if (cmd_valid_name(a, "--peer's zone", pct + 1, false))
 			return -EUSAGE;
 		snprintf(zone, IF_NAMESIZE, "%s", pct + 1);
 		o->peer_zone = zone;
@@ -79,7 +79,7 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 		list(ctx);
 		return 0;
 	}
-	if (o.dev && (err = cmd_check_name(a, "--dev", o.dev, true)))
+	if (o.dev && (err = cmd_valid_name(a, "--dev", o.dev, true)))
 		return err;
 	if (o.peer && (err = peer_parse(a, &o, peer, zone)))
 		return err;

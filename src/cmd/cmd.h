@@ -56,9 +56,9 @@ int cmd_device(struct cmd_ctx *ctx, const char *only, struct model_ask ask, stru
 /* Says E ("rdmactl: WHAT (ENAME: text; kernel: EXT)") and returns its errno. */
 int cmd_fail(const struct op_err *e);
 /* A name for the persistent-links file: refused (said, -EUSAGE) when it cannot hold it. */
-int cmd_check_field(const struct cli_args *a, const char *what, const char *name);
+int cmd_valid_field(const struct cli_args *a, const char *what, const char *name);
 /* A name a user typed: refused (said, -EUSAGE) when the kernel would refuse it. */
-int cmd_check_name(const struct cli_args *a, const char *what, const char *name, bool rdma);
+int cmd_valid_name(const struct cli_args *a, const char *what, const char *name, bool rdma);
 
 
 int cmd_help(struct cmd_ctx *ctx, const struct cli_args *a);

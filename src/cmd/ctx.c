@@ -11,14 +11,14 @@
 #include "kernel/errname.h"
 #include "model/model.h"
 #include "model/names.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 
 int cmd_netlink(struct cmd_ctx *ctx, struct nl **nlp)
 {
 	struct op_err e;
 	int err = model_sys_rdma(&ctx->sys, nlp);
 
-	return err ? cmd_fail((explain_netlink_open(&e, err, ctx->sys.root), &e)) : 0;
+	return err ? cmd_fail((op_err_netlink_open(&e, err, ctx->sys.root), &e)) : 0;
 }
 
 struct model_src cmd_model_src(const struct cmd_ctx *ctx)
@@ -38,7 +38,7 @@ int cmd_device(struct cmd_ctx *ctx, const char *only, struct model_ask ask, stru
 	err = model_load(&src, only, ask, m);
 	if (err == -ENODEV && only)
 		return err;	/* the caller says what that means */
-	return err ? cmd_fail((explain_dump(&e, err, nl_ext_msg(src.nl)), &e)) : 0;
+	return err ? cmd_fail((op_err_dump(&e, err, nl_ext_msg(src.nl)), &e)) : 0;
 }
 
 int cmd_devices(struct cmd_ctx *ctx, struct model *m)
@@ -55,14 +55,14 @@ int cmd_fail(const struct op_err *e)
 	return e->err;
 }
 
-int cmd_check_field(const struct cli_args *a, const char *what, const char *name)
+int cmd_valid_field(const struct cli_args *a, const char *what, const char *name)
 {
 	const char *why = model_names_conf_field_invalid(name);
 
 	return why ? cli_usage(a, "%s '%s': %s", what, name, why) : 0;
 }
 
-int cmd_check_name(const struct cli_args *a, const char *what, const char *name, bool rdma)
+int cmd_valid_name(const struct cli_args *a, const char *what, const char *name, bool rdma)
 {
 	const char *why = rdma ? model_names_rdma_invalid(name) : model_names_netdev_invalid(name);
 

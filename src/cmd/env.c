@@ -12,7 +12,7 @@
 #include "cmd/cmd.h"
 #include "model/gid.h"
 #include "model/model.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "views/env.h"
 
 /* D's first ACTIVE port with a RoCE v2 GID of the family, into L; false when none. */
@@ -66,7 +66,7 @@ static int pick(const struct model *m, const char *root, const char *dev, bool i
 			 n > 1 ? ", " : "", m->devs[i].name);
 	}
 	if (n == 0)
-		return explain_no_devices(e, root, "no rxe device has an ACTIVE port with a RoCE v2 "
+		return op_err_no_devices(e, root, "no rxe device has an ACTIVE port with a RoCE v2 "
 					  "GID of an %s address ('rdmactl up NETDEV' makes one)", family);
 	if (n > 1)	/* the argument is wanted: a usage error (pick's caller says it) */
 		return op_err_set(e, -EUSAGE, NULL, "%zu rxe devices could serve (%s): name one, as "
@@ -86,14 +86,14 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct op_err e;
 	int err;
 
-	if (dev && cmd_check_name(a, "device name", dev, true))
+	if (dev && cmd_valid_name(a, "device name", dev, true))
 		return -EUSAGE;
 	/* -j is the format then: a --format beside it would be taken and not honoured. */
 	if (out_is_json(o) && cli_str(a, "format"))
 		return cli_usage(a, "-j prints JSON: --format %s is for text, leave one out", format);
 	err = model_load(&src, NULL, (struct model_ask){ .gids = MODEL_GIDS_USED }, &m);
 	if (err)
-		return cmd_fail((explain_model_load(&e, err, ctx->sys.root, NULL), &e));
+		return cmd_fail((op_err_model_load(&e, err, ctx->sys.root, NULL), &e));
 	err = pick(&m, ctx->sys.root, dev, ipv6, &l, &e);
 	if (err) {
 		model_free(&m);

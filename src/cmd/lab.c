@@ -9,7 +9,7 @@
 #include "cli/out.h"
 #include "cmd/cmd.h"
 #include "kernel/clock.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/lab.h"
 #include "views/lab.h"
 

@@ -15,7 +15,7 @@
 #include "kernel/nl.h"
 #include "model/conf.h"
 #include "model/model.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/persist.h"
 #include "ops/link.h"
 
@@ -41,13 +41,13 @@ int cmd_add(struct cmd_ctx *ctx, const struct cli_args *a)
 	} else {
 		return cli_usage(a, "expected [NAME] NETDEV, or NAME type rxe netdev NETDEV");
 	}
-	if ((r.name && (err = cmd_check_name(a, "device name", r.name, true))) ||
-	    (err = cmd_check_name(a, "netdev", r.netdev, false)))
+	if ((r.name && (err = cmd_valid_name(a, "device name", r.name, true))) ||
+	    (err = cmd_valid_name(a, "netdev", r.netdev, false)))
 		return err;
 	/* A link to be recorded: its names as the file can hold them (a made name, rxeN, can). */
 	if (cli_flag(a, "persist") &&
-	    ((r.name && (err = cmd_check_field(a, "device name", r.name))) ||
-	     (err = cmd_check_field(a, "netdev", r.netdev))))
+	    ((r.name && (err = cmd_valid_field(a, "device name", r.name))) ||
+	     (err = cmd_valid_field(a, "netdev", r.netdev))))
 		return err;
 
 	err = cmd_netlink(ctx, &nl);
@@ -66,7 +66,7 @@ int cmd_add(struct cmd_ctx *ctx, const struct cli_args *a)
 	 */
 	err = model_load_new_rxe(ctx->sys.root, r.made, r.netdev, &m);
 	if (err && err != -ENODEV)
-		return cmd_fail((explain_model_load(&e, err, ctx->sys.root, r.made), &e));
+		return cmd_fail((op_err_model_load(&e, err, ctx->sys.root, r.made), &e));
 	if (!err)
 		view_link(ctx->out, &m.devs[0]);
 	else
@@ -94,9 +94,9 @@ int cmd_del(struct cmd_ctx *ctx, const struct cli_args *a)
 	if ((a->argc > 0) + !!netdev + all == 0)
 		return cli_usage(a, "give NAME..., --netdev NETDEV or --all");
 	for (int i = 0; i < a->argc; i++)
-		if ((err = cmd_check_name(a, "device name", a->argv[i], true)))
+		if ((err = cmd_valid_name(a, "device name", a->argv[i], true)))
 			return err;
-	if (netdev && (err = cmd_check_name(a, "netdev", netdev, false)))
+	if (netdev && (err = cmd_valid_name(a, "netdev", netdev, false)))
 		return err;
 
 	err = cmd_netlink(ctx, &nl);
@@ -159,7 +159,7 @@ int cmd_link_show(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct op_err e;
 	int err;
 
-	if (dev && (err = cmd_check_name(a, "device name", dev, true)))
+	if (dev && (err = cmd_valid_name(a, "device name", dev, true)))
 		return err;
 	/* One device named: that device's ports alone are asked for. */
 	err = cmd_device(ctx, dev, (struct model_ask){ .mtu = MODEL_MTU_LINK }, &m);
@@ -188,7 +188,7 @@ int cmd_link_move(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct nl *nl;
 	int err, fd;
 
-	if (cmd_check_name(a, "device name", dev, true))
+	if (cmd_valid_name(a, "device name", dev, true))
 		return -EUSAGE;
 	fd = netns_open(spec, path, sizeof(path));
 	if (fd == -EINVAL || fd == -ENAMETOOLONG)

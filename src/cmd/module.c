@@ -12,7 +12,7 @@
 #include "kernel/kbuild.h"
 #include "kernel/release.h"
 #include "kernel/spawn.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/module.h"
 #include "views/module.h"
 
@@ -44,7 +44,7 @@ int cmd_module_status(struct cmd_ctx *ctx, const struct cli_args *a)
 		return err;
 	err = kbuild_facts(cli_str(a, "kernel"), &k);
 	if (err)
-		return cmd_fail((explain_kbuild_facts(&e, err, cli_str(a, "kernel")), &e));
+		return cmd_fail((op_err_kbuild_facts(&e, err, cli_str(a, "kernel")), &e));
 	view_module_status(ctx->out, &k);
 	return 0;
 }

@@ -26,7 +26,7 @@
 #include "kernel/runloop.h"
 #include "diag/monitor.h"
 #include "diag/monitor_sched.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "views/monitor.h"
 
 #define MONITOR_BELL_RETRY_MS 5000
@@ -335,7 +335,7 @@ int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a)
 		   &r.prev);
 	if (err) {
 		runloop_end(&l);
-		return cmd_fail((explain_model_load(&e, err, ctx->sys.root, NULL), &e));
+		return cmd_fail((op_err_model_load(&e, err, ctx->sys.root, NULL), &e));
 	}
 	if (gids(ctx, &r.g))
 		memset(&r.g, 0, sizeof(r.g));

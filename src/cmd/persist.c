@@ -8,7 +8,7 @@
 #include "cmd/cmd.h"
 #include "views/persist.h"
 #include "model/names.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/persist.h"
 
 /* The file's links: plain text for list, JSON alone after an edit (one document always). */
@@ -42,10 +42,10 @@ int cmd_persist_add(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct op_err e;
 	int err;
 
-	if ((err = cmd_check_name(a, "device name", a->argv[0], true)) ||
-	    (err = cmd_check_name(a, "netdev", a->argv[1], false)) ||
-	    (err = cmd_check_field(a, "device name", a->argv[0])) ||
-	    (err = cmd_check_field(a, "netdev", a->argv[1])))
+	if ((err = cmd_valid_name(a, "device name", a->argv[0], true)) ||
+	    (err = cmd_valid_name(a, "netdev", a->argv[1], false)) ||
+	    (err = cmd_valid_field(a, "device name", a->argv[0])) ||
+	    (err = cmd_valid_field(a, "netdev", a->argv[1])))
 		return err;
 	if (persist_add(ctx->config, a->argv[0], a->argv[1], &e))
 		return cmd_fail(&e);
@@ -60,7 +60,7 @@ int cmd_persist_del(struct cmd_ctx *ctx, const struct cli_args *a)
 	/* A word is a device name or a netdev: refused when it can be neither. */
 	for (int i = 0; i < a->argc; i++)
 		if (model_names_rdma_invalid(a->argv[i]) && model_names_netdev_invalid(a->argv[i]))
-			return cmd_check_name(a, "name", a->argv[i], true);
+			return cmd_valid_name(a, "name", a->argv[i], true);
 	if (persist_del(ctx->config, a->argv, a->argc, &e))
 		return cmd_fail(&e);
 	view_persist_edited(ctx->config);

@@ -9,7 +9,7 @@
 #include "cmd/cmd.h"
 #include "kernel/nl.h"
 #include "diag/qpwatch.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "views/qp.h"
 
 int cmd_qp(struct cmd_ctx *ctx, const struct cli_args *a)
@@ -20,7 +20,7 @@ int cmd_qp(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct op_err e;
 	int err;
 
-	if (dev && (err = cmd_check_name(a, "device name", dev, true)))
+	if (dev && (err = cmd_valid_name(a, "device name", dev, true)))
 		return err;
 	err = cmd_netlink(ctx, &src.nl);
 	if (err)
@@ -28,9 +28,9 @@ int cmd_qp(struct cmd_ctx *ctx, const struct cli_args *a)
 	/* One reading cannot tell a QP resending from one idle: a second look, live. */
 	err = diag_qpwatch(&src, dev, model_sys_live(&ctx->sys) ? DIAG_QPWATCH_GLANCE_MS : 0, false, &w);
 	if (err == -ENODEV && dev)
-		return cmd_fail((explain_model_load(&e, err, ctx->sys.root, dev), &e));
+		return cmd_fail((op_err_model_load(&e, err, ctx->sys.root, dev), &e));
 	if (err)
-		return cmd_fail((explain_qp_dump(&e, err, nl_ext_msg(src.nl)), &e));
+		return cmd_fail((op_err_qp_dump(&e, err, nl_ext_msg(src.nl)), &e));
 	diag_qpwatch_mark(&w);
 	view_qp(ctx->out, &w.now->qs);
 	diag_qpwatch_free(&w);

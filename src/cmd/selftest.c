@@ -13,7 +13,7 @@
 #include "kernel/runloop.h"
 #include "views/selftest.h"
 #include "model/model.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "selftest/selftest.h"
 #include "selftest/sidechan.h"
 
@@ -47,7 +47,7 @@ static int st_options(const struct cli_args *a, const char *dev, struct st_opts 
 	} else if (cli_takes(a, "depth") && cli_str(a, "depth")) {
 		return cli_usage(a, "--depth is for --bench");
 	}
-	if (o->common.dev && cmd_check_name(a, "device name", o->common.dev, true))
+	if (o->common.dev && cmd_valid_name(a, "device name", o->common.dev, true))
 		return -EUSAGE;
 	return 0;
 }
@@ -98,13 +98,13 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 		/* Every rxe device. */
 		err = model_load(&src, NULL, (struct model_ask){ .ports = MODEL_PORTS_NONE }, &m);
 		if (err)
-			return cmd_fail((explain_model_load(&e, err, ctx->sys.root, NULL), &e));
+			return cmd_fail((op_err_model_load(&e, err, ctx->sys.root, NULL), &e));
 		for (size_t i = 0; i < m.n && n < 64; i++)
 			if (!strcmp(m.devs[i].driver, "rxe"))
 				devs[n++] = m.devs[i].name;
 		if (n == 0) {
 			model_free(&m);
-			return cmd_fail((explain_no_devices(&e, ctx->sys.root, "there is no rxe "
+			return cmd_fail((op_err_no_devices(&e, ctx->sys.root, "there is no rxe "
 						    "device to test ('rdmactl add rxe0 NETDEV' makes one)"), &e));
 		}
 	}

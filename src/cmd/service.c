@@ -23,7 +23,7 @@
 #include "kernel/nl.h"
 #include "kernel/runloop.h"
 #include "model/model.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/service.h"
 #include "ops/persist.h"
 #include "ops/link.h"
@@ -34,7 +34,7 @@ static int check_netdevs(const struct cli_args *a)
 	int err = 0;
 
 	for (int i = 0; !err && i < a->argc; i++)
-		err = cmd_check_name(a, "netdev", a->argv[i], false);
+		err = cmd_valid_name(a, "netdev", a->argv[i], false);
 	return err;
 }
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "model/model.h"
 #include "model/names.h"
 #include "cli/out.h"
@@ -25,14 +25,14 @@ static int load(struct cmd_ctx *ctx, const struct cli_args *a, struct model_ask 
 	struct op_err e;
 	int err;
 
-	if (dev && (err = cmd_check_name(a, "device name", dev, true)))
+	if (dev && (err = cmd_valid_name(a, "device name", dev, true)))
 		return err;
 	if (!sysfs_exists(ctx->sys.root, "/sys/class/infiniband"))
-		return cmd_fail((explain_no_class(&e, ctx->sys.root), &e));
+		return cmd_fail((op_err_no_class(&e, ctx->sys.root), &e));
 	src = cmd_model_src(ctx);
 	err = model_load(&src, dev, ask, m);
 	if (err)
-		return cmd_fail((explain_model_load(&e, err, ctx->sys.root, dev), &e));
+		return cmd_fail((op_err_model_load(&e, err, ctx->sys.root, dev), &e));
 	if (m->n == 0)
 		pr_err("no RDMA devices ('rdmactl add NAME NETDEV' creates an rxe link)");
 	return 0;

@@ -11,7 +11,7 @@
 #include "kernel/clock.h"
 #include "kernel/sysfs.h"
 #include "model/model.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "views/stat.h"
 
 /* One sample of DEV's (NULL: every device's) counters. */
@@ -24,7 +24,7 @@ static int sample(struct cmd_ctx *ctx, const char *dev, struct model *m)
 	err = model_load(&src, dev, (struct model_ask){ .ports = MODEL_PORTS_STATES,
 							.counters = true }, m);
 	if (err)
-		return cmd_fail((explain_model_load(&e, err, ctx->sys.root, dev), &e));
+		return cmd_fail((op_err_model_load(&e, err, ctx->sys.root, dev), &e));
 	return 0;
 }
 
@@ -39,7 +39,7 @@ int cmd_stat(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct op_err e;
 	int err;
 
-	if (dev && (err = cmd_check_name(a, "device name", dev, true)))
+	if (dev && (err = cmd_valid_name(a, "device name", dev, true)))
 		return err;
 	if (cli_str(a, "count") && !interval)
 		return cli_usage(a, "--count is for --interval: how many changes to print");
@@ -47,7 +47,7 @@ int cmd_stat(struct cmd_ctx *ctx, const struct cli_args *a)
 		return cli_usage(a, "--format prometheus is one sample in Prometheus's text format: "
 				 "not with --interval or -j");
 	if (!sysfs_exists(ctx->sys.root, "/sys/class/infiniband"))
-		return cmd_fail((explain_no_class(&e, ctx->sys.root), &e));
+		return cmd_fail((op_err_no_class(&e, ctx->sys.root), &e));
 	err = sample(ctx, dev, &m);
 	if (err)
 		return err;

@@ -11,7 +11,7 @@
 #include "kernel/nl.h"
 #include "kernel/verbs.h"
 #include "model/model.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 
 /* A column of the table: JSON gets the value, plain text pads it. */
 static void col(struct out *o, const char *key, const char *val, int width, bool last)
@@ -88,7 +88,7 @@ int cmd_status(struct cmd_ctx *ctx, const struct cli_args *a)
 		return err;
 	err = netdev_list(ctx->sys.root, &nds, &n);
 	if (err) {
-		cmd_fail((explain_netdev_list(&e, err, ctx->sys.root), &e));
+		cmd_fail((op_err_netdev_list(&e, err, ctx->sys.root), &e));
 		goto out;
 	}
 	rows = calloc(n + 1, sizeof(*rows));

@@ -10,7 +10,7 @@
 #include "cmd/cmd.h"
 #include "kernel/nl.h"
 #include "kernel/nldev.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/system.h"
 
 /* The modprobe.d directory tests give (RDMACTL_MODPROBE_D), NULL for the system's own. */

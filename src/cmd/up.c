@@ -16,7 +16,7 @@
 #include "kernel/netdev.h"
 #include "kernel/nl.h"
 #include "model/model.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/link.h"
 #include "selftest/selftest.h"
 
@@ -68,7 +68,7 @@ static int do_add(struct cmd_ctx *ctx, struct nl *nl, struct link_add_req *r)
 	src.nl = nl;
 	err = link_add(nl, r, &e);
 	if (!err && (err = model_load(&src, NULL, (struct model_ask){ .source = MODEL_NETLINK, .mtu = MODEL_MTU_LINK }, &m)))
-		explain_dump(&e, err, nl_ext_msg(nl));
+		op_err_dump(&e, err, nl_ext_msg(nl));
 	if (err)
 		cmd_fail(&e);
 	else if ((k = model_find(&m, r->made)))
@@ -121,7 +121,7 @@ int cmd_up(struct cmd_ctx *ctx, const struct cli_args *a)
 
 	/* Everything is checked before anything is loaded. */
 	if (a->argc) {
-		if ((err = cmd_check_name(a, "netdev", a->argv[0], false)))
+		if ((err = cmd_valid_name(a, "netdev", a->argv[0], false)))
 			return err;
 		snprintf(netdev, sizeof(netdev), "%s", a->argv[0]);
 	} else {

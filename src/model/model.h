@@ -158,7 +158,7 @@ struct nl;
  * Where the model is read from. The running system: ROOT "" and NL a netlink
  * socket, VERBS true for libibverbs to give what it gives better (a GID table
  * in one call, a device's MTUs). A fixture: ROOT its directory and NL its
- * captured netlink answers (nl_open_replay of model_netlink_capture(ROOT)),
+ * captured netlink answers (nl_open_replay of model_netlink_recording(ROOT)),
  * VERBS false. NL is asked only for a netlink list.
  */
 struct model_src {
@@ -168,7 +168,7 @@ struct model_src {
 };
 
 /* Where a fixture ROOT keeps its captured netlink answers, in BUF. */
-void model_netlink_capture(const char *root, char *buf, size_t len);
+void model_netlink_recording(const char *root, char *buf, size_t len);
 
 /*
  * Reads every device (or only ONLY when not NULL) from SRC: sysfs

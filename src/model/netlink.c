@@ -14,7 +14,7 @@
 #include "model/model.h"
 #include "model/sources.h"
 
-void model_netlink_capture(const char *root, char *buf, size_t len)
+void model_netlink_recording(const char *root, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/netlink/rdma", root);
 }

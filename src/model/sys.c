@@ -44,7 +44,7 @@ int model_sys_rdma(struct model_sys *s, struct nl **nl)
 		} else {
 			char path[4096];
 
-			model_netlink_capture(s->root, path, sizeof(path));
+			model_netlink_recording(s->root, path, sizeof(path));
 			err = nl_open_replay(path, &s->rdma);
 		}
 	}

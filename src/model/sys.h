@@ -37,7 +37,7 @@ void model_sys_forget(struct model_sys *s);
 bool model_sys_live(const struct model_sys *s);
 /*
  * The RDMA netlink, opened now on first use: a socket on the running system,
- * the fixture's recorded answers (model_netlink_capture) on a fixture. The
+ * the fixture's recorded answers (model_netlink_recording) on a fixture. The
  * same error each time after a failure; S keeps the socket.
  */
 int model_sys_rdma(struct model_sys *s, struct nl **nl);

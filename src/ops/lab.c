@@ -20,7 +20,7 @@
 #include "kernel/roce.h"
 #include "kernel/rtnl.h"
 #include "kernel/sysfs.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/lab.h"
 #include "ops/lab_node.h"
 #include "ops/link.h"
@@ -123,7 +123,7 @@ static int node_setup(void *arg, void *out, struct op_err *e)
 				  nd->addr, a->l->prefix, nd->netns);
 	err = nl_open(&nl, NETLINK_RDMA);
 	if (err)
-		return explain_netlink_open(e, err, "");
+		return op_err_netlink_open(e, err, "");
 	err = link_add(nl, &req, e);
 	nl_close(nl);
 	if (err)
@@ -145,7 +145,7 @@ static int node_unlink(void *arg, void *out, struct op_err *e)
 	int err = nl_open(&nl, NETLINK_RDMA);
 
 	if (err)
-		return explain_netlink_open(e, err, "");
+		return op_err_netlink_open(e, err, "");
 	err = link_del_name(nl, arg, e);
 	nl_close(nl);
 	*(bool *)out = err == 1;
@@ -233,7 +233,7 @@ static int node_add(struct nl *r, const struct lab *l, size_t i, int mode, struc
 	if (!err && mode == 0) {
 		err = nl_open(&nl, NETLINK_RDMA);
 		if (err) {
-			explain_netlink_open(e, err, "");
+			op_err_netlink_open(e, err, "");
 		} else {
 			err = link_move(nl, ns, fd, ns, e);
 			nl_close(nl);
@@ -258,7 +258,7 @@ int lab_add(const struct lab *l, struct op_err *e)
 
 	err = nl_open(&nl, NETLINK_RDMA);
 	if (err)
-		return explain_netlink_open(e, err, "");
+		return op_err_netlink_open(e, err, "");
 	err = system_get(nl, &sys, e);
 	nl_close(nl);
 	if (err)

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "kernel/netns.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/lab_node.h"
 
 /*

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/lab.h"
 #include "ops/lab_node.h"
 #include "selftest/selftest.h"

@@ -11,7 +11,7 @@
 #include "kernel/nl.h"
 #include "kernel/nldev.h"
 #include "model/model.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/link.h"
 #include "ops/system.h"
 
@@ -107,7 +107,7 @@ int link_add(struct nl *nl, struct link_add_req *r, struct op_err *e)
 	 */
 	err = r->name && !r->exist_ok ? 0 : devices(nl, &m);
 	if (err)
-		return explain_dump(e, err, nl_ext_msg(nl));
+		return op_err_dump(e, err, nl_ext_msg(nl));
 	k = r->name ? NULL : model_rxe_on(&m, r->netdev);
 	if (k && r->exist_ok)
 		snprintf(r->made, sizeof(r->made), "%s", k->name);
@@ -127,7 +127,7 @@ int link_add(struct nl *nl, struct link_add_req *r, struct op_err *e)
 			snprintf(ext, sizeof(ext), "%s", nl_ext_msg(nl));
 			model_free(&m);
 			devices(nl, &m);
-			explain_newlink(e, err, ext, live, &m, r->made, r->netdev);
+			op_err_newlink(e, err, ext, live, &m, r->made, r->netdev);
 		}
 		r->created = !err;
 	}
@@ -142,7 +142,7 @@ int link_del(struct nl *nl, const struct rdma_dev *d, struct op_err *e)
 	if (err == -ENODEV || err == -ENOENT)
 		return 0;	/* gone meanwhile: what was asked */
 	if (err)
-		return explain_dellink(e, err, nl_ext_msg(nl), d->name);
+		return op_err_dellink(e, err, nl_ext_msg(nl), d->name);
 	return 0;
 }
 
@@ -155,7 +155,7 @@ int link_del_name(struct nl *nl, const char *name, struct op_err *e)
 			     (struct model_ask){ .source = MODEL_NETLINK, .ports = MODEL_PORTS_NONE }, &m);
 
 	if (err)
-		return explain_dump(e, err, nl_ext_msg(nl));
+		return op_err_dump(e, err, nl_ext_msg(nl));
 	d = model_find(&m, name);
 	if (d && model_dev_is_rxe(d)) {
 		err = link_del(nl, d, e);
@@ -178,7 +178,7 @@ static int select_rxe(const struct model *m, const char *word, bool netdev_only,
 	if (err == -ENODEV)
 		err = model_select_rxe(m, NULL, word, targets, n, &bad);
 	if (err)
-		return explain_select(e, err, word, netdev_only, bad);
+		return op_err_select(e, err, word, netdev_only, bad);
 	return 0;
 }
 
@@ -199,7 +199,7 @@ static int refuse_busy(struct nl *nl, const struct rdma_dev *const *targets, siz
 	for (size_t i = 0; i < n; i++)
 		busy += u[i].count > 0;
 	if (busy)
-		explain_busy(e, u, n);
+		op_err_busy(e, u, n);
 	free(u);
 	return busy ? -EBUSY : 0;
 }
@@ -241,7 +241,7 @@ int link_move(struct nl *nl, const char *name, int nsfd, const char *spec, struc
 			     (struct model_ask){ .source = MODEL_NETLINK, .ports = MODEL_PORTS_NONE }, &m);
 
 	if (err)
-		return explain_dump(e, err, nl_ext_msg(nl));
+		return op_err_dump(e, err, nl_ext_msg(nl));
 	d = model_find(&m, name);
 	if (!d) {
 		model_free(&m);

@@ -16,7 +16,7 @@
 #include "kernel/safe.h"
 #include "kernel/spawn.h"
 #include "model/model.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/link.h"
 #include "ops/module.h"
 #include "ops/module_source.h"
@@ -84,7 +84,7 @@ static int missing(struct module_install_req *r, struct op_err *e)
 	}
 	for (size_t i = 0; i < n; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), " %s", pkgs[i]);
-	return explain_build_needs(e, k->kver, !*k->headers, !r->source && !*k->source, !have_dkms,
+	return op_err_build_needs(e, k->kver, !*k->headers, !r->source && !*k->source, !have_dkms,
 				   list);
 }
 
@@ -170,7 +170,7 @@ static int dkms_install(struct module_install_req *r, const char *dir, struct op
 
 			first_error(r->version, first, sizeof(first), kept, sizeof(kept));
 			if (*first)
-				explain_build_failed(e, err, first, kept);
+				op_err_build_failed(e, err, first, kept);
 		}
 	}
 	if (!err) {
@@ -213,7 +213,7 @@ static int load_and_prove(struct nl *nl, struct module_install_req *r, struct op
 	int err = service_load_modules(res, e);
 
 	if (err) {
-		explain_not_loaded(e, err);
+		op_err_not_loaded(e, err);
 		return err;
 	}
 	r->loaded = true;
@@ -228,7 +228,7 @@ int module_install(struct nl *nl, struct module_install_req *r, struct op_err *e
 
 	err = kbuild_facts(r->kver, &r->k);
 	if (err)
-		return explain_kbuild_facts(e, err, r->kver);
+		return op_err_kbuild_facts(e, err, r->kver);
 	if (r->k.origin != RXE_NONE && !r->force) {
 		r->unchanged = r->k.origin == RXE_DKMS ? "rdma_rxe is installed already, by DKMS" :
 			       r->k.origin == RXE_BUILTIN ? "the kernel has rdma_rxe built in" :
@@ -245,7 +245,7 @@ int module_install(struct nl *nl, struct module_install_req *r, struct op_err *e
 		const char *pkgs[] = { r->package };
 
 		if (!r->install_deps)
-			return explain_distro_package(e, r->k.kver, r->package);
+			return op_err_distro_package(e, r->k.kver, r->package);
 		err = tools_apt_install(pkgs, 1, r->progress, e);
 		if (err)
 			return err;
@@ -280,7 +280,7 @@ int module_install(struct nl *nl, struct module_install_req *r, struct op_err *e
 		struct kbuild after;
 
 		if (kbuild_facts(r->k.kver, &after) == 0 && after.origin == RXE_NONE)
-			return explain_not_installed(e, r->k.kver, *r->package ? r->package : NULL);
+			return op_err_not_installed(e, r->k.kver, *r->package ? r->package : NULL);
 	}
 	return r->k.running ? load_and_prove(nl, r, e) : 0;
 }
@@ -347,13 +347,13 @@ int module_remove(struct nl *nl, struct module_remove_req *r, struct op_err *e)
 	int err = kbuild_facts(r->kver, &r->k);
 
 	if (err)
-		return explain_kbuild_facts(e, err, r->kver);
+		return op_err_kbuild_facts(e, err, r->kver);
 	if (!*r->k.dkms_version) {
 		r->unchanged = "rdma_rxe was not installed for this kernel by 'rdmactl module install'";
 		return 0;
 	}
 	if (!ours(r->k.dkms_version))
-		return explain_not_ours(e, r->k.dkms_version);
+		return op_err_not_ours(e, r->k.dkms_version);
 	if (r->k.running && r->k.loaded) {
 		const struct model_src src = { .root = "", .nl = nl };
 		const struct rdma_dev **t = NULL;
@@ -363,7 +363,7 @@ int module_remove(struct nl *nl, struct module_remove_req *r, struct op_err *e)
 
 		err = model_load(&src, NULL, (struct model_ask){ .source = MODEL_NETLINK }, &m);
 		if (err)
-			return explain_dump(e, err, nl_ext_msg(nl));
+			return op_err_dump(e, err, nl_ext_msg(nl));
 		/* A device in use would hang the unload: nothing is removed. */
 		err = link_pick(nl, &m, NULL, 0, false, r->wait, &t, &n, e);
 		free(t);
@@ -384,7 +384,7 @@ int module_remove(struct nl *nl, struct module_remove_req *r, struct op_err *e)
 		if (kbuild_facts(r->k.kver, &after) == 0 &&
 		    (*after.dkms_version || (after.origin == RXE_DKMS && *after.module_path &&
 					     access(after.module_path, F_OK) == 0)))
-			return explain_dkms_kept(e, r->k.dkms_version, after.module_path, o.text);
+			return op_err_dkms_kept(e, r->k.dkms_version, after.module_path, o.text);
 	}
 	snprintf(dir, sizeof(dir), SRC_ROOT "/rdma_rxe-%s", r->k.dkms_version);
 	tools_rm_tree(dir);

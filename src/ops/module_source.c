@@ -11,7 +11,7 @@
 
 #include "kernel/kbuild.h"
 #include "kernel/spawn.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/module_source.h"
 #include "ops/tools.h"
 
@@ -26,7 +26,7 @@ static int tarball_top(const char *tarball, char *top, size_t len, struct op_err
 	if (err)
 		return err;
 	if (!o.len || o.text[0] == '/' || !memchr(o.text, '/', o.len))
-		return explain_source(e, -EINVAL, SRC_NO_TOP_DIR, tarball);
+		return op_err_source(e, -EINVAL, SRC_NO_TOP_DIR, tarball);
 	snprintf(top, len, "%.*s", (int)((char *)memchr(o.text, '/', o.len) - o.text + 1), o.text);
 	return 0;
 }
@@ -54,7 +54,7 @@ static int tarball_version(const char *tarball, char *buf, size_t len,
 	if (err)
 		return err;
 	if (!mkdtemp(dir))
-		return explain_file(e, -errno, FILE_TEMP, "/tmp");
+		return op_err_file(e, -errno, FILE_TEMP, "/tmp");
 	snprintf(path, sizeof(path), "%s/Makefile", dir);
 	f = fopen(path, "w");
 	if (f) {
@@ -64,7 +64,7 @@ static int tarball_version(const char *tarball, char *buf, size_t len,
 	err = kbuild_makefile_version(dir, buf, len);
 	unlink(path);
 	rmdir(dir);
-	return err ? explain_source(e, err, SRC_NO_VERSION, tarball) : 0;
+	return err ? op_err_source(e, err, SRC_NO_VERSION, tarball) : 0;
 }
 
 static bool is_dir(const char *p)
@@ -92,11 +92,11 @@ int module_source_pick_version(struct module_install_req *r, struct op_err *e)
 		int err;
 
 		if (access(src, R_OK))
-			return explain_source(e, -errno, SRC_UNREADABLE, src);
+			return op_err_source(e, -errno, SRC_UNREADABLE, src);
 		err = is_dir(src) ? kbuild_makefile_version(src, have, sizeof(have)) :
 				    tarball_version(src, have, sizeof(have), r->progress, e);
 		if (err && is_dir(src))
-			return explain_source(e, err, SRC_NO_VERSION, src);
+			return op_err_source(e, err, SRC_NO_VERSION, src);
 		if (err)
 			return err;
 		snprintf(want, sizeof(want), "%s", k->upstream);
@@ -104,7 +104,7 @@ int module_source_pick_version(struct module_install_req *r, struct op_err *e)
 	snprintf(r->version, sizeof(r->version), "%s", have);
 	if (!*want || strcmp(have, want)) {
 		if (!r->force)
-			return explain_source_version(e, have, k->kver, want,
+			return op_err_source_version(e, have, k->kver, want,
 						      r->source ? NULL : k->series);
 		r->version_forced = true;
 	}
@@ -119,7 +119,7 @@ static int write_conf(const char *dir, const char *version, struct op_err *e)
 	snprintf(path, sizeof(path), "%s/dkms.conf", dir);
 	f = fopen(path, "w");
 	if (!f)
-		return explain_file(e, -errno, FILE_WRITE, path);
+		return op_err_file(e, -errno, FILE_WRITE, path);
 	fprintf(f, MODULE_MARK "\n"
 		"PACKAGE_NAME=\"rdma_rxe\"\n"
 		"PACKAGE_VERSION=\"%s\"\n"
@@ -130,7 +130,7 @@ static int write_conf(const char *dir, const char *version, struct op_err *e)
 		"CLEAN=\"true\"\n"
 		"AUTOINSTALL=\"yes\"\n", version);
 	if (fclose(f))
-		return explain_file(e, -EIO, FILE_WRITE, path);
+		return op_err_file(e, -EIO, FILE_WRITE, path);
 	return 0;
 }
 
@@ -166,12 +166,12 @@ static int extract(const char *tarball, const char *dir, const struct spawn_prog
 	strcat(top, "drivers/infiniband/sw/rxe");
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", dir);
 	if (!mkdtemp(tmp))
-		return explain_file(e, -errno, FILE_MKDIR_BESIDE, dir);
+		return op_err_file(e, -errno, FILE_MKDIR_BESIDE, dir);
 	err = tools_run(argv, "extracting drivers/infiniband/sw/rxe", p, &o, e,
 		  "cannot extract the rxe source");
 	snprintf(from, sizeof(from), "%s/%s", tmp, top);
 	if (!err && rename(from, dir) < 0)
-		err = explain_file(e, -errno, FILE_MOVE_TO, dir);
+		err = op_err_file(e, -errno, FILE_MOVE_TO, dir);
 	tools_rm_tree(tmp);
 	return err;
 }
@@ -189,7 +189,7 @@ int module_source_stage(struct module_install_req *r, const char *dir, struct op
 		const char *argv[] = { "cp", "-a", from, dir, NULL };
 
 		if (mkdir(dir, 0755) < 0)
-			return explain_file(e, -errno, FILE_MKDIR, dir);
+			return op_err_file(e, -errno, FILE_MKDIR, dir);
 		snprintf(from, sizeof(from), "%s/drivers/infiniband/sw/rxe/.", src);
 		err = tools_run(argv, NULL, NULL, &o, e, "cannot copy the rxe source");
 	} else {
@@ -199,6 +199,6 @@ int module_source_stage(struct module_install_req *r, const char *dir, struct op
 		return err;
 	snprintf(probe, sizeof(probe), "%s/rxe.c", dir);
 	if (access(probe, F_OK))
-		return explain_source(e, -ENOENT, SRC_NO_RXE, src);
+		return op_err_source(e, -ENOENT, SRC_NO_RXE, src);
 	return write_conf(dir, r->version, e);
 }

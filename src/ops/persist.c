@@ -12,7 +12,7 @@
 #include "kernel/nl.h"
 #include "kernel/safe.h"
 #include "model/names.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/persist.h"
 #include "ops/link.h"
 
@@ -46,7 +46,7 @@ int persist_lock(const char *path, struct op_err *e)
 
 	if (!strcmp(path, RDMACTL_CONF_DEFAULT) && mkdir(RDMACTL_CONF_DIR, 0755) < 0 &&
 	    errno != EEXIST)
-		return explain_file(e, -errno, FILE_MKDIR, RDMACTL_CONF_DIR);
+		return op_err_file(e, -errno, FILE_MKDIR, RDMACTL_CONF_DIR);
 	fd = safe_lock(path, wait_ms, &p);
 	if (fd >= 0)
 		return fd;
@@ -54,7 +54,7 @@ int persist_lock(const char *path, struct op_err *e)
 		return op_err_set(e, fd, NULL, "cannot edit %s: another rdmactl has been editing it "
 				  "for %d s (it holds its directory's lock); try again when it is "
 				  "done, or wait longer (RDMACTL_LOCK_TIMEOUT)", path, wait_ms / 1000);
-	return explain_conf_save(e, fd, path, &p);
+	return op_err_conf_save(e, fd, path, &p);
 }
 
 void persist_unlock(int lock)
@@ -68,7 +68,7 @@ int persist_load(const char *path, struct conf *c, struct op_err *e)
 	struct safe_path p;
 	int err = model_conf_load(path, c, msg, sizeof(msg), &p);
 
-	return err ? explain_conf_load(e, err, path, msg, &p) : 0;
+	return err ? op_err_conf_load(e, err, path, msg, &p) : 0;
 }
 
 int persist_save(const char *path, const struct conf *c, struct op_err *e)
@@ -77,7 +77,7 @@ int persist_save(const char *path, const struct conf *c, struct op_err *e)
 	/* Under persist_lock, which made the default file's directory when missing. */
 	int err = model_conf_save(c, path, &p);
 
-	return err ? explain_conf_save(e, err, path, &p) : 0;
+	return err ? op_err_conf_save(e, err, path, &p) : 0;
 }
 
 bool persist_is_symlink(const char *path, char *target, size_t len)
@@ -101,7 +101,7 @@ static int record(const char *path, struct conf *c, const char *name, const char
 		return 0;	/* there already */
 	if (err == 0)
 		return 1;
-	return explain_persist_conflict(e, err, name, err == -EEXIST ? model_conf_find(c, name)->netdev :
+	return op_err_persist_conflict(e, err, name, err == -EEXIST ? model_conf_find(c, name)->netdev :
 					err == -EBUSY ? model_conf_find_netdev(c, netdev)->name : "",
 					path, netdev);
 }
@@ -136,7 +136,7 @@ static int del_locked(const char *path, char *const *words, int n, struct op_err
 		for (size_t k = 0; k < c.n && !found; k++)
 			found = !strcmp(c.e[k].name, words[i]) || !strcmp(c.e[k].netdev, words[i]);
 		if (!found)
-			err = explain_persist_absent(e, words[i], path);
+			err = op_err_persist_absent(e, words[i], path);
 	}
 	for (int i = 0; !err && i < n; i++)
 		model_conf_del(&c, words[i]);
@@ -178,7 +178,7 @@ int persist_add_link(struct nl *nl, const char *path, struct link_add_req *r, st
 		struct op_err undo;
 
 		/* Nothing half-done: the link goes with the failed record. */
-		explain_persist_undo(e, r->made, link_del_name(nl, r->made, &undo), undo.what);
+		op_err_persist_undo(e, r->made, link_del_name(nl, r->made, &undo), undo.what);
 		r->created = false;
 	}
 	model_conf_free(&c);
@@ -203,7 +203,7 @@ int persist_start(struct nl *nl, const char *path, const struct conf *c,
 			   r.created ? START_ADDED : START_PRESENT;
 		if (!err || err == -ENODEV)
 			continue;
-		ret = explain_at_line(e, !ret, path, x->line, &one);
+		ret = op_err_at_line(e, !ret, path, x->line, &one);
 	}
 	return ret;
 }
@@ -238,17 +238,17 @@ static int write_wants(const char *dir, const char *netdev, struct op_err *e)
 	model_names_unit_escape(esc, sizeof(esc), netdev);
 	if (snprintf(sub, sizeof(sub), "%s/sys-subsystem-net-devices-%s.device.d", dir, esc) >=
 	    (int)sizeof(sub))
-		return explain_file(e, -ENAMETOOLONG, FILE_WRITE, dir);
+		return op_err_file(e, -ENAMETOOLONG, FILE_WRITE, dir);
 	snprintf(file, sizeof(file), "%s/rdmactl.conf", sub);
 	if (mkdir(sub, 0755) && errno != EEXIST)
-		return explain_file(e, -errno, FILE_MKDIR, sub);
+		return op_err_file(e, -errno, FILE_MKDIR, sub);
 	/*
 	 * The drop-in and its directory are rdmactl's own: a symlink found in
 	 * either place is someone else's, and nothing is written through it
 	 * (the links file, which an admin may keep elsewhere, is followed).
 	 */
 	if (lstat(sub, &st) < 0)
-		return explain_file(e, -errno, FILE_MKDIR, sub);
+		return op_err_file(e, -errno, FILE_MKDIR, sub);
 	if (!S_ISDIR(st.st_mode))
 		return op_err_set(e, -EINVAL, NULL, "will not write into %s: it is %s, not a "
 				  "directory of rdmactl's own; remove it and run this again", sub,
@@ -260,13 +260,13 @@ static int write_wants(const char *dir, const char *netdev, struct op_err *e)
 	n = asprintf(&text, "# Made by rdmactl's generator from the persistent-links file.\n"
 		     "[Unit]\nWants=rdmactl-link@%s.service\n", esc);
 	if (n < 0)
-		return explain_file(e, -ENOMEM, FILE_WRITE, file);
+		return op_err_file(e, -ENOMEM, FILE_WRITE, file);
 	/* As every file rdmactl writes: a regular file, replaced whole (safefile.h). */
 	err = safe_write(file, text, (size_t)n, 0644, &p);
 	free(text);
 	if (err == -ENOTREG)
-		return explain_not_regular(e, "write", file, &p, NULL);
-	return err ? explain_file(e, err, FILE_WRITE, file) : 0;
+		return op_err_not_regular(e, "write", file, &p, NULL);
+	return err ? op_err_file(e, err, FILE_WRITE, file) : 0;
 }
 
 int persist_wants(const char *path, const char *dir, struct op_err *e)

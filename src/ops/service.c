@@ -6,7 +6,7 @@
 
 #include "kernel/nl.h"
 #include "model/sys.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/service.h"
 
 int service_start(struct model_sys *sys, const char *config, char *const *netdevs, int n,
@@ -27,7 +27,7 @@ int service_start(struct model_sys *sys, const char *config, char *const *netdev
 		return err;
 	err = model_sys_rdma(sys, &nl);
 	if (err)
-		return explain_netlink_open(e, err, sys->root);
+		return op_err_netlink_open(e, err, sys->root);
 	r->state = calloc(r->conf.n + 1, sizeof(*r->state));
 	if (!r->state)
 		return op_err_set(e, -ENOMEM, NULL, "out of memory");
@@ -52,9 +52,9 @@ int service_load_modules(struct service_module res[RXE_NMODULES], struct op_err 
 		res[i] = (struct service_module){ rxe_modules[i], KMOD_ABSENT, KMOD_ABSENT, -ENOENT };
 	err = kmods_open(&km);
 	if (err)
-		return explain_kmod_index(e, err);
+		return op_err_kmod_index(e, err);
 	/* No module can help a kernel built without RDMA: that alone is said. */
-	if (kmods_state(km, rxe_modules[0]) == KMOD_ABSENT && explain_kernel_no_rdma(e, "")) {
+	if (kmods_state(km, rxe_modules[0]) == KMOD_ABSENT && op_err_kernel_no_rdma(e, "")) {
 		kmods_close(km);
 		return e->err;
 	}
@@ -67,11 +67,11 @@ int service_load_modules(struct service_module res[RXE_NMODULES], struct op_err 
 		if (!r->err)
 			continue;
 		if (!ret) {
-			ret = explain_modprobe(e, r->err, "", r->name);
+			ret = op_err_modprobe(e, r->err, "", r->name);
 		} else {
 			struct op_err more;
 
-			explain_modprobe(&more, r->err, "", r->name);
+			op_err_modprobe(&more, r->err, "", r->name);
 			op_err_add(e, "%s", more.what);
 		}
 	}
@@ -86,9 +86,9 @@ int service_unload_module(const char *name, enum kmod_state *after, struct op_er
 
 	err = kmods_open(&km);
 	if (err)
-		return explain_kmod_index(e, err);
+		return op_err_kmod_index(e, err);
 	err = kmods_unload(km, name);
 	*after = kmods_state(km, name);
 	kmods_close(km);
-	return err ? explain_rmmod(e, err, name) : 0;
+	return err ? op_err_rmmod(e, err, name) : 0;
 }

@@ -14,7 +14,7 @@
 #include "kernel/nldev.h"
 #include "kernel/safe.h"
 #include "kernel/sysfs.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/system.h"
 
 int system_get(struct nl *nl, struct nldev_sys *s, struct op_err *e)
@@ -79,19 +79,19 @@ int system_persist_netns_mode(const char *dir, int mode, char *had, size_t hadle
 	if (err == -ENOENT)
 		len = 0;
 	else if (err)
-		return explain_conf_save(e, err, path, &p);
+		return op_err_conf_save(e, err, path, &p);
 	if (len > hadlen - 2)
 		return op_err_set(e, -EFBIG, NULL, "%s is longer than rdmactl writes it: it is not "
 				  "rdmactl's, and is left as it is (remove it, or edit it by hand)", path);
 	had[len] = '\0';
 	if (mode == 0) {
 		err = safe_write(path, text, sizeof(text) - 1, 0644, &p);
-		return err ? explain_conf_save(e, err, path, &p) : 0;
+		return err ? op_err_conf_save(e, err, path, &p) : 0;
 	}
 	if (!len && err == -ENOENT)
 		return 0;
 	if (unlink(p.target) < 0)
-		return explain_conf_save(e, -errno, path, &p);
+		return op_err_conf_save(e, -errno, path, &p);
 	return 0;
 }
 

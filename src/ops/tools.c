@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "kernel/spawn.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 #include "ops/tools.h"
 
 /*
@@ -38,11 +38,11 @@ int tools_run(const char *const argv[], const char *label, const struct spawn_pr
 	int err = spawn_run(argv, label, p, o);
 
 	if (err)
-		return explain_tool(e, err, what, argv[0], 0, "", 0);
+		return op_err_tool(e, err, what, argv[0], 0, "", 0);
 	if (o->status) {
 		const char *why = why_line(o, argv[0]);
 
-		return explain_tool(e, 0, what, argv[0], o->status, why, strcspn(why, "\n"));
+		return op_err_tool(e, 0, what, argv[0], o->status, why, strcspn(why, "\n"));
 	}
 	return 0;
 }

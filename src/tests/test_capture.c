@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests for model/capture.c on packets captured in the test bed
- * (bats/fixtures/wire, tools/capture-wire): rxe0 and rxe1 talking over a
+ * (bats/fixtures/packets, tools/capture-packets): rxe0 and rxe1 talking over a
  * veth pair, tcpdump on veth0, the stock programs and a failing one.
  */
 #include <stdarg.h>
@@ -42,7 +42,7 @@ static struct trace load(const char *name)
 	const u_char *d;
 	pcap_t *pc;
 
-	snprintf(path, sizeof(path), "%s/wire/%s.pcap", dir ? dir : "bats/fixtures", name);
+	snprintf(path, sizeof(path), "%s/packets/%s.pcap", dir ? dir : "bats/fixtures", name);
 	pc = pcap_open_offline(path, err);
 	if (!pc)
 		fail_msg("%s: %s", path, err);

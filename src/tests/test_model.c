@@ -154,7 +154,7 @@ static void netlink_agrees_with_sysfs(void **state)
 	struct model nm, sm;
 
 	(void)state;
-	model_netlink_capture(src.root, path, sizeof(path));
+	model_netlink_recording(src.root, path, sizeof(path));
 	assert_int_equal(nl_open_replay(path, &src.nl), 0);
 	assert_int_equal(model_load(&src, NULL, NL_ASK, &nm), 0);
 	assert_int_equal(model_load(sysfs("two-netdevs"), NULL, ALL, &sm), 0);
@@ -193,7 +193,7 @@ static void facts_whatever_the_source(void **state)
 	char path[600];
 
 	(void)state;
-	model_netlink_capture(src.root, path, sizeof(path));
+	model_netlink_recording(src.root, path, sizeof(path));
 	assert_int_equal(nl_open_replay(path, &src.nl), 0);
 	/* The netlink's list, with the GIDs and counters only sysfs has. */
 	assert_int_equal(model_load(&src, NULL,

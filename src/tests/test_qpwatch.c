@@ -37,7 +37,7 @@ static int watch(const char *name, unsigned int ms, bool diagnose, struct diag_q
 	char path[600];
 	int err;
 
-	model_netlink_capture(src.root, path, sizeof(path));
+	model_netlink_recording(src.root, path, sizeof(path));
 	assert_int_equal(nl_open_replay(path, &src.nl), 0);
 	err = diag_qpwatch(&src, NULL, ms, diagnose, w);
 	nl_close(src.nl);

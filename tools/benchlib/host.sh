@@ -154,14 +154,14 @@ measure_capture_read() {
 	echo "## Reading a capture file of many conversations (on the host)"
 	echo
 	echo "\`rdmactl capture -r FILE\` against \`tcpdump -r FILE -nn\`, both printing every packet"
-	echo "to /dev/null; FILE the first request and answer of bats/fixtures/wire/bad-rkey.pcap"
+	echo "to /dev/null; FILE the first request and answer of bats/fixtures/packets/bad-rkey.pcap"
 	echo "made again for N QP pairs (tools/pcap-many): 2N packets, 2N conversations."
 	echo "rdmactl also keeps every conversation for its summary. Milliseconds, median of"
 	echo "$repeat runs, the two in turn."
 	echo
 	table_head
 	for n in 25000 50000; do
-		tools/pcap-many bats/fixtures/wire/bad-rkey.pcap "$tmpd/$n.pcap" "$n"
+		tools/pcap-many bats/fixtures/packets/bad-rkey.pcap "$tmpd/$n.pcap" "$n"
 	done
 	read_mine() { mine+=$(time_ms 1 "$R" capture -r "$tmpd/$n.pcap")$'\n'; }
 	read_peer() { theirs+=$(time_ms 1 tcpdump -r "$tmpd/$n.pcap" -nn)$'\n'; }

@@ -16,7 +16,7 @@
 #include "kernel/safe.h"
 #include "kernel/sysfs.h"
 #include "model/model.h"
-#include "ops/explain.h"
+#include "ops/op_err.h"
 
 static void vadd(struct op_err *e, const char *fmt, va_list ap)
 {
@@ -85,12 +85,12 @@ static int no_rdma(struct op_err *e, int err, const char *root, const char *why)
 			  release_name(root), why);
 }
 
-int explain_netlink_open(struct op_err *e, int err, const char *root)
+int op_err_netlink_open(struct op_err *e, int err, const char *root)
 {
 	char path[4096];
 
 	/* A fixture's netlink is its capture. */
-	model_netlink_capture(root, path, sizeof(path));
+	model_netlink_recording(root, path, sizeof(path));
 	if (*root && err == -ENOENT)
 		return op_err_set(e, err, NULL, "the fixture %s has no captured netlink answers "
 				  "(%s): capture it again with tools/capture-sysfs", root, path);
@@ -102,7 +102,7 @@ int explain_netlink_open(struct op_err *e, int err, const char *root)
 	return op_err_set(e, err, NULL, "cannot open the RDMA netlink socket");
 }
 
-bool explain_kernel_no_rdma(struct op_err *e, const char *root)
+bool op_err_kernel_no_rdma(struct op_err *e, const char *root)
 {
 	struct kconfig k;
 	char why[300];
@@ -118,11 +118,11 @@ bool explain_kernel_no_rdma(struct op_err *e, const char *root)
 	return none;
 }
 
-int explain_no_devices(struct op_err *e, const char *root, const char *fmt, ...)
+int op_err_no_devices(struct op_err *e, const char *root, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (explain_kernel_no_rdma(e, root))
+	if (op_err_kernel_no_rdma(e, root))
 		return e->err;
 	va_start(ap, fmt);
 	vset(e, -ENODEV, NULL, fmt, ap);
@@ -130,14 +130,14 @@ int explain_no_devices(struct op_err *e, const char *root, const char *fmt, ...)
 	return -ENODEV;
 }
 
-int explain_no_class(struct op_err *e, const char *root)
+int op_err_no_class(struct op_err *e, const char *root)
 {
-	return explain_no_devices(e, root, "%s/sys/class/infiniband is missing: the RDMA core "
+	return op_err_no_devices(e, root, "%s/sys/class/infiniband is missing: the RDMA core "
 				  "is not loaded ('rdmactl start' loads it) or not built into "
 				  "this kernel", root);
 }
 
-int explain_dump(struct op_err *e, int err, const char *ext)
+int op_err_dump(struct op_err *e, int err, const char *ext)
 {
 	if (err == -ENOMSG)
 		return op_err_set(e, err, ext, "cannot list the RDMA devices: the fixture's netlink "
@@ -146,7 +146,7 @@ int explain_dump(struct op_err *e, int err, const char *ext)
 	return op_err_set(e, err, ext, "cannot list the RDMA devices");
 }
 
-int explain_qp_dump(struct op_err *e, int err, const char *ext)
+int op_err_qp_dump(struct op_err *e, int err, const char *ext)
 {
 	if (err == -ENOMSG)
 		return op_err_set(e, err, ext, "cannot list the QPs: the fixture's netlink capture "
@@ -157,7 +157,7 @@ int explain_qp_dump(struct op_err *e, int err, const char *ext)
 	return op_err_set(e, err, ext, "cannot list the QPs");
 }
 
-int explain_newlink(struct op_err *e, int err, const char *ext, const char *root,
+int op_err_newlink(struct op_err *e, int err, const char *ext, const char *root,
 		    const struct model *m, const char *name, const char *netdev)
 {
 	const struct rdma_dev *other;
@@ -207,14 +207,14 @@ int explain_newlink(struct op_err *e, int err, const char *ext, const char *root
 	}
 }
 
-int explain_dellink(struct op_err *e, int err, const char *ext, const char *name)
+int op_err_dellink(struct op_err *e, int err, const char *ext, const char *name)
 {
 	if (err == -EPERM)
 		return op_err_set(e, err, ext, "cannot delete %s: %s", name, no_priv);
 	return op_err_set(e, err, ext, "cannot delete %s", name);
 }
 
-int explain_select(struct op_err *e, int err, const char *word, bool netdev_only,
+int op_err_select(struct op_err *e, int err, const char *word, bool netdev_only,
 		   const struct rdma_dev *bad)
 {
 	if (err == -EPERM)
@@ -226,7 +226,7 @@ int explain_select(struct op_err *e, int err, const char *word, bool netdev_only
 			  "one ('rdmactl link' lists the rxe links)", word);
 }
 
-int explain_busy(struct op_err *e, const struct dev_use *u, size_t n)
+int op_err_busy(struct op_err *e, const struct dev_use *u, size_t n)
 {
 	e->err = -EBUSY;
 	e->ext[0] = e->what[0] = '\0';
@@ -241,7 +241,7 @@ int explain_busy(struct op_err *e, const struct dev_use *u, size_t n)
 	return -EBUSY;
 }
 
-int explain_modprobe(struct op_err *e, int err, const char *root, const char *module)
+int op_err_modprobe(struct op_err *e, int err, const char *root, const char *module)
 {
 	switch (err) {
 	case -ENOENT:
@@ -277,7 +277,7 @@ int explain_modprobe(struct op_err *e, int err, const char *root, const char *mo
 	}
 }
 
-int explain_rmmod(struct op_err *e, int err, const char *module)
+int op_err_rmmod(struct op_err *e, int err, const char *module)
 {
 	if (err == -EBUSY)
 		return op_err_set(e, err, NULL, "%s is in use: left loaded", module);
@@ -286,12 +286,12 @@ int explain_rmmod(struct op_err *e, int err, const char *module)
 	return op_err_set(e, err, NULL, "cannot unload %s", module);
 }
 
-int explain_kmod_index(struct op_err *e, int err)
+int op_err_kmod_index(struct op_err *e, int err)
 {
 	return op_err_set(e, err, NULL, "cannot read the kernel module index (/lib/modules)");
 }
 
-int explain_not_regular(struct op_err *e, const char *verb, const char *path,
+int op_err_not_regular(struct op_err *e, const char *verb, const char *path,
 			const struct safe_path *p, const char *fix)
 {
 	if (p->symlink && !p->type)
@@ -308,12 +308,12 @@ int explain_not_regular(struct op_err *e, const char *verb, const char *path,
 static int not_regular(struct op_err *e, const char *verb, const char *path,
 		       const struct safe_path *p)
 {
-	return explain_not_regular(e, verb, path, p, p->symlink && !p->type ?
+	return op_err_not_regular(e, verb, path, p, p->symlink && !p->type ?
 				   "give the persistent-links file itself (--config FILE)" :
 				   "give the persistent-links file (--config FILE)");
 }
 
-int explain_conf_load(struct op_err *e, int err, const char *path, const char *line_msg,
+int op_err_conf_load(struct op_err *e, int err, const char *path, const char *line_msg,
 		      const struct safe_path *p)
 {
 	if (err == -ENOTREG)
@@ -328,7 +328,7 @@ int explain_conf_load(struct op_err *e, int err, const char *path, const char *l
 	return op_err_set(e, err, NULL, "cannot read %s", path);
 }
 
-int explain_conf_save(struct op_err *e, int err, const char *path, const struct safe_path *p)
+int op_err_conf_save(struct op_err *e, int err, const char *path, const struct safe_path *p)
 {
 	/* What became of the file: one that was not there is still not. */
 	const char *kept = p && p->type ? "it was left as it was" : "nothing was written";
@@ -353,13 +353,13 @@ int explain_conf_save(struct op_err *e, int err, const char *path, const struct 
 	}
 }
 
-int explain_netdev_list(struct op_err *e, int err, const char *root)
+int op_err_netdev_list(struct op_err *e, int err, const char *root)
 {
 	return op_err_set(e, err, NULL, "cannot list the network devices (%s/sys/class/net)",
 			  root);
 }
 
-int explain_model_load(struct op_err *e, int err, const char *root, const char *dev)
+int op_err_model_load(struct op_err *e, int err, const char *root, const char *dev)
 {
 	if (err == -ENODEV && dev)
 		return op_err_set(e, err, NULL, "no RDMA device named %s ('rdmactl show' lists "
@@ -367,7 +367,7 @@ int explain_model_load(struct op_err *e, int err, const char *root, const char *
 	return op_err_set(e, err, NULL, "cannot read %s/sys/class/infiniband", root);
 }
 
-int explain_persist_conflict(struct op_err *e, int err, const char *name, const char *had,
+int op_err_persist_conflict(struct op_err *e, int err, const char *name, const char *had,
 			     const char *path, const char *netdev)
 {
 	if (err == -EBUSY)
@@ -380,12 +380,12 @@ int explain_persist_conflict(struct op_err *e, int err, const char *name, const 
 			  "del %s' first", name, had, path, netdev, name);
 }
 
-int explain_persist_absent(struct op_err *e, const char *word, const char *path)
+int op_err_persist_absent(struct op_err *e, const char *word, const char *path)
 {
 	return op_err_set(e, -ENOENT, NULL, "%s is not in %s", word, path);
 }
 
-void explain_persist_undo(struct op_err *e, const char *name, int undo_err, const char *undo)
+void op_err_persist_undo(struct op_err *e, const char *name, int undo_err, const char *undo)
 {
 	if (undo_err >= 0)
 		op_err_add(e, "%s was not kept", name);
@@ -393,7 +393,7 @@ void explain_persist_undo(struct op_err *e, const char *name, int undo_err, cons
 		op_err_add(e, "%s was made but could not be deleted again: %s", name, undo);
 }
 
-int explain_at_line(struct op_err *e, bool first, const char *path, size_t line,
+int op_err_at_line(struct op_err *e, bool first, const char *path, size_t line,
 		    const struct op_err *one)
 {
 	if (first)

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The explainer of module install and remove: each condition a build or its
- * undoing meets, in one wording, with what to do (explain.h).
+ * undoing meets, in one wording, with what to do (op_err.h).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "ops/explain.h"
+#include "ops/op_err.h"
 
-int explain_kbuild_facts(struct op_err *e, int err, const char *kver)
+int op_err_kbuild_facts(struct op_err *e, int err, const char *kver)
 {
 	return op_err_set(e, err, NULL, "cannot read the facts of kernel %s (its release, "
 			  "/lib/modules and its packages)", kver && *kver ? kver : "running now");
 }
 
-int explain_tool(struct op_err *e, int err, const char *what, const char *tool, int status,
+int op_err_tool(struct op_err *e, int err, const char *what, const char *tool, int status,
 		 const char *why, size_t why_len)
 {
 	if (err == -ENOENT)
@@ -27,7 +27,7 @@ int explain_tool(struct op_err *e, int err, const char *what, const char *tool, 
 			  status, why_len ? ": " : "", (int)why_len, why);
 }
 
-int explain_build_needs(struct op_err *e, const char *kver, bool headers, bool source,
+int op_err_build_needs(struct op_err *e, const char *kver, bool headers, bool source,
 			bool dkms, const char *packages)
 {
 	return op_err_set(e, -ENOENT, NULL,
@@ -38,19 +38,19 @@ int explain_build_needs(struct op_err *e, const char *kver, bool headers, bool s
 			  dkms && (headers || source) ? " and" : "", dkms ? " dkms" : "", packages);
 }
 
-int explain_distro_package(struct op_err *e, const char *kver, const char *package)
+int op_err_distro_package(struct op_err *e, const char *kver, const char *package)
 {
 	return op_err_set(e, -ENOENT, NULL, "kernel %s has rdma_rxe in the package %s: apt-get "
 			  "install %s (or add --install-deps)", kver, package, package);
 }
 
-int explain_build_failed(struct op_err *e, int err, const char *first, const char *log)
+int op_err_build_failed(struct op_err *e, int err, const char *first, const char *log)
 {
 	return op_err_set(e, err, NULL, "the build failed: %s%s%s%s", first,
 			  *log ? " (DKMS's whole make.log: " : "", log, *log ? ")" : "");
 }
 
-void explain_not_loaded(struct op_err *e, int err)
+void op_err_not_loaded(struct op_err *e, int err)
 {
 	if (err == -EKEYREJECTED || err == -ENOKEY)
 		op_err_add(e, "rdma_rxe stays installed (DKMS), not loaded: after the key is "
@@ -60,7 +60,7 @@ void explain_not_loaded(struct op_err *e, int err)
 			   "remove' takes it away again");
 }
 
-int explain_dkms_kept(struct op_err *e, const char *version, const char *module,
+int op_err_dkms_kept(struct op_err *e, const char *version, const char *module,
 		      const char *said)
 {
 	size_t n = strcspn(said, "\n");
@@ -75,20 +75,20 @@ int explain_dkms_kept(struct op_err *e, const char *version, const char *module,
 	return e->err;
 }
 
-int explain_not_installed(struct op_err *e, const char *kver, const char *package)
+int op_err_not_installed(struct op_err *e, const char *kver, const char *package)
 {
 	return op_err_set(e, -ENOENT, NULL, "%s reported success, but kernel %s still has no "
 			  "rdma_rxe in /lib/modules/%s (modinfo rdma_rxe finds none): nothing is "
 			  "claimed installed", package ? package : "DKMS", kver, kver);
 }
 
-int explain_not_ours(struct op_err *e, const char *version)
+int op_err_not_ours(struct op_err *e, const char *version)
 {
 	return op_err_set(e, -EPERM, NULL, "rdma_rxe/%s in DKMS was not made by rdmactl: remove "
 			  "it with 'dkms remove rdma_rxe/%s --all'", version, version);
 }
 
-int explain_source(struct op_err *e, int err, enum source_problem what, const char *path)
+int op_err_source(struct op_err *e, int err, enum source_problem what, const char *path)
 {
 	switch (what) {
 	case SRC_UNREADABLE:
@@ -106,7 +106,7 @@ int explain_source(struct op_err *e, int err, enum source_problem what, const ch
 	return op_err_set(e, err, NULL, "the source %s cannot be used", path);
 }
 
-int explain_source_version(struct op_err *e, const char *have, const char *kver,
+int op_err_source_version(struct op_err *e, const char *have, const char *kver,
 			   const char *want, const char *series)
 {
 	if (!*want)
@@ -123,7 +123,7 @@ int explain_source_version(struct op_err *e, const char *have, const char *kver,
 			  kver, want);
 }
 
-int explain_file(struct op_err *e, int err, enum file_step step, const char *path)
+int op_err_file(struct op_err *e, int err, enum file_step step, const char *path)
 {
 	static const char *const verbs[] = {
 		[FILE_WRITE] = "write", [FILE_MKDIR] = "make", [FILE_MKDIR_BESIDE] = "make a "

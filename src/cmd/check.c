@@ -13,18 +13,6 @@
 #include "cmd/cmd.h"
 #include "views/check.h"
 
-static void list(struct cmd_ctx *ctx)
-{
-	out_arr_open(ctx->out, NULL);
-	for (size_t i = 0; i < check_ndefs; i++) {
-		out_obj_open(ctx->out, NULL);
-		out_str(ctx->out, "id", "%-16s", check_defs[i].id);
-		out_str(ctx->out, "summary", " %s\n", check_defs[i].summary);
-		out_obj_close(ctx->out);
-	}
-	out_arr_close(ctx->out);
-}
-
 /*
  * --peer as the checks want it in O (PEER and ZONE its buffers): an IPv4
  * address; an IPv4-mapped IPv6 one (::ffff:a.b.c.d, an IPv4 GID's very form)
@@ -76,7 +64,7 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 	int err;
 
 	if (cli_flag(a, "list")) {
-		list(ctx);
+		view_check_list(ctx->out);
 		return 0;
 	}
 	if (o.dev && (err = cmd_valid_name(a, "--dev", o.dev, true)))

@@ -126,18 +126,19 @@ int cmd_del(struct cmd_ctx *ctx, const struct cli_args *a)
 		cmd_fail(&e);
 		goto out;
 	}
-	out_arr_open(ctx->out, NULL);
+	/* Each name said as its link goes: a failure between them is said in its place. */
+	view_link_deleted_begin(ctx->out);
 	for (size_t i = 0; i < n; i++) {
 		err = link_del(nl, targets[i], &e);
 		if (err) {
 			ret = cmd_fail(&e);
 			continue;
 		}
-		out_str(ctx->out, NULL, NULL, targets[i]->name);
+		view_link_deleted(ctx->out, targets[i]->name);
 		if (persist)
 			model_conf_del(&c, targets[i]->name);
 	}
-	out_arr_close(ctx->out);
+	view_link_deleted_end(ctx->out);
 	if (persist && (err = persist_save(ctx->config, &c, &e)))
 		ret = cmd_fail(&e);
 	else if (persist)
@@ -171,11 +172,7 @@ int cmd_link_show(struct cmd_ctx *ctx, const struct cli_args *a)
 					    "there is no RDMA device named %s ('rdmactl show' lists "
 					    "them)", dev), &e));
 	}
-	out_arr_open(ctx->out, NULL);
-	for (size_t i = 0; i < m.n; i++)
-		if (model_dev_is_rxe(&m.devs[i]) && (!dev || !strcmp(m.devs[i].name, dev)))
-			view_link(ctx->out, &m.devs[i]);
-	out_arr_close(ctx->out);
+	view_links(ctx->out, &m, dev);
 	model_free(&m);
 	return 0;
 }
@@ -209,10 +206,6 @@ int cmd_link_move(struct cmd_ctx *ctx, const struct cli_args *a)
 	close(fd);
 	if (err)
 		return err;
-	out_obj_open(ctx->out, NULL);
-	out_str(ctx->out, "ifname", "%s moved to network namespace", dev);
-	out_str(ctx->out, "netns", " %s", spec);
-	out_nl(ctx->out);
-	out_obj_close(ctx->out);
+	view_link_moved(ctx->out, dev, spec);
 	return 0;
 }

@@ -19,14 +19,7 @@ static int print_links(struct cmd_ctx *ctx, bool plain)
 
 	if (persist_load(ctx->config, &c, &e))
 		return cmd_fail(&e);
-	out_arr_open(ctx->out, NULL);
-	for (size_t i = 0; i < c.n; i++) {
-		out_obj_open(ctx->out, NULL);
-		out_str(ctx->out, "ifname", plain ? "%s" : NULL, c.e[i].name);
-		out_str(ctx->out, "netdev", plain ? " %s\n" : NULL, c.e[i].netdev);
-		out_obj_close(ctx->out);
-	}
-	out_arr_close(ctx->out);
+	view_persist_links(ctx->out, &c, plain);
 	model_conf_free(&c);
 	return 0;
 }
@@ -73,8 +66,6 @@ int cmd_persist_wants(struct cmd_ctx *ctx, const struct cli_args *a)
 
 	if (persist_wants(ctx->config, a->argv[0], &e))
 		return cmd_fail(&e);
-	out_obj_open(ctx->out, NULL);
-	out_str(ctx->out, "directory", NULL, a->argv[0]);
-	out_obj_close(ctx->out);
+	view_persist_wants(ctx->out, a->argv[0]);
 	return 0;
 }

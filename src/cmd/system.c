@@ -12,6 +12,7 @@
 #include "kernel/nldev.h"
 #include "ops/op_err.h"
 #include "ops/system.h"
+#include "views/system.h"
 
 /* The modprobe.d directory tests give (RDMACTL_MODPROBE_D), NULL for the system's own. */
 static const char *modprobe_test_dir(void)
@@ -32,10 +33,9 @@ static const char *modprobe_dir(void)
 int cmd_system_show(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct nldev_sys s;
-	struct out *o = ctx->out;
 	struct op_err e;
 	struct nl *nl;
-	int err, boot;
+	int err;
 
 	(void)a;
 	err = cmd_netlink(ctx, &nl);
@@ -44,21 +44,8 @@ int cmd_system_show(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = system_get(nl, &s, &e);
 	if (err)
 		return cmd_fail(&e);
-	out_obj_open(o, NULL);
-	out_str(o, "netns", "netns %s", nldev_netns_mode_name(s.netns_mode));
-	/*
-	 * A kernel that does not say (before 5.13) has no copy-on-fork: off, as
-	 * rdma says too. In text, rdma's words: on or off.
-	 */
-	out_bool(o, "copy_on_fork", NULL, s.copy_on_fork > 0);
-	out_text(o, " copy-on-fork %s", s.copy_on_fork > 0 ? "on" : "off");
-	/* The mode of the next boot: said in text only where it is not today's. */
-	boot = system_boot_netns_mode(modprobe_test_dir());
-	out_str(o, "netns_boot", NULL, nldev_netns_mode_name(boot));
-	if (boot >= 0 && s.netns_mode >= 0 && boot != s.netns_mode)
-		out_text(o, " (netns %s from the next boot)", nldev_netns_mode_name(boot));
-	out_nl(o);
-	out_obj_close(o);
+	/* The mode of the next boot, from modprobe.d. */
+	view_system(ctx->out, &s, system_boot_netns_mode(modprobe_test_dir()));
 	return 0;
 }
 

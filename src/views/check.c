@@ -30,3 +30,15 @@ void view_check(struct out *o, const struct check_ctx *c, size_t count[4])
 	out_text(o, "check: %zu pass, %zu warn, %zu fail, %zu skip\n", count[V_PASS],
 		 count[V_WARN], count[V_FAIL], count[V_SKIP]);
 }
+
+void view_check_list(struct out *o)
+{
+	out_arr_open(o, NULL);
+	for (size_t i = 0; i < check_ndefs; i++) {
+		out_obj_open(o, NULL);
+		out_str(o, "id", "%-16s", check_defs[i].id);
+		out_str(o, "summary", " %s\n", check_defs[i].summary);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+}

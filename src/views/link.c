@@ -2,6 +2,7 @@
 /* One rxe link's rows, and the port facts every command shows the same way (plain and JSON). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/out.h"
 #include "model/model.h"
@@ -45,4 +46,37 @@ void view_link(struct out *o, const struct rdma_dev *d)
 {
 	for (size_t i = 0; i < d->nports; i++)
 		link_port(o, d, &d->ports[i]);
+}
+
+void view_links(struct out *o, const struct model *m, const char *dev)
+{
+	out_arr_open(o, NULL);
+	for (size_t i = 0; i < m->n; i++)
+		if (model_dev_is_rxe(&m->devs[i]) && (!dev || !strcmp(m->devs[i].name, dev)))
+			view_link(o, &m->devs[i]);
+	out_arr_close(o);
+}
+
+void view_link_deleted_begin(struct out *o)
+{
+	out_arr_open(o, NULL);
+}
+
+void view_link_deleted(struct out *o, const char *name)
+{
+	out_str(o, NULL, NULL, name);
+}
+
+void view_link_deleted_end(struct out *o)
+{
+	out_arr_close(o);
+}
+
+void view_link_moved(struct out *o, const char *dev, const char *spec)
+{
+	out_obj_open(o, NULL);
+	out_str(o, "ifname", "%s moved to network namespace", dev);
+	out_str(o, "netns", " %s", spec);
+	out_nl(o);
+	out_obj_close(o);
 }

@@ -22,4 +22,18 @@ void view_link_mtu(struct out *o, const char *key, const char *label, int bytes)
 /* A port's " state S physical_state P", as every command shows it. */
 void view_link_port_state(struct out *o, const struct port *p);
 
+struct model;
+
+/* M's rxe links (DEV's alone when not NULL), a row a port: link show. */
+void view_links(struct out *o, const struct model *m, const char *dev);
+/*
+ * del's list of the links deleted, said as each goes: begun, a NAME each,
+ * ended: a JSON array, nothing in plain text.
+ */
+void view_link_deleted_begin(struct out *o);
+void view_link_deleted(struct out *o, const char *name);
+void view_link_deleted_end(struct out *o);
+/* link move: DEV moved to the network namespace SPEC. */
+void view_link_moved(struct out *o, const char *dev, const char *spec);
+
 #endif

@@ -406,10 +406,19 @@ libs_loaded() {
 	grep -q '^netlink asked of the fixture: RDMA NLDEV_CMD_RES_QP_GET, flags REQUEST,ACK,DUMP, ' <<<"$stderr" ||
 		fail "no QP dump asked"
 	grep -q '^netlink replayed: NLMSG_DONE, flags MULTI, ' <<<"$stderr" || fail "no dump's end"
-	# An attribute as a string, read from its bytes: the device's name.
-	grep -qx '  attr 2, 5 bytes: 72 78 65 30 00  "rxe0"' <<<"$stderr" || fail "rxe0's name not laid out"
+	# An attribute by its name in rdma_netlink.h, as a string read from its bytes.
+	grep -qx '  attr 2 NLDEV_ATTR_DEV_NAME, 5 bytes: 72 78 65 30 00  "rxe0"' <<<"$stderr" ||
+		fail "rxe0's name not laid out"
+	# The nests opened: each QP's number inside its entry inside the QP list.
+	grep -qx '  attr [0-9]* NLDEV_ATTR_RES_QP (nested), [0-9]* bytes:' <<<"$stderr" || fail "no QP list"
+	grep -qx '    attr [0-9]* NLDEV_ATTR_RES_QP_ENTRY (nested), [0-9]* bytes:' <<<"$stderr" ||
+		fail "no QP entry"
+	for q in $(jq -r '.[].qpn' <<<"$plain"); do
+		grep -qE "^      attr [0-9]+ NLDEV_ATTR_RES_LQPN, 4 bytes: .*  = $q\$" <<<"$stderr" ||
+			fail "QP $q not laid out in its nest"
+	done
 	# Every line is one of those, and nothing in it is a control character.
-	run grep -cvE '^(netlink (asked of the fixture|replayed): |  attr [0-9]+)' <<<"$stderr"
+	run grep -cvE '^(netlink (asked of the fixture|replayed): |( {2})+attr [0-9]+)' <<<"$stderr"
 	assert_output 0
 	run grep -c $'[\x01-\x08\x0b-\x1f\x7f]' <<<"$stderr"
 	assert_output 0

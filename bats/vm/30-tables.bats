@@ -89,13 +89,14 @@ wait_gid() {
 	grep -q '^netlink sent: RDMA NLDEV_CMD_GET, flags REQUEST,ACK,DUMP, ' <<<"$stderr" ||
 		fail "no dump sent: $(head -3 <<<"$stderr")"
 	grep -q '^netlink received: RDMA NLDEV_CMD_GET, flags MULTI, ' <<<"$stderr" || fail "no answer"
-	grep -qx '  attr 2, 5 bytes: 72 78 65 30 00  "rxe0"' <<<"$stderr" || fail "rxe0 not laid out"
+	grep -qx '  attr 2 NLDEV_ATTR_DEV_NAME, 5 bytes: 72 78 65 30 00  "rxe0"' <<<"$stderr" ||
+		fail "rxe0 not laid out"
 	# A refusal: the request with its attributes, the kernel's error by its errno's name.
 	run --separate-stderr rdmactl --debug add rxe9 rdmactl-none0
 	assert_failure
 	grep -q '^netlink sent: RDMA NLDEV_CMD_NEWLINK, flags REQUEST,ACK, ' <<<"$stderr" ||
 		fail "no link add sent: $(grep '^netlink' <<<"$stderr" | head -3)"
-	grep -qx '  attr 51, 14 bytes: 72 64 6d 61 63 74 6c 2d 6e 6f 6e 65 30 00  "rdmactl-none0"' \
+	grep -qx '  attr 51 NLDEV_ATTR_NDEV_NAME, 14 bytes: 72 64 6d 61 63 74 6c 2d 6e 6f 6e 65 30 00  "rdmactl-none0"' \
 		<<<"$stderr" || fail "the netdev's name not laid out"
 	grep -qE '^netlink received: NLMSG_ERROR ENODEV, flags [A-Z_,]+, ' <<<"$stderr" ||
 		fail "no error named: $(grep '^netlink' <<<"$stderr" | tail -3)"

@@ -41,6 +41,140 @@ static const char *const nldev_cmds[] = {
 	[RDMA_NLDEV_CMD_STAT_DEL] = "NLDEV_CMD_STAT_DEL",
 };
 
+/* The RDMA netlink's attributes, as rdma_netlink.h names them. */
+static const char *const nldev_attrs[] = {
+	[RDMA_NLDEV_ATTR_DEV_INDEX] = "NLDEV_ATTR_DEV_INDEX",
+	[RDMA_NLDEV_ATTR_DEV_NAME] = "NLDEV_ATTR_DEV_NAME",
+	[RDMA_NLDEV_ATTR_PORT_INDEX] = "NLDEV_ATTR_PORT_INDEX",
+	[RDMA_NLDEV_ATTR_CAP_FLAGS] = "NLDEV_ATTR_CAP_FLAGS",
+	[RDMA_NLDEV_ATTR_FW_VERSION] = "NLDEV_ATTR_FW_VERSION",
+	[RDMA_NLDEV_ATTR_NODE_GUID] = "NLDEV_ATTR_NODE_GUID",
+	[RDMA_NLDEV_ATTR_SYS_IMAGE_GUID] = "NLDEV_ATTR_SYS_IMAGE_GUID",
+	[RDMA_NLDEV_ATTR_SUBNET_PREFIX] = "NLDEV_ATTR_SUBNET_PREFIX",
+	[RDMA_NLDEV_ATTR_LID] = "NLDEV_ATTR_LID",
+	[RDMA_NLDEV_ATTR_SM_LID] = "NLDEV_ATTR_SM_LID",
+	[RDMA_NLDEV_ATTR_LMC] = "NLDEV_ATTR_LMC",
+	[RDMA_NLDEV_ATTR_PORT_STATE] = "NLDEV_ATTR_PORT_STATE",
+	[RDMA_NLDEV_ATTR_PORT_PHYS_STATE] = "NLDEV_ATTR_PORT_PHYS_STATE",
+	[RDMA_NLDEV_ATTR_DEV_NODE_TYPE] = "NLDEV_ATTR_DEV_NODE_TYPE",
+	[RDMA_NLDEV_ATTR_RES_SUMMARY] = "NLDEV_ATTR_RES_SUMMARY",
+	[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY] = "NLDEV_ATTR_RES_SUMMARY_ENTRY",
+	[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME] = "NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME",
+	[RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR] = "NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR",
+	[RDMA_NLDEV_ATTR_RES_QP] = "NLDEV_ATTR_RES_QP",
+	[RDMA_NLDEV_ATTR_RES_QP_ENTRY] = "NLDEV_ATTR_RES_QP_ENTRY",
+	[RDMA_NLDEV_ATTR_RES_LQPN] = "NLDEV_ATTR_RES_LQPN",
+	[RDMA_NLDEV_ATTR_RES_RQPN] = "NLDEV_ATTR_RES_RQPN",
+	[RDMA_NLDEV_ATTR_RES_RQ_PSN] = "NLDEV_ATTR_RES_RQ_PSN",
+	[RDMA_NLDEV_ATTR_RES_SQ_PSN] = "NLDEV_ATTR_RES_SQ_PSN",
+	[RDMA_NLDEV_ATTR_RES_PATH_MIG_STATE] = "NLDEV_ATTR_RES_PATH_MIG_STATE",
+	[RDMA_NLDEV_ATTR_RES_TYPE] = "NLDEV_ATTR_RES_TYPE",
+	[RDMA_NLDEV_ATTR_RES_STATE] = "NLDEV_ATTR_RES_STATE",
+	[RDMA_NLDEV_ATTR_RES_PID] = "NLDEV_ATTR_RES_PID",
+	[RDMA_NLDEV_ATTR_RES_KERN_NAME] = "NLDEV_ATTR_RES_KERN_NAME",
+	[RDMA_NLDEV_ATTR_RES_CM_ID] = "NLDEV_ATTR_RES_CM_ID",
+	[RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY] = "NLDEV_ATTR_RES_CM_ID_ENTRY",
+	[RDMA_NLDEV_ATTR_RES_PS] = "NLDEV_ATTR_RES_PS",
+	[RDMA_NLDEV_ATTR_RES_SRC_ADDR] = "NLDEV_ATTR_RES_SRC_ADDR",
+	[RDMA_NLDEV_ATTR_RES_DST_ADDR] = "NLDEV_ATTR_RES_DST_ADDR",
+	[RDMA_NLDEV_ATTR_RES_CQ] = "NLDEV_ATTR_RES_CQ",
+	[RDMA_NLDEV_ATTR_RES_CQ_ENTRY] = "NLDEV_ATTR_RES_CQ_ENTRY",
+	[RDMA_NLDEV_ATTR_RES_CQE] = "NLDEV_ATTR_RES_CQE",
+	[RDMA_NLDEV_ATTR_RES_USECNT] = "NLDEV_ATTR_RES_USECNT",
+	[RDMA_NLDEV_ATTR_RES_POLL_CTX] = "NLDEV_ATTR_RES_POLL_CTX",
+	[RDMA_NLDEV_ATTR_RES_MR] = "NLDEV_ATTR_RES_MR",
+	[RDMA_NLDEV_ATTR_RES_MR_ENTRY] = "NLDEV_ATTR_RES_MR_ENTRY",
+	[RDMA_NLDEV_ATTR_RES_RKEY] = "NLDEV_ATTR_RES_RKEY",
+	[RDMA_NLDEV_ATTR_RES_LKEY] = "NLDEV_ATTR_RES_LKEY",
+	[RDMA_NLDEV_ATTR_RES_IOVA] = "NLDEV_ATTR_RES_IOVA",
+	[RDMA_NLDEV_ATTR_RES_MRLEN] = "NLDEV_ATTR_RES_MRLEN",
+	[RDMA_NLDEV_ATTR_RES_PD] = "NLDEV_ATTR_RES_PD",
+	[RDMA_NLDEV_ATTR_RES_PD_ENTRY] = "NLDEV_ATTR_RES_PD_ENTRY",
+	[RDMA_NLDEV_ATTR_RES_LOCAL_DMA_LKEY] = "NLDEV_ATTR_RES_LOCAL_DMA_LKEY",
+	[RDMA_NLDEV_ATTR_RES_UNSAFE_GLOBAL_RKEY] = "NLDEV_ATTR_RES_UNSAFE_GLOBAL_RKEY",
+	[RDMA_NLDEV_ATTR_NDEV_INDEX] = "NLDEV_ATTR_NDEV_INDEX",
+	[RDMA_NLDEV_ATTR_NDEV_NAME] = "NLDEV_ATTR_NDEV_NAME",
+	[RDMA_NLDEV_ATTR_DRIVER] = "NLDEV_ATTR_DRIVER",
+	[RDMA_NLDEV_ATTR_DRIVER_ENTRY] = "NLDEV_ATTR_DRIVER_ENTRY",
+	[RDMA_NLDEV_ATTR_DRIVER_STRING] = "NLDEV_ATTR_DRIVER_STRING",
+	[RDMA_NLDEV_ATTR_DRIVER_PRINT_TYPE] = "NLDEV_ATTR_DRIVER_PRINT_TYPE",
+	[RDMA_NLDEV_ATTR_DRIVER_S32] = "NLDEV_ATTR_DRIVER_S32",
+	[RDMA_NLDEV_ATTR_DRIVER_U32] = "NLDEV_ATTR_DRIVER_U32",
+	[RDMA_NLDEV_ATTR_DRIVER_S64] = "NLDEV_ATTR_DRIVER_S64",
+	[RDMA_NLDEV_ATTR_DRIVER_U64] = "NLDEV_ATTR_DRIVER_U64",
+	[RDMA_NLDEV_ATTR_RES_PDN] = "NLDEV_ATTR_RES_PDN",
+	[RDMA_NLDEV_ATTR_RES_CQN] = "NLDEV_ATTR_RES_CQN",
+	[RDMA_NLDEV_ATTR_RES_MRN] = "NLDEV_ATTR_RES_MRN",
+	[RDMA_NLDEV_ATTR_RES_CM_IDN] = "NLDEV_ATTR_RES_CM_IDN",
+	[RDMA_NLDEV_ATTR_RES_CTXN] = "NLDEV_ATTR_RES_CTXN",
+	[RDMA_NLDEV_ATTR_LINK_TYPE] = "NLDEV_ATTR_LINK_TYPE",
+	[RDMA_NLDEV_SYS_ATTR_NETNS_MODE] = "NLDEV_SYS_ATTR_NETNS_MODE",
+	[RDMA_NLDEV_ATTR_DEV_PROTOCOL] = "NLDEV_ATTR_DEV_PROTOCOL",
+	[RDMA_NLDEV_NET_NS_FD] = "NLDEV_NET_NS_FD",
+	[RDMA_NLDEV_ATTR_CHARDEV_TYPE] = "NLDEV_ATTR_CHARDEV_TYPE",
+	[RDMA_NLDEV_ATTR_CHARDEV_NAME] = "NLDEV_ATTR_CHARDEV_NAME",
+	[RDMA_NLDEV_ATTR_CHARDEV_ABI] = "NLDEV_ATTR_CHARDEV_ABI",
+	[RDMA_NLDEV_ATTR_CHARDEV] = "NLDEV_ATTR_CHARDEV",
+	[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID] = "NLDEV_ATTR_UVERBS_DRIVER_ID",
+	[RDMA_NLDEV_ATTR_STAT_MODE] = "NLDEV_ATTR_STAT_MODE",
+	[RDMA_NLDEV_ATTR_STAT_RES] = "NLDEV_ATTR_STAT_RES",
+	[RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK] = "NLDEV_ATTR_STAT_AUTO_MODE_MASK",
+	[RDMA_NLDEV_ATTR_STAT_COUNTER] = "NLDEV_ATTR_STAT_COUNTER",
+	[RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY] = "NLDEV_ATTR_STAT_COUNTER_ENTRY",
+	[RDMA_NLDEV_ATTR_STAT_COUNTER_ID] = "NLDEV_ATTR_STAT_COUNTER_ID",
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS] = "NLDEV_ATTR_STAT_HWCOUNTERS",
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY] = "NLDEV_ATTR_STAT_HWCOUNTER_ENTRY",
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME] = "NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME",
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE] = "NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE",
+	[RDMA_NLDEV_ATTR_DEV_DIM] = "NLDEV_ATTR_DEV_DIM",
+	[RDMA_NLDEV_ATTR_RES_RAW] = "NLDEV_ATTR_RES_RAW",
+	[RDMA_NLDEV_ATTR_RES_CTX] = "NLDEV_ATTR_RES_CTX",
+	[RDMA_NLDEV_ATTR_RES_CTX_ENTRY] = "NLDEV_ATTR_RES_CTX_ENTRY",
+	[RDMA_NLDEV_ATTR_RES_SRQ] = "NLDEV_ATTR_RES_SRQ",
+	[RDMA_NLDEV_ATTR_RES_SRQ_ENTRY] = "NLDEV_ATTR_RES_SRQ_ENTRY",
+	[RDMA_NLDEV_ATTR_RES_SRQN] = "NLDEV_ATTR_RES_SRQN",
+	[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK] = "NLDEV_SYS_ATTR_COPY_ON_FORK",
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX] = "NLDEV_ATTR_STAT_HWCOUNTER_INDEX",
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC] = "NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC",
+	[RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE] = "NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE",
+	[RDMA_NLDEV_ATTR_DRIVER_DETAILS] = "NLDEV_ATTR_DRIVER_DETAILS",
+	[RDMA_NLDEV_ATTR_RES_SUBTYPE] = "NLDEV_ATTR_RES_SUBTYPE",
+};
+
+/*
+ * The RDMA netlink's nested attributes: the kernel nests them without
+ * NLA_F_NESTED, so their type says it.
+ */
+static bool nldev_nested(uint16_t type)
+{
+	switch (type) {
+	case RDMA_NLDEV_ATTR_RES_SUMMARY:
+	case RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY:
+	case RDMA_NLDEV_ATTR_RES_QP:
+	case RDMA_NLDEV_ATTR_RES_QP_ENTRY:
+	case RDMA_NLDEV_ATTR_RES_CM_ID:
+	case RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY:
+	case RDMA_NLDEV_ATTR_RES_CQ:
+	case RDMA_NLDEV_ATTR_RES_CQ_ENTRY:
+	case RDMA_NLDEV_ATTR_RES_MR:
+	case RDMA_NLDEV_ATTR_RES_MR_ENTRY:
+	case RDMA_NLDEV_ATTR_RES_PD:
+	case RDMA_NLDEV_ATTR_RES_PD_ENTRY:
+	case RDMA_NLDEV_ATTR_RES_CTX:
+	case RDMA_NLDEV_ATTR_RES_CTX_ENTRY:
+	case RDMA_NLDEV_ATTR_RES_SRQ:
+	case RDMA_NLDEV_ATTR_RES_SRQ_ENTRY:
+	case RDMA_NLDEV_ATTR_DRIVER:
+	case RDMA_NLDEV_ATTR_STAT_COUNTER:
+	case RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY:
+	case RDMA_NLDEV_ATTR_STAT_HWCOUNTERS:
+	case RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* The route netlink messages rdmactl sends and hears, and their fixed header's size. */
 static const struct {
 	uint16_t type;
@@ -151,42 +285,72 @@ static const char *flag_names(const struct nlmsghdr *h, char *buf, size_t len)
 	return *buf ? buf : "none";
 }
 
+/* Nests opened at most this deep: a loop of nests in a hostile message ends. */
+#define NEST_MAX 4
+
 /*
- * H's attributes after its fixed header of HDR bytes, a line each: the
- * type, the length, the first bytes in hex, and what they read as (a
- * number of 1, 2, 4 or 8 bytes, or a string of printable bytes: others
- * '?'). A nested attribute's own are not opened: its bytes show them.
+ * A's value: its first bytes in hex, and what they read as (a number of 1,
+ * 2, 4 or 8 bytes, or a string of printable bytes: others '?').
  */
-static void attrs(const struct nlmsghdr *h, size_t hdr)
+static void value(const struct nlattr *a)
+{
+	const unsigned char *p = mnl_attr_get_payload(a);
+	uint16_t n = mnl_attr_get_payload_len(a);
+	bool text = n > 1 && !p[n - 1];
+
+	for (uint16_t i = 0; i < n && i < 16; i++)
+		fprintf(out, " %02x", p[i]);
+	if (n > 16)
+		fprintf(out, " ...");
+	for (uint16_t i = 0; text && i + 1 < n; i++)
+		text = p[i] >= 0x20 && p[i] < 0x7f;
+	if (text)
+		fprintf(out, "  \"%.*s\"", (int)(n - 1), (const char *)p);
+	else if (n == 1)
+		fprintf(out, "  = %u", p[0]);
+	else if (n == 2)
+		fprintf(out, "  = %u", mnl_attr_get_u16(a));
+	else if (n == 4)
+		fprintf(out, "  = %u", mnl_attr_get_u32(a));
+	else if (n == 8)
+		fprintf(out, "  = %llu", (unsigned long long)mnl_attr_get_u64(a));
+}
+
+/*
+ * Attribute A of a message of BUS, a line at DEPTH: its type (named on the
+ * RDMA netlink), its length and value; a nested one's own attributes after
+ * it, a level deeper.
+ */
+static void attr(int bus, const struct nlattr *a, int depth)
+{
+	uint16_t type = mnl_attr_get_type(a);
+	bool rdma = bus == NETLINK_RDMA;
+	bool nested = (a->nla_type & NLA_F_NESTED) || (rdma && nldev_nested(type));
+	const struct nlattr *c;
+
+	fprintf(out, "%*sattr %u", 2 * depth, "", type);
+	if (rdma && type < sizeof(nldev_attrs) / sizeof(nldev_attrs[0]) && nldev_attrs[type])
+		fprintf(out, " %s", nldev_attrs[type]);
+	fprintf(out, "%s, %u bytes:", nested ? " (nested)" : "", mnl_attr_get_payload_len(a));
+	if (!nested)
+		value(a);
+	fputc('\n', out);
+	if (!nested || depth >= NEST_MAX)
+		return;
+	mnl_attr_for_each_nested(c, a) {
+		attr(bus, c, depth + 1);
+	}
+}
+
+/* H's attributes after its fixed header of HDR bytes, a line each. */
+static void attrs(int bus, const struct nlmsghdr *h, size_t hdr)
 {
 	const struct nlattr *a;
 
 	if (h->nlmsg_len < NLMSG_HDRLEN + hdr)
 		return;
 	mnl_attr_for_each(a, h, hdr) {
-		const unsigned char *p = mnl_attr_get_payload(a);
-		uint16_t n = mnl_attr_get_payload_len(a);
-		bool text = n > 1 && !p[n - 1];
-
-		fprintf(out, "  attr %u%s, %u bytes:", mnl_attr_get_type(a),
-			(a->nla_type & NLA_F_NESTED) ? " (nested)" : "", n);
-		for (uint16_t i = 0; i < n && i < 16; i++)
-			fprintf(out, " %02x", p[i]);
-		if (n > 16)
-			fprintf(out, " ...");
-		for (uint16_t i = 0; text && i + 1 < n; i++)
-			text = p[i] >= 0x20 && p[i] < 0x7f;
-		if (text)
-			fprintf(out, "  \"%.*s\"", (int)(n - 1), (const char *)p);
-		else if (n == 1)
-			fprintf(out, "  = %u", p[0]);
-		else if (n == 2)
-			fprintf(out, "  = %u", mnl_attr_get_u16(a));
-		else if (n == 4)
-			fprintf(out, "  = %u", mnl_attr_get_u32(a));
-		else if (n == 8)
-			fprintf(out, "  = %llu", (unsigned long long)mnl_attr_get_u64(a));
-		fputc('\n', out);
+		attr(bus, a, 1);
 	}
 }
 
@@ -205,7 +369,7 @@ void nldebug_msgs(int bus, const char *what, const void *buf, size_t len)
 		fprintf(out, "netlink %s: %s, flags %s, seq %u, port %u, %u bytes\n", what, t,
 			flag_names(h, flags, sizeof(flags)), h->nlmsg_seq, h->nlmsg_pid,
 			h->nlmsg_len);
-		attrs(h, hdr);
+		attrs(bus, h, hdr);
 		h = mnl_nlmsg_next(h, &left);
 	}
 	fflush(out);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --debug: every netlink message rdmactl sends and receives (or replays
- * from a fixture), its type and flags named and each attribute laid out,
- * on a stream (standard error) for a user's bug report.
+ * from a fixture), its type and flags named and each attribute laid out
+ * (named on the RDMA netlink, nested ones opened), on a stream (standard
+ * error) for a user's bug report.
  */
 #ifndef RDMACTL_NLDEBUG_H
 #define RDMACTL_NLDEBUG_H

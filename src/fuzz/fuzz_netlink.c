@@ -3,13 +3,15 @@
  * Fuzz target: one buffer read from the RDMA netlink socket, run the way
  * nl_talk runs it (libmnl's checks, NLMSG_ERROR with extended ACK, DONE),
  * each data message parsed as a device, a port, a device's resource counts and
- * its QPs.
+ * its QPs; and the buffer laid out as --debug lays it out, nests opened.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fuzz/fuzz.h"
 #include "kernel/nl.h"
+#include "kernel/nldebug.h"
 #include "kernel/nldev.h"
 
 /* Each QP parsed whole: its names terminated. */
@@ -49,9 +51,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int n = 0;
 	int ret;
 
+	static FILE *debug;
+
 	if (size > sizeof(buf))
 		return 0;
 	memcpy(buf, data, size);
+	/* --debug's layout of what came, read to its end whatever it holds. */
+	if (!debug && (debug = fopen("/dev/null", "w")))
+		nldebug_set(debug);
+	nldebug_msgs(NETLINK_RDMA, "received", buf, size);
 	/* Sequence 1 from the kernel (port 0): what the seeds were answers to. */
 	ret = nl_reply_run(&r, buf, size, 1, 0, data_cb, &n);
 	CHECK(ret <= 1);

@@ -361,7 +361,12 @@ void nldebug_msgs(int bus, const char *what, const void *buf, size_t len)
 
 	if (!out)
 		return;
-	while (mnl_nlmsg_ok(h, left)) {
+	/*
+	 * libmnl's mnl_nlmsg_ok reads a length past 2 GiB as negative, and
+	 * takes it: a hostile recording's would send the walk off the buffer.
+	 */
+	while (left >= (int)sizeof(*h) && h->nlmsg_len >= sizeof(*h) &&
+	       h->nlmsg_len <= (uint32_t)left) {
 		char name[64], flags[96];
 		size_t hdr;
 		const char *t = type_name(bus, h, name, sizeof(name), &hdr);

@@ -135,11 +135,11 @@ int spawn_read(const char *const argv[], size_t max, char **out)
 	for (;;) {
 		ssize_t n;
 
-		if (len + 4096 + 1 > cap) {
-			char *b = cap >= max + 1 ? NULL : realloc(buf, cap = cap ? cap * 2 : 65536);
+		if (cap - len < 4096 + 1) {
+			char *b = realloc(buf, cap = cap ? cap * 2 : 65536);
 
 			if (!b) {
-				err = cap >= max + 1 ? -EFBIG : -ENOMEM;
+				err = -ENOMEM;
 				break;
 			}
 			buf = b;
@@ -152,6 +152,10 @@ int spawn_read(const char *const argv[], size_t max, char **out)
 		if (n <= 0)
 			break;
 		len += (size_t)n;
+		if (len > max) {
+			err = -EFBIG;
+			break;
+		}
 	}
 	close(fd);	/* a program with more to say ends on SIGPIPE */
 	st = reap(pid);

@@ -40,6 +40,8 @@ static void failures_told_apart(void **state)
 	const char *const fails[] = { "sh", "-c", "echo partial; echo said >&2; exit 3", NULL };
 	const char *const none[] = { "/nonexistent/program", NULL };
 	const char *const big[] = { "head", "-c", "300000", "/dev/zero", NULL };
+	const char *const one_more[] = { "head", "-c", "100001", "/dev/zero", NULL };
+	const char *const at_max[] = { "head", "-c", "100000", "/dev/zero", NULL };
 	char *out = (char *)1;
 
 	(void)state;
@@ -49,6 +51,12 @@ static void failures_told_apart(void **state)
 	assert_null(out);
 	assert_int_equal(spawn_read(big, 100000, &out), -EFBIG);
 	assert_null(out);
+	/* The limit is the caller's, to the byte. */
+	assert_int_equal(spawn_read(one_more, 100000, &out), -EFBIG);
+	assert_null(out);
+	assert_int_equal(spawn_read(at_max, 100000, &out), 0);
+	assert_non_null(out);
+	free(out);
 }
 
 static void run_keeps_both_streams(void **state)

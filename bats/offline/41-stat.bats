@@ -7,8 +7,6 @@
 setup() {
 	load ../helpers
 	F=$TOP/bats/fixtures/two-netdevs
-	E=$TOP/bats/fixtures/no-rdma
-	O=$F/oracle
 }
 
 @test "tables: stat names and explains each counter sysfs has, with its value" {

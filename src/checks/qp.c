@@ -24,12 +24,11 @@
  */
 static int watch(struct check_ctx *c, struct diag_qpwatch *w)
 {
-	struct model_src src;
+	struct model_src src = model_sys_src(c->sys);
 	int err = model_sys_rdma(c->sys, &src.nl);
 
 	if (err)
 		return err;
-	src = model_sys_src(c->sys);
 	return diag_qpwatch(&src, c->o.dev, check_ctx_live(c) ? DIAG_QPWATCH_CHECK_MS : 0, true, w);
 }
 

@@ -14,7 +14,6 @@
 #include "views/show.h"
 #include "kernel/netdev.h"
 #include "kernel/sysfs.h"
-#include "kernel/errname.h"
 
 /* Loads the model for DEV (NULL: all), explaining a failure. */
 static int load(struct cmd_ctx *ctx, const struct cli_args *a, struct model_ask ask,
@@ -70,6 +69,7 @@ int cmd_gids(struct cmd_ctx *ctx, const struct cli_args *a)
 int cmd_netdevs(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct netdev *nd;
+	struct op_err e;
 	struct model m;
 	int err;
 
@@ -79,8 +79,7 @@ int cmd_netdevs(struct cmd_ctx *ctx, const struct cli_args *a)
 	nd = calloc(m.n + 1, sizeof(*nd));
 	if (!nd) {
 		model_free(&m);
-		pr_err_cause("netdevs", errname(ENOMEM), strerror(ENOMEM), NULL);
-		return -ENOMEM;
+		return cmd_fail((op_err_set(&e, -ENOMEM, NULL, "out of memory"), &e));
 	}
 	/* Each device's netdev read now: an empty operstate where it cannot be. */
 	for (size_t i = 0; i < m.n; i++)

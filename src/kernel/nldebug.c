@@ -285,7 +285,7 @@ static const char *flag_names(const struct nlmsghdr *h, char *buf, size_t len)
 	return *buf ? buf : "none";
 }
 
-/* Nests opened at most this deep: a loop of nests in a hostile message ends. */
+/* Nests opened at most this deep: a hostile message's nests within nests stop there. */
 #define NEST_MAX 4
 
 /*

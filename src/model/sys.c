@@ -15,9 +15,10 @@ void model_sys_init(struct model_sys *s, const char *root)
 
 void model_sys_forget(struct model_sys *s)
 {
-	model_free(&s->devs);
-	model_free(&s->ns_devs);
-	s->devs_done = s->ns_devs_done = false;
+	for (size_t i = 0; i < 2; i++) {
+		model_free(&s->devs[i].m);
+		s->devs[i].done = false;
+	}
 }
 
 void model_sys_close(struct model_sys *s)
@@ -87,20 +88,18 @@ struct model_src model_sys_src(const struct model_sys *s)
 
 const struct model *model_sys_devices_of(struct model_sys *s, int pid, int *err)
 {
-	bool other = elsewhere(s, pid);
-	struct model *m = other ? &s->ns_devs : &s->devs;
-	int *e = other ? &s->ns_devs_err : &s->devs_err;
-	bool *done = other ? &s->ns_devs_done : &s->devs_done;
+	struct model_sys_devs *d = &s->devs[elsewhere(s, pid)];
 
-	if (!*done) {
+	if (!d->done) {
 		struct model_src src = model_sys_src(s);
 
-		*done = true;
-		*e = model_sys_rdma_of(s, pid, &src.nl);
-		if (!*e)
-			*e = model_load(&src, NULL, (struct model_ask){ .source = MODEL_NETLINK,
-									.ports = MODEL_PORTS_STATES }, m);
+		d->done = true;
+		d->err = model_sys_rdma_of(s, pid, &src.nl);
+		if (!d->err)
+			d->err = model_load(&src, NULL, (struct model_ask){ .source = MODEL_NETLINK,
+									.ports = MODEL_PORTS_STATES },
+					    &d->m);
 	}
-	*err = *e;
-	return *e ? NULL : m;
+	*err = d->err;
+	return d->err ? NULL : &d->m;
 }

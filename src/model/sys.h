@@ -23,10 +23,12 @@ struct model_sys {
 	/* The same in process ns_pid's network namespace, when it is not this one's. */
 	struct nl *ns_rdma;
 	int ns_pid;
-	/* The devices each of those lists (MODEL_NETLINK, MODEL_PORTS_STATES), once. */
-	struct model devs, ns_devs;
-	int devs_err, ns_devs_err;
-	bool devs_done, ns_devs_done;
+	/* The devices each of those lists (MODEL_NETLINK, MODEL_PORTS_STATES), once: [0] rdma's, [1] ns_rdma's. */
+	struct model_sys_devs {
+		struct model m;
+		int err;
+		bool done;
+	} devs[2];
 };
 
 /* S for ROOT ("" the running system, else a fixture's directory), nothing opened. */

@@ -124,10 +124,10 @@ static void devices_read_once(void **state)
 	n = m->n;
 	/* Forgotten, read anew: the same devices. */
 	model_sys_forget(&s);
-	assert_false(s.devs_done);
+	assert_false(s.devs[0].done);
 	again = model_sys_devices_of(&s, 0, &err);
 	assert_non_null(again);
-	assert_true(s.devs_done);
+	assert_true(s.devs[0].done);
 	assert_int_equal(again->n, n);
 	model_sys_close(&s);
 }

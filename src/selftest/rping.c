@@ -58,18 +58,27 @@ static int ctl_setup(struct cm *c, struct st_end *e)
 	return 0;
 }
 
-/* Sends rping's 16-byte message (ADDR, RKEY, SIZE; zeros for a go-ahead) and waits for it. */
-static int ctl_send(struct cm *c, struct st_end *e, uint64_t addr, uint32_t rkey, uint32_t size)
+/*
+ * Sends rping's 16-byte message (ADDR, RKEY, SIZE; zeros for a go-ahead) and,
+ * when WAIT, waits for its completion. Without WAIT the send is unsignaled:
+ * the server's go-ahead after a write is the client's last word from us, and
+ * a client that has its pings disconnects at once, perhaps before our end
+ * has the ACK (a completion that then never comes, as stock rping -s never
+ * waits for it either). The next signaled request, the next ping's read,
+ * completes only after it, and an error completion is made all the same.
+ */
+static int ctl_send(struct cm *c, struct st_end *e, uint64_t addr, uint32_t rkey, uint32_t size,
+		    bool wait)
 {
 	struct ibv_sge sge = { (uintptr_t)&c->ctl[0], sizeof(c->ctl[0]), c->ctl_mr->lkey };
 	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
-				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+				  .send_flags = wait ? IBV_SEND_SIGNALED : 0 }, *bad;
 	struct ibv_wc wc;
 
 	c->ctl[0] = (struct rping_info){ htobe64(addr), htonl(rkey), htonl(size) };
 	if ((errno = ibv_post_send(e->qp, &wr, &bad)))
 		return st_fail_err(c->s, errno, NULL, "ibv_post_send: %s", strerror(errno));
-	return st_wait_wc(c->s, e->scq, IBV_WC_SEND, &wc);
+	return wait ? st_wait_wc(c->s, e->scq, IBV_WC_SEND, &wc) : 0;
 }
 
 /*
@@ -182,9 +191,9 @@ int st_cm_client(const struct st_opts *o, struct st_report *r)
 
 		rping_fill(src, size, i, &start);
 		st_poison(dst, size);
-		err = ctl_send(&c, &s.a, (uintptr_t)src, s.a.mr->rkey, size) ||
+		err = ctl_send(&c, &s.a, (uintptr_t)src, s.a.mr->rkey, size, true) ||
 		      ctl_recv(&c, &s.a, &go) ||
-		      ctl_send(&c, &s.a, (uintptr_t)dst, s.a.mr->rkey, size) ||
+		      ctl_send(&c, &s.a, (uintptr_t)dst, s.a.mr->rkey, size, true) ||
 		      ctl_recv(&c, &s.a, &go);
 		if (err > 0)
 			err = st_fail(&s, NULL, "the server disconnected after %u pings", i);
@@ -237,7 +246,7 @@ static int serve_ping(struct cm *c, char *want, unsigned int ping, int *start)
 				      (uint8_t)s->b.buf[k], (uint8_t)want[k]);
 	/* Each step's own result: a failure (-1) is not the client's going (1). */
 	if (!err)
-		err = ctl_send(c, &s->b, 0, 0, 0);
+		err = ctl_send(c, &s->b, 0, 0, 0, true);
 	if (!err)
 		err = ctl_recv(c, &s->b, &info);
 	if (err)
@@ -246,7 +255,7 @@ static int serve_ping(struct cm *c, char *want, unsigned int ping, int *start)
 		return st_fail(s, NULL, "the client's sink is %u bytes, under %u", info.size, size);
 	info.size = size;
 	err = rdma_op(c, &s->b, true, &info);
-	return err ? err : ctl_send(c, &s->b, 0, 0, 0);
+	return err ? err : ctl_send(c, &s->b, 0, 0, 0, false);
 }
 
 static int serve_rping(struct cm *c, struct rdma_cm_id *child)

@@ -248,10 +248,15 @@ static bool rp_filter_loose(struct check_ctx *c, const struct rdma_dev *const *d
 static void peer_route(struct check_ctx *c, const struct rdma_dev *const *devs, size_t n)
 {
 	char fix[256], dev[IF_NAMESIZE];
-	/* A link-local peer is reached by the netdev its zone names, no route. */
-	int err = c->o.peer_zone ? (snprintf(dev, sizeof(dev), "%s", c->o.peer_zone), 0) :
-		  rtnl_route_dev(c->o.peer, dev);
+	struct nl *r;
+	int err = 0;
 	bool rxe = false;
+
+	/* A link-local peer is reached by the netdev its zone names, no route. */
+	if (c->o.peer_zone)
+		snprintf(dev, sizeof(dev), "%s", c->o.peer_zone);
+	else if (!(err = model_sys_route(c->sys, &r)))
+		err = rtnl_route_dev(r, c->o.peer, dev);
 
 	for (size_t i = 0; !err && i < n; i++)
 		rxe |= check_ctx_on_netdev(c, dev, devs[i]->netdev);

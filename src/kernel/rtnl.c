@@ -128,10 +128,9 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	return NL_CB_CONTINUE;
 }
 
-int rtnl_route_dev(const char *addr, char dev[IF_NAMESIZE])
+int rtnl_route_dev(struct nl *r, const char *addr, char dev[IF_NAMESIZE])
 {
 	unsigned char a[16];
-	struct nl *r;
 	struct nlmsghdr *nlh;
 	struct rtmsg *rtm;
 	unsigned int oif = 0;
@@ -140,9 +139,6 @@ int rtnl_route_dev(const char *addr, char dev[IF_NAMESIZE])
 
 	if (inet_pton(family, addr, a) != 1)
 		return -EINVAL;
-	err = nl_open(&r, NETLINK_ROUTE);
-	if (err)
-		return err;
 	nlh = nl_request(r, RTM_GETROUTE, 0);
 	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 	rtm->rtm_family = (unsigned char)family;
@@ -150,7 +146,6 @@ int rtnl_route_dev(const char *addr, char dev[IF_NAMESIZE])
 	mnl_attr_put(nlh, RTA_DST, family == AF_INET ? 4 : 16, a);
 	/* ENETUNREACH, EHOSTUNREACH: no route. */
 	err = nl_talk(r, nlh, route_cb, &oif);
-	nl_close(r);
 	if (err)
 		return err;
 	return oif && if_indextoname(oif, dev) ? 0 : -ENODEV;

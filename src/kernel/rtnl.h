@@ -29,9 +29,9 @@ int rtnl_link_del(struct nl *r, const char *name);
 int rtnl_addr4_add(struct nl *r, const char *name, uint32_t addr_be, unsigned int prefix);
 
 /*
- * The kernel's route to ADDR (IPv4 or IPv6 text; RTM_GETROUTE), on a socket
- * of its own: 0 and the device it leaves by in DEV, or a negative errno.
+ * The kernel's route to ADDR (IPv4 or IPv6 text; RTM_GETROUTE) in R's
+ * namespace: 0 and the device it leaves by in DEV, or a negative errno.
  */
-int rtnl_route_dev(const char *addr, char dev[IF_NAMESIZE]);
+int rtnl_route_dev(struct nl *r, const char *addr, char dev[IF_NAMESIZE]);
 
 #endif

@@ -26,6 +26,7 @@ void model_sys_close(struct model_sys *s)
 	model_sys_forget(s);
 	nl_close(s->rdma);
 	nl_close(s->ns_rdma);
+	nl_close(s->route);
 	model_sys_init(s, s->root);
 }
 
@@ -50,6 +51,18 @@ int model_sys_rdma(struct model_sys *s, struct nl **nl)
 		}
 	}
 	*nl = s->rdma;
+	return err;
+}
+
+int model_sys_route(struct model_sys *s, struct nl **nl)
+{
+	int err = 0;
+
+	if (!model_sys_live(s))
+		err = -EOPNOTSUPP;
+	else if (!s->route)
+		err = nl_open(&s->route, NETLINK_ROUTE);
+	*nl = s->route;
 	return err;
 }
 

@@ -3,8 +3,11 @@
  * One handle per run: the system a command reads (the running one, or a
  * fixture), decided once in main and passed down. Its RDMA netlink socket is
  * opened at first use, once, live or as the fixture's recorded answers; one
- * more in another process's network namespace when asked; and the netlink's
- * device list is read once and kept.
+ * more in another process's network namespace when asked; its route netlink
+ * socket likewise, live only; and the netlink's device list is read once and
+ * kept. What builds namespaces (lab) and what listens to a netlink group
+ * (monitor, start --watch) open sockets of their own: one per namespace
+ * made, and a socket joined to a group makes no requests.
  */
 #ifndef RDMACTL_MODEL_SYS_H
 #define RDMACTL_MODEL_SYS_H
@@ -23,6 +26,8 @@ struct model_sys {
 	/* The same in process ns_pid's network namespace, when it is not this one's. */
 	struct nl *ns_rdma;
 	int ns_pid;
+	/* The route netlink of this process's namespace, NULL until opened. */
+	struct nl *route;
 	/* The devices each of those lists (MODEL_NETLINK, MODEL_PORTS_STATES), once: [0] rdma's, [1] ns_rdma's. */
 	struct model_sys_devs {
 		struct model m;
@@ -43,6 +48,11 @@ bool model_sys_live(const struct model_sys *s);
  * same error each time after a failure; S keeps the socket.
  */
 int model_sys_rdma(struct model_sys *s, struct nl **nl);
+/*
+ * The route netlink, opened now on first use, kept as model_sys_rdma keeps
+ * its own; -EOPNOTSUPP on a fixture, which records no route.
+ */
+int model_sys_route(struct model_sys *s, struct nl **nl);
 /*
  * The RDMA netlink as process PID sees it: model_sys_rdma's own when PID is
  * 0, shares this process's network namespace or S is a fixture, else a

@@ -3,7 +3,7 @@
  * Unit tests for model/sys.c, the one handle a run reads the system
  * through, on a fixture captured in the test bed: its RDMA netlink opened
  * once, the netlink's device list read once and forgotten on asking, held
- * to the `rdma link` the bed captured beside it.
+ * to the `rdma link` the bed captured beside it; its route netlink, live.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +18,7 @@
 #include "tests/unit.h"
 
 #include "kernel/nl.h"
+#include "kernel/rtnl.h"
 #include "model/sys.h"
 
 /* tools/run-tests runs from the top of the tree; FIXTURES may say otherwise. */
@@ -132,6 +133,41 @@ static void devices_read_once(void **state)
 	model_sys_close(&s);
 }
 
+/*
+ * The route netlink: none on a fixture, which records no route; live, one
+ * socket kept, which answers each request. Where the loopback is down (a
+ * fresh namespace) the kernel answers 127.0.0.1 with ENETUNREACH: an answer
+ * all the same.
+ */
+static void route_opened_once(void **state)
+{
+	struct model_sys s;
+	struct nl *a = NULL, *b = NULL;
+	char dev[IF_NAMESIZE];
+
+	(void)state;
+	model_sys_init(&s, fixture("two-netdevs"));
+	assert_int_equal(model_sys_route(&s, &a), -EOPNOTSUPP);
+	assert_null(a);
+	model_sys_close(&s);
+	model_sys_init(&s, NULL);
+	assert_int_equal(model_sys_route(&s, &a), 0);
+	assert_non_null(a);
+	for (int i = 0; i < 2; i++) {
+		int err = rtnl_route_dev(a, "127.0.0.1", dev);
+
+		if (err != -ENETUNREACH) {
+			assert_int_equal(err, 0);
+			assert_string_equal(dev, "lo");
+		}
+		assert_int_equal(model_sys_route(&s, &b), 0);
+		assert_ptr_equal(a, b);
+	}
+	assert_int_equal(rtnl_route_dev(a, "not an address", dev), -EINVAL);
+	model_sys_close(&s);
+	assert_null(s.route);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +175,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(rdma_opened_once),
 		cmocka_unit_test(no_recording_said),
 		cmocka_unit_test(devices_read_once),
+		cmocka_unit_test(route_opened_once),
 	};
 
 	unit_filter(argc, argv);

@@ -6,8 +6,8 @@
 
 #include "checks/checks.h"
 #include "cli/grammar.h"
-#include "cli/out.h"
 #include "cmd/cmd.h"
+#include "views/help.h"
 
 #ifndef VERSION
 #define VERSION "unknown"
@@ -27,11 +27,7 @@ static void help_record(const char *path, const struct cli_cmd *c, void *arg)
 	}
 	if (syn && len && syn[len - 1] == '\n')
 		syn[len - 1] = '\0';
-	out_obj_open(o, NULL);
-	out_str(o, "command", NULL, path);
-	out_str(o, "synopsis", NULL, syn);
-	out_str(o, "summary", NULL, c->summary);
-	out_obj_close(o);
+	view_help_command(o, path, syn, c->summary);
 	free(syn);
 }
 
@@ -57,14 +53,14 @@ int cmd_help(struct cmd_ctx *ctx, const struct cli_args *a)
 					 "%s%s", *prefix ? " " : "", c->name);
 			tab = c->verbs;
 		}
-		out_arr_open(ctx->out, NULL);
+		view_help_begin(ctx->out);
 		for (const struct cli_cmd *k = c ? c : ctx->root; k->name; k++) {
 			if (!k->hidden)
 				cli_each_leaf(k, prefix, help_record, ctx->out);
 			if (c)
 				break;	/* the one named */
 		}
-		out_arr_close(ctx->out);
+		view_help_end(ctx->out);
 		return 0;
 	}
 	switch (cli_num(a, "format", 0)) {
@@ -87,8 +83,6 @@ int cmd_help(struct cmd_ctx *ctx, const struct cli_args *a)
 int cmd_version(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	(void)a;
-	out_obj_open(ctx->out, NULL);
-	out_str(ctx->out, "version", "rdmactl %s\n", VERSION);
-	out_obj_close(ctx->out);
+	view_version(ctx->out, VERSION);
 	return 0;
 }

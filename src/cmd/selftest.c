@@ -113,7 +113,7 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 		model_free(&m);
 		return cmd_fail((op_err_set(&e, -ENOMEM, NULL, "out of memory"), &e));
 	}
-	out_arr_open(ctx->out, NULL);
+	view_selftest_begin(ctx->out);
 	for (size_t i = 0; i < n; i++) {
 		o.common.dev = devs[i];
 		if (o.transports ? xp_loopback(&o, r) : o.cm ? st_cm_loopback(&o, r) :
@@ -121,7 +121,7 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 			failed++;
 		view_selftest(ctx->out, &o, r);
 	}
-	out_arr_close(ctx->out);
+	view_selftest_end(ctx->out);
 	free(r);
 	model_free(&m);
 	return failed ? -EIO : 0;
@@ -268,9 +268,7 @@ int cmd_selftest_server(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = o.cm ? st_cm_server(&o, r, session, &sv) : st_server(&o, r, session, &sv);
 	runloop_end(&l);
 	if (!sv.listening) {	/* it never started: say why as any report would */
-		out_arr_open(ctx->out, NULL);
-		view_selftest(ctx->out, &o, r);
-		out_arr_close(ctx->out);
+		view_selftest_alone(ctx->out, &o, r);
 		free(r);
 		return -EIO;
 	}
@@ -301,9 +299,7 @@ int cmd_selftest_client(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (!r)
 		return -ENOMEM;
 	err = o.transports ? xp_client(&o, r) : o.cm ? st_cm_client(&o, r) : st_client(&o, r);
-	out_arr_open(ctx->out, NULL);
-	view_selftest(ctx->out, &o, r);
-	out_arr_close(ctx->out);
+		view_selftest_alone(ctx->out, &o, r);
 	free(r);
 	return err ? -EIO : 0;
 }

@@ -103,9 +103,7 @@ static int do_selftest(struct cmd_ctx *ctx, const char *dev)
 		return -ENOMEM;
 	st_opts_init(&opts, dev);
 	err = st_loopback(&opts, &r);
-	out_arr_open(o, NULL);
-	view_selftest(o, &opts, &r);
-	out_arr_close(o);
+	view_selftest_alone(o, &opts, &r);
 	return end_step(o, err ? -EIO : 0);
 }
 

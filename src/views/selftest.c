@@ -207,3 +207,20 @@ void view_selftest(struct out *o, const struct st_opts *opts, const struct st_re
 	else
 		stages(o, r);
 }
+
+void view_selftest_begin(struct out *o)
+{
+	out_arr_open(o, NULL);
+}
+
+void view_selftest_end(struct out *o)
+{
+	out_arr_close(o);
+}
+
+void view_selftest_alone(struct out *o, const struct st_opts *opts, const struct st_report *r)
+{
+	view_selftest_begin(o);
+	view_selftest(o, opts, r);
+	view_selftest_end(o);
+}

@@ -15,5 +15,13 @@ struct st_report;
  * operation), or the ping-pong run OPTS asked for.
  */
 void view_selftest(struct out *o, const struct st_opts *opts, const struct st_report *r);
+/*
+ * The list a command's reports are said in as each ends: begun, a
+ * view_selftest each, ended (a JSON array; nothing more in plain text).
+ */
+void view_selftest_begin(struct out *o);
+void view_selftest_end(struct out *o);
+/* The list of one report: a client's, or a server's that never listened. */
+void view_selftest_alone(struct out *o, const struct st_opts *opts, const struct st_report *r);
 
 #endif

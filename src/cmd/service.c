@@ -102,13 +102,11 @@ static int watch_print(struct cmd_ctx *ctx, struct watched **ch, size_t n, const
 	o = out_new(stdout, ctx->json, false);
 	if (!o)
 		return -ENOMEM;
-	out_obj_open(o, NULL);
-	out_arr_open(o, "links");
+	view_service_links_begin(o);
 	for (size_t i = 0; i < n; i++)
 		view_service_link(o, ch[i]->name, ch[i]->netdev,
 				  word ? word : view_start_state(ch[i]->state));
-	out_arr_close(o);
-	out_obj_close(o);
+	view_service_links_end(o);
 	return watch_flush(o);
 }
 
@@ -261,9 +259,7 @@ static int start_watch(struct cmd_ctx *ctx, const struct cli_args *a, struct ser
 	o = out_new(stdout, ctx->json, false);
 	err = o ? 0 : -ENOMEM;
 	if (o) {
-		out_obj_open(o, NULL);
 		view_service_start(o, r);
-		out_obj_close(o);
 		err = watch_flush(o);
 	}
 	if (!err)
@@ -331,9 +327,7 @@ int cmd_start(struct cmd_ctx *ctx, const struct cli_args *a)
 		service_result_free(&r);
 		return err;
 	}
-	out_obj_open(ctx->out, NULL);
 	view_service_start(ctx->out, &r);
-	out_obj_close(ctx->out);
 	if (err)
 		cmd_fail(&e);
 	service_result_free(&r);
@@ -344,7 +338,8 @@ int cmd_stop(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	const struct rdma_dev **rxe = NULL;
 	struct model m = { 0 };
-	enum kmod_state after;
+	enum kmod_state after = KMOD_AVAILABLE;
+	bool unload;
 	char **mine = calloc(a->argc + 1, sizeof(*mine));
 	size_t n = 0, nmine = 0;
 	struct op_err e;
@@ -373,31 +368,23 @@ int cmd_stop(struct cmd_ctx *ctx, const struct cli_args *a)
 		cmd_fail(&e);
 		goto out;
 	}
-	out_obj_open(ctx->out, NULL);
-	out_arr_open(ctx->out, "deleted");
+	view_stop_begin(ctx->out);
 	for (size_t i = 0; i < n; i++) {
 		if (link_del(nl, rxe[i], &e)) {
 			ret = cmd_fail(&e);
 			continue;
 		}
-		out_str(ctx->out, NULL, "deleted %s\n", rxe[i]->name);
+		view_stop_deleted(ctx->out, rxe[i]->name);
 	}
-	out_arr_close(ctx->out);
 	/*
 	 * rdma_rxe goes when nothing holds it; a busy module stays, and that is
 	 * fine. Stopping some netdevs' links leaves it for the others.
 	 */
-	if (!ret && !a->argc) {
-		err = service_unload_module("rdma_rxe", &after, &e);
-		out_obj_open(ctx->out, "module");
-		out_str(ctx->out, "module", "%s", "rdma_rxe");
-		out_str(ctx->out, "state", " %s\n", err == -EBUSY ? "in use: left loaded" :
-			err ? "failed" : after == KMOD_BUILTIN ? "built in" : "unloaded");
-		out_obj_close(ctx->out);
-		if (err && err != -EBUSY)
-			ret = cmd_fail(&e);
-	}
-	out_obj_close(ctx->out);
+	unload = !ret && !a->argc;
+	err = unload ? service_unload_module("rdma_rxe", &after, &e) : 0;
+	view_stop_end(ctx->out, unload, err, after);
+	if (err && err != -EBUSY)
+		ret = cmd_fail(&e);
 	err = ret;
 out:
 	free(mine);

@@ -158,16 +158,6 @@ int cmd_up(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (err)
 		failed = "selftest";
 out:
-	out_obj_open(ctx->out, NULL);
-	out_str(ctx->out, "netdev", "up: %s", netdev);
-	out_str(ctx->out, "ifname", *r.made ? ": %s" : NULL, *r.made ? r.made : NULL);
-	out_bool(ctx->out, "proven", NULL, !failed);
-	out_str(ctx->out, "failed_step", NULL, failed);
-	if (failed)
-		out_text(ctx->out, ": stopped at %s: see above\n", failed);
-	else
-		out_text(ctx->out, " is up and proven: modules loaded, link ACTIVE, every check "
-			 "passed, selftest passed\n");
-	out_obj_close(ctx->out);
+	view_up(ctx->out, netdev, r.made, failed);
 	return err;
 }

@@ -133,6 +133,13 @@ hacking_layers() {
 	assert_output ''
 }
 
+@test "tree: cmd/ writes no record of its own: it prints through views/, as docs/hacking.md says" {
+	cd "$TOP/src/cmd"
+	# out.h's record makers; a command keeps the stream's (out_new, out_finish, ...).
+	run grep -nE '\<out_(obj_open|obj_close|arr_open|arr_close|str|u64|s64|dbl|bool|text|nl|sh_export)\(' ./*.c
+	assert_output ''
+}
+
 @test "tree: every script and bats file in at most 500 lines, as docs/hacking.md says of a file" {
 	local files=() f
 	# The scripts: what starts with #! or is sourced (.bash, .sh), and the bats files.

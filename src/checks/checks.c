@@ -68,13 +68,17 @@ void check_ctx_free(struct check_ctx *c)
 const struct model *check_ctx_model(struct check_ctx *c)
 {
 	if (!c->model_done) {
-		const struct model_src src = model_sys_src(c->sys);
-
-		c->model_err = model_load(&src, NULL,
-					  (struct model_ask){ .gids = MODEL_GIDS_USED,
-							      .counters = true,
-							      .mtu = MODEL_MTU_DEVICE,
-							      .netdev = true }, &c->m);
+		/*
+		 * sysfs lists every device of the host; --pid's process sees
+		 * those of its own network namespace (a container's, from the
+		 * host), which the netlink asked there says (check_dev_here).
+		 */
+		c->model_err = model_sys_load(c->sys, NULL,
+					      (struct model_ask){ .gids = MODEL_GIDS_USED,
+								  .counters = true,
+								  .mtu = MODEL_MTU_DEVICE,
+								  .netdev = true },
+					      c->o.pid, &c->m);
 		c->model_done = true;
 	}
 	return c->model_err ? NULL : &c->m;
@@ -117,22 +121,12 @@ int check_ctx_container(struct check_ctx *c)
 
 bool check_dev_here(struct check_ctx *c, const struct rdma_dev *d)
 {
-	const struct model *nlm;
-	int err;
-
 	if (!check_ctx_live(c))
 		return true;
-	/*
-	 * --pid's process sees the devices of its own network namespace (a
-	 * container's, from the host): the netlink asks there.
-	 */
-	nlm = model_sys_devices_of(c->sys, c->o.pid, &err);
-	if (!nlm)
+	/* The netlink's list merged into the model's (model_sys_load); sysfs's word without it. */
+	if (!d->here_known)
 		return d->nports && d->ports[0].netdev_exists;
-	for (size_t i = 0; i < nlm->n; i++)
-		if (!strcmp(nlm->devs[i].name, d->name))
-			return nlm->devs[i].nports && *nlm->devs[i].ports[0].netdev;
-	return false;	/* gone meanwhile */
+	return d->here;
 }
 
 struct ifaddrs *check_ctx_addrs(struct check_ctx *c)

@@ -29,16 +29,16 @@ struct model_src cmd_model_src(const struct cmd_ctx *ctx)
 int cmd_device(struct cmd_ctx *ctx, const char *only, struct model_ask ask, struct model *m)
 {
 	struct op_err e;
-	struct model_src src = cmd_model_src(ctx);
-	int err = cmd_netlink(ctx, &src.nl);
+	struct nl *nl;
+	int err = cmd_netlink(ctx, &nl);
 
 	if (err)
 		return err;
 	ask.source = MODEL_NETLINK;
-	err = model_load(&src, only, ask, m);
+	err = model_sys_load(&ctx->sys, only, ask, -1, m);
 	if (err == -ENODEV && only)
 		return err;	/* the caller says what that means */
-	return err ? cmd_fail((op_err_dump(&e, err, nl_ext_msg(src.nl)), &e)) : 0;
+	return err ? cmd_fail((op_err_dump(&e, err, nl_ext_msg(nl)), &e)) : 0;
 }
 
 int cmd_devices(struct cmd_ctx *ctx, struct model *m)

@@ -79,7 +79,6 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 	const char *dev = a->argc ? a->argv[0] : NULL;
 	const char *format = cli_str(a, "format") ? cli_str(a, "format") : "sh";
 	bool ipv6 = cli_str(a, "family") && !strcmp(cli_str(a, "family"), "ipv6");
-	const struct model_src src = cmd_model_src(ctx);
 	struct out *o = ctx->out;
 	struct view_env l = { 0 };
 	struct model m;
@@ -91,7 +90,7 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 	/* -j is the format then: a --format beside it would be taken and not honoured. */
 	if (out_is_json(o) && cli_str(a, "format"))
 		return cli_usage(a, "-j prints JSON: --format %s is for text, leave one out", format);
-	err = model_load(&src, NULL, (struct model_ask){ .gids = MODEL_GIDS_USED }, &m);
+	err = model_sys_load(&ctx->sys, NULL, (struct model_ask){ .gids = MODEL_GIDS_USED }, -1, &m);
 	if (err)
 		return cmd_fail((op_err_model_load(&e, err, ctx->sys.root, NULL), &e));
 	err = pick(&m, ctx->sys.root, dev, ipv6, &l, &e);

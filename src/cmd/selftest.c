@@ -75,7 +75,6 @@ static int xport_options(const struct cli_args *a, struct st_opts *o)
 int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	const char *devs[64];
-	const struct model_src src = cmd_model_src(ctx);
 	struct model m = { 0 };
 	struct st_report *r;
 	struct st_opts o;
@@ -96,7 +95,8 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 		devs[n++] = o.common.dev;
 	} else {
 		/* Every rxe device. */
-		err = model_load(&src, NULL, (struct model_ask){ .ports = MODEL_PORTS_NONE }, &m);
+		err = model_sys_load(&ctx->sys, NULL, (struct model_ask){ .ports = MODEL_PORTS_NONE },
+				     -1, &m);
 		if (err)
 			return cmd_fail((op_err_model_load(&e, err, ctx->sys.root, NULL), &e));
 		for (size_t i = 0; i < m.n && n < 64; i++)
@@ -130,11 +130,10 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 /* The GID index of DEV's first RoCE v2 IPv4 GID, from sysfs; -1 when none. */
 static int ipv4_gid(struct cmd_ctx *ctx, const char *dev)
 {
-	const struct model_src src = cmd_model_src(ctx);
 	struct model m;
 	int64_t idx = -1;
 
-	if (model_load(&src, dev, (struct model_ask){ .gids = MODEL_GIDS_USED }, &m))
+	if (model_sys_load(&ctx->sys, dev, (struct model_ask){ .gids = MODEL_GIDS_USED }, -1, &m))
 		return -1;
 	if (m.n && m.devs[0].nports)
 		idx = model_port_ipv4_gid_index(&m.devs[0].ports[0], NULL);

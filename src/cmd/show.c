@@ -20,7 +20,6 @@ static int load(struct cmd_ctx *ctx, const struct cli_args *a, struct model_ask 
 		struct model *m)
 {
 	const char *dev = a->argc ? a->argv[0] : NULL;
-	struct model_src src;
 	struct op_err e;
 	int err;
 
@@ -28,8 +27,7 @@ static int load(struct cmd_ctx *ctx, const struct cli_args *a, struct model_ask 
 		return err;
 	if (!sysfs_exists(ctx->sys.root, "/sys/class/infiniband"))
 		return cmd_fail((op_err_no_class(&e, ctx->sys.root), &e));
-	src = cmd_model_src(ctx);
-	err = model_load(&src, dev, ask, m);
+	err = model_sys_load(&ctx->sys, dev, ask, -1, m);
 	if (err)
 		return cmd_fail((op_err_model_load(&e, err, ctx->sys.root, dev), &e));
 	if (m->n == 0)

@@ -17,12 +17,11 @@
 /* One sample of DEV's (NULL: every device's) counters. */
 static int sample(struct cmd_ctx *ctx, const char *dev, struct model *m)
 {
-	const struct model_src src = cmd_model_src(ctx);
 	struct op_err e;
 	int err;
 
-	err = model_load(&src, dev, (struct model_ask){ .ports = MODEL_PORTS_STATES,
-							.counters = true }, m);
+	err = model_sys_load(&ctx->sys, dev, (struct model_ask){ .ports = MODEL_PORTS_STATES,
+								 .counters = true }, -1, m);
 	if (err)
 		return cmd_fail((op_err_model_load(&e, err, ctx->sys.root, dev), &e));
 	return 0;

@@ -57,7 +57,6 @@ static int do_start(struct cmd_ctx *ctx)
 static int do_add(struct cmd_ctx *ctx, struct nl *nl, struct link_add_req *r)
 {
 	struct out *o = step(ctx, "rdmactl add --exist-ok");
-	struct model_src src = cmd_model_src(ctx);
 	struct model m = { 0 };
 	const struct rdma_dev *k;
 	struct op_err e;
@@ -65,9 +64,9 @@ static int do_add(struct cmd_ctx *ctx, struct nl *nl, struct link_add_req *r)
 
 	if (!o)
 		return -ENOMEM;
-	src.nl = nl;
 	err = link_add(nl, r, &e);
-	if (!err && (err = model_load(&src, NULL, (struct model_ask){ .source = MODEL_NETLINK, .mtu = MODEL_MTU_LINK }, &m)))
+	if (!err && (err = model_sys_load(&ctx->sys, NULL, (struct model_ask){ .source = MODEL_NETLINK,
+									 .mtu = MODEL_MTU_LINK }, -1, &m)))
 		op_err_dump(&e, err, nl_ext_msg(nl));
 	if (err)
 		cmd_fail(&e);

@@ -143,6 +143,13 @@ struct rdma_dev {
 	char driver[32];	/* "rxe", "siw", or the hardware's driver */
 	char netdev[IF_NAMESIZE];	/* rxe's parent, else GID 0's netdev; "" if none */
 	char uverbs[32];	/* "uverbs0", "" when ib_uverbs has made none */
+	/*
+	 * Whether the RDMA netlink of the namespace the list was read for lists
+	 * the device with a netdev: what a process there can use. Known only in
+	 * a sysfs list read through the handle with that asked (model_sys_load),
+	 * the netlink's own list merged into it.
+	 */
+	bool here_known, here;
 	struct port *ports;
 	size_t nports;
 };

@@ -116,3 +116,38 @@ const struct model *model_sys_devices_of(struct model_sys *s, int pid, int *err)
 	*err = d->err;
 	return d->err ? NULL : &d->m;
 }
+
+/* The netlink's facts of NLM merged into M's devices (a sysfs list). */
+static void merge_netlink(const struct model *nlm, struct model *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		struct rdma_dev *d = &m->devs[i];
+		const struct rdma_dev *n = model_find(nlm, d->name);
+
+		d->here_known = true;
+		d->here = n && n->nports && *n->ports[0].netdev;
+		if (n)
+			d->index = n->index;
+	}
+}
+
+int model_sys_load(struct model_sys *s, const char *only, struct model_ask ask, int here_of,
+		   struct model *m)
+{
+	struct model_src src = model_sys_src(s);
+	const struct model *nlm;
+	int err = 0;
+
+	if (ask.source == MODEL_NETLINK)
+		err = model_sys_rdma(s, &src.nl);
+	if (!err)
+		err = model_load(&src, only, ask, m);
+	/* No device, nothing to merge: the netlink is not asked (nor its module loaded for it). */
+	if (err || ask.source != MODEL_SYSFS || here_of < 0 || !model_sys_live(s) || !m->n)
+		return err;
+	/* A list that cannot be read leaves here_known false: the caller judges without. */
+	nlm = model_sys_devices_of(s, here_of, &(int){ 0 });
+	if (nlm)
+		merge_netlink(nlm, m);
+	return 0;
+}

@@ -70,5 +70,16 @@ struct model_src model_sys_src(const struct model_sys *s);
  * they cannot be read.
  */
 const struct model *model_sys_devices_of(struct model_sys *s, int pid, int *err);
+/*
+ * The devices from S as ASK says (model_load), the one way a command reads
+ * them. A netlink list is this process's namespace's, its socket opened
+ * here. A sysfs list, when HERE_OF >= 0 on the running system, has the
+ * netlink's facts merged into each device: its kernel index, and whether
+ * the netlink of process HERE_OF's namespace (0 this one's) lists it
+ * (rdma_dev.here), from model_sys_devices_of's list; here_known false where
+ * that list cannot be read.
+ */
+int model_sys_load(struct model_sys *s, const char *only, struct model_ask ask, int here_of,
+		   struct model *m);
 
 #endif

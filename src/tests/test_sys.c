@@ -168,6 +168,59 @@ static void route_opened_once(void **state)
 	assert_null(s.route);
 }
 
+/*
+ * model_sys_load: a netlink list through the handle's own socket; a sysfs
+ * list of a fixture as sysfs has it, nothing merged (a fixture has one
+ * namespace).
+ */
+static void load_through_the_handle(void **state)
+{
+	struct model_sys s;
+	struct model nl = { 0 }, fs = { 0 };
+
+	(void)state;
+	model_sys_init(&s, fixture("two-netdevs"));
+	assert_int_equal(model_sys_load(&s, NULL, (struct model_ask){ .source = MODEL_NETLINK },
+					-1, &nl), 0);
+	assert_non_null(s.rdma);
+	assert_int_equal(model_sys_load(&s, NULL, (struct model_ask){ .source = MODEL_SYSFS }, 0,
+					&fs), 0);
+	assert_true(nl.n > 0);
+	assert_int_equal(fs.n, nl.n);
+	for (size_t i = 0; i < fs.n; i++) {
+		assert_non_null(model_find(&nl, fs.devs[i].name));
+		assert_false(fs.devs[i].here_known);
+		assert_int_equal(fs.devs[i].index, MODEL_NO_INDEX);
+	}
+	model_free(&nl);
+	model_free(&fs);
+	assert_int_equal(model_sys_load(&s, "nosuchdev", (struct model_ask){ 0 }, 0, &fs),
+			 -ENODEV);
+	model_sys_close(&s);
+}
+
+/*
+ * Live: each device sysfs lists has the netlink's facts merged when asked;
+ * a host with none asks no netlink (which would load ib_core for it).
+ */
+static void live_merge(void **state)
+{
+	struct model_sys s;
+	struct model m = { 0 };
+
+	(void)state;
+	model_sys_init(&s, NULL);
+	assert_int_equal(model_sys_load(&s, NULL, (struct model_ask){ .ports = MODEL_PORTS_STATES },
+					0, &m), 0);
+	if (m.n == 0)
+		assert_null(s.rdma);
+	for (size_t i = 0; i < m.n; i++)
+		if (m.devs[i].here_known && m.devs[i].here)
+			assert_int_not_equal(m.devs[i].index, MODEL_NO_INDEX);
+	model_free(&m);
+	model_sys_close(&s);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +229,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(no_recording_said),
 		cmocka_unit_test(devices_read_once),
 		cmocka_unit_test(route_opened_once),
+		cmocka_unit_test(load_through_the_handle),
+		cmocka_unit_test(live_merge),
 	};
 
 	unit_filter(argc, argv);

@@ -135,29 +135,25 @@ static int snap(struct cmd_ctx *ctx, const struct monitor_snap *prev, struct sna
 	s->ms = mono_ms();
 	what.qps = what.qps || what.counters || !prev || !prev->qs_ok;
 	/*
-	 * The QPs first: rxe counts a failure before it moves the QP to ERR,
-	 * so counters read after the states are never older than them (a
-	 * QP seen in ERR with the RNR counter still 0 was blamed on a local
-	 * error in a whole run on 6.1).
+	 * The QPs first, as the observer reads (a QP seen in ERR with the RNR
+	 * counter still 0 was blamed on a local error in a whole run on 6.1
+	 * when the counters went first).
 	 */
 	t = cpu_ms();
 	if (what.qps) {
-		s->qs_ok = !model_load_qps(&src, NULL, &s->qs);
+		s->qs_ok = !diag_qpwatch_read_qps(&src, NULL, &s->read);
 		*qcost = cpu_ms() - t;
 	} else {
 		/* Left empty here: the caller moves PREV's QPs in once the two are compared. */
 		s->qs_ok = s->qs_carried = true;
 	}
-	src.nl = NULL;
 	counters = what.qps && (what.counters || !prev || monitor_qps_changed(prev, s));
-	err = model_load(&src, NULL, (struct model_ask){ .ports = MODEL_PORTS_STATES,
-							 .counters = counters,
-							 .mtu = MODEL_MTU_LINK }, &s->m);
+	err = diag_qpwatch_read_ports(&src, NULL, counters, true, &s->read);
 	if (err) {
-		model_qps_free(&s->qs);
+		model_qps_free(&s->read.qs);
 		return err;
 	}
-	if (!what.qps && ports_moved(&prev->m, &s->m)) {
+	if (!what.qps && ports_moved(&prev->read.m, &s->read.m)) {
 		/* Carried, they would be the QPs of a device gone or a port down. */
 		monitor_snap_free(s);
 		what.qps = true;
@@ -196,7 +192,7 @@ static void ring_anew(struct kprobe_bell **bell, bool *devices, const struct mon
 {
 	int err;
 
-	if (!s->m.n || *tried == UINT64_MAX || (*bell && !kprobe_bell_stale(*bell)) ||
+	if (!s->read.m.n || *tried == UINT64_MAX || (*bell && !kprobe_bell_stale(*bell)) ||
 	    (*tried && s->ms - *tried < MONITOR_BELL_RETRY_MS))
 		return;
 	*tried = s->ms;
@@ -301,9 +297,9 @@ static void read_and_say(struct run *r)
 	}
 	monitor_diff(&r->prev, &now, &r->memo, emit, &r->em);
 	if (now.qs_carried) {
-		now.qs = r->prev.qs;
+		now.read.qs = r->prev.read.qs;
 		now.qs_carried = false;
-		memset(&r->prev.qs, 0, sizeof(r->prev.qs));
+		memset(&r->prev.read.qs, 0, sizeof(r->prev.read.qs));
 	}
 	cost = cpu_ms() - cost;
 	ring_anew(&r->bell, &r->bell_devices, &now, &r->tried);

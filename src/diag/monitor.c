@@ -129,57 +129,55 @@ static void forget_stalled(struct monitor_memo *memo, const struct model_qps *qs
 	memo->nstalled = n;
 }
 
-static const struct diag_qp_port *qp_facts(const struct monitor_snap *a,
-					    const struct monitor_snap *b,
-					    const struct rdma_qp *q,
-					    struct diag_qp_memo *m)
-{
-	return diag_qp_facts_memo(m, diag_qp_port(&b->m, q), diag_qp_port(&a->m, q));
-}
-
+/*
+ * B's QPs against A's: made, moved, destroyed, and resending unanswered,
+ * each diagnosed as the observer diagnoses (diag_qpwatch_diagnose: the one
+ * stall rule). Out of memory, the QPs' changes are said without causes.
+ */
 static void diff_qps(const struct monitor_snap *a, const struct monitor_snap *b,
 		     struct monitor_memo *memo, monitor_emit emit, void *arg)
 {
-	struct diag_qp_memo m;
+	struct diag_qp *diag;
 
 	/* QPs not read anew (nor then the counters) have nothing new to say. */
 	if (!a->qs_ok || !b->qs_ok || b->qs_carried)
 		return;
-	for (size_t i = 0; i < a->qs.n; i++)
-		if (!model_qp_find(&b->qs, a->qs.v[i].dev, a->qs.v[i].qpn))
+	for (size_t i = 0; i < a->read.qs.n; i++)
+		if (!model_qp_find(&b->read.qs, a->read.qs.v[i].dev, a->read.qs.v[i].qpn))
 			emit(&(struct monitor_event){ .kind = MON_QP_DESTROYED,
-						      .dev = model_find(&a->m, a->qs.v[i].dev),
-						      .qp = &a->qs.v[i] }, arg);
-	forget_stalled(memo, &b->qs);
-	memset(&m, 0, sizeof(m));
-	for (size_t i = 0; i < b->qs.n; i++) {
-		const struct rdma_qp *q = &b->qs.v[i];
-		const struct rdma_qp *was = model_qp_find(&a->qs, q->dev, q->qpn);
-		struct monitor_event e = { .dev = model_find(&b->m, q->dev), .qp = q };
-		struct diag_qp d;
+						      .dev = model_find(&a->read.m, a->read.qs.v[i].dev),
+						      .qp = &a->read.qs.v[i] }, arg);
+	forget_stalled(memo, &b->read.qs);
+	diag = diag_qpwatch_diagnose(&b->read, &a->read);
+	for (size_t i = 0; i < b->read.qs.n; i++) {
+		const struct rdma_qp *q = &b->read.qs.v[i];
+		const struct rdma_qp *was = model_qp_find(&a->read.qs, q->dev, q->qpn);
+		struct monitor_event e = { .dev = model_find(&b->read.m, q->dev), .qp = q };
+		struct diag_qp *d = diag ? &diag[i] : NULL;
+		struct diag_qp *failed = d && d->trouble == DIAG_QPT_ERROR ? d : NULL;
 
-		diag_qp_diagnose(&b->qs, i, &a->qs, qp_facts(a, b, q, &m), &d);
 		if (!was) {
 			/* Made and failed within one reading: said as made, with the cause. */
 			e.kind = MON_QP_CREATED;
 			e.to = model_qp_state_name(q->state);
-			e.diag = d.trouble == DIAG_QPT_ERROR ? &d : NULL;
+			e.diag = failed;
 			emit(&e, arg);
 		}
 		if (was && was->state != q->state) {
 			e.kind = MON_QP_STATE;
 			e.from = model_qp_state_name(was->state);
 			e.to = model_qp_state_name(q->state);
-			e.diag = d.trouble == DIAG_QPT_ERROR ? &d : NULL;
+			e.diag = failed;
 			emit(&e, arg);
 		}
-		if (d.trouble == DIAG_QPT_STALLED && !said_stalled(memo, q)) {
+		if (d && d->trouble == DIAG_QPT_STALLED && !said_stalled(memo, q)) {
 			e.kind = MON_QP_STALLED;
-			e.diag = &d;
+			e.diag = d;
 			emit(&e, arg);
 			note_stalled(memo, q);
 		}
 	}
+	free(diag);
 }
 
 static struct monitor_mark *mark_of(struct monitor_memo *memo, const char *dev, uint32_t port,
@@ -214,8 +212,8 @@ static size_t each_error_counter(const struct monitor_snap *b, struct monitor_me
 {
 	size_t rose = 0;
 
-	for (size_t i = 0; i < b->m.n; i++) {
-		const struct rdma_dev *d = &b->m.devs[i];
+	for (size_t i = 0; i < b->read.m.n; i++) {
+		const struct rdma_dev *d = &b->read.m.devs[i];
 
 		for (size_t k = 0; k < d->nports; k++) {
 			const struct port *p = &d->ports[k];
@@ -250,7 +248,7 @@ static size_t each_error_counter(const struct monitor_snap *b, struct monitor_me
 void monitor_diff(const struct monitor_snap *a, const struct monitor_snap *b,
 		  struct monitor_memo *memo, monitor_emit emit, void *arg)
 {
-	diff_devices(&a->m, &b->m, emit, arg);
+	diff_devices(&a->read.m, &b->read.m, emit, arg);
 	diff_qps(a, b, memo, emit, arg);
 	/* A counter first seen is marked where A had it: its rise to B is a change. */
 	each_error_counter(a, memo, false, emit, arg);
@@ -263,12 +261,12 @@ void monitor_diff(const struct monitor_snap *a, const struct monitor_snap *b,
 
 bool monitor_qps_changed(const struct monitor_snap *a, const struct monitor_snap *b)
 {
-	if (a->qs_ok != b->qs_ok || a->qs.n != b->qs.n)
+	if (a->qs_ok != b->qs_ok || a->read.qs.n != b->read.qs.n)
 		return true;
-	for (size_t i = 0; i < b->qs.n; i++) {
-		const struct rdma_qp *was = model_qp_find(&a->qs, b->qs.v[i].dev, b->qs.v[i].qpn);
+	for (size_t i = 0; i < b->read.qs.n; i++) {
+		const struct rdma_qp *was = model_qp_find(&a->read.qs, b->read.qs.v[i].dev, b->read.qs.v[i].qpn);
 
-		if (!was || was->state != b->qs.v[i].state)
+		if (!was || was->state != b->read.qs.v[i].state)
 			return true;
 	}
 	return false;
@@ -276,9 +274,9 @@ bool monitor_qps_changed(const struct monitor_snap *a, const struct monitor_snap
 
 int monitor_carry_counters(const struct monitor_snap *a, struct monitor_snap *b)
 {
-	for (size_t i = 0; i < b->m.n; i++) {
-		struct rdma_dev *d = &b->m.devs[i];
-		const struct rdma_dev *was = model_find(&a->m, d->name);
+	for (size_t i = 0; i < b->read.m.n; i++) {
+		struct rdma_dev *d = &b->read.m.devs[i];
+		const struct rdma_dev *was = model_find(&a->read.m, d->name);
 
 		for (size_t k = 0; was && k < d->nports; k++) {
 			struct port *p = &d->ports[k];
@@ -307,6 +305,6 @@ void monitor_memo_free(struct monitor_memo *memo)
 
 void monitor_snap_free(struct monitor_snap *s)
 {
-	model_free(&s->m);
-	model_qps_free(&s->qs);
+	model_free(&s->read.m);
+	model_qps_free(&s->read.qs);
 }

@@ -14,11 +14,15 @@
 #include "model/model.h"
 #include "model/qp.h"
 #include "diag/qpdiag.h"
+#include "diag/qpwatch.h"
 
-/* One reading: the ports' states, netdevs' MTUs and states, counters; the QPs. */
+/*
+ * One reading: the QPs, then the ports' states, netdevs' MTUs and states,
+ * counters, read as the QP observer reads (diag/qpwatch.h) on monitor's
+ * schedule; read.m_ok always.
+ */
 struct monitor_snap {
-	struct model m;
-	struct model_qps qs;
+	struct diag_qpread read;
 	bool qs_ok;		/* the QPs were read */
 	bool counted;		/* the counters were read, not carried over */
 	bool qs_carried;	/* the QPs were not read: the last reading's stand, qs is empty */

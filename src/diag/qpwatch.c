@@ -7,21 +7,34 @@
 #include "kernel/clock.h"
 #include "diag/qpwatch.h"
 
-/*
- * The ports of R's QPs: their states and counters, from sysfs. The QPs are
- * read first: rxe counts a failure before it moves the QP to ERR, so
- * counters read after the states are never older than them.
- */
-static void read_ports(const struct model_src *src, const char *dev, struct diag_qpread *r)
+int diag_qpwatch_read_qps(const struct model_src *src, const char *dev, struct diag_qpread *r)
 {
-	struct model_src s = *src;
-
-	s.nl = NULL;
-	r->m_ok = !model_load(&s, dev, (struct model_ask){ .ports = MODEL_PORTS_STATES,
-							    .counters = true }, &r->m);
+	memset(r, 0, sizeof(*r));
+	return model_load_qps(src, dev, &r->qs);
 }
 
-static void read_free(struct diag_qpread *r)
+int diag_qpwatch_read_ports(const struct model_src *src, const char *dev, bool counters, bool mtu,
+		      struct diag_qpread *r)
+{
+	struct model_src s = *src;
+	int err;
+
+	s.nl = NULL;
+	err = model_load(&s, dev, (struct model_ask){ .ports = MODEL_PORTS_STATES,
+						      .counters = counters,
+						      .mtu = mtu ? MODEL_MTU_LINK : MODEL_MTU_NONE },
+			 &r->m);
+	r->m_ok = !err;
+	return err;
+}
+
+/* The ports of R's QPs, with their counters: what a diagnosis reads; R without them on failure. */
+static void read_ports(const struct model_src *src, const char *dev, struct diag_qpread *r)
+{
+	diag_qpwatch_read_ports(src, dev, true, false, r);
+}
+
+void diag_qpwatch_read_free(struct diag_qpread *r)
 {
 	model_qps_free(&r->qs);
 	if (r->m_ok)
@@ -45,15 +58,14 @@ size_t diag_qpwatch_could_resend(const struct model_qps *qs, int pid, size_t *rt
 	return n;
 }
 
-/* Each QP of W's last reading diagnosed against the first: -ENOMEM, or 0. */
-static int diagnose_all(struct diag_qpwatch *w)
+struct diag_qp *diag_qpwatch_diagnose(const struct diag_qpread *now,
+				     const struct diag_qpread *before)
 {
-	const struct diag_qpread *now = w->now, *before = w->before;
 	struct diag_qp_memo facts = { 0 };
+	struct diag_qp *diag = calloc(now->qs.n ? now->qs.n : 1, sizeof(*diag));
 
-	w->diag = calloc(now->qs.n ? now->qs.n : 1, sizeof(*w->diag));
-	if (!w->diag)
-		return -ENOMEM;
+	if (!diag)
+		return NULL;
 	for (size_t i = 0; i < now->qs.n; i++) {
 		const struct rdma_qp *q = &now->qs.v[i];
 		const struct port *p = diag_qp_port(now->m_ok ? &now->m : NULL, q);
@@ -61,10 +73,10 @@ static int diagnose_all(struct diag_qpwatch *w)
 				       NULL;
 
 		diag_qp_diagnose(&now->qs, i, before ? &before->qs : NULL,
-				      diag_qp_facts_memo(&facts, p, pb), &w->diag[i]);
+				      diag_qp_facts_memo(&facts, p, pb), &diag[i]);
 	}
-	diag_qp_apportion(&now->qs, w->diag);
-	return 0;
+	diag_qp_apportion(&now->qs, diag);
+	return diag;
 }
 
 int diag_qpwatch(const struct model_src *src, const char *dev, unsigned int ms, bool diagnose,
@@ -76,7 +88,7 @@ int diag_qpwatch(const struct model_src *src, const char *dev, unsigned int ms, 
 
 	memset(w, 0, sizeof(*w));
 	w->now = &w->r[0];
-	err = model_load_qps(src, dev, &w->r[0].qs);
+	err = diag_qpwatch_read_qps(src, dev, &w->r[0]);
 	if (err)
 		return err;
 	again = ms && diag_qpwatch_could_resend(&w->r[0].qs, 0, &rts);
@@ -84,13 +96,13 @@ int diag_qpwatch(const struct model_src *src, const char *dev, unsigned int ms, 
 		read_ports(src, dev, &w->r[0]);
 	if (again) {
 		mono_sleep_ms(ms);
-		if (!model_load_qps(src, dev, &w->r[1].qs)) {
+		if (!diag_qpwatch_read_qps(src, dev, &w->r[1])) {
 			read_ports(src, dev, &w->r[1]);
 			w->before = &w->r[0];
 			w->now = &w->r[1];
 		}
 	}
-	if ((diagnose || w->before) && diagnose_all(w)) {
+	if ((diagnose || w->before) && !(w->diag = diag_qpwatch_diagnose(w->now, w->before))) {
 		diag_qpwatch_free(w);
 		return -ENOMEM;
 	}
@@ -99,8 +111,8 @@ int diag_qpwatch(const struct model_src *src, const char *dev, unsigned int ms, 
 
 void diag_qpwatch_free(struct diag_qpwatch *w)
 {
-	read_free(&w->r[0]);
-	read_free(&w->r[1]);
+	diag_qpwatch_read_free(&w->r[0]);
+	diag_qpwatch_read_free(&w->r[1]);
 	free(w->diag);
 	memset(w, 0, sizeof(*w));
 }

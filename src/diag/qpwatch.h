@@ -4,7 +4,8 @@
  * counters, read again a while later when one could be resending
  * unanswered, and each QP diagnosed from the two readings, with one rule
  * for QPs of one device that stalled together. qp and check's qps and
- * process-qps are its callers.
+ * process-qps are its callers; monitor reads and diagnoses through it on a
+ * schedule of its own.
  */
 #ifndef RDMACTL_DIAG_QPWATCH_H
 #define RDMACTL_DIAG_QPWATCH_H
@@ -30,6 +31,29 @@ struct diag_qpread {
 	struct model m;
 	bool m_ok;		/* the ports were read */
 };
+
+/*
+ * A reading in its two steps, for an observer with a schedule of its own
+ * (monitor): first the QPs of SRC (DEV's, or every device's; SRC as
+ * model_load_qps takes it) into R, emptied...
+ */
+int diag_qpwatch_read_qps(const struct model_src *src, const char *dev, struct diag_qpread *r);
+/*
+ * ...then, from sysfs, the ports' states, their counters when COUNTERS, and
+ * their netdevs' MTUs and operstates when MTU. The QPs go first: rxe counts
+ * a failure before it moves the QP to ERR, so counters read after the
+ * states are never older than them. 0 with R->m_ok, or the error.
+ */
+int diag_qpwatch_read_ports(const struct model_src *src, const char *dev, bool counters, bool mtu,
+		      struct diag_qpread *r);
+void diag_qpwatch_read_free(struct diag_qpread *r);
+/*
+ * Each QP of NOW diagnosed against BEFORE (NULL when there is none), the
+ * stall rule applied (diag_qp_apportion): an array of one a QP of NOW, to
+ * free; NULL when out of memory.
+ */
+struct diag_qp *diag_qpwatch_diagnose(const struct diag_qpread *now,
+				     const struct diag_qpread *before);
 
 struct diag_qpwatch {
 	struct diag_qpread r[2];

@@ -56,8 +56,10 @@ static void record(const struct monitor_event *e, void *arg)
 		snprintf(l, 160, "qp %u destroyed", e->qp->qpn);
 		break;
 	case MON_QP_STATE:
-		snprintf(l, 160, "qp %u %s->%s%s%s", e->qp->qpn, e->from, e->to,
-			 e->diag ? ": " : "", e->diag ? e->diag->cause : "");
+		snprintf(l, 160, "qp %u %s->%s%s%s%s", e->qp->qpn, e->from, e->to,
+			 e->diag ? ": " : "", e->diag ? e->diag->cause : "",
+			 e->diag && strstr(e->diag->evidence, "it may be another's") ?
+			 " [may be another's]" : "");
 		break;
 	case MON_QP_STALLED:
 		snprintf(l, 160, "qp %u resending", e->qp->qpn);
@@ -96,22 +98,23 @@ static void fake(struct fake *f, uint8_t st, const char *op, int mtu, uint64_t r
 	f->port.ncounters = 3;
 	f->dev.ports = &f->port;
 	f->dev.nports = 1;
-	f->s.m.devs = &f->dev;
-	f->s.m.n = 1;
-	f->s.qs.v = f->q;
+	f->s.read.m.devs = &f->dev;
+	f->s.read.m.n = 1;
+	f->s.read.m_ok = true;
+	f->s.read.qs.v = f->q;
 	f->s.qs_ok = true;
 	f->s.ms = ms;
 }
 
 static void add_qp(struct fake *f, uint32_t qpn, uint32_t rqpn, uint8_t state)
 {
-	struct rdma_qp *q = &f->q[f->s.qs.n++];
+	struct rdma_qp *q = &f->q[f->s.read.qs.n++];
 
 	*q = (struct rdma_qp){ .port = 1, .qpn = qpn, .rqpn = rqpn, .has_rqpn = true, .type = 2,
 			       .state = state, .pid = 40, .peer = -1, .has_sq_psn = true,
 			       .has_rq_psn = true };
 	snprintf(q->dev, sizeof(q->dev), "rxe0");
-	model_qp_find_peers(&f->s.qs);
+	model_qp_find_peers(&f->s.read.qs);
 }
 
 static void ports_and_devices(void **state)
@@ -159,8 +162,12 @@ static void qps(void **state)
 	add_qp(&b, 21, 22, MODEL_QPS_ERR);
 	monitor_diff(&a.s, &b.s, &memo, record, &s);
 	assert_int_equal(s.n, 5);
+	/*
+	 * Two QPs of rxe0 in ERR and one RNR counted: the counter may be the
+	 * other's, the one rule check and qp apply (diag_qp_apportion).
+	 */
 	assert_string_equal(s.lines[0], "qp 17 RTS->ERR: RNR retries ran out: its peer had no "
-			    "receive posted when its SEND came");
+			    "receive posted when its SEND came [may be another's]");
 	assert_string_equal(s.lines[1], "qp 18 created RTS");
 	assert_string_equal(s.lines[2], "qp 19 created RTS");
 	/* ... one made and failed within a reading comes with its cause. */
@@ -243,14 +250,14 @@ static void gids(void **state)
 	b.port.gids = gb;
 	a.port.ngids = b.port.ngids = 2;
 	a.port.gids_known = b.port.gids_known = true;
-	monitor_diff_gids(&a.s.m, &b.s.m, record, &s);
+	monitor_diff_gids(&a.s.read.m, &b.s.read.m, record, &s);
 	assert_int_equal(s.n, 2);
 	assert_string_equal(s.lines[0], "gid removed 1");
 	assert_string_equal(s.lines[1], "gid added 2");
 	/* A table not read is not an empty one. */
 	s.n = 0;
 	b.port.gids_known = false;
-	monitor_diff_gids(&a.s.m, &b.s.m, record, &s);
+	monitor_diff_gids(&a.s.read.m, &b.s.read.m, record, &s);
 	assert_int_equal(s.n, 0);
 }
 

@@ -122,6 +122,7 @@ static int watch_pass(struct cmd_ctx *ctx, const struct cli_args *a, struct watc
 	enum start_state *st = NULL;
 	struct watched **ch = NULL;
 	struct op_err e;
+	struct nl *nl;
 	size_t nch = 0;
 	bool failed_anew = false, first = given != NULL;
 	int err;
@@ -141,7 +142,14 @@ static int watch_pass(struct cmd_ctx *ctx, const struct cli_args *a, struct watc
 			model_conf_free(&c);
 			return -ENOMEM;
 		}
-		err = persist_start(ctx->sys.rdma, ctx->config, &c, st, &e);
+		/* The handle's socket, which start opened before the watch began. */
+		err = model_sys_rdma(&ctx->sys, &nl);
+		if (err) {
+			free(st);
+			model_conf_free(&c);
+			return err;
+		}
+		persist_start(nl, ctx->config, &c, st, &e);	/* each link's fate in ST */
 		given = &c;
 		given_state = st;
 	}
@@ -202,13 +210,16 @@ static int watch_end(struct cmd_ctx *ctx, const struct cli_args *a, struct watch
 	struct model m = { 0 };
 	size_t nch = 0;
 	struct op_err e;
+	struct nl *nl = NULL;
 	int err, ret, bad = 0;
 
 	if (!ch) {
 		pr_err_cause("start --watch: cannot end", errname(ENOMEM), strerror(ENOMEM), NULL);
 		return -ENOMEM;
 	}
-	ret = cmd_devices(ctx, &m);	/* said */
+	ret = cmd_netlink(ctx, &nl);	/* said */
+	if (!ret)
+		ret = cmd_devices(ctx, &m);
 	for (size_t i = 0; !ret && i < w->n; i++) {
 		const struct rdma_dev *d;
 
@@ -218,7 +229,7 @@ static int watch_end(struct cmd_ctx *ctx, const struct cli_args *a, struct watch
 		d = model_rxe_on(&m, w->w[i].netdev);
 		if (!d || strcmp(d->name, w->w[i].name))
 			continue;
-		if (!keep && link_del(ctx->sys.rdma, d, &e)) {
+		if (!keep && link_del(nl, d, &e)) {
 			bad = cmd_fail(&e);
 			continue;
 		}

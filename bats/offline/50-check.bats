@@ -342,3 +342,51 @@ EOF
 	assert_failure 1
 	assert_line "FAIL  modules          $BATS_TEST_TMPDIR/none.ko: no such file"
 }
+
+# JUnit XML of $1 (a file) read as a CI system reads it: "tests failures
+# skipped" of the suite, then a line a test case, "classname|name|result",
+# or a parse error.
+junit_read() {
+	python3 - "$1" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
+print(suite.get("tests"), suite.get("failures"), suite.get("skipped"))
+for c in suite.iter("testcase"):
+    r = "fail" if c.find("failure") is not None else "skip" if c.find("skipped") is not None else "pass"
+    print("%s|%s|%s" % (c.get("classname"), c.get("name"), r))
+PY
+}
+
+@test "check --format junit: a test case a verdict, as CI reads it; the text's exit status; -j apart" {
+	local f=$TOP/bats/fixtures/qps-failed
+	run rdmactl --sysfs-root "$f" -j check
+	assert_failure 1
+	want=$(jq -r '.[] | "rdmactl.check.\(.id)|\(.detail)|\(.result | sub("warn"; "pass"))"' <<<"$output")
+	count=$(jq -r '"\(length) \([.[] | select(.result == "fail")] | length) \([.[] | select(.result == "skip")] | length)"' <<<"$output")
+	run -1 rdmactl --sysfs-root "$f" check --format junit
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/j.xml"
+	run -0 junit_read "$BATS_TEST_TMPDIR/j.xml"
+	assert_equal "${lines[0]}" "$count"
+	assert_equal "$(printf '%s\n' "${lines[@]:1}")" "$want"
+	# A warning passes and says so, or fails with --strict, as the exit status does.
+	grep -q '<system-out>warn: rxe0 port 1: rcvd_rnr_err is 1' "$BATS_TEST_TMPDIR/j.xml"
+	run -1 rdmactl --sysfs-root "$f" check --only counters --format junit --strict
+	[ "$(grep -c '<failure message="rxe0 port 1: ' <<<"$output")" -eq 3 ]
+	run -0 rdmactl --sysfs-root "$f" check --only counters --format junit
+	run --separate-stderr rdmactl --sysfs-root "$f" -j check --format junit
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: check: -j prints JSON: --format junit is XML, leave one out; try 'rdmactl help check'"
+}
+
+@test "check --format junit: a hostile device name is well-formed XML, escaped as the text shows it" {
+	cp -a "$TOP/bats/fixtures/two-netdevs" "$BATS_TEST_TMPDIR/f"
+	mv "$BATS_TEST_TMPDIR/f/sys/class/infiniband/rxe1" "$BATS_TEST_TMPDIR/f/sys/class/infiniband/r<x\"e&"$'\e'"1"
+	run rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" check --only link --format junit
+	[[ $output != *$'\e'* ]] || fail "an escape went out raw"
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/j.xml"
+	run -0 junit_read "$BATS_TEST_TMPDIR/j.xml"
+	text=$(rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" check --only link | sed -n 's/^[A-Z]* *link *//p' | grep 'r<x')
+	[ -n "$text" ] || fail "the text names no such device"
+	assert_line --partial "rdmactl.check.link|$text|"
+}

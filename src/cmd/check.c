@@ -11,6 +11,7 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
+#include "kernel/errname.h"
 #include "views/check.h"
 
 /*
@@ -58,10 +59,12 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 				.module_file = cli_str(a, "module-file"),
 				.pid = (int)cli_num(a, "pid", 0) };
 	char peer[INET6_ADDRSTRLEN], zone[IF_NAMESIZE];
+	const char *format = cli_str(a, "format");
+	bool junit = format && !strcmp(format, "junit");
 	struct check_ctx c;
 	const char *bad;
 	size_t count[4];
-	int err;
+	int err = 0;
 
 	if (cli_flag(a, "list")) {
 		view_check_list(ctx->out);
@@ -94,10 +97,21 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 		return cli_usage(a, "--module-file is vetted by the modules check: add it to --only");
 	if (cli_str(a, "gid-index"))
 		o.gid_index = (int64_t)cli_num(a, "gid-index", 0);
+	if (junit && ctx->json)
+		return cli_usage(a, "-j prints JSON: --format junit is XML, leave one out");
 
 	checks_run(&o, &ctx->sys, &c);
-	view_check(ctx->out, &c, count);
+	if (junit) {
+		err = view_check_junit(stdout, &c, cli_flag(a, "strict"), count);
+		if (err && !out_reader_gone(err))
+			pr_err_cause("check: cannot write the JUnit report", errname(-err),
+				     strerror(-err), NULL);
+	} else {
+		view_check(ctx->out, &c, count);
+	}
 	check_ctx_free(&c);
+	if (err)
+		return err;
 	/* A failed check is the command's failure; what it found is already said. */
 	if (count[V_FAIL] || (cli_flag(a, "strict") && count[V_WARN]))
 		return -EAGAIN;

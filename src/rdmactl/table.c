@@ -113,6 +113,8 @@ static const struct cli_opt gids_opts[] = {
 	{ NULL },
 };
 
+static const char *const check_formats[] = { "text", "junit", NULL };
+
 static const struct cli_opt check_opts[] = {
 	{ "dev", 0, CLI_STR, "DEV", .help = "only this rxe device", .complete = CLI_C_RDMA },
 	{ "gid-index", 0, CLI_UINT, "N", .max = 0xffff, .help = "vet the GID index a program "
@@ -126,6 +128,9 @@ static const struct cli_opt check_opts[] = {
 	  "instead: its libibverbs, memlock limit, RDMA variables, namespace and QPs" },
 	{ "module-file", 0, CLI_STR, "KO", .help = "vet an out-of-tree module before loading it",
 	  .complete = CLI_C_FILE },
+	{ "format", 0, CLI_CHOICE, "FORMAT", .choices = check_formats,
+	  .help = "junit: the verdicts as a JUnit XML test report, for a CI job's test "
+		  "results (default text; -j: JSON)" },
 	{ NULL },
 };
 

@@ -390,3 +390,28 @@ PY
 	[ -n "$text" ] || fail "the text names no such device"
 	assert_line --partial "rdmactl.check.link|$text|"
 }
+
+@test "check under GitHub Actions: each FAIL and WARN an annotation, one line whatever a name holds" {
+	local f=$TOP/bats/fixtures/qps-failed
+	GITHUB_ACTIONS=true run -1 rdmactl --sysfs-root "$f" check
+	[ "$(grep -c '^::error title=rdmactl check%3A qps::QP ' <<<"$output")" -eq 3 ]
+	[ "$(grep -c '^::warning title=rdmactl check%3A counters::rxe0 port 1: ' <<<"$output")" -eq 3 ]
+	assert_line "::error title=rdmactl check%3A qps::QP 17 (RC) of 123 (qpfail) on rxe0 is in ERR: RNR retries ran out: its peer had no receive posted when its SEND came (likely: its peer QP 18 of 123 (qpfail) is in RTS; retry_rnr_exceeded_err is 1 on rxe0)%0Afix: have the receiver post its receives before the sender sends, or set a larger rnr_retry (7 retries for ever)"
+	# Not outside GitHub Actions, nor in JSON or JUnit, which a program reads whole.
+	for args in check "-j check" "check --format junit"; do
+		# shellcheck disable=SC2086
+		GITHUB_ACTIONS=false run -1 rdmactl --sysfs-root "$f" $args
+		refute_line --regexp '^::'
+		# shellcheck disable=SC2086
+		GITHUB_ACTIONS=true run -1 rdmactl --sysfs-root "$f" $args
+		[ "$args" = check ] || refute_line --regexp '^::'
+	done
+	# A name that would end the line, start a command or break a property.
+	cp -a "$TOP/bats/fixtures/two-netdevs" "$BATS_TEST_TMPDIR/f"
+	mv "$BATS_TEST_TMPDIR/f/sys/class/infiniband/rxe1" "$BATS_TEST_TMPDIR/f/sys/class/infiniband/r%0A"$'\n'"::x,:"$'\r'
+	echo 1 >"$BATS_TEST_TMPDIR/f/sys/class/infiniband/r%0A"$'\n'"::x,:"$'\r'/ports/1/hw_counters/rcvd_rnr_err
+	GITHUB_ACTIONS=true run -0 rdmactl --sysfs-root "$BATS_TEST_TMPDIR/f" check --only counters
+	[[ $output != *$'\r'* ]] || fail "a carriage return went out raw"
+	assert_line --regexp '^::warning title=rdmactl check%3A counters::r%250A\\x0a::x,:\\x0d port 1: rcvd_rnr_err is 1: .*%0Afix: '
+	refute_line --regexp '^::x'
+}

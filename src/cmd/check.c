@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "checks/checks.h"
+#include "cli/github.h"
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
@@ -108,6 +109,9 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 				     strerror(-err), NULL);
 	} else {
 		view_check(ctx->out, &c, count);
+		/* Under GitHub Actions, the FAILs and WARNs are the run's annotations too. */
+		if (!ctx->json && github_actions())
+			view_check_annotations(stdout, &c);
 	}
 	check_ctx_free(&c);
 	if (err)

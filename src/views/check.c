@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "checks/checks.h"
+#include "cli/github.h"
 #include "cli/junit.h"
 #include "cli/out.h"
 #include "views/check.h"
@@ -81,6 +82,25 @@ int view_check_junit(FILE *f, const struct check_ctx *c, bool strict, size_t cou
 	free(k);
 	free(cls);
 	return err;
+}
+
+void view_check_annotations(FILE *f, const struct check_ctx *c)
+{
+	for (size_t i = 0; i < c->nr; i++) {
+		const struct check_result *r = &c->r[i];
+		char title[64], *fix = NULL;
+		const char *lines[2] = { r->msg };
+
+		if (r->v != V_FAIL && r->v != V_WARN)
+			continue;
+		snprintf(title, sizeof(title), "rdmactl check: %s", r->id);
+		if (r->fix && asprintf(&fix, "fix: %s", r->fix) < 0)
+			fix = NULL;
+		lines[1] = fix;
+		github_annotation(f, r->v == V_FAIL ? "error" : "warning", title, lines, fix ? 2 : 1);
+		free(fix);
+	}
+	fflush(f);
 }
 
 void view_check_list(struct out *o)

@@ -22,6 +22,13 @@ void view_check(struct out *o, const struct check_ctx *c, size_t count[4]);
  */
 int view_check_junit(FILE *f, const struct check_ctx *c, bool strict, size_t count[4]);
 
+/*
+ * Each FAIL (an error) and WARN (a warning) of C as a GitHub Actions
+ * annotation to F, titled "rdmactl check: ID", its words and fix as the
+ * message: the run's page lists them without the log being read.
+ */
+void view_check_annotations(FILE *f, const struct check_ctx *c);
+
 /* Every check's id and what it looks at, as check --list prints them. */
 void view_check_list(struct out *o);
 

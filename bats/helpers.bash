@@ -175,6 +175,21 @@ assert_stages_passed() {
 	assert_line 'rxe0: selftest passed'
 }
 
+# JUnit XML of $1 (a file) read as a CI system reads it: "tests failures
+# skipped" of the suite, then a line a test case, "classname|name|result",
+# or a parse error.
+junit_read() {
+	python3 - "$1" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
+print(suite.get("tests"), suite.get("failures"), suite.get("skipped"))
+for c in suite.iter("testcase"):
+    r = "fail" if c.find("failure") is not None else "skip" if c.find("skipped") is not None else "pass"
+    print("%s|%s|%s" % (c.get("classname"), c.get("name"), r))
+PY
+}
+
 # wait_listen PORT [cm]: shared with bats/vm2/peer, which runs outside bats.
 # shellcheck source=bats/listen.bash
 source "$TOP/bats/listen.bash"

@@ -343,21 +343,6 @@ EOF
 	assert_line "FAIL  modules          $BATS_TEST_TMPDIR/none.ko: no such file"
 }
 
-# JUnit XML of $1 (a file) read as a CI system reads it: "tests failures
-# skipped" of the suite, then a line a test case, "classname|name|result",
-# or a parse error.
-junit_read() {
-	python3 - "$1" <<'PY'
-import sys
-import xml.etree.ElementTree as ET
-suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
-print(suite.get("tests"), suite.get("failures"), suite.get("skipped"))
-for c in suite.iter("testcase"):
-    r = "fail" if c.find("failure") is not None else "skip" if c.find("skipped") is not None else "pass"
-    print("%s|%s|%s" % (c.get("classname"), c.get("name"), r))
-PY
-}
-
 @test "check --format junit: a test case a verdict, as CI reads it; the text's exit status; -j apart" {
 	local f=$TOP/bats/fixtures/qps-failed
 	run rdmactl --sysfs-root "$f" -j check

@@ -42,6 +42,25 @@ load rxe0
 	assert_line 'rxe0: selftest FAILED'
 }
 
+@test "selftest --format junit: a stage or a transport's row a test case, as -j has them, as CI reads them" {
+	local j=$BATS_TEST_TMPDIR/j.xml
+	run -1 rdmactl selftest --gid-index 7 rxe0 --format junit
+	printf '%s\n' "$output" >"$j"
+	run -0 junit_read "$j"
+	assert_line 'rdmactl.selftest.rxe0|setup|fail'
+	assert_line 'rdmactl.selftest.rxe0|send|skip'
+	grep -q '<failure message="GID index 7 of rxe0 is empty">GID index 7 of rxe0 is empty$' "$j"
+	grep -q '^hint: &apos;rdmactl gids&apos; lists the GIDs' "$j"
+	# Each row of the matrix a case, its result as -j says it (not supported and not run skipped).
+	want=$(rdmactl -j selftest rxe0 --transport rc,xrc | jq -r '.[0].matrix[] |
+		"rdmactl.selftest.rxe0.\(.transport)|\(.op)|\(.result | sub("not supported|not run"; "skip"))"')
+	[ "$(wc -l <<<"$want")" -ge 8 ]
+	run -0 rdmactl selftest rxe0 --transport rc,xrc --format junit
+	printf '%s\n' "$output" >"$j"
+	run -0 junit_read "$j"
+	assert_equal "$(printf '%s\n' "${lines[@]:1}")" "$want"
+}
+
 @test "selftest: the netdev down ends with a clear error, not a hang" {
 	ip link set "$N" down
 	start=$SECONDS

@@ -10,6 +10,7 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
+#include "kernel/errname.h"
 #include "kernel/runloop.h"
 #include "views/selftest.h"
 #include "model/model.h"
@@ -72,16 +73,54 @@ static int xport_options(const struct cli_args *a, struct st_opts *o)
 	return 0;
 }
 
+/*
+ * Whether --format junit was asked (0 or 1), or a usage error: JUnit is
+ * XML, not beside -j's JSON.
+ */
+static int junit_asked(struct cmd_ctx *ctx, const struct cli_args *a)
+{
+	const char *format = cli_str(a, "format");
+
+	if (!format || strcmp(format, "junit"))
+		return 0;
+	if (ctx->json)
+		return cli_usage(a, "-j prints JSON: --format junit is XML, leave one out");
+	return 1;
+}
+
+/* N reports R as OPTS ran them: JUnit XML when JUNIT, else a list of them. */
+static int report(struct cmd_ctx *ctx, bool junit, const struct st_opts *o,
+		  const struct st_report *const *r, size_t n)
+{
+	int err;
+
+	if (!junit) {
+		view_selftest_begin(ctx->out);
+		for (size_t i = 0; i < n; i++)
+			view_selftest(ctx->out, o, r[i]);
+		view_selftest_end(ctx->out);
+		return 0;
+	}
+	err = view_selftest_junit(stdout, o, r, n);
+	if (err && !out_reader_gone(err))
+		pr_err_cause("selftest: cannot write the JUnit report", errname(-err),
+			     strerror(-err), NULL);
+	return err;
+}
+
 int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	const char *devs[64];
+	const struct st_report *rs[64];
 	struct model m = { 0 };
 	struct st_report *r;
 	struct st_opts o;
 	struct op_err e;
 	size_t n = 0;
-	int err, failed = 0;
+	int err, failed = 0, junit = junit_asked(ctx, a);
 
+	if (junit < 0)
+		return junit;
 	err = st_options(a, a->argc ? a->argv[0] : NULL, &o);
 	if (err)
 		return err;
@@ -108,20 +147,29 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 						    "device to test ('rdmactl add rxe0 NETDEV' makes one)"), &e));
 		}
 	}
-	r = malloc(sizeof(*r));
+	/* JUnit is one document: every device's report kept for it; text says each as it ends. */
+	r = calloc(junit ? n : 1, sizeof(*r));
 	if (!r) {
 		model_free(&m);
 		return cmd_fail((op_err_set(&e, -ENOMEM, NULL, "out of memory"), &e));
 	}
-	view_selftest_begin(ctx->out);
+	if (!junit)
+		view_selftest_begin(ctx->out);
 	for (size_t i = 0; i < n; i++) {
+		struct st_report *ri = &r[junit ? i : 0];
+
 		o.common.dev = devs[i];
-		if (o.transports ? xp_loopback(&o, r) : o.cm ? st_cm_loopback(&o, r) :
-		    st_loopback(&o, r))
+		if (o.transports ? xp_loopback(&o, ri) : o.cm ? st_cm_loopback(&o, ri) :
+		    st_loopback(&o, ri))
 			failed++;
-		view_selftest(ctx->out, &o, r);
+		if (!junit)
+			view_selftest(ctx->out, &o, ri);
+		rs[i] = ri;
 	}
-	view_selftest_end(ctx->out);
+	if (!junit)
+		view_selftest_end(ctx->out);
+	else if (report(ctx, true, &o, rs, n))
+		failed++;
 	free(r);
 	model_free(&m);
 	return failed ? -EIO : 0;
@@ -143,7 +191,7 @@ static int ipv4_gid(struct cmd_ctx *ctx, const char *dev)
 
 /* --pingpong: an rdma-core example's exchange and traffic, against a stock one. */
 static int pingpong(struct cmd_ctx *ctx, const struct cli_args *a, const struct st_opts *so,
-		    bool server)
+		    bool server, bool junit)
 {
 	static const char *const kinds[] = { "rc", "uc", "ud", "srq", NULL };
 	const char *t = cli_str(a, "transport");
@@ -177,7 +225,10 @@ static int pingpong(struct cmd_ctx *ctx, const struct cli_args *a, const struct 
 	if (!r)
 		return -ENOMEM;
 	err = st_pingpong(&o, r);
-	view_selftest(ctx->out, &o, r);
+	if (!junit)
+		view_selftest(ctx->out, &o, r);
+	else if (report(ctx, true, &o, (const struct st_report *const *)&r, 1))
+		err = -1;
 	free(r);
 	return err ? -EIO : 0;
 }
@@ -248,8 +299,11 @@ int cmd_selftest_server(struct cmd_ctx *ctx, const struct cli_args *a)
 		err = two_hosts(a, &o);
 	if (err)
 		return err;
+	if (cli_str(a, "format") && !strcmp(cli_str(a, "format"), "junit"))
+		return cli_usage(a, "a server says each client's report as it ends: --format "
+				 "junit is for loopback and client");
 	if (cli_flag(a, "pingpong"))
-		return pingpong(ctx, a, &o, true);
+		return pingpong(ctx, a, &o, true, false);
 	if (cli_str(a, "transport") || cli_flag(a, "events"))
 		return cli_usage(a, "the server serves whatever transports its clients ask for: "
 				 "--transport and --events are the client's (or go with "
@@ -281,8 +335,10 @@ int cmd_selftest_client(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct st_report *r;
 	struct st_opts o;
-	int err;
+	int err, junit = junit_asked(ctx, a);
 
+	if (junit < 0)
+		return junit;
 	err = st_options(a, a->argc > 1 ? a->argv[1] : NULL, &o);
 	if (!err)
 		err = two_hosts(a, &o);
@@ -290,7 +346,7 @@ int cmd_selftest_client(struct cmd_ctx *ctx, const struct cli_args *a)
 		return err;
 	o.common.host = a->argv[0];
 	if (cli_flag(a, "pingpong"))
-		return pingpong(ctx, a, &o, false);
+		return pingpong(ctx, a, &o, false, junit);
 	err = xport_options(a, &o);
 	if (err)
 		return err;
@@ -298,7 +354,8 @@ int cmd_selftest_client(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (!r)
 		return -ENOMEM;
 	err = o.transports ? xp_client(&o, r) : o.cm ? st_cm_client(&o, r) : st_client(&o, r);
-		view_selftest_alone(ctx->out, &o, r);
+	if (report(ctx, junit, &o, (const struct st_report *const *)&r, 1))
+		err = -1;
 	free(r);
 	return err ? -EIO : 0;
 }

@@ -17,6 +17,8 @@ static const struct cli_default port_defaults[] = {
 };
 static const struct cli_default depth_defaults[] = { { NULL, 128 } };
 
+static const char *const st_formats[] = { "text", "junit", NULL };
+
 /* The selftest's options, shared by its verbs. */
 static const struct cli_opt st_opts[] = {
 	{ "gid-index", 0, CLI_UINT, "N", .max = 0xffff,
@@ -31,6 +33,9 @@ static const struct cli_opt st_opts[] = {
 	{ "cm", 0, CLI_FLAG, .help = "connect through librdmacm (address and route "
 	  "resolution); between two hosts it speaks rping's protocol (port 7174, 64-byte "
 	  "messages)" },
+	{ "format", 0, CLI_CHOICE, "FORMAT", .choices = st_formats,
+	  .help = "junit: the report as JUnit XML, a test case a stage or row, for a CI job's "
+		  "test results (loopback and client; default text; -j: JSON)" },
 	{ NULL },
 };
 

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A selftest's report: stages, bench figures, the transports matrix, the ping-pong (plain and JSON). */
+/* A selftest's report: stages, bench figures, the transports matrix, the ping-pong (plain, JSON, JUnit). */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cli/junit.h"
 #include "cli/out.h"
 #include "kernel/errname.h"
 #include "selftest/selftest.h"
@@ -223,4 +227,84 @@ void view_selftest_alone(struct out *o, const struct st_opts *opts, const struct
 	view_selftest_begin(o);
 	view_selftest(o, opts, r);
 	view_selftest_end(o);
+}
+
+/* One test case of a JUnit report, with the room for its words. */
+struct jcase {
+	char cls[96], name[64];
+	char text[2 * ST_TEXT_LEN + 16];
+};
+
+/* K's words for fault F: its detail, and its hint on a line of its own. */
+static const char *fault_text(struct jcase *k, const struct st_fault *f)
+{
+	snprintf(k->text, sizeof(k->text), "%s%s%s", f->detail, *f->hint ? "\nhint: " : "",
+		 f->hint);
+	return k->text;
+}
+
+/* C and K's case: classname rdmactl.selftest.DEV[.SUB], NAME, and RESULT with F's words. */
+static void jcase_set(struct junit_case *c, struct jcase *k, const char *dev, const char *sub,
+		      const char *name, enum junit_result result, const struct st_fault *f)
+{
+	snprintf(k->cls, sizeof(k->cls), "rdmactl.selftest.%s%s%s", dev, sub ? "." : "",
+		 sub ? sub : "");
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	*c = (struct junit_case){ .classname = k->cls, .name = k->name, .result = result };
+	if (result != JUNIT_PASS && f) {
+		c->message = f->detail;
+		c->text = fault_text(k, f);
+	}
+}
+
+/* R's cases into C and K from their start: one a stage, a row, or the ping-pong. */
+static size_t jcases(const struct st_opts *o, const struct st_report *r, struct junit_case *c,
+		     struct jcase *k)
+{
+	static const enum junit_result st[] = { JUNIT_PASS, JUNIT_FAIL, JUNIT_SKIP };
+	static const enum junit_result xp[] = { JUNIT_PASS, JUNIT_FAIL, JUNIT_SKIP, JUNIT_SKIP };
+	size_t n = 0;
+
+	if (r->mode == ST_MODE_PINGPONG) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "pingpong %s", pp_kind_name(o->pp.kind));
+		jcase_set(c, k, o->common.dev, NULL, name, r->passed ? JUNIT_PASS : JUNIT_FAIL,
+			  &r->f);
+		return 1;
+	}
+	if (r->mode == ST_MODE_STAGES) {
+		for (int i = 0; i < ST_NSTAGES; i++)
+			if (r->st[i].ran)
+				jcase_set(&c[n], &k[n], r->head.dev, NULL,
+					  st_stage_name((enum st_stage)i), st[r->st[i].result],
+					  &r->st[i].f), n++;
+		return n;
+	}
+	if (r->f.failed)	/* the device, before any row */
+		jcase_set(&c[n], &k[n], r->head.dev, NULL, "device", JUNIT_FAIL, &r->f), n++;
+	for (unsigned int i = 0; i < r->nrows; i++, n++)
+		jcase_set(&c[n], &k[n], r->head.dev, xp_transport_name(r->rows[i].t),
+			  r->rows[i].op, xp[r->rows[i].result], &r->rows[i].f);
+	return n;
+}
+
+int view_selftest_junit(FILE *f, const struct st_opts *o, const struct st_report *const *r,
+			size_t n)
+{
+	size_t per = ST_NSTAGES + XP_MAXROWS + 1;
+	struct junit_case *c = calloc(n * per + 1, sizeof(*c));
+	struct jcase *k = calloc(n * per + 1, sizeof(*k));
+	int err = -ENOMEM;
+
+	if (c && k) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < n; i++)
+			m += jcases(o, r[i], c + m, k + m);
+		err = junit_write(f, "rdmactl selftest", c, m);
+	}
+	free(c);
+	free(k);
+	return err;
 }

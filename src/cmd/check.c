@@ -12,7 +12,6 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
-#include "kernel/errname.h"
 #include "views/check.h"
 
 /*
@@ -60,13 +59,14 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 				.module_file = cli_str(a, "module-file"),
 				.pid = (int)cli_num(a, "pid", 0) };
 	char peer[INET6_ADDRSTRLEN], zone[IF_NAMESIZE];
-	const char *format = cli_str(a, "format");
-	bool junit = format && !strcmp(format, "junit");
+	int junit = cmd_junit_asked(ctx, a);
 	struct check_ctx c;
 	const char *bad;
 	size_t count[4];
 	int err = 0;
 
+	if (junit < 0)
+		return junit;
 	if (cli_flag(a, "list")) {
 		view_check_list(ctx->out);
 		return 0;
@@ -98,15 +98,11 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 		return cli_usage(a, "--module-file is vetted by the modules check: add it to --only");
 	if (cli_str(a, "gid-index"))
 		o.gid_index = (int64_t)cli_num(a, "gid-index", 0);
-	if (junit && ctx->json)
-		return cli_usage(a, "-j prints JSON: --format junit is XML, leave one out");
 
 	checks_run(&o, &ctx->sys, &c);
 	if (junit) {
-		err = view_check_junit(stdout, &c, cli_flag(a, "strict"), count);
-		if (err && !out_reader_gone(err))
-			pr_err_cause("check: cannot write the JUnit report", errname(-err),
-				     strerror(-err), NULL);
+		err = cmd_junit_written("check", view_check_junit(stdout, &c,
+								      cli_flag(a, "strict"), count));
 	} else {
 		view_check(ctx->out, &c, count);
 		/* Under GitHub Actions, the FAILs and WARNs are the run's annotations too. */

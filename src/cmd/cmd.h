@@ -57,6 +57,13 @@ int cmd_device(struct cmd_ctx *ctx, const char *only, struct model_ask ask, stru
 int cmd_fail(const struct op_err *e);
 /* A name for the persistent-links file: refused (said, -EUSAGE) when it cannot hold it. */
 int cmd_valid_field(const struct cli_args *a, const char *what, const char *name);
+/*
+ * Whether --format junit was asked (1, else 0), or a usage error: JUnit is
+ * XML, not beside -j's JSON.
+ */
+int cmd_junit_asked(const struct cmd_ctx *ctx, const struct cli_args *a);
+/* A JUnit report's write that failed with ERR said (a reader gone is not said); ERR. */
+int cmd_junit_written(const char *cmd, int err);
 /* A name a user typed: refused (said, -EUSAGE) when the kernel would refuse it. */
 int cmd_valid_name(const struct cli_args *a, const char *what, const char *name, bool rdma);
 

@@ -70,3 +70,25 @@ int cmd_valid_name(const struct cli_args *a, const char *what, const char *name,
 		return 0;
 	return cli_usage(a, "%s '%s': %s", what, name, why);
 }
+
+int cmd_junit_asked(const struct cmd_ctx *ctx, const struct cli_args *a)
+{
+	const char *format = cli_str(a, "format");
+
+	if (!format || strcmp(format, "junit"))
+		return 0;
+	if (ctx->json)
+		return cli_usage(a, "-j prints JSON: --format junit is XML, leave one out");
+	return 1;
+}
+
+int cmd_junit_written(const char *cmd, int err)
+{
+	if (err && !out_reader_gone(err)) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s: cannot write the JUnit report", cmd);
+		pr_err_cause(what, errname(-err), strerror(-err), NULL);
+	}
+	return err;
+}

@@ -10,7 +10,6 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
-#include "kernel/errname.h"
 #include "kernel/runloop.h"
 #include "views/selftest.h"
 #include "model/model.h"
@@ -73,27 +72,10 @@ static int xport_options(const struct cli_args *a, struct st_opts *o)
 	return 0;
 }
 
-/*
- * Whether --format junit was asked (0 or 1), or a usage error: JUnit is
- * XML, not beside -j's JSON.
- */
-static int junit_asked(struct cmd_ctx *ctx, const struct cli_args *a)
-{
-	const char *format = cli_str(a, "format");
-
-	if (!format || strcmp(format, "junit"))
-		return 0;
-	if (ctx->json)
-		return cli_usage(a, "-j prints JSON: --format junit is XML, leave one out");
-	return 1;
-}
-
 /* N reports R as OPTS ran them: JUnit XML when JUNIT, else a list of them. */
 static int report(struct cmd_ctx *ctx, bool junit, const struct st_opts *o,
 		  const struct st_report *const *r, size_t n)
 {
-	int err;
-
 	if (!junit) {
 		view_selftest_begin(ctx->out);
 		for (size_t i = 0; i < n; i++)
@@ -101,11 +83,7 @@ static int report(struct cmd_ctx *ctx, bool junit, const struct st_opts *o,
 		view_selftest_end(ctx->out);
 		return 0;
 	}
-	err = view_selftest_junit(stdout, o, r, n);
-	if (err && !out_reader_gone(err))
-		pr_err_cause("selftest: cannot write the JUnit report", errname(-err),
-			     strerror(-err), NULL);
-	return err;
+	return cmd_junit_written("selftest", view_selftest_junit(stdout, o, r, n));
 }
 
 int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
@@ -117,7 +95,7 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a)
 	struct st_opts o;
 	struct op_err e;
 	size_t n = 0;
-	int err, failed = 0, junit = junit_asked(ctx, a);
+	int err, failed = 0, junit = cmd_junit_asked(ctx, a);
 
 	if (junit < 0)
 		return junit;
@@ -335,7 +313,7 @@ int cmd_selftest_client(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	struct st_report *r;
 	struct st_opts o;
-	int err, junit = junit_asked(ctx, a);
+	int err, junit = cmd_junit_asked(ctx, a);
 
 	if (junit < 0)
 		return junit;

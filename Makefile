@@ -170,7 +170,7 @@ TEST_MODS_spawn := kernel/spawn
 TEST_MODS_wire := selftest/wire selftest/fault model/gid
 TEST_MODS_capture := model/capture model/capture_flows
 TEST_MODS_stacks := checks/stacks/common checks/stacks/nccl checks/stacks/ucx \
-	checks/stacks/libfabric checks/stacks/openmpi checks/gidrule $(MODEL_MODS)
+	checks/stacks/libfabric checks/stacks/openmpi model/gidrule $(MODEL_MODS)
 .SECONDEXPANSION:
 test_srcs = src/tests/test_$*.c $(patsubst %,src/%.c,$(TEST_MODS_$*))
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "checks/checks.h"
-#include "checks/gidrule.h"
+#include "model/gidrule.h"
 #include "model/gid.h"
 #include "kernel/sysfs.h"
 
@@ -193,8 +193,8 @@ static void gid_index_one(struct check_ctx *c, const struct rdma_dev *d)
 {
 	const struct port *p = &d->ports[0];
 	int64_t want = right_index(c, p, d->netdev, c->o.peer);
-	const struct gid_slot *s = check_gid_slot(p, c->o.gid_index);
-	const struct gid_slot *w = want >= 0 ? check_gid_slot(p, want) : NULL;
+	const struct gid_slot *s = model_gidrule_slot(p, c->o.gid_index);
+	const struct gid_slot *w = want >= 0 ? model_gidrule_slot(p, want) : NULL;
 	char have[GID_ADDR_LEN] = "", good[GID_ADDR_LEN] = "", fix[64], why[200] = "", g[32];
 	bool peer6 = c->o.peer && strchr(c->o.peer, ':');
 	struct in6_addr p6;
@@ -208,7 +208,7 @@ static void gid_index_one(struct check_ctx *c, const struct rdma_dev *d)
 	snprintf(fix, sizeof(fix), "-g %" PRId64 "   (perftest: -x %" PRId64 ")", want, want);
 	snprintf(g, sizeof(g), "-g %" PRId64, c->o.gid_index);
 	/* The rule every index is held to; then what a named peer's family asks. */
-	if (!check_gid_rule(d->name, p, c->o.gid_index, g, c->o.peer, why, sizeof(why))) {
+	if (!model_gidrule(d->name, p, c->o.gid_index, g, c->o.peer, why, sizeof(why))) {
 		if (!c->o.peer && s && model_gid_is_link_local(s->raw))
 			snprintf(why + strlen(why), sizeof(why) - strlen(why),
 				 " (give --peer fe80::... if that is meant)");
@@ -266,7 +266,7 @@ void check_gid_index(struct check_ctx *c)
 				continue;
 			zoned++;
 			want = right_index(c, p, d->netdev, c->o.peer);
-			w = want >= 0 ? check_gid_slot(p, want) : NULL;
+			w = want >= 0 ? model_gidrule_slot(p, want) : NULL;
 			if (w) {
 				model_gid_addr(w->raw, addr, sizeof(addr));
 				check_report(c, V_PASS, NULL, "%s: RoCE v2 to %s: -g %" PRId64 " (%s on %s)",

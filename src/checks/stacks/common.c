@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks/gidrule.h"
+#include "model/gidrule.h"
 #include "checks/stacks/internal.h"
 #include "model/gid.h"
 
@@ -64,7 +64,7 @@ const uint8_t *stacks_gid_at(const struct port *p, int64_t index, const struct g
 {
 	static const uint8_t zero[16];
 
-	*slot = check_gid_slot(p, index);
+	*slot = model_gidrule_slot(p, index);
 	return *slot ? (*slot)->raw : zero;
 }
 
@@ -115,7 +115,7 @@ bool stacks_gids_ok(struct run *r, const char *stack, const struct sport *v, siz
 		char why[256], name[96];
 
 		snprintf(name, sizeof(name), "GID index %" PRId64, index[i]);
-		if (check_gid_rule(v[i].d->name, v[i].p, index[i], name, false, why, sizeof(why)))
+		if (model_gidrule(v[i].d->name, v[i].p, index[i], name, false, why, sizeof(why)))
 			continue;
 		stacks_say_fmt(r, bad, fix, "%s: on %s port %" PRIu32 ", %s (%s)", stack, v[i].d->name,
 		    v[i].p->num, why, what);

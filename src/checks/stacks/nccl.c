@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks/gidrule.h"
+#include "model/gidrule.h"
 
 #include "checks/stacks/internal.h"
 
@@ -325,7 +325,7 @@ void stacks_nccl(struct run *r)
 		char why[256];
 
 		for (size_t i = 0; i < n; i++)
-			if (!check_gid_rule(v[i].d->name, v[i].p, 0, "index 0", false, why,
+			if (!model_gidrule(v[i].d->name, v[i].p, 0, "index 0", false, why,
 					    sizeof(why))) {
 				stacks_say_fmt(r, V_WARN, fix, "NCCL: uses %s (%s); but NCCL before 2.21 takes "
 				    "index 0 where it is not set, and on %s %s", uses, how,

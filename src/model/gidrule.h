@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The one rule for a right GID index, shared by check --gid-index and check --pid. */
-#ifndef RDMACTL_CHECKS_GIDRULE_H
-#define RDMACTL_CHECKS_GIDRULE_H
+/* The one rule for a right GID index, shared by check --gid-index, check --pid and record. */
+#ifndef RDMACTL_MODEL_GIDRULE_H
+#define RDMACTL_MODEL_GIDRULE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include "model/model.h"
 
 /* Slot INDEX of P's GID table when it holds a GID, else NULL. */
-const struct gid_slot *check_gid_slot(const struct port *p, int64_t index);
+const struct gid_slot *model_gidrule_slot(const struct port *p, int64_t index);
 
 /*
  * Whether INDEX of device DEV's port P is a GID RoCE v2 traffic can use: in
@@ -19,7 +19,7 @@ const struct gid_slot *check_gid_slot(const struct port *p, int64_t index);
  * says what is wrong, naming the index as WHAT ("-g 0",
  * "NCCL_IB_GID_INDEX=0"); "" when it is right.
  */
-bool check_gid_rule(const char *dev, const struct port *p, int64_t index, const char *what,
+bool model_gidrule(const char *dev, const struct port *p, int64_t index, const char *what,
 		    bool peer, char *why, size_t len);
 
 #endif

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The one rule for a GID index with no peer named: check --gid-index holds
- * -g N to it, check --pid each stack's index. Pure: a port's GID table in.
+ * -g N to it, check --pid each stack's index, record a refused RTR's
+ * source GID index. Pure: a port's GID table in.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "checks/gidrule.h"
+#include "model/gidrule.h"
 #include "model/gid.h"
 
-const struct gid_slot *check_gid_slot(const struct port *p, int64_t index)
+const struct gid_slot *model_gidrule_slot(const struct port *p, int64_t index)
 {
 	for (size_t i = 0; i < p->ngids; i++)
 		if (p->gids[i].index == index && !p->gids[i].empty)
@@ -18,10 +19,10 @@ const struct gid_slot *check_gid_slot(const struct port *p, int64_t index)
 	return NULL;
 }
 
-bool check_gid_rule(const char *dev, const struct port *p, int64_t index, const char *what,
+bool model_gidrule(const char *dev, const struct port *p, int64_t index, const char *what,
 		    bool peer, char *why, size_t len)
 {
-	const struct gid_slot *s = index >= 0 ? check_gid_slot(p, index) : NULL;
+	const struct gid_slot *s = index >= 0 ? model_gidrule_slot(p, index) : NULL;
 	char have[GID_ADDR_LEN] = "";
 
 	*why = '\0';

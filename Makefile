@@ -114,8 +114,9 @@ build/obj/%.o: src/%.c
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-# capture's eBPF program (src/kernel/capture_loop.bpf.c), built for any
-# kernel with BTF (CO-RE) and embedded with its loader as bpftool's skeleton.
+# The eBPF programs (src/kernel/NAME.bpf.c: capture's loopback, record's
+# probes), built for any kernel with BTF (CO-RE) and embedded with their
+# loaders as bpftool's skeletons.
 BPF_CLANG ?= clang
 # Debian puts bpftool in /usr/sbin, which a user's PATH may lack.
 BPFTOOL ?= $(firstword $(wildcard /usr/sbin/bpftool /usr/bin/bpftool) bpftool)
@@ -123,18 +124,20 @@ MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 # The kprobe's registers are the target's: libbpf's name for its architecture.
 BPF_ARCH := $(shell $(CC) -dumpmachine | sed -e 's/-.*//' -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
 	-e 's/powerpc64.*/powerpc/' -e 's/s390x/s390/' -e 's/riscv64/riscv/' -e 's/loongarch64/loongarch/')
-build/gen/capture_loop.bpf.o: src/kernel/capture_loop.bpf.c src/kernel/capture_loop.bpf.h
+BPF_PROGS := capture_loop record
+.SECONDARY: $(BPF_PROGS:%=build/gen/%.bpf.o)
+build/gen/%.bpf.o: src/kernel/%.bpf.c src/kernel/%.bpf.h
 	@mkdir -p $(@D)
 	$(call msg,BPF,$<)
 	$(Q)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Isrc $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH)) \
 		-Wall -Werror -c -o $@ $<
 
-build/gen/capture_loop.skel.h: build/gen/capture_loop.bpf.o
+build/gen/%.skel.h: build/gen/%.bpf.o
 	$(call msg,GEN,$@)
-	$(Q)$(BPFTOOL) gen skeleton $< name capture_loop_bpf >$@.tmp && mv $@.tmp $@
+	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf >$@.tmp && mv $@.tmp $@
 
-build/obj/kernel/capture_loop.o build/asan-obj/kernel/capture_loop.o: build/gen/capture_loop.skel.h
-build/obj/kernel/capture_loop.o build/asan-obj/kernel/capture_loop.o: ALL_CFLAGS += -Ibuild/gen
+$(foreach p,$(BPF_PROGS),$(eval build/obj/kernel/$(p).o build/asan-obj/kernel/$(p).o: build/gen/$(p).skel.h))
+$(foreach p,$(BPF_PROGS),$(eval build/obj/kernel/$(p).o build/asan-obj/kernel/$(p).o: ALL_CFLAGS += -Ibuild/gen))
 
 # The netlink transport and the RDMA messages over it.
 NL_MODS := kernel/nl kernel/nldebug kernel/nldev kernel/safe kernel/errname
@@ -151,6 +154,8 @@ TEST_MODS_failure := diag/failure diag/failure_match diag/failure_host diag/phra
 	diag/failure_log diag/applog diag/kernlog \
 	diag/rxelog diag/stacklog
 TEST_MODS_gid := model/gid
+TEST_MODS_record := kernel/uverbs diag/record model/gidrule kernel/errname $(TEST_MODS_failure) \
+	$(MODEL_MODS)
 TEST_MODS_klog := kernel/klog
 TEST_MODS_kprobe := kernel/kprobe kernel/sysfs kernel/safe
 TEST_MODS_link := $(MODEL_MODS)
@@ -332,12 +337,12 @@ lint: build/rdmactl.bash
 	tools/install-deps lint
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--std=c11 --inline-suppr --suppress=missingIncludeSystem -Isrc \
-		-isrc/kernel/capture_loop.bpf.c src
+		$(patsubst %,-isrc/kernel/%.bpf.c,$(BPF_PROGS)) src
 	# The eBPF program apart, with libbpf's section macro: its structs are
 	# CO-RE's names of the kernel's fields, read through macros cppcheck does not follow.
 	cppcheck --quiet --error-exitcode=1 --enable=warning,style,performance,portability \
 		--std=c11 --suppress=missingIncludeSystem --suppress=unusedStructMember -Isrc \
-		-D'SEC(x)=' -D__TARGET_ARCH_$(BPF_ARCH) src/kernel/capture_loop.bpf.c
+		-D'SEC(x)=' -D__TARGET_ARCH_$(BPF_ARCH) $(patsubst %,src/kernel/%.bpf.c,$(BPF_PROGS))
 	shellcheck -x -S warning $(SCRIPTS) bats/helpers.bash bats/deb.bash bats/sshd.bash bats/stacks/stacks.bash bats/fixtures/outside-project/test.sh
 	shellcheck -s bash -S warning build/rdmactl.bash
 	shellcheck -s sh -S warning modules/rdmactl-generator.in

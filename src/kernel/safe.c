@@ -74,6 +74,34 @@ int safe_resolve(const char *path, struct safe_path *p)
 	return resolve_stat(path, p, &st);
 }
 
+int safe_create(const char *path, mode_t mode, struct safe_path *p)
+{
+	struct stat st;
+	int err = resolve_stat(path, p, &st), fd;
+
+	if (err && err != -ENOENT)
+		return err;
+	err = 0;
+	/* O_NOFOLLOW, O_NONBLOCK: what was looked at changed meanwhile is refused, never waited on. */
+	fd = open(p->target, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		  mode);
+	if (fd < 0)
+		return errno == ELOOP ? -ENOTREG : -errno;
+	if (fstat(fd, &st) < 0) {
+		err = -errno;
+	} else if (!S_ISREG(st.st_mode)) {
+		p->type = st.st_mode & S_IFMT;
+		err = -ENOTREG;
+	} else if (ftruncate(fd, 0) < 0) {
+		err = -errno;
+	}
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
 int safe_open_at(int dirfd, const char *path, mode_t *type)
 {
 	struct stat st;

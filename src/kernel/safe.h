@@ -81,6 +81,15 @@ int safe_commit(struct safe_file *f);
 void safe_abort(struct safe_file *f);
 
 /*
+ * PATH made empty and opened for writing as it goes, a reader seeing each
+ * line once written (a record, which a process killed leaves readable up
+ * to its last line): a regular file, or nothing there (made with MODE); a
+ * symlink followed to its target. The descriptor, -ENOTREG (P says what is
+ * there), -ENOENT when its directory does not exist, or open's errno.
+ */
+int safe_create(const char *path, mode_t mode, struct safe_path *p);
+
+/*
  * Edits of PATH held to one process at a time, as visudo and apt hold
  * theirs: an exclusive lock on the directory the file is replaced in (each
  * write makes it a new inode, on which no lock would hold), waited for up

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 
 #include "kernel/clock.h"
@@ -172,4 +173,85 @@ int spawn_read(const char *const argv[], size_t max, char **out)
 	buf[len] = '\0';
 	*out = buf;
 	return 0;
+}
+
+int spawn_child_start(char *const argv[], const sigset_t *mask, struct spawn_child *c)
+{
+	int go[2], failed[2], err;
+
+	c->pid = -1;
+	c->go = c->failed = -1;
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	if (pipe2(failed, O_CLOEXEC)) {
+		err = -errno;
+		close(go[0]);
+		close(go[1]);
+		return err;
+	}
+	c->pid = fork();
+	if (c->pid < 0) {
+		err = -errno;
+		close(go[0]);
+		close(go[1]);
+		close(failed[0]);
+		close(failed[1]);
+		return err;
+	}
+	if (c->pid == 0) {
+		char b;
+
+		close(go[1]);
+		close(failed[0]);
+		/* The parent's end closed without a go (it failed): nothing is run. */
+		if (read(go[0], &b, 1) != 1)
+			_exit(127);
+		sigprocmask(SIG_SETMASK, mask, NULL);
+		execvp(argv[0], argv);
+		err = errno;
+		if (write(failed[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(failed[1]);
+	c->go = go[1];
+	c->failed = failed[0];
+	return 0;
+}
+
+int spawn_child_go(struct spawn_child *c)
+{
+	int e = 0;
+	ssize_t n;
+
+	n = write(c->go, "g", 1);
+	close(c->go);
+	c->go = -1;
+	if (n != 1) {
+		close(c->failed);
+		c->failed = -1;
+		return -EPIPE;
+	}
+	do
+		n = read(c->failed, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(c->failed);
+	c->failed = -1;
+	return n == (ssize_t)sizeof(e) ? -e : 0;
+}
+
+bool spawn_child_signalled(const struct spawn_child *c, int sfd, int *status)
+{
+	struct signalfd_siginfo si;
+
+	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD)
+			continue;
+		if ((si.ssi_signo == SIGINT || si.ssi_signo == SIGQUIT) &&
+		    si.ssi_code == SI_KERNEL)
+			continue;
+		kill(c->pid, (int)si.ssi_signo);
+	}
+	return waitpid(c->pid, status, WNOHANG) == c->pid;
 }

@@ -28,3 +28,5 @@ LAZY(lazy_bpf, int, bpf_obj_get_info_by_fd, (int bpf_fd, void *info, __u32 *info
      (bpf_fd, info, info_len))
 LAZY(lazy_bpf, int, bpf_map__set_max_entries, (struct bpf_map *map, __u32 max_entries),
      (map, max_entries))
+LAZY(lazy_bpf, int, bpf_map_update_elem, (int fd, const void *key, const void *value,
+					  __u64 flags), (fd, key, value, flags))

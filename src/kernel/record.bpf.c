@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The eBPF half of record (record.c): the recorded command's process tree,
+ * followed from the process record.c puts in TREE through every fork
+ * (tp_btf/sched_process_fork), however deep, and only those; and at the
+ * entry and return of the kernel's uverbs and rdma_cm handlers (kprobes on
+ * ib_uverbs_write, ib_uverbs_ioctl and rdma_ucm's ucma_write), the
+ * requests of that tree the kernel refused, with the bytes the process
+ * passed (the verb, the attributes that explain it), and the rdma_cm
+ * events it was given. Nothing of another process is kept: a lookup in
+ * TREE is all a foreign call costs.
+ *
+ * Only the kernel's own types are read (task_struct's tgid, pid, comm and
+ * exit_code; a refused call's process's memlock limit, capabilities and
+ * user namespace, as ib_umem_get judges them), through CO-RE against
+ * vmlinux's BTF, which every Debian kernel has: the requests are the uapi's, read from the process's
+ * memory, so one object serves 5.10 to 7.3 whether or not the RDMA
+ * modules carry BTF.
+ */
+#include <linux/bpf.h>
+#include <linux/types.h>
+#include <asm/ptrace.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+
+#include "kernel/record.bpf.h"
+
+struct rlimit {
+	unsigned long rlim_cur;
+} __attribute__((preserve_access_index));
+
+struct signal_struct {
+	struct rlimit rlim[16];
+} __attribute__((preserve_access_index));
+
+/* Two u32 before 6.3, one u64 since: the same 8 bytes, CAP_IPC_LOCK among the first 32 bits. */
+typedef struct {
+	__u64 val;
+} kernel_cap_t;
+
+struct ns_common {
+	unsigned int inum;
+} __attribute__((preserve_access_index));
+
+struct user_namespace {
+	struct ns_common ns;
+} __attribute__((preserve_access_index));
+
+struct cred {
+	kernel_cap_t cap_effective;
+	struct user_namespace *user_ns;
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+	int pid;
+	int tgid;
+	int exit_code;
+	char comm[16];
+	struct signal_struct *signal;
+	const struct cred *cred;
+} __attribute__((preserve_access_index));
+
+#define RLIMIT_MEMLOCK 8
+
+/* rdma_ucm's command numbers (rdma/rdma_user_cm.h): the one whose answer is read. */
+#define UCMA_GET_EVENT 12
+/* struct rdma_ucm_event_resp's first fields: uid, id, event, status. */
+#define UCMA_EVENT_HEAD 20
+
+/* Records not handed over: no room in the ring. */
+__u64 dropped;
+
+/* The tree's processes, by tgid: the first put by record.c, the others by on_fork. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u32);
+} tree SEC(".maps");
+
+/* A call entered and not yet returned, by thread. */
+struct pending {
+	__u32 kind;
+	__u32 len;
+	__u8 req[RECORD_REQ_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct pending);
+} calls SEC(".maps");
+
+/* Where a call's request is gathered: too big for the program's stack with the rest. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pending);
+} scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} ring SEC(".maps");
+
+static __always_inline struct record_bpf_rec *rec_new(__u32 kind, __u32 tgid, __u32 tid)
+{
+	struct record_bpf_rec *r = bpf_ringbuf_reserve(&ring, sizeof(*r), 0);
+
+	if (!r) {
+		__sync_fetch_and_add(&dropped, 1);
+		return NULL;
+	}
+	r->ts_ns = bpf_ktime_get_ns();
+	r->kind = kind;
+	r->tgid = tgid;
+	r->tid = tid;
+	r->ret = 0;
+	r->arg = 0;
+	r->len = 0;
+	r->memlock = 0;
+	r->cap_eff = 0;
+	r->userns = 0;
+	r->pad = 0;
+	bpf_get_current_comm(r->comm, sizeof(r->comm));
+	return r;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
+	struct record_bpf_rec *r;
+	__u32 one = 1;
+
+	/* A thread is its process's: only a new process joins. */
+	if (ptgid == ctgid || !bpf_map_lookup_elem(&tree, &ptgid))
+		return 0;
+	bpf_map_update_elem(&tree, &ctgid, &one, BPF_ANY);
+	r = rec_new(RECORD_BPF_FORK, ctgid, ctgid);
+	if (!r)
+		return 0;
+	r->arg = ptgid;
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(on_exec, struct task_struct *p)
+{
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+	struct record_bpf_rec *r;
+
+	if (!bpf_map_lookup_elem(&tree, &tgid))
+		return 0;
+	r = rec_new(RECORD_BPF_EXEC, tgid, BPF_CORE_READ(p, pid));
+	if (r)
+		bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_exit, struct task_struct *p)
+{
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+	struct record_bpf_rec *r;
+
+	/* The process ends with its first thread; a PID used again later is another's. */
+	if (BPF_CORE_READ(p, pid) != tgid || !bpf_map_lookup_elem(&tree, &tgid))
+		return 0;
+	bpf_map_delete_elem(&tree, &tgid);
+	r = rec_new(RECORD_BPF_EXIT, tgid, tgid);
+	if (!r)
+		return 0;
+	r->arg = (__u32)BPF_CORE_READ(p, exit_code);
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+/*
+ * A call of KIND by a process of the tree, its request's first N bytes at
+ * BUF (and with IN, IN_N bytes at IN from RECORD_REQ_CORE_IN on), kept
+ * till it returns.
+ */
+static __always_inline void enter(__u32 kind, const void *buf, __u64 n, const void *in,
+				  __u64 in_n)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, zero = 0;
+	struct pending *p;
+
+	if (!bpf_map_lookup_elem(&tree, &tgid))
+		return;
+	p = bpf_map_lookup_elem(&scratch, &zero);
+	if (!p)
+		return;
+	if (n > RECORD_REQ_MAX)
+		n = RECORD_REQ_MAX;
+	p->kind = kind;
+	p->len = (__u32)n;
+	if (bpf_probe_read_user(p->req, n, buf))
+		p->len = 0;
+	if (in) {
+		if (in_n > RECORD_REQ_MAX - RECORD_REQ_CORE_IN)
+			in_n = RECORD_REQ_MAX - RECORD_REQ_CORE_IN;
+		if (bpf_probe_read_user(p->req + RECORD_REQ_CORE_IN, in_n, in))
+			in_n = 0;
+		p->len = RECORD_REQ_CORE_IN + (__u32)in_n;
+	}
+	bpf_map_update_elem(&calls, &id, p, BPF_ANY);
+}
+
+/*
+ * The call's return, RET: a refused one handed over with its request; a
+ * successful GET_EVENT of rdma_cm with the event it gave.
+ */
+static __always_inline void leave(long ret)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct pending *p = bpf_map_lookup_elem(&calls, &id);
+	struct record_bpf_rec *r;
+	__u64 resp = 0;
+	__u32 cmd;
+
+	if (!p)
+		return;
+	cmd = p->len >= 8 ? *(__u32 *)p->req : ~0u;
+	if (ret >= 0 && !(p->kind == RECORD_BPF_UCMA_WRITE && cmd == UCMA_GET_EVENT &&
+			  p->len >= 16)) {
+		bpf_map_delete_elem(&calls, &id);
+		return;
+	}
+	if (ret >= 0)
+		resp = *(__u64 *)(p->req + 8);
+	r = rec_new(ret < 0 ? p->kind : RECORD_BPF_UCMA_EVENT, id >> 32, (__u32)id);
+	if (r) {
+		struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+		const struct cred *cred = BPF_CORE_READ(t, cred);
+
+		r->memlock = BPF_CORE_READ(t, signal, rlim[RLIMIT_MEMLOCK].rlim_cur);
+		bpf_core_read(&r->cap_eff, sizeof(r->cap_eff), &cred->cap_effective);
+		r->userns = BPF_CORE_READ(cred, user_ns, ns.inum);
+		r->ret = (__s32)ret;
+		if (ret < 0) {
+			r->len = p->len;
+			__builtin_memcpy(r->req, p->req, RECORD_REQ_MAX);
+		} else {
+			r->len = bpf_probe_read_user(r->req, UCMA_EVENT_HEAD, (const void *)resp) ?
+				0 : UCMA_EVENT_HEAD;
+		}
+		bpf_ringbuf_submit(r, 0);
+	}
+	bpf_map_delete_elem(&calls, &id);
+}
+
+SEC("kprobe/ib_uverbs_write")
+int BPF_KPROBE(uverbs_write_in, void *filp, const void *buf, __u64 count)
+{
+	enter(RECORD_BPF_UVERBS_WRITE, buf, count, NULL, 0);
+	return 0;
+}
+
+SEC("kretprobe/ib_uverbs_write")
+int BPF_KRETPROBE(uverbs_write_out, long ret)
+{
+	leave(ret);
+	return 0;
+}
+
+/* struct ib_uverbs_ioctl_hdr and struct ib_uverbs_attr (rdma/rdma_user_ioctl_cmds.h). */
+struct ioctl_hdr {
+	__u16 length, object_id, method_id, num_attrs;
+	__u64 reserved1;
+	__u32 driver_id, reserved2;
+};
+
+struct ioctl_attr {
+	__u16 attr_id, len, flags, attr_data;
+	__u64 data;
+};
+
+/* UVERBS_OBJECT_DEVICE's UVERBS_METHOD_INVOKE_WRITE, and its UVERBS_ATTR_CORE_IN. */
+#define INVOKE_WRITE_OBJECT 0
+#define INVOKE_WRITE_METHOD 0
+#define ATTR_CORE_IN 0
+/* libibverbs puts the command's 2 to 5 attributes first, CORE_IN among them. */
+#define INVOKE_WRITE_ATTRS 5
+
+/*
+ * The ioctl's header says its length; a write command it carries points to
+ * its own struct (CORE_IN), which is read too.
+ */
+SEC("kprobe/ib_uverbs_ioctl")
+int BPF_KPROBE(uverbs_ioctl_in, void *filp, unsigned int cmd, unsigned long arg)
+{
+	struct ioctl_hdr h = { 0 };
+	struct ioctl_attr a;
+	const void *in = NULL;
+	__u64 in_n = 0;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	if (!bpf_map_lookup_elem(&tree, &tgid))
+		return 0;
+	bpf_probe_read_user(&h, sizeof(h), (const void *)arg);
+	if (h.object_id == INVOKE_WRITE_OBJECT && h.method_id == INVOKE_WRITE_METHOD) {
+		for (int i = 0; i < INVOKE_WRITE_ATTRS; i++) {
+			if (i >= h.num_attrs)
+				break;
+			if (bpf_probe_read_user(&a, sizeof(a), (const char *)arg + sizeof(h) +
+						i * sizeof(a)))
+				break;
+			if (a.attr_id == ATTR_CORE_IN) {
+				in = (const void *)a.data;
+				in_n = a.len;
+				break;
+			}
+		}
+	}
+	enter(RECORD_BPF_UVERBS_IOCTL, (const void *)arg,
+	      in && h.length > RECORD_REQ_CORE_IN ? RECORD_REQ_CORE_IN : h.length, in, in_n);
+	return 0;
+}
+
+SEC("kretprobe/ib_uverbs_ioctl")
+int BPF_KRETPROBE(uverbs_ioctl_out, long ret)
+{
+	leave(ret);
+	return 0;
+}
+
+SEC("kprobe/ucma_write")
+int BPF_KPROBE(ucma_write_in, void *filp, const void *buf, __u64 len)
+{
+	enter(RECORD_BPF_UCMA_WRITE, buf, len, NULL, 0);
+	return 0;
+}
+
+SEC("kretprobe/ucma_write")
+int BPF_KRETPROBE(ucma_write_out, long ret)
+{
+	leave(ret);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What record.bpf.c hands user space: a record of the ring buffer for each
+ * process of the recorded command's tree made, run anew or ended, each
+ * verbs or rdma_cm call of theirs the kernel refused, and each rdma_cm
+ * event they were given. Read by record.c. Only <linux/types.h> types:
+ * both the BPF program and rdmactl include it.
+ */
+#ifndef RDMACTL_KERNEL_RECORD_BPF_H
+#define RDMACTL_KERNEL_RECORD_BPF_H
+
+#include <linux/types.h>
+
+/* The most bytes of a call's request kept: every verb's fixed part, its first attributes. */
+#define RECORD_REQ_MAX 256
+/*
+ * A write command carried by ioctl (UVERBS_METHOD_INVOKE_WRITE, as
+ * libibverbs sends them where the kernel takes it): the ioctl's header and
+ * first attributes before this offset, the command's own struct (its
+ * UVERBS_ATTR_CORE_IN, which the header only points to) from it.
+ */
+#define RECORD_REQ_CORE_IN 64
+
+enum record_bpf_kind {
+	RECORD_BPF_FORK = 1,	/* tgid made by parent (arg) */
+	RECORD_BPF_EXEC,	/* tgid runs comm anew */
+	RECORD_BPF_EXIT,	/* tgid ended: arg its exit code, as wait(2) gives it */
+	RECORD_BPF_UVERBS_WRITE,	/* a write(2) to a uverbs device refused: req, ret */
+	RECORD_BPF_UVERBS_IOCTL,	/* an ioctl(2) to a uverbs device refused: req, ret */
+	RECORD_BPF_UCMA_WRITE,	/* a write(2) to rdma_cm refused: req, ret */
+	RECORD_BPF_UCMA_EVENT,	/* an rdma_cm event given: req is its struct rdma_ucm_event_resp */
+};
+
+struct record_bpf_rec {
+	__u64 ts_ns;		/* bpf_ktime_get_ns(): the monotonic clock */
+	__u32 kind;
+	__u32 tgid, tid;
+	__s32 ret;		/* the call's return: a negative errno */
+	__u32 arg;		/* FORK: the parent; EXIT: the exit code */
+	__u32 len;		/* the bytes of req read */
+	/* A refused call's process as the kernel judged it: its memlock limit, capabilities. */
+	__u64 memlock;		/* RLIMIT_MEMLOCK's soft limit, bytes (~0: unlimited) */
+	__u64 cap_eff;		/* CapEff's bits */
+	__u32 userns;		/* its user namespace's inode: the initial one's, or a container's */
+	__u32 pad;
+	char comm[16];
+	__u8 req[RECORD_REQ_MAX];
+};
+
+#endif

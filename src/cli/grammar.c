@@ -216,7 +216,7 @@ static int parse_opts(struct cli_args *a, struct cli_globals *g, int argc, char 
 	int n = collect(a->cmd, v), opt;
 
 	/* "+": before the command, options end at its word; after it, they mix with words. */
-	snprintf(shorts, sizeof(shorts), "%s", a->cmd ? ":" : "+:");
+	snprintf(shorts, sizeof(shorts), "%s", a->cmd && !a->cmd->command_line ? ":" : "+:");
 	for (int i = 0; i < n; i++) {
 		lo[i].name = v[i]->name;
 		lo[i].has_arg = v[i]->kind == CLI_FLAG ? no_argument :
@@ -239,7 +239,8 @@ static int parse_opts(struct cli_args *a, struct cli_globals *g, int argc, char 
 	 * (no option is a digit) and the word is given back whole, as an
 	 * option's value too (--gid-index -1 is refused as -1).
 	 */
-	for (int k = 1; a->cmd && a->cmd->max_args != 0 && k < argc && nneg < CLI_MAX_NEG; k++) {
+	for (int k = 1; a->cmd && a->cmd->max_args != 0 && !a->cmd->command_line && k < argc &&
+			nneg < CLI_MAX_NEG; k++) {
 		if (!strcmp(argv[k], "--"))
 			break;
 		if (argv[k][0] == '-' && argv[k][1] && strspn(argv[k] + 1, "0123456789") ==

@@ -89,6 +89,8 @@ struct cli_cmd {
 	bool live_only;		/* the running system only: a fixture is refused */
 	unsigned int libs;	/* the libraries it needs for sure, opened before it runs */
 	bool hidden;		/* another way in (iproute2's words): not listed */
+	/* Its words are a command line to run: options end at the first word. */
+	bool command_line;
 };
 
 #define CLI_MAX_DEPTH 4

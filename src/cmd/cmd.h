@@ -37,6 +37,8 @@ struct cmd_ctx {
 	const char *config;
 	/* The command tree, for help. */
 	const struct cli_cmd *root;
+	/* The exit status a command passes through (record: its command's); -1: its own. */
+	int pass_status;
 };
 
 /* The command tree (table.c). */
@@ -87,6 +89,10 @@ int cmd_qp(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_capture(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_stat(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_monitor(struct cmd_ctx *ctx, const struct cli_args *a);
+int cmd_record(struct cmd_ctx *ctx, const struct cli_args *a);
+int cmd_report(struct cmd_ctx *ctx, const struct cli_args *a);
+/* The report of record's file PATH into O (cmd/report.c): 0, or its reading's errno, said. */
+int cmd_report_file(const char *path, struct out *o);
 int cmd_explain(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a);

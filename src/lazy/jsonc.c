@@ -31,3 +31,5 @@ LAZY(lazy_jsonc, int, json_object_put, (struct json_object *obj), (obj))
 LAZY(lazy_jsonc, const char *, json_object_to_json_string_ext, (struct json_object *obj, int flags),
      (obj, flags))
 LAZY(lazy_jsonc, struct json_object *, json_tokener_parse, (const char *str), (str))
+LAZY(lazy_jsonc, int64_t, json_object_get_int64, (const struct json_object *obj), (obj))
+LAZY(lazy_jsonc, json_bool, json_object_get_boolean, (const struct json_object *obj), (obj))

@@ -393,3 +393,20 @@ int module_remove(struct nl *nl, struct module_remove_req *r, struct op_err *e)
 	return 0;
 }
 
+
+void module_load_missing(const char *const *mods, size_t n)
+{
+	struct kmods *km = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/sys/module/%s", mods[i]);
+		if (!access(path, F_OK))
+			continue;
+		if (!km && kmods_open(&km))
+			return;
+		kmods_load(km, mods[i]);
+	}
+	kmods_close(km);
+}

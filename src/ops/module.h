@@ -50,4 +50,11 @@ struct module_remove_req {
 
 int module_remove(struct nl *nl, struct module_remove_req *r, struct op_err *e);
 
+/*
+ * Those of MODS (N names) not loaded, loaded: a module whose load fails is
+ * left to what needs it to find not there (/sys/module/NAME), as rdma-core's
+ * loading at boot leaves it.
+ */
+void module_load_missing(const char *const *mods, size_t n);
+
 #endif

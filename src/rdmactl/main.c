@@ -118,10 +118,11 @@ static int enter_netns(const char *spec, const char *sysfs_root)
 	return -EUSAGE;
 }
 
-static int exit_status(int ret)
+/* RET as an exit status; a command's own PASS (>= 0, record's) when it succeeded. */
+static int exit_status(int ret, int pass)
 {
 	if (ret == 0)
-		return RDMACTL_EXIT_OK;
+		return pass >= 0 ? pass : RDMACTL_EXIT_OK;
 	if (ret == -EUSAGE)
 		return RDMACTL_EXIT_USAGE;
 	return RDMACTL_EXIT_FAIL;
@@ -133,7 +134,7 @@ int main(int argc, char **argv)
 		.sysfs_root = getenv("RDMACTL_SYSFS_ROOT"),
 		.config = getenv("RDMACTL_CONFIG"),
 	};
-	struct cmd_ctx ctx = { .root = rdmactl_commands };
+	struct cmd_ctx ctx = { .root = rdmactl_commands, .pass_status = -1 };
 	struct cli_args a;
 	int ret, err;
 
@@ -146,7 +147,7 @@ int main(int argc, char **argv)
 	ret = cli_parse(rdmactl_commands, argc, argv, &a, &g);
 	switch (ret) {
 	case CLI_HELP:
-		return exit_status(cli_print_help(stdout, rdmactl_commands, a.nwords, a.words));
+		return exit_status(cli_print_help(stdout, rdmactl_commands, a.nwords, a.words), -1);
 	case CLI_EMPTY:
 		cli_print_usage(stderr, rdmactl_commands);
 		return RDMACTL_EXIT_USAGE;
@@ -156,7 +157,7 @@ int main(int argc, char **argv)
 	case CLI_RUN:
 		break;
 	default:
-		return exit_status(ret);
+		return exit_status(ret, -1);
 	}
 
 	/* The environment's paths as the options': an empty one is no default. */
@@ -206,5 +207,5 @@ int main(int argc, char **argv)
 		pr_err_cause("cannot write the output", errname(-err), strerror(-err), NULL);
 		ret = err;
 	}
-	return exit_status(ret);
+	return exit_status(ret, ctx.pass_status);
 }

@@ -274,6 +274,16 @@ static const struct cli_opt monitor_opts[] = {
 	{ NULL },
 };
 
+static const struct cli_opt record_opts[] = {
+	{ "output", 'o', CLI_STR, "FILE", .complete = CLI_C_FILE,
+	  .help = "write the record to FILE (default rdmactl-record.jsonl here), a JSON object a "
+	  "line as it happens: a record killed leaves it readable up to its last line" },
+	{ "timeout", 0, CLI_UINT, "S", .min = 1, .max = 604800, .unit = "s",
+	  .help = "end the command after S seconds (SIGTERM to each of its processes, SIGKILL "
+	  "2 s later), what its QPs were doing read first; exit status 124 as timeout(1)'s" },
+	{ NULL },
+};
+
 static const struct cli_opt capture_opts[] = {
 	{ "count", 0, CLI_UINT, "N", .min = 1, .max = 100000000,
 	  .help = "stop after N packets (default: until interrupted, or the file's end)" },
@@ -418,6 +428,26 @@ const struct cli_cmd rdmactl_commands[] = {
 		  "seconds. Error counters that rise are said at most every 5 seconds, their "
 		  "rises summed; a QP resending with no answer is said once. The man page "
 		  "has the whole schedule." },
+	{ "record", .fn = cmd_record, .opts = { record_opts }, .libs = LAZY_VERBS | LAZY_JSONC,
+	  .args = "-- CMD [ARG...]", .min_args = 1, .max_args = CLI_ANY, .command_line = true,
+	  .summary = "Run a command and record what its RDMA did: each verb or rdma_cm call "
+		     "refused and why, its QPs failing, then report what failed.",
+	  .help = "CMD runs as it is: its standard streams, terminal and environment "
+		  "untouched, its exit status passed through, SIGTERM and SIGHUP sent to "
+		  "record passed on. Every process it starts is followed, however deep, and "
+		  "only those. As root (eBPF, kprobes): each call of theirs the kernel refused, "
+		  "with the attributes that explain it, and each rdma_cm event; their QPs made, "
+		  "moved to error with the likely cause, resending with no answer, destroyed; "
+		  "the devices', ports' and GIDs' changes and error counters. At the end, what "
+		  "failed on standard error, each with its process, cause, evidence and fix; "
+		  "'rdmactl report FILE' reads the record again later, on any machine." },
+	{ "report", .fn = cmd_report, .libs = LAZY_JSONC, .args = "FILE...", .min_args = 1,
+	  .max_args = CLI_ANY,
+	  .summary = "What a record says failed, read back from its file, on any machine.",
+	  .help = "Each FILE 'rdmactl record' wrote: the command and how it ended, then each "
+		  "failure with its process, cause, evidence and fix (in plain text, a "
+		  "process's first; -j gives every one, marked when it follows an earlier). "
+		  "Nothing of this host is read." },
 	{ "system", .verbs = system_verbs, .dflt = "show",
 	  .summary = "The RDMA subsystem's settings, as 'rdma system': the network namespace mode "
 		     "and copy-on-fork; set the mode, now and from boot." },

@@ -1,0 +1,103 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# report on the records made in the bed (bats/fixtures/records,
+# tools/capture-records) on 6.1 and 7.3: each failure named as record named
+# it there, read on this machine with no RDMA; a record cut short; files
+# that are no record. And record's own edges here: its command's status,
+# a command that cannot run, a file it must not write, a hostile name.
+
+setup() {
+	load ../helpers
+	R=$TOP/bats/fixtures/records
+}
+
+@test "report: the bed's records read here: each failure's process, cause and fix, -j to docs/json.md" {
+	local k
+	for k in 6.1 7.3; do
+		run -0 rdmactl report "$R/$k-nogid.jsonl"
+		assert_line --index 0 --regexp "^$R/$k-nogid.jsonl: bash -c .* exited 1\$"
+		assert_line --regexp '^FAIL  [0-9T:.-]+Z  pid [0-9]+ \(ibv_rc_pingpong\): ibv_modify_qp \(MODIFY_QP\) refused with EINVAL$'
+		assert_line "      cause: its address vector has no GRH (is_global 0): RoCE addresses the peer by GID, so RTR needs one, with a source GID index"
+		assert_line --regexp '^      fix: give the GID index on both sides: -g [0-9]+ \(perftest: -x [0-9]+\), rxe0 port 1.s IPv4 GID$'
+		# The probe libibverbs makes of every device it opens is no failure.
+		refute_output --partial QUERY_DEVICE
+		run -0 rdmactl report "$R/$k-memlock.jsonl"
+		assert_line "      cause: the process's RLIMIT_MEMLOCK is 64 KiB and it lacks CAP_IPC_LOCK: registering this region pins memory past it"
+		run -0 rdmactl report "$R/$k-linklocal.jsonl"
+		assert_line --regexp "^      cause: source GID index 0 is rxe0's link-local fe80:: GID, and the destination [0-9.]+ is not: no route between them\$"
+		run -0 rdmactl report "$R/$k-reject.jsonl"
+		assert_line --regexp '^FAIL  [0-9T:.-]+Z  pid [0-9]+ \(rping\): RDMA_CM_EVENT_REJECTED, status 8$'
+		# Every line of each file is a record's, held to docs/json.md.
+		cat "$R/$k"-*.jsonl | assert_json_contract record
+	done
+	# Several files: an object each, in order.
+	run -0 rdmactl -j report "$R"/7.3-*.jsonl
+	assert_json_contract report <<<"$output"
+	assert_equal "$(jq -r '[.[] | .failures[0].what] | join("|")' <<<"$output")" \
+		'ibv_modify_qp (MODIFY_QP) refused with EINVAL|ibv_reg_mr (REG_MR) refused with ENOMEM|ibv_modify_qp (MODIFY_QP) refused with EINVAL|RDMA_CM_EVENT_REJECTED, status 8'
+	assert_equal "$(jq -r '[.[] | .status] | join(",")' <<<"$output")" '1,1,1,255'
+}
+
+@test "report: a record cut mid-line still tells what it has; what is no record is refused, no FIFO waited on" {
+	local d=$BATS_TEST_TMPDIR f
+	f=$d/cut.jsonl
+	# As a record killed mid-write leaves it: no end, the last line half written.
+	grep -v record-ended "$R/7.3-memlock.jsonl" | head -c -20 >"$f"
+	run -0 rdmactl report "$f"
+	assert_line --index 0 --partial 'has no end in the record (record was killed, or is still running); 1 lines unreadable'
+	assert_line --partial 'ibv_reg_mr (REG_MR) refused with ENOMEM'
+	run -0 rdmactl -j report "$f"
+	assert_equal "$(jq -r '.[0] | .ended, .unreadable_lines, has("status")' <<<"$output")" $'false\n1\nfalse'
+	printf 'not a record\n' >"$d/text"
+	run --separate-stderr rdmactl report "$d/text"
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: $d/text holds no record: no line of it is one 'rdmactl record' writes (EINVAL: Invalid argument)"
+	mkfifo "$d/fifo"
+	run --separate-stderr timeout 5 "$RDMACTL" report "$d/fifo"
+	assert_failure 1
+	[[ $stderr == *"will not read $d/fifo: it is a FIFO, not a regular file"* ]] || fail "$stderr"
+	run --separate-stderr rdmactl report "$d/absent"
+	assert_failure 1
+	[[ $stderr == *"cannot read $d/absent (ENOENT"* ]] || fail "$stderr"
+	run rdmactl report
+	assert_failure 2
+}
+
+@test "record: its command's status passed through, 127 for none, a file it must not write refused before anything runs" {
+	local d=$BATS_TEST_TMPDIR
+	cd "$d"
+	run --separate-stderr "$RDMACTL" record -o "$d/r.jsonl" -- sh -c 'echo out; echo err >&2; exit 3'
+	assert_failure 3
+	assert_output out
+	# CMD's own words come before the report of it.
+	[[ $stderr == *$'\nerr\n'*"exited 3"* || $stderr == $'err\n'*"exited 3"* ]] ||
+		fail "CMD's stderr is not before the report: $stderr"
+	assert_equal "$(head -n1 "$d/r.jsonl" | jq -r '.event, (.command | join(" "))')" \
+		$'record-started\nsh -c echo out; echo err >&2; exit 3'
+	assert_equal "$(tail -n1 "$d/r.jsonl" | jq -r '.event, .status')" $'record-ended\n3'
+	# What it cannot see here is said, never silently less.
+	[[ $(jq -r 'select(.event == "record-started") | .sees.qps' "$d/r.jsonl") == true ]] ||
+		[[ $stderr == *"rdmactl: warning: record: not seen: "* ]] || fail "nothing said of what is not seen: $stderr"
+	# Options end at the command's first word: its own -g is its.
+	run "$RDMACTL" record -o "$d/r.jsonl" sh -c 'exit 4' -g 0
+	assert_failure 4
+	run --separate-stderr "$RDMACTL" record -o "$d/none.jsonl" -- /nonexistent/prog
+	assert_failure 127
+	[[ $stderr == *"rdmactl: record: cannot run /nonexistent/prog (ENOENT: No such file or directory)"* ]] ||
+		fail "$stderr"
+	[ ! -e "$d/none.jsonl" ] || fail "a record of nothing was left"
+	mkdir "$d/dir"
+	run --separate-stderr "$RDMACTL" record -o "$d/dir" -- touch "$d/ran"
+	assert_failure 1
+	[[ $stderr == *"will not write $d/dir: it is a directory, not a regular file"* ]] || fail "$stderr"
+	[ ! -e "$d/ran" ] || fail "the command ran"
+	run "$RDMACTL" record
+	assert_failure 2
+	run "$RDMACTL" --sysfs-root "$TOP/bats/fixtures/two-netdevs" record -- true
+	assert_failure 2
+	# A hostile name is escaped in the report: no control byte reaches the terminal.
+	run --separate-stderr "$RDMACTL" record -o "$d/h.jsonl" -- sh -c 'exit 0' $'\e]0;pwned\a'
+	assert_success
+	[[ $stderr != *$'\e'* && $stderr != *$'\a'* ]] || fail "a control byte reached stderr"
+	assert_equal "$(head -n1 "$d/h.jsonl" | jq -r '.command[3]')" $'\e]0;pwned\a'
+}

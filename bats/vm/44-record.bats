@@ -1,0 +1,134 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rdmactl record against programs that exit on their first error, written
+# apart from the project (rdma-core's ibv_rc_pingpong and rping): each
+# failure named with its process and cause after the program has gone,
+# read again by report; the command's status, a timeout, a SIGKILL, and two
+# records at once. With RDMACTL_RECORD_KEEP=1 each record is said on a
+# "# keep-record NAME" line in base64: tools/capture-records keeps them in
+# bats/fixtures/records for the offline tests of report.
+
+load rxe0
+
+# record's file $1 kept under the name $2 (the kernel series before it).
+keep_record() {
+	if [ -n "${RDMACTL_RECORD_KEEP:-}" ]; then
+		echo "# keep-record $(uname -r | cut -d. -f1,2)-$2.jsonl $(base64 -w0 <"$1")" >&3
+	fi
+}
+
+# The recommended GID index of rxe0 into G.
+rxe0_gid() {
+	G=$(rdmactl -j gids rxe0 | jq -r 'first(.[] | select(.recommended)) | .index')
+	[ -n "$G" ] && [ "$G" != null ] || fail "rxe0 has no recommended GID"
+}
+
+# bats test_tags=kernels
+@test "record: a ping-pong without a GID index: the server's refused RTR, its cause certain, the index to give" {
+	local f=$BATS_TEST_TMPDIR/nogid.jsonl
+	rxe0_gid
+	# Server and client under one record; the client's status is the command's.
+	run --separate-stderr "$RDMACTL" record -o "$f" -- bash -c \
+		'ibv_rc_pingpong -d rxe0 -p 18611 & s=$!
+		 for _ in $(seq 100); do ss -Htln "sport = :18611" | grep -q . && break; sleep 0.1; done
+		 ibv_rc_pingpong -d rxe0 -p 18611 127.0.0.1; c=$?; wait $s; exit $c'
+	assert_failure 1
+	keep_record "$f" nogid
+	# The stock program's own words, then record's report after them.
+	[[ $stderr == *"Failed to modify QP to RTR"*"FAIL  "* ]] || fail "the server's words are missing: $stderr"
+	[[ $stderr =~ FAIL\ \ [0-9T:.Z-]+\ \ pid\ [0-9]+\ \(ibv_rc_pingpong\):\ ibv_modify_qp\ \(MODIFY_QP\)\ refused\ with\ EINVAL ]] ||
+		fail "no refused RTR in the report: $stderr"
+	[[ $stderr == *"cause: its address vector has no GRH (is_global 0): RoCE addresses the peer by GID, so RTR needs one, with a source GID index"* ]] ||
+		fail "no cause: $stderr"
+	[[ $stderr == *"(certain: ibv_modify_qp to RTR with IBV_QP_AV, is_global 0, dlid 0, refused with EINVAL)"* ]] ||
+		fail "no evidence: $stderr"
+	[[ $stderr == *"fix: give the GID index on both sides: -g $G (perftest: -x $G), rxe0 port 1's IPv4 GID"* ]] ||
+		fail "no fix: $stderr"
+	# The file: every line a record's, held to docs/json.md; the probe libibverbs goes on from marked so.
+	assert_json_contract record <"$f"
+	run jq -rs '[.[] | select(.event == "verb-refused" and (.probe | not))] | length' "$f"
+	assert_output 1
+	run jq -rs '[.[] | select(.event == "qp-created") | .owner.comm] | unique | join(",")' "$f"
+	assert_output ibv_rc_pingpong
+	run jq -rs 'last | .event, .status' "$f"
+	assert_output $'record-ended\n1'
+	# report reads it back alike, and -j gives the same failure.
+	run -0 rdmactl report "$f"
+	assert_line --partial "cause: its address vector has no GRH (is_global 0)"
+	run -0 rdmactl -j report "$f"
+	assert_json_contract report <<<"$output"
+	assert_equal "$(jq -r '.[0].failures[0].what' <<<"$output")" 'ibv_modify_qp (MODIFY_QP) refused with EINVAL'
+}
+
+# bats test_tags=kernels
+@test "record: memlock, -g 0 against an IPv4 GID, and rping's reject each named with the process's own facts" {
+	local f=$BATS_TEST_TMPDIR/memlock.jsonl a
+	rxe0_gid
+	# Root without CAP_IPC_LOCK is bound by its limit, as a container's root is.
+	run --separate-stderr "$RDMACTL" record -o "$f" -- setpriv --inh-caps=-ipc_lock \
+		--bounding-set=-ipc_lock -- bash -c \
+		"ulimit -l 64 && exec ibv_rc_pingpong -d rxe0 -g $G -s 1048576 -p 18612"
+	assert_failure 1
+	keep_record "$f" memlock
+	[[ $stderr == *"ibv_reg_mr (REG_MR) refused with ENOMEM"* ]] || fail "no refused MR: $stderr"
+	[[ $stderr == *"cause: the process's RLIMIT_MEMLOCK is 64 KiB and it lacks CAP_IPC_LOCK: registering this region pins memory past it"* ]] ||
+		fail "no cause: $stderr"
+	[[ $stderr == *"(certain: ibv_reg_mr of 1048576 bytes refused with ENOMEM; RLIMIT_MEMLOCK 65536 bytes, no CAP_IPC_LOCK)"* ]] ||
+		fail "no evidence: $stderr"
+	assert_json_contract record <"$f"
+	# The link-local GID on one side, the IPv4 one on the other.
+	f=$BATS_TEST_TMPDIR/linklocal.jsonl
+	run --separate-stderr "$RDMACTL" record -o "$f" -- bash -c \
+		"ibv_rc_pingpong -d rxe0 -g 0 -p 18613 & s=\$!
+		 for _ in \$(seq 100); do ss -Htln 'sport = :18613' | grep -q . && break; sleep 0.1; done
+		 ibv_rc_pingpong -d rxe0 -g $G -p 18613 127.0.0.1; wait \$s"
+	assert_failure
+	keep_record "$f" linklocal
+	[[ $stderr =~ cause:\ source\ GID\ index\ 0\ is\ rxe0\'s\ link-local\ fe80::\ GID,\ and\ the\ destination\ [0-9.]+\ is\ not:\ no\ route\ between\ them ]] ||
+		fail "no link-local cause: $stderr"
+	[[ $stderr == *"fix: -g $G on both sides"* ]] || fail "no fix: $stderr"
+	# rdma_cm: an address where nothing listens on the port.
+	a=$(ip -4 -o addr show "$N" | awk '{ sub("/.*", "", $4); print $4; exit }')
+	f=$BATS_TEST_TMPDIR/reject.jsonl
+	run --separate-stderr "$RDMACTL" record -o "$f" -- rping -c -a "$a" -p 18614 -C 1 -v
+	assert_failure
+	keep_record "$f" reject
+	[[ $stderr =~ FAIL\ \ [0-9T:.Z-]+\ \ pid\ [0-9]+\ \(rping\):\ RDMA_CM_EVENT_REJECTED,\ status\ 8 ]] ||
+		fail "no reject: $stderr"
+	[[ $stderr == *"cause: nothing listens on that port there (status 8: invalid service ID)"* ]] ||
+		fail "no cause: $stderr"
+	assert_json_contract record <"$f"
+}
+
+# bats test_tags=kernels
+@test "record: nothing failed; --timeout ends a hang with 124; SIGKILL is reported; two records see their own" {
+	local f=$BATS_TEST_TMPDIR/ok.jsonl b=$BATS_TEST_TMPDIR/other.jsonl pid
+	rxe0_gid
+	run --separate-stderr "$RDMACTL" record -o "$f" -- bash -c \
+		"ibv_rc_pingpong -d rxe0 -g $G -p 18615 >/dev/null & s=\$!
+		 for _ in \$(seq 100); do ss -Htln 'sport = :18615' | grep -q . && break; sleep 0.1; done
+		 ibv_rc_pingpong -d rxe0 -g $G -p 18615 127.0.0.1 >/dev/null; wait \$s"
+	assert_success
+	assert_equal "$(tail -n1 <<<"$stderr")" 'nothing failed that record could see'
+	# A server whose client never comes: ended, and said so, with timeout(1)'s status.
+	run --separate-stderr "$RDMACTL" record --timeout 2 -o "$f" -- \
+		ibv_rc_pingpong -d rxe0 -g "$G" -p 18616
+	assert_failure 124
+	[[ $stderr == *"ibv_rc_pingpong -d rxe0 -g $G -p 18616 was killed by signal 15 (its --timeout ran out)"* ]] ||
+		fail "no timeout: $stderr"
+	run --separate-stderr "$RDMACTL" record -o "$f" -- bash -c 'kill -9 $$'
+	assert_failure 137
+	[[ $stderr == *"was killed by signal 9"* ]] || fail "no SIGKILL: $stderr"
+	# Two at once: the other's file holds nothing of this one's failure.
+	"$RDMACTL" record -o "$b" -- sleep 3 2>/dev/null &
+	pid=$!
+	run --separate-stderr "$RDMACTL" record -o "$f" -- setpriv --inh-caps=-ipc_lock \
+		--bounding-set=-ipc_lock -- bash -c \
+		"ulimit -l 64 && exec ibv_rc_pingpong -d rxe0 -g $G -s 1048576 -p 18617"
+	assert_failure 1
+	wait "$pid"
+	run jq -rs '[.[] | select(.event == "verb-refused" and (.probe | not))] | length' "$f"
+	assert_output 1
+	run jq -rs '[.[] | select(.event == "verb-refused" or .event == "process-exec") | .comm] | unique | join(",")' "$b"
+	assert_output sleep
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What a verbs or rdma_cm call the kernel refused, or an rdma_cm event,
+ * tells of its cause: from the request's own attributes (the verb, the
+ * state asked, the address vector, the length registered), the host's GID
+ * tables when the call came, and the process's locked-memory limit. Each
+ * verdict says what it rests on; where the request tells nothing more,
+ * the errno's causes as the failure catalogue has them, likely, not sure.
+ */
+#ifndef RDMACTL_DIAG_RECORD_H
+#define RDMACTL_DIAG_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/uverbs.h"
+#include "model/model.h"
+
+struct diag_record_verdict {
+	bool sure;		/* it rests on the request and the host, not on the errno alone */
+	char cause[320];
+	char evidence[320];
+	char fix[256];
+};
+
+/* What record knew of the process when the call came. */
+struct diag_record_proc {
+	bool memlock_known;
+	uint64_t memlock_soft;	/* bytes; UINT64_MAX: unlimited */
+	bool caps_known, cap_ipc_lock;
+};
+
+/*
+ * The cause of C, refused with the negative errno ERR, held to M's GID
+ * tables as they were (NULL: not read) and what P says of the process.
+ */
+void diag_record_refused(const struct uverbs_call *c, int err, const struct model *m,
+			 const struct diag_record_proc *p, struct diag_record_verdict *v);
+/*
+ * Whether C refused with ERR is one of the probes libibverbs makes and goes
+ * on from (measured: every run of a stock ibv_rc_pingpong that passes, on
+ * 6.1 and 7.3): no failure of the program's.
+ */
+bool diag_record_probe(const struct uverbs_call *c, int err);
+/* Whether E is a failure (an error event, or a status that is one); its cause into V then. */
+bool diag_record_cm_event(const struct uverbs_cm_event *e, struct diag_record_verdict *v);
+
+#endif

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A record read back from its file, a JSON object a line (record.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <json-c/json.h>
+
+#include "kernel/errname.h"
+#include "kernel/safe.h"
+#include "model/record.h"
+
+/* Member KEY of O as a string, "" when it has none or another type. */
+static const char *str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return "";
+	return json_object_get_string(v);
+}
+
+static bool num(struct json_object *o, const char *key, long *out)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
+		return false;
+	*out = (long)json_object_get_int64(v);
+	return true;
+}
+
+static bool flag(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_boolean) &&
+	       json_object_get_boolean(v);
+}
+
+/* A word as a shell reads it back: bare when it holds nothing the shell treats apart. */
+static void shell_word(char *buf, size_t len, const char *w)
+{
+	size_t n = strlen(buf);
+	bool bare = *w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				 "0123456789_./:=,+-@%") == strlen(w);
+
+	if (n && n + 1 < len)
+		buf[n++] = ' ', buf[n] = '\0';
+	if (bare) {
+		snprintf(buf + n, len - n, "%s", w);
+		return;
+	}
+	if (n + 1 < len)
+		buf[n++] = '\'', buf[n] = '\0';
+	for (; *w && n + 5 < len; w++) {
+		if (*w == '\'') {
+			memcpy(buf + n, "'\\''", 4);
+			n += 4;
+		} else {
+			buf[n++] = *w;
+		}
+	}
+	if (n + 1 < len)
+		buf[n++] = '\'';
+	buf[n] = '\0';
+}
+
+static struct model_record_failure *add(struct model_record *r, struct json_object *o)
+{
+	struct model_record_failure *f = reallocarray(r->f, r->n + 1, sizeof(*f)), *was;
+	struct json_object *owner;
+	long pid = -1;
+
+	if (!f)
+		return NULL;
+	r->f = f;
+	f = &r->f[r->n++];
+	memset(f, 0, sizeof(*f));
+	snprintf(f->time, sizeof(f->time), "%s", str(o, "time"));
+	if (json_object_object_get_ex(o, "owner", &owner)) {
+		num(owner, "pid", &pid);
+		snprintf(f->comm, sizeof(f->comm), "%s", str(owner, "comm"));
+	} else {
+		num(o, "pid", &pid);
+		snprintf(f->comm, sizeof(f->comm), "%s", str(o, "comm"));
+	}
+	f->pid = pid;
+	snprintf(f->cause, sizeof(f->cause), "%s", str(o, "cause"));
+	snprintf(f->evidence, sizeof(f->evidence), "%s", str(o, "evidence"));
+	snprintf(f->fix, sizeof(f->fix), "%s", str(o, "fix"));
+	f->sure = !strcmp(str(o, "certainty"), "certain");
+	/* The first failure of a process is its cause; what follows in it, most likely its flushes. */
+	for (was = r->f; was < f; was++)
+		if (pid >= 0 && was->pid == pid)
+			f->follows = true;
+	return f;
+}
+
+/* One line's record into R: false when it is none. */
+static bool line(struct model_record *r, const char *text)
+{
+	struct json_object *o = json_tokener_parse(text), *v;
+	struct model_record_failure *f;
+	const char *ev;
+	long n;
+
+	if (!o)
+		return false;
+	if (!json_object_is_type(o, json_type_object) || !*(ev = str(o, "event"))) {
+		json_object_put(o);
+		return false;
+	}
+	if (!strcmp(ev, "record-started")) {
+		r->started = true;
+		if (json_object_object_get_ex(o, "command", &v) &&
+		    json_object_is_type(v, json_type_array))
+			for (size_t i = 0; i < json_object_array_length(v); i++) {
+				struct json_object *w = json_object_array_get_idx(v, i);
+
+				if (json_object_is_type(w, json_type_string))
+					shell_word(r->command, sizeof(r->command),
+						   json_object_get_string(w));
+			}
+		num(o, "pid", &r->pid);
+		snprintf(r->unseen, sizeof(r->unseen), "%s", str(o, "unseen"));
+	} else if (!strcmp(ev, "record-ended")) {
+		r->ended = true;
+		if (num(o, "signal", &n))
+			r->status = (int)(n & 0x7f);
+		else if (num(o, "status", &n))
+			r->status = (int)((n & 0xff) << 8);
+		r->timed_out = flag(o, "timed_out");
+		if (num(o, "lost", &n) && n > 0)
+			r->lost = (unsigned long)n;
+	} else if (!strcmp(ev, "verb-refused") && !flag(o, "probe")) {
+		f = add(r, o);
+		if (f)
+			snprintf(f->what, sizeof(f->what), "%s (%s) refused with %s", str(o, "verb"),
+				 str(o, "call"), str(o, "errno"));
+	} else if (!strcmp(ev, "cm-event") && flag(o, "failed")) {
+		f = add(r, o);
+		if (f && num(o, "status", &n))
+			snprintf(f->what, sizeof(f->what), "%s, status %ld", str(o, "cm_event"), n);
+	} else if ((!strcmp(ev, "qp-state") || !strcmp(ev, "qp-created") ||
+		    !strcmp(ev, "qp-resending")) && *str(o, "cause")) {
+		long qpn = 0;
+
+		num(o, "qpn", &qpn);
+		f = add(r, o);
+		if (f && !strcmp(ev, "qp-resending"))
+			snprintf(f->what, sizeof(f->what), "QP %ld (%s) on %s resends with no answer",
+				 qpn, str(o, "type"), str(o, "ifname"));
+		else if (f)
+			snprintf(f->what, sizeof(f->what), "QP %ld (%s) on %s %s %s", qpn,
+				 str(o, "type"), str(o, "ifname"),
+				 !strcmp(ev, "qp-created") ? "made in" : "moved to", str(o, "to"));
+	}
+	json_object_put(o);
+	return true;
+}
+
+int model_record_read(const char *path, struct model_record *r)
+{
+	FILE *f;
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int err = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->pid = -1;
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	f = safe_fopen(path);
+	if (!f)
+		return -errno;
+	while ((len = getline(&buf, &cap, f)) > 0) {
+		r->lines++;
+		if (buf[len - 1] == '\n')
+			buf[len - 1] = '\0';
+		if (!line(r, buf))
+			r->bad++;
+	}
+	if (ferror(f))
+		err = -EIO;
+	free(buf);
+	fclose(f);
+	if (!err && !r->started)
+		err = -EINVAL;
+	if (err)
+		model_record_free(r);
+	return err;
+}
+
+void model_record_free(struct model_record *r)
+{
+	free(r->f);
+	r->f = NULL;
+	r->n = 0;
+}

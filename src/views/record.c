@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* record's lines, and the report made of them (record.h). */
+#include <inttypes.h>
+#include <sys/wait.h>
+
+#include "cli/out.h"
+#include "kernel/errname.h"
+#include "model/gid.h"
+#include "views/record.h"
+
+void view_record_started(struct out *o, const char *time, char *const argv[], int pid,
+			 bool verbs, bool rdma_cm, bool qps, const char *why_not)
+{
+	out_obj_open(o, NULL);
+	out_str(o, "time", "%s", time);
+	out_str(o, "event", " %s", "record-started");
+	out_arr_open(o, "command");
+	for (size_t i = 0; argv[i]; i++)
+		out_str(o, NULL, " %s", argv[i]);
+	out_arr_close(o);
+	out_s64(o, "pid", " pid %" PRId64, pid);
+	out_obj_open(o, "sees");
+	out_bool(o, "verbs", NULL, verbs);
+	out_bool(o, "rdma_cm", NULL, rdma_cm);
+	out_bool(o, "qps", NULL, qps);
+	out_obj_close(o);
+	out_str(o, "unseen", why_not ? "; not seen: %s" : NULL, why_not);
+	out_nl(o);
+	out_obj_close(o);
+}
+
+void view_record_process(struct out *o, const char *time, const char *event, int pid,
+			 const char *comm, int ppid, int status)
+{
+	out_obj_open(o, NULL);
+	out_str(o, "time", "%s", time);
+	out_str(o, "event", " %s", event);
+	out_s64(o, "pid", " pid %" PRId64, pid);
+	out_str(o, "comm", " (%s)", comm);
+	if (ppid > 0)
+		out_s64(o, "ppid", " from %" PRId64, ppid);
+	if (status >= 0) {
+		if (WIFSIGNALED(status))
+			out_s64(o, "signal", " killed by signal %" PRId64, WTERMSIG(status));
+		else
+			out_s64(o, "status", " status %" PRId64, WEXITSTATUS(status));
+	}
+	out_nl(o);
+	out_obj_close(o);
+}
+
+static void verdict(struct out *o, const struct diag_record_verdict *v)
+{
+	out_str(o, "cause", ": %s", v->cause);
+	out_str(o, "certainty", " (%s", v->sure ? "certain" : "likely");
+	out_str(o, "evidence", ": %s)", v->evidence);
+	out_str(o, "fix", *v->fix ? "; fix: %s" : NULL, *v->fix ? v->fix : NULL);
+}
+
+void view_record_refused(struct out *o, const char *time, int pid, int tid, const char *comm,
+			 const struct uverbs_call *c, int err, bool probe,
+			 const struct diag_record_verdict *v)
+{
+	out_obj_open(o, NULL);
+	out_str(o, "time", "%s", time);
+	out_str(o, "event", " %s", "verb-refused");
+	out_s64(o, "pid", " pid %" PRId64, pid);
+	out_s64(o, "tid", NULL, tid);
+	out_str(o, "comm", " (%s)", comm);
+	out_str(o, "verb", " %s", c->verb);
+	out_str(o, "call", " (%s)", c->cmd);
+	out_str(o, "errno", " %s", errname(err));
+	out_s64(o, "error", NULL, err);
+	if (c->modify_qp) {
+		char gid[64];
+
+		out_obj_open(o, "modify_qp");
+		out_u64(o, "attr_mask", NULL, c->attr_mask);
+		out_str(o, "qp_state", " to %s", uverbs_qp_state_name(c->qp_state));
+		out_u64(o, "dest_qp_num", NULL, c->dest_qp_num);
+		out_u64(o, "path_mtu", NULL, c->path_mtu);
+		out_bool(o, "is_global", NULL, c->is_global);
+		out_u64(o, "sgid_index", NULL, c->sgid_index);
+		model_gid_to_sysfs(c->dgid, gid);
+		out_str(o, "dgid", NULL, gid);
+		out_u64(o, "port_num", NULL, c->port_num);
+		out_obj_close(o);
+	}
+	if (c->reg_mr) {
+		out_obj_open(o, "reg_mr");
+		out_u64(o, "length", " of %" PRIu64 " bytes", c->mr_length);
+		out_u64(o, "access", NULL, c->access);
+		out_obj_close(o);
+	}
+	if (c->create_cq) {
+		out_obj_open(o, "create_cq");
+		out_u64(o, "cqe", NULL, c->cqe);
+		out_obj_close(o);
+	}
+	if (c->create_qp) {
+		out_obj_open(o, "create_qp");
+		out_u64(o, "qp_type", NULL, c->qp_type);
+		out_u64(o, "max_send_wr", NULL, c->max_send_wr);
+		out_u64(o, "max_recv_wr", NULL, c->max_recv_wr);
+		out_u64(o, "max_send_sge", NULL, c->max_send_sge);
+		out_u64(o, "max_recv_sge", NULL, c->max_recv_sge);
+		out_u64(o, "max_inline_data", NULL, c->max_inline);
+		out_obj_close(o);
+	}
+	out_bool(o, "probe", probe ? " (a probe of the library's, which it goes on from)" : NULL,
+		 probe);
+	if (!probe)
+		verdict(o, v);
+	out_nl(o);
+	out_obj_close(o);
+}
+
+void view_record_cm_event(struct out *o, const char *time, int pid, const char *comm,
+			  const struct uverbs_cm_event *e, bool failed,
+			  const struct diag_record_verdict *v)
+{
+	const char *name = uverbs_cm_event_name(e->event);
+
+	out_obj_open(o, NULL);
+	out_str(o, "time", "%s", time);
+	out_str(o, "event", " %s", "cm-event");
+	out_s64(o, "pid", " pid %" PRId64, pid);
+	out_str(o, "comm", " (%s)", comm);
+	if (name)
+		out_str(o, "cm_event", " %s", name);
+	else
+		out_u64(o, "cm_event", " event %" PRIu64, e->event);
+	out_s64(o, "status", " status %" PRId64, e->status);
+	out_bool(o, "failed", NULL, failed);
+	if (failed)
+		verdict(o, v);
+	out_nl(o);
+	out_obj_close(o);
+}
+
+void view_record_ended(struct out *o, const char *time, int status, bool timed_out,
+		       uint64_t lost)
+{
+	out_obj_open(o, NULL);
+	out_str(o, "time", "%s", time);
+	out_str(o, "event", " %s", "record-ended");
+	if (WIFSIGNALED(status))
+		out_s64(o, "signal", " killed by signal %" PRId64, WTERMSIG(status));
+	else
+		out_s64(o, "status", " status %" PRId64, WEXITSTATUS(status));
+	out_bool(o, "timed_out", NULL, timed_out);
+	if (timed_out)
+		out_text(o, " (its --timeout ran out)");
+	out_u64(o, "lost", lost ? "; %" PRIu64 " records lost" : NULL, lost);
+	out_nl(o);
+	out_obj_close(o);
+}
+
+/* "exited 1", "was killed by signal 9" of wait status S. */
+static void how_ended(char *buf, size_t len, int s)
+{
+	if (WIFSIGNALED(s))
+		snprintf(buf, len, "was killed by signal %d", WTERMSIG(s));
+	else
+		snprintf(buf, len, "exited %d", WEXITSTATUS(s));
+}
+
+void view_record_report(struct out *o, const struct model_record *r)
+{
+	char ended[96] = "has no end in the record (record was killed, or is still running)";
+	size_t shown = 0;
+
+	if (r->ended)
+		how_ended(ended, sizeof(ended), r->status);
+	out_obj_open(o, NULL);
+	out_str(o, "file", "%s: ", r->path);
+	out_str(o, "command", "%s ", r->command);
+	out_text(o, "%s", ended);
+	out_bool(o, "ended", NULL, r->ended);
+	if (r->ended) {
+		if (WIFSIGNALED(r->status))
+			out_s64(o, "signal", NULL, WTERMSIG(r->status));
+		else
+			out_s64(o, "status", NULL, WEXITSTATUS(r->status));
+	}
+	out_bool(o, "timed_out", NULL, r->timed_out);
+	if (r->timed_out)
+		out_text(o, " (its --timeout ran out)");
+	out_u64(o, "lost", r->lost ? "; %" PRIu64 " records lost" : NULL, r->lost);
+	out_u64(o, "unreadable_lines", r->bad ? "; %" PRIu64 " lines unreadable" : NULL, r->bad);
+	out_nl(o);
+	out_str(o, "unseen", *r->unseen ? "  not seen: %s\n" : NULL, *r->unseen ? r->unseen : NULL);
+	out_arr_open(o, "failures");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct model_record_failure *f = &r->f[i];
+
+		if (f->follows && !out_is_json(o))
+			continue;
+		shown++;
+		out_obj_open(o, NULL);
+		out_str(o, "time", "FAIL  %s  ", f->time);
+		if (f->pid >= 0)
+			out_s64(o, "pid", "pid %" PRId64, f->pid);
+		else
+			out_str(o, "pid", NULL, NULL);
+		out_str(o, "comm", " (%s)", *f->comm ? f->comm : NULL);
+		out_str(o, "what", ": %s\n", f->what);
+		out_str(o, "cause", "      cause: %s\n", f->cause);
+		out_str(o, "certainty", "      (%s", f->sure ? "certain" : "likely");
+		out_str(o, "evidence", ": %s)\n", f->evidence);
+		out_str(o, "fix", *f->fix ? "      fix: %s\n" : NULL, *f->fix ? f->fix : NULL);
+		out_bool(o, "follows", NULL, f->follows);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+	if (!shown && !out_is_json(o))
+		out_text(o, "nothing failed that record could see\n");
+	out_obj_close(o);
+}
+
+void view_record_reports_begin(struct out *o)
+{
+	out_arr_open(o, NULL);
+}
+
+void view_record_reports_end(struct out *o)
+{
+	out_arr_close(o);
+}

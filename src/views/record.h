@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * record's lines (a JSON object each, docs/json.md) and the report made of
+ * them, by record at its end and by report later: plain for people, JSON.
+ */
+#ifndef RDMACTL_VIEWS_RECORD_H
+#define RDMACTL_VIEWS_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag/record.h"
+#include "kernel/uverbs.h"
+#include "model/record.h"
+
+struct out;
+
+/* The first line: the command, its process, what record sees and what not (WHY_NOT, or NULL). */
+void view_record_started(struct out *o, const char *time, char *const argv[], int pid,
+			 bool verbs, bool rdma_cm, bool qps, const char *why_not);
+/* A process of the tree: "process-started" (PPID), "process-exec", "process-exited" (STATUS). */
+void view_record_process(struct out *o, const char *time, const char *event, int pid,
+			 const char *comm, int ppid, int status);
+/* A call the kernel refused, decoded as C, with ERR its errno and V its cause (none: a PROBE). */
+void view_record_refused(struct out *o, const char *time, int pid, int tid, const char *comm,
+			 const struct uverbs_call *c, int err, bool probe,
+			 const struct diag_record_verdict *v);
+/* An rdma_cm event given to PID; V its cause when FAILED. */
+void view_record_cm_event(struct out *o, const char *time, int pid, const char *comm,
+			  const struct uverbs_cm_event *e, bool failed,
+			  const struct diag_record_verdict *v);
+/* The last line: the command's wait status, whether --timeout ended it, records lost. */
+void view_record_ended(struct out *o, const char *time, int status, bool timed_out,
+		       uint64_t lost);
+/* Around the reports of several files: JSON's array of them. */
+void view_record_reports_begin(struct out *o);
+void view_record_reports_end(struct out *o);
+/* A record read back (model/record.h): what failed, each with its cause; or that nothing did. */
+void view_record_report(struct out *o, const struct model_record *r);
+
+#endif

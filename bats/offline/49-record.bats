@@ -38,6 +38,30 @@ setup() {
 	assert_equal "$(jq -r '[.[] | .status] | join(",")' <<<"$output")" '1,1,1,255'
 }
 
+@test "report: JUnit for a CI job's report, as CI reads it; annotations under GitHub Actions alone" {
+	run -0 rdmactl report --format junit "$R"/6.1-*.jsonl
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/j.xml"
+	run -0 junit_read "$BATS_TEST_TMPDIR/j.xml"
+	assert_equal "${lines[0]}" '4 4 0'
+	assert_equal "${lines[1]}" 'rdmactl.record.ibv_rc_pingpong|ibv_modify_qp (MODIFY_QP) refused with EINVAL|fail'
+	assert_equal "${lines[2]}" 'rdmactl.record.ibv_rc_pingpong|ibv_reg_mr (REG_MR) refused with ENOMEM|fail'
+	assert_equal "${lines[4]}" 'rdmactl.record.rping|RDMA_CM_EVENT_REJECTED, status 8|fail'
+	grep -q '<failure message="its address vector has no GRH' "$BATS_TEST_TMPDIR/j.xml"
+	run -2 rdmactl -j report --format junit "$R/6.1-nogid.jsonl"
+	# A record where nothing failed is one passing case.
+	grep -v -e verb-refused -e cm-event "$R/7.3-memlock.jsonl" >"$BATS_TEST_TMPDIR/ok.jsonl"
+	rdmactl report --format junit "$BATS_TEST_TMPDIR/ok.jsonl" >"$BATS_TEST_TMPDIR/j.xml"
+	run -0 junit_read "$BATS_TEST_TMPDIR/j.xml"
+	assert_equal "${lines[0]}" '1 0 0'
+	# Annotations: under GitHub Actions only, and never in JSON.
+	run -0 rdmactl report "$R/7.3-memlock.jsonl"
+	refute_output --partial '::error'
+	GITHUB_ACTIONS=true run -0 rdmactl report "$R/7.3-memlock.jsonl"
+	assert_line --regexp '^::error title=rdmactl record%3A ibv_rc_pingpong::ibv_reg_mr \(REG_MR\) refused with ENOMEM%0Acause: the process.s RLIMIT_MEMLOCK is 64 KiB .*%0Afix: raise the limit'
+	GITHUB_ACTIONS=true run -0 rdmactl -j report "$R/7.3-memlock.jsonl"
+	refute_output --partial '::error'
+}
+
 @test "report: a record cut mid-line still tells what it has; what is no record is refused, no FIFO waited on" {
 	local d=$BATS_TEST_TMPDIR f
 	f=$d/cut.jsonl

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * report FILE...: what each record says failed, read back from its file
- * (model/record.h), offline; and the same report record prints at its end.
+ * (model/record.h), offline: plain, -j, or JUnit XML, and under GitHub
+ * Actions each failure an annotation too; and the same report record
+ * prints at its end.
  */
 #include <errno.h>
+#include <stdlib.h>
 
+#include "cli/github.h"
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
@@ -13,11 +17,11 @@
 #include "ops/op_err.h"
 #include "views/record.h"
 
-int cmd_report_file(const char *path, struct out *o)
+/* PATH read into R: 0, or its reading's errno, said. */
+static int read_one(const char *path, struct model_record *r)
 {
-	struct model_record rec;
 	struct op_err e;
-	int err = model_record_read(path, &rec);
+	int err = model_record_read(path, r);
 
 	if (err == -ENOTREG) {
 		struct safe_path sp;
@@ -31,22 +35,56 @@ int cmd_report_file(const char *path, struct out *o)
 					    "one 'rdmactl record' writes", path), &e));
 	if (err)
 		return cmd_fail((op_err_set(&e, err, NULL, "cannot read %s", path), &e));
+	return 0;
+}
+
+int cmd_report_file(const char *path, struct out *o)
+{
+	struct model_record rec;
+	int err = read_one(path, &rec);
+
+	if (err)
+		return err;
 	view_record_report(o, &rec);
+	/* Under GitHub Actions, each failure is the run's annotation too (stdout, as the runner reads them). */
+	if (!out_is_json(o) && github_actions())
+		view_record_annotations(stdout, &rec);
 	model_record_free(&rec);
 	return 0;
 }
 
 int cmd_report(struct cmd_ctx *ctx, const struct cli_args *a)
 {
-	int err = 0;
+	int junit = cmd_junit_asked(ctx, a), err = 0;
+	struct model_record *recs;
+	size_t n = 0;
 
-	view_record_reports_begin(ctx->out);
-	for (int i = 0; i < a->argc; i++) {
-		int e = cmd_report_file(a->argv[i], ctx->out);
+	if (junit < 0)
+		return junit;
+	if (!junit) {
+		view_record_reports_begin(ctx->out);
+		for (int i = 0; i < a->argc; i++) {
+			int e = cmd_report_file(a->argv[i], ctx->out);
 
-		if (e && !err)
-			err = e;
+			if (e && !err)
+				err = e;
+		}
+		view_record_reports_end(ctx->out);
+		return err;
 	}
-	view_record_reports_end(ctx->out);
+	/* JUnit: every file read first, one report of them all, or none. */
+	recs = calloc((size_t)a->argc, sizeof(*recs));
+	if (!recs)
+		return -ENOMEM;
+	for (int i = 0; i < a->argc && !err; i++) {
+		err = read_one(a->argv[i], &recs[i]);
+		if (!err)
+			n++;
+	}
+	if (!err)
+		err = cmd_junit_written("report", view_record_junit(stdout, recs, n));
+	for (size_t i = 0; i < n; i++)
+		model_record_free(&recs[i]);
+	free(recs);
 	return err;
 }

@@ -284,6 +284,14 @@ static const struct cli_opt record_opts[] = {
 	{ NULL },
 };
 
+static const struct cli_opt report_opts[] = {
+	{ "format", 0, CLI_CHOICE, "FORMAT", .choices = check_formats,
+	  .help = "junit: JUnit XML for a CI job's test report: a <testcase> a failure (classname "
+	  "rdmactl.record.COMMAND), its cause, evidence and fix the failure's text; one that "
+	  "passes for a file where nothing failed" },
+	{ NULL },
+};
+
 static const struct cli_opt capture_opts[] = {
 	{ "count", 0, CLI_UINT, "N", .min = 1, .max = 100000000,
 	  .help = "stop after N packets (default: until interrupted, or the file's end)" },
@@ -441,7 +449,8 @@ const struct cli_cmd rdmactl_commands[] = {
 		  "the devices', ports' and GIDs' changes and error counters. At the end, what "
 		  "failed on standard error, each with its process, cause, evidence and fix; "
 		  "'rdmactl report FILE' reads the record again later, on any machine." },
-	{ "report", .fn = cmd_report, .libs = LAZY_JSONC, .args = "FILE...", .min_args = 1,
+	{ "report", .fn = cmd_report, .opts = { report_opts }, .libs = LAZY_JSONC,
+	  .args = "FILE...", .min_args = 1,
 	  .max_args = CLI_ANY,
 	  .summary = "What a record says failed, read back from its file, on any machine.",
 	  .help = "Each FILE 'rdmactl record' wrote: the command and how it ended, then each "

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* record's lines, and the report made of them (record.h). */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 
+#include "cli/github.h"
+#include "cli/junit.h"
 #include "cli/out.h"
 #include "kernel/errname.h"
 #include "model/gid.h"
@@ -226,4 +231,87 @@ void view_record_reports_begin(struct out *o)
 void view_record_reports_end(struct out *o)
 {
 	out_arr_close(o);
+}
+
+/* "cause: ...\nevidence: ...\nfix: ..." of F: free it; NULL without memory. */
+static char *said(const struct model_record_failure *f)
+{
+	char *t;
+
+	if (asprintf(&t, "pid %ld (%s): %s\ncause: %s\n%s: %s%s%s", f->pid, f->comm, f->what,
+		     f->cause, f->sure ? "certain" : "likely", f->evidence, *f->fix ? "\nfix: " : "",
+		     f->fix) < 0)
+		return NULL;
+	return t;
+}
+
+int view_record_junit(FILE *f, const struct model_record *r, size_t n)
+{
+	size_t max = 0, k = 0;
+	struct junit_case *c;
+	char (*cls)[96];
+	int err = 0;
+
+	for (size_t i = 0; i < n; i++)
+		max += r[i].n + 1;
+	c = calloc(max ? max : 1, sizeof(*c));
+	cls = calloc(max ? max : 1, sizeof(*cls));
+	if (!c || !cls)
+		err = -ENOMEM;
+	for (size_t i = 0; !err && i < n; i++) {
+		size_t first = k;
+
+		for (size_t j = 0; !err && j < r[i].n; j++) {
+			const struct model_record_failure *x = &r[i].f[j];
+
+			if (x->follows)
+				continue;
+			snprintf(cls[k], sizeof(cls[k]), "rdmactl.record.%s", *x->comm ? x->comm : "?");
+			c[k] = (struct junit_case){ .classname = cls[k], .name = x->what,
+						    .result = JUNIT_FAIL, .message = x->cause,
+						    .text = said(x) };
+			if (!c[k++].text)
+				err = -ENOMEM;
+		}
+		if (k == first) {
+			snprintf(cls[k], sizeof(cls[k]), "rdmactl.record");
+			c[k++] = (struct junit_case){ .classname = cls[first], .name = *r[i].command ?
+						      r[i].command : r[i].path,
+						      .result = JUNIT_PASS };
+		}
+	}
+	if (!err)
+		err = junit_write(f, "rdmactl report", c, k);
+	for (size_t i = 0; c && i < k; i++)
+		free((char *)c[i].text);
+	free(c);
+	free(cls);
+	return err;
+}
+
+void view_record_annotations(FILE *f, const struct model_record *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct model_record_failure *x = &r->f[i];
+		char title[96], *cause = NULL, *fix = NULL;
+		const char *lines[3] = { x->what };
+		size_t n = 1;
+
+		if (x->follows)
+			continue;
+		snprintf(title, sizeof(title), "rdmactl record: %s", *x->comm ? x->comm : "?");
+		if (asprintf(&cause, "cause: %s (%s: %s)", x->cause, x->sure ? "certain" : "likely",
+			     x->evidence) >= 0)
+			lines[n++] = cause;
+		else
+			cause = NULL;
+		if (*x->fix && asprintf(&fix, "fix: %s", x->fix) >= 0)
+			lines[n++] = fix;
+		else
+			fix = NULL;
+		github_annotation(f, "error", title, lines, n);
+		free(cause);
+		free(fix);
+	}
+	fflush(f);
 }

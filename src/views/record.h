@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "diag/record.h"
 #include "kernel/uverbs.h"
@@ -37,5 +38,15 @@ void view_record_reports_begin(struct out *o);
 void view_record_reports_end(struct out *o);
 /* A record read back (model/record.h): what failed, each with its cause; or that nothing did. */
 void view_record_report(struct out *o, const struct model_record *r);
+/*
+ * The failures of the N records R (not those that follow an earlier one of
+ * their process) as JUnit XML on F: a <testcase> each, classname
+ * rdmactl.record.COMMAND, its what the name, its cause, evidence and fix
+ * the failure's text; a passing one for a record where nothing failed.
+ * 0, or the write's negative errno.
+ */
+int view_record_junit(FILE *f, const struct model_record *r, size_t n);
+/* R's failures (the first of each process) as GitHub Actions' ::error annotations on F. */
+void view_record_annotations(FILE *f, const struct model_record *r);
 
 #endif

@@ -35,6 +35,18 @@ setup() {
 	assert_line --index 1 --regexp '^veth0@veth1 +UP +10\.11\.11\.251/24'
 }
 
+@test "rxe-vm: --record: CMD's output, then the report of what failed with its cause; the status stays CMD's" {
+	run --separate-stderr "$RXE_VM_TOOL" run --record -- bash -c \
+		"'$RDMACTL' add rxe0 veth0 >/dev/null || exit 99
+		 ibv_rc_pingpong -d rxe0 -p 18620 & s=\$!
+		 for _ in \$(seq 100); do ss -Htln 'sport = :18620' | grep -q . && break; sleep 0.1; done
+		 echo client; ibv_rc_pingpong -d rxe0 -p 18620 127.0.0.1; c=\$?; wait \$s; exit \$c"
+	assert_failure 1
+	assert_line client
+	[[ $stderr == *"Failed to modify QP to RTR"*"FAIL  "*"(ibv_rc_pingpong): ibv_modify_qp (MODIFY_QP) refused with EINVAL"*"cause: its address vector has no GRH (is_global 0)"* ]] ||
+		fail "no report after the program's words: $stderr"
+}
+
 @test "rxe-vm: a CMD not found in PATH exits 127 naming it, as a shell would" {
 	run -127 --separate-stderr "$RXE_VM_TOOL" run -- rxe-vm-no-such-command arg
 	assert_failure 127

@@ -27,6 +27,12 @@ setup() {
 		assert_line --regexp "^      cause: source GID index 0 is rxe0's link-local fe80:: GID, and the destination [0-9.]+ is not: no route between them\$"
 		run -0 rdmactl report "$R/$k-reject.jsonl"
 		assert_line --regexp '^FAIL  [0-9T:.-]+Z  pid [0-9]+ \(rping\): RDMA_CM_EVENT_REJECTED, status 8$'
+		# RNR: the QP's first completion in error, before what follows it, once.
+		run -0 rdmactl report "$R/$k-rnr.jsonl"
+		assert_equal "$(grep -c '^FAIL' <<<"$output")" 1
+		assert_line --regexp '^FAIL  [0-9T:.-]+Z  pid [0-9]+ \(qpfail\): QP [0-9]+ \(RC\) on rxe0: its first completion in error, IBV_WC_RNR_RETRY_EXC_ERR$'
+		run -0 rdmactl -j report "$R/$k-rnr.jsonl"
+		assert_equal "$(jq -r '[.[0].failures[] | select(.follows | not)] | length' <<<"$output")" 1
 		# Every line of each file is a record's, held to docs/json.md.
 		cat "$R/$k"-*.jsonl | assert_json_contract record
 	done
@@ -34,15 +40,15 @@ setup() {
 	run -0 rdmactl -j report "$R"/7.3-*.jsonl
 	assert_json_contract report <<<"$output"
 	assert_equal "$(jq -r '[.[] | .failures[0].what] | join("|")' <<<"$output")" \
-		'ibv_modify_qp (MODIFY_QP) refused with EINVAL|ibv_reg_mr (REG_MR) refused with ENOMEM|ibv_modify_qp (MODIFY_QP) refused with EINVAL|RDMA_CM_EVENT_REJECTED, status 8'
-	assert_equal "$(jq -r '[.[] | .status] | join(",")' <<<"$output")" '1,1,1,255'
+		'ibv_modify_qp (MODIFY_QP) refused with EINVAL|ibv_reg_mr (REG_MR) refused with ENOMEM|ibv_modify_qp (MODIFY_QP) refused with EINVAL|RDMA_CM_EVENT_REJECTED, status 8|QP 20 (RC) on rxe0: its first completion in error, IBV_WC_RNR_RETRY_EXC_ERR'
+	assert_equal "$(jq -r '[.[] | .status] | join(",")' <<<"$output")" '1,1,1,255,0'
 }
 
 @test "report: JUnit for a CI job's report, as CI reads it; annotations under GitHub Actions alone" {
 	run -0 rdmactl report --format junit "$R"/6.1-*.jsonl
 	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/j.xml"
 	run -0 junit_read "$BATS_TEST_TMPDIR/j.xml"
-	assert_equal "${lines[0]}" '4 4 0'
+	assert_equal "${lines[0]}" '5 5 0'
 	assert_equal "${lines[1]}" 'rdmactl.record.ibv_rc_pingpong|ibv_modify_qp (MODIFY_QP) refused with EINVAL|fail'
 	assert_equal "${lines[2]}" 'rdmactl.record.ibv_rc_pingpong|ibv_reg_mr (REG_MR) refused with ENOMEM|fail'
 	assert_equal "${lines[4]}" 'rdmactl.record.rping|RDMA_CM_EVENT_REJECTED, status 8|fail'

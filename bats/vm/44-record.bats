@@ -61,7 +61,7 @@ rxe0_gid() {
 }
 
 # bats test_tags=kernels
-@test "record: memlock, -g 0 against an IPv4 GID, and rping's reject each named with the process's own facts" {
+@test "record: memlock, -g 0 against an IPv4 GID, rping's reject, RNR each named with the process's own facts" {
 	local f=$BATS_TEST_TMPDIR/memlock.jsonl a
 	rxe0_gid
 	# Root without CAP_IPC_LOCK is bound by its limit, as a container's root is.
@@ -97,6 +97,15 @@ rxe0_gid() {
 		fail "no reject: $stderr"
 	[[ $stderr == *"cause: nothing listens on that port there (status 8: invalid service ID)"* ]] ||
 		fail "no cause: $stderr"
+	assert_json_contract record <"$f"
+	# RNR: each QP's first error completion as rxe posted it, the cause before the flushes.
+	f=$BATS_TEST_TMPDIR/rnr.jsonl
+	run --separate-stderr "$RDMACTL" record -o "$f" -- bash -c \
+		"timeout 2 '$TOP/build/tests/qpfail' rxe0 $G rnr >/dev/null; true"
+	assert_success
+	keep_record "$f" rnr
+	[[ $stderr =~ \(qpfail\):\ QP\ [0-9]+\ \(RC\)\ on\ rxe0:\ its\ first\ completion\ in\ error,\ IBV_WC_RNR_RETRY_EXC_ERR ]] ||
+		fail "no RNR completion: $stderr"
 	assert_json_contract record <"$f"
 }
 

@@ -24,11 +24,11 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
+#include "cmd/record.h"
 #include "diag/monitor_watch.h"
 #include "diag/record.h"
 #include "kernel/clock.h"
 #include "kernel/errname.h"
-#include "kernel/proc.h"
 #include "kernel/record.h"
 #include "kernel/safe.h"
 #include "kernel/spawn.h"
@@ -42,199 +42,8 @@
 #define RECORD_DEFAULT_FILE "rdmactl-record.jsonl"
 /* After --timeout's SIGTERM, this long before SIGKILL. */
 #define RECORD_KILL_MS 2000
-/* The processes whose facts are kept: a command that makes more is followed all the same. */
-#define RECORD_PROCS 1024
 
-/* CAP_IPC_LOCK's bit in a capability set (linux/capability.h). */
-#define CAP_IPC_LOCK_BIT 14
-
-/* What record knows of a process of the tree. */
-struct proc {
-	int pid;
-	char comm[16];
-	struct diag_record_proc facts;
-};
-
-struct rec_run {
-	struct cmd_ctx *ctx;
-	FILE *f;
-	int err;		/* the first write that failed: the record stops, CMD goes on */
-	struct monitor_watch w;
-	bool watching;
-	struct proc procs[RECORD_PROCS];
-	size_t nprocs;
-	struct record *probes;	/* NULL: what they would see is said in UNSEEN */
-	struct record_sees sees;
-	char unseen[320];
-	struct safe_path sp;	/* the file's */
-	struct spawn_child child;
-	int sfd;		/* the signals record is sent */
-	sigset_t orig;		/* the signal mask before, CMD's */
-	uint64_t boot_ns;	/* the monotonic clock's zero on the wall clock */
-};
-
-/* The wall clock's time of monotonic NS ("2026-11-27T09:10:11.123Z"); now when 0. */
-static void stamp(const struct rec_run *r, uint64_t ns, char *t, size_t len)
-{
-	struct timespec now;
-	struct tm tm;
-	uint64_t wall;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	wall = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-	if (ns)
-		wall = r->boot_ns + ns;
-	now.tv_sec = (time_t)(wall / 1000000000ull);
-	gmtime_r(&now.tv_sec, &tm);
-	strftime(t, len, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(t + strlen(t), len - strlen(t), ".%03uZ", (unsigned)(wall / 1000000 % 1000));
-}
-
-static struct proc *proc_of(struct rec_run *r, int pid)
-{
-	for (size_t i = 0; i < r->nprocs; i++)
-		if (r->procs[i].pid == pid)
-			return &r->procs[i];
-	return NULL;
-}
-
-/* PID kept among the tree's processes, with its command when COMM is given. */
-static struct proc *proc_seen(struct rec_run *r, int pid, const char *comm)
-{
-	struct proc *p = proc_of(r, pid);
-
-	if (!p && r->nprocs < RECORD_PROCS) {
-		p = &r->procs[r->nprocs++];
-		memset(p, 0, sizeof(*p));
-		p->pid = pid;
-	}
-	if (p && comm)
-		snprintf(p->comm, sizeof(p->comm), "%s", comm);
-	return p;
-}
-
-/* One line written: an object of O's, flushed so that a reader (or a crash) has it whole. */
-static struct out *line_begin(struct rec_run *r)
-{
-	struct out *o;
-
-	if (r->err)
-		return NULL;
-	o = out_new(r->f, true, false);
-	if (!o)
-		r->err = -ENOMEM;
-	return o;
-}
-
-static void line_end(struct rec_run *r, struct out *o)
-{
-	int err = out_finish(o);
-
-	if (!err && fflush(r->f))
-		err = -errno;
-	if (err && !r->err) {
-		r->err = err;
-		pr_warn("record: cannot write the record any more (%s: %s): the command goes on",
-			errname(err), strerror(-err));
-	}
-}
-
-/* Whether QP's owner is a process of the tree. */
-static bool ours(struct rec_run *r, const struct rdma_qp *q)
-{
-	return q && q->pid && proc_of(r, (int)q->pid);
-}
-
-/* The watch's events: the tree's QPs, and the host's devices, ports, GIDs and counters. */
-static void watched(const struct monitor_event *e, void *arg)
-{
-	struct rec_run *r = arg;
-	struct out *o;
-	char t[40];
-
-	if (e->qp && !ours(r, e->qp))
-		return;
-	o = line_begin(r);
-	if (!o)
-		return;
-	stamp(r, 0, t, sizeof(t));
-	view_monitor_event(o, e, t);
-	line_end(r, o);
-}
-
-/* One record of the probes written as a line. */
-static void probed(struct rec_run *r, const struct record_bpf_rec *b)
-{
-	char t[40], comm[17];
-	struct diag_record_verdict v;
-	struct uverbs_call c;
-	struct uverbs_cm_event ev;
-	struct proc *p;
-	struct out *o;
-	bool failed;
-
-	memcpy(comm, b->comm, 16);
-	comm[16] = '\0';
-	if (b->kind == RECORD_BPF_FORK || b->kind == RECORD_BPF_EXEC)
-		p = proc_seen(r, (int)b->tgid, comm);
-	else
-		p = proc_of(r, (int)b->tgid);
-	o = line_begin(r);
-	if (!o)
-		return;
-	stamp(r, b->ts_ns, t, sizeof(t));
-	switch (b->kind) {
-	case RECORD_BPF_FORK:
-		view_record_process(o, t, "process-started", (int)b->tgid, comm, (int)b->arg, -1);
-		break;
-	case RECORD_BPF_EXEC:
-		view_record_process(o, t, "process-exec", (int)b->tgid, comm, 0, -1);
-		break;
-	case RECORD_BPF_EXIT:
-		view_record_process(o, t, "process-exited", (int)b->tgid, comm, 0, (int)b->arg);
-		break;
-	case RECORD_BPF_UVERBS_WRITE:
-	case RECORD_BPF_UVERBS_IOCTL:
-	case RECORD_BPF_UCMA_WRITE:
-		uverbs_decode(b->kind == RECORD_BPF_UVERBS_WRITE ? UVERBS_VIA_WRITE :
-			      b->kind == RECORD_BPF_UVERBS_IOCTL ? UVERBS_VIA_IOCTL : UVERBS_VIA_UCMA,
-			      b->req, b->len, &c);
-		if (!c.verb) {
-			c.verb = "a call";
-			snprintf(c.cmd, sizeof(c.cmd), "unread");
-		}
-		/* The process as the kernel judged the call: its limit and capabilities then. */
-		if (p) {
-			p->facts.memlock_known = true;
-			p->facts.memlock_soft = b->memlock;
-			p->facts.caps_known = true;
-			p->facts.cap_ipc_lock = b->userns == PROC_USER_INIT_INO &&
-						(b->cap_eff >> CAP_IPC_LOCK_BIT & 1);
-		}
-		diag_record_refused(&c, b->ret, r->watching ? &r->w.g : NULL, p ? &p->facts : NULL,
-				    &v);
-		view_record_refused(o, t, (int)b->tgid, (int)b->tid, comm, &c, b->ret,
-				    diag_record_probe(&c, b->ret), &v);
-		break;
-	case RECORD_BPF_UCMA_EVENT:
-		if (!uverbs_cm_event(b->req, b->len, &ev))
-			break;
-		failed = diag_record_cm_event(&ev, &v);
-		view_record_cm_event(o, t, (int)b->tgid, comm, &ev, failed, &v);
-		break;
-	}
-	line_end(r, o);
-}
-
-static void drain(struct rec_run *r, struct record *probes)
-{
-	struct record_bpf_rec b;
-
-	while (probes && record_next(probes, &b) > 0)
-		probed(r, &b);
-}
-
-static const char *const record_modules[] = { "ib_uverbs", "rdma_ucm" };
+static const char *const record_modules[] = { "ib_uverbs", "rdma_ucm", "rdma_rxe" };
 
 /* The probes armed, SEES what they see; what they cannot said into UNSEEN. */
 static struct record *arm(struct record_sees *sees, char *unseen, size_t len)
@@ -256,11 +65,14 @@ static struct record *arm(struct record_sees *sees, char *unseen, size_t len)
 	if (!sees->ucma)
 		snprintf(unseen + strlen(unseen), len - strlen(unseen), "%srdma_cm's calls and "
 			 "events (rdma_ucm is not loaded)", *unseen ? "; " : "");
+	if (!sees->wc)
+		snprintf(unseen + strlen(unseen), len - strlen(unseen), "%sQPs' error completions "
+			 "(rdma_rxe is not loaded)", *unseen ? "; " : "");
 	return probes;
 }
 
 /* Every process of the tree sent SIG. */
-static void signal_tree(const struct rec_run *r, int sig)
+static void signal_tree(const struct record_run *r, int sig)
 {
 	for (size_t i = 0; i < r->nprocs; i++)
 		kill(r->procs[i].pid, sig);
@@ -272,7 +84,7 @@ struct waited {
 };
 
 /* CMD run and recorded into R until it ends (or TIMEOUT_S, 0: none, ends it). */
-static void run(struct rec_run *r, struct record *probes, pid_t pid, int sfd,
+static void run(struct record_run *r, struct record *probes, pid_t pid, int sfd,
 		unsigned long timeout_s, struct waited *w)
 {
 	uint64_t deadline = timeout_s ? mono_ms() + timeout_s * 1000 : 0, kill_at = 0;
@@ -298,7 +110,7 @@ static void run(struct rec_run *r, struct record *probes, pid_t pid, int sfd,
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0 && p[MONITOR_WATCH_FDS].revents)
-			drain(r, probes);
+			record_drain(r, probes);
 		if (n > 0 && p[MONITOR_WATCH_FDS + 1].revents && !w->done)
 			w->done = spawn_child_signalled(&r->child, sfd, &w->status);
 		if (r->watching)
@@ -321,7 +133,7 @@ static void run(struct rec_run *r, struct record *probes, pid_t pid, int sfd,
 }
 
 /* R's file, PATH, made anew: 0, or a negative errno said. */
-static int file_begin(struct rec_run *r, const char *path)
+static int file_begin(struct record_run *r, const char *path)
 {
 	struct op_err e;
 	int fd = safe_create(path, 0644, &r->sp);
@@ -341,7 +153,7 @@ static int file_begin(struct rec_run *r, const char *path)
 }
 
 /* The probes and the watch begun, what neither can see said into R->unseen. */
-static void watch_begin(struct rec_run *r)
+static void watch_begin(struct record_run *r)
 {
 	struct model_src src;
 	struct nl *rdma;
@@ -350,7 +162,7 @@ static void watch_begin(struct rec_run *r)
 	if (!model_sys_rdma(&r->ctx->sys, &rdma)) {
 		src = cmd_model_src(r->ctx);
 		src.nl = rdma;
-		r->watching = !monitor_watch_start(&r->w, &src, watched, r);
+		r->watching = !monitor_watch_start(&r->w, &src, record_watched, r);
 	}
 	if (!r->watching)
 		snprintf(r->unseen + strlen(r->unseen), sizeof(r->unseen) - strlen(r->unseen),
@@ -364,7 +176,7 @@ static void watch_begin(struct rec_run *r)
  * R->sfd: 0, or a negative errno, said, with the exit status CMD's failed
  * exec would have had in *STATUS.
  */
-static int child_begin(struct rec_run *r, char *const argv[], int *status)
+static int child_begin(struct record_run *r, char *const argv[], int *status)
 {
 	sigset_t mask;
 	struct op_err e;
@@ -396,43 +208,43 @@ static int child_begin(struct rec_run *r, char *const argv[], int *status)
 		*status = err == -ENOENT ? 127 : 126;
 		return cmd_fail((op_err_set(&e, err, NULL, "record: cannot run %s", argv[0]), &e));
 	}
-	proc_seen(r, r->child.pid, NULL);
+	record_proc_seen(r, r->child.pid, NULL);
 	return 0;
 }
 
 /* The first line, before any of the probes' (their ring is read only once it is written). */
-static void say_started(struct rec_run *r, char *const argv[])
+static void say_started(struct record_run *r, char *const argv[])
 {
-	struct out *o = line_begin(r);
+	struct out *o = record_line_begin(r);
 	char t[40];
 
 	if (!o)
 		return;
-	stamp(r, 0, t, sizeof(t));
+	record_stamp(r, 0, t, sizeof(t));
 	view_record_started(o, t, argv, r->child.pid, r->sees.uverbs, r->sees.ucma, r->watching,
 			    *r->unseen ? r->unseen : NULL);
-	line_end(r, o);
+	record_line_end(r, o);
 }
 
 /* The last of it: the probes' records, the QPs its end destroyed, and how it ended. */
-static void say_ended(struct rec_run *r, const struct waited *w)
+static void say_ended(struct record_run *r, const struct waited *w)
 {
 	struct out *o;
 	char t[40];
 
-	drain(r, r->probes);
+	record_drain(r, r->probes);
 	if (r->watching)
 		monitor_watch_now(&r->w);
-	o = line_begin(r);
+	o = record_line_begin(r);
 	if (!o)
 		return;
-	stamp(r, 0, t, sizeof(t));
+	record_stamp(r, 0, t, sizeof(t));
 	view_record_ended(o, t, w->status, w->timed_out,
 			  r->probes ? record_dropped(r->probes) : 0);
-	line_end(r, o);
+	record_line_end(r, o);
 }
 
-static void rec_end(struct rec_run *r)
+static void rec_end(struct record_run *r)
 {
 	if (r->sfd >= 0)
 		close(r->sfd);
@@ -442,6 +254,7 @@ static void rec_end(struct rec_run *r)
 		monitor_watch_stop(&r->w);
 	if (r->f)
 		fclose(r->f);
+	free(r->qps);
 	free(r);
 }
 
@@ -449,7 +262,7 @@ int cmd_record(struct cmd_ctx *ctx, const struct cli_args *a)
 {
 	const char *path = cli_str(a, "output") ? cli_str(a, "output") : RECORD_DEFAULT_FILE;
 	struct waited w = { 0 };
-	struct rec_run *r;
+	struct record_run *r;
 	struct out *o;
 	int err, status = -1;
 

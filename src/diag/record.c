@@ -184,6 +184,22 @@ void diag_record_refused(const struct uverbs_call *c, int err, const struct mode
 	by_errno(c, err, v);
 }
 
+bool diag_record_wc(unsigned int status, const char **name, struct diag_record_verdict *v)
+{
+	const struct diag_failure *f = catalogue(DIAG_FAILURE_WC_STATUS, (int)status);
+
+	memset(v, 0, sizeof(*v));
+	*name = f ? f->name : NULL;
+	if (!f)
+		return false;
+	snprintf(v->cause, sizeof(v->cause), "%s%s%s", f->what, f->causes[0] ? ": " : "",
+		 f->causes[0] ? f->causes[0] : "");
+	snprintf(v->evidence, sizeof(v->evidence), "its first completion in error, status %u "
+		 "(%s), as rdma_rxe posted it", status, f->name);
+	snprintf(v->fix, sizeof(v->fix), "%s", f->tell ? f->tell : "");
+	return true;
+}
+
 bool diag_record_probe(const struct uverbs_call *c, int err)
 {
 	/* Its extended device query, asked of the kernel on every ibv_open_device. */

@@ -37,6 +37,14 @@ struct diag_record_proc {
 void diag_record_refused(const struct uverbs_call *c, int err, const struct model *m,
 			 const struct diag_record_proc *p, struct diag_record_verdict *v);
 /*
+ * A QP's first completion in error, STATUS (enum ibv_wc_status): its name
+ * into *NAME ("IBV_WC_RNR_RETRY_EXC_ERR"), and its causes as the failure
+ * catalogue has them, likely, into V. A flush (IBV_WC_WR_FLUSH_ERR) is said
+ * to follow another failure. False for a status the catalogue has not.
+ */
+bool diag_record_wc(unsigned int status, const char **name, struct diag_record_verdict *v);
+
+/*
  * Whether C refused with ERR is one of the probes libibverbs makes and goes
  * on from (measured: every run of a stock ibv_rc_pingpong that passes, on
  * 6.1 and 7.3): no failure of the program's.

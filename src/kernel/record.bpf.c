@@ -8,7 +8,9 @@
  * requests of that tree the kernel refused, with the bytes the process
  * passed (the verb, the attributes that explain it), and the rdma_cm
  * events it was given. Nothing of another process is kept: a lookup in
- * TREE is all a foreign call costs.
+ * TREE is all a foreign call costs. And at rdma_rxe's rxe_cq_post, each
+ * QP's first completion in error, whoever's: it runs in rxe's own context,
+ * and user space keeps those of the tree's QPs.
  *
  * Only the kernel's own types are read (task_struct's tgid, pid, comm and
  * exit_code; a refused call's process's memlock limit, capabilities and
@@ -342,6 +344,48 @@ SEC("kretprobe/ucma_write")
 int BPF_KRETPROBE(ucma_write_out, long ret)
 {
 	leave(ret);
+	return 0;
+}
+
+/* The QPs whose first error completion was handed over: only the first is. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u32);
+} wc_seen SEC(".maps");
+
+/*
+ * struct ib_uverbs_wc's first fields (rdma/ib_user_verbs.h), which rxe
+ * fills for a user's CQ: status at the same place as the kernel's ib_wc,
+ * the QP number after. A kernel QP's completion reads as another number,
+ * which user space knows no QP of.
+ */
+struct uwc {
+	__u64 wr_id;
+	__u32 status, opcode, vendor_err, byte_len, ex, qp_num;
+};
+
+/* rdma_rxe's one way a completion reaches a CQ, from 5.10 to 7.3: the first error of each QP. */
+SEC("kprobe/rxe_cq_post")
+int BPF_KPROBE(rxe_cq_post_in, void *cq, const void *cqe)
+{
+	struct record_bpf_rec *r;
+	struct uwc wc;
+	__u32 one = 1;
+
+	if (bpf_probe_read_kernel(&wc, sizeof(wc), cqe) || !wc.status ||
+	    bpf_map_lookup_elem(&wc_seen, &wc.qp_num))
+		return 0;
+	bpf_map_update_elem(&wc_seen, &wc.qp_num, &one, BPF_ANY);
+	r = rec_new(RECORD_BPF_WC, 0, 0);
+	if (!r)
+		return 0;
+	r->arg = wc.qp_num;
+	r->ret = (__s32)wc.status;
+	r->len = sizeof(wc);
+	__builtin_memcpy(r->req, &wc, sizeof(wc));
+	bpf_ringbuf_submit(r, 0);
 	return 0;
 }
 

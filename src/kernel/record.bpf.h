@@ -29,6 +29,12 @@ enum record_bpf_kind {
 	RECORD_BPF_UVERBS_IOCTL,	/* an ioctl(2) to a uverbs device refused: req, ret */
 	RECORD_BPF_UCMA_WRITE,	/* a write(2) to rdma_cm refused: req, ret */
 	RECORD_BPF_UCMA_EVENT,	/* an rdma_cm event given: req is its struct rdma_ucm_event_resp */
+	/*
+	 * rdma_rxe posted a QP's first completion in error (any process's: the
+	 * QP number tells whose): arg the QP number, ret the status; req the
+	 * completion's first bytes as struct ib_uverbs_wc lays them out.
+	 */
+	RECORD_BPF_WC,
 };
 
 struct record_bpf_rec {

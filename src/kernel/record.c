@@ -76,12 +76,14 @@ int record_open(struct record **out, struct record_sees *sees, char *why)
 	/* A module not loaded has no functions to probe: its calls are not seen. */
 	sees->uverbs = loaded("ib_uverbs");
 	sees->ucma = loaded("rdma_ucm");
+	sees->wc = loaded("rdma_rxe");
 	bpf_program__set_autoload(r->skel->progs.uverbs_write_in, sees->uverbs);
 	bpf_program__set_autoload(r->skel->progs.uverbs_write_out, sees->uverbs);
 	bpf_program__set_autoload(r->skel->progs.uverbs_ioctl_in, sees->uverbs);
 	bpf_program__set_autoload(r->skel->progs.uverbs_ioctl_out, sees->uverbs);
 	bpf_program__set_autoload(r->skel->progs.ucma_write_in, sees->ucma);
 	bpf_program__set_autoload(r->skel->progs.ucma_write_out, sees->ucma);
+	bpf_program__set_autoload(r->skel->progs.rxe_cq_post_in, sees->wc);
 	err = record_bpf__load(r->skel);
 	if (!err)
 		err = record_bpf__attach(r->skel);

@@ -24,13 +24,14 @@ struct record;
 struct record_sees {
 	bool uverbs;	/* ib_uverbs's write and ioctl handlers */
 	bool ucma;	/* rdma_ucm's write handler: rdma_cm's calls and events */
+	bool wc;	/* rdma_rxe's rxe_cq_post: each QP's first error completion */
 };
 
 /*
  * The probes armed, following no process yet: 0, or -ENOPKG (libbpf cannot
  * be opened), -EOPNOTSUPP (the kernel has no BTF, CONFIG_DEBUG_INFO_BTF),
  * -EPERM (neither root nor CAP_BPF with CAP_PERFMON), -EIO; WHY says which
- * in words. SEES: the calls seen (ib_uverbs or rdma_ucm not loaded: not theirs).
+ * in words. SEES: the calls seen (ib_uverbs, rdma_ucm or rdma_rxe not loaded: not theirs).
  */
 int record_open(struct record **r, struct record_sees *sees, char *why);
 /* PID and every process it makes from now on followed: 0 or a negative errno. */

@@ -55,10 +55,11 @@ static void shell_word(char *buf, size_t len, const char *w)
 	}
 	if (n + 1 < len)
 		buf[n++] = '\'', buf[n] = '\0';
-	for (; *w && n + 5 < len; w++) {
+	for (; *w && n + 6 < len; w++) {
 		if (*w == '\'') {
-			memcpy(buf + n, "'\\''", 4);
-			n += 4;
+			/* No backslash: the text escapes its own, which would double it. */
+			memcpy(buf + n, "'\"'\"'", 5);
+			n += 5;
 		} else {
 			buf[n++] = *w;
 		}
@@ -70,15 +71,16 @@ static void shell_word(char *buf, size_t len, const char *w)
 
 static struct model_record_failure *add(struct model_record *r, struct json_object *o)
 {
-	struct model_record_failure *f = reallocarray(r->f, r->n + 1, sizeof(*f)), *was;
+	struct model_record_failure *f = reallocarray(r->f, r->n + 1, sizeof(*f));
 	struct json_object *owner;
 	long pid = -1;
 
 	if (!f)
 		return NULL;
 	r->f = f;
-	f = &r->f[r->n++];
+	f = &r->f[r->n];
 	memset(f, 0, sizeof(*f));
+	f->seq = r->n++;
 	snprintf(f->time, sizeof(f->time), "%s", str(o, "time"));
 	if (json_object_object_get_ex(o, "owner", &owner)) {
 		num(owner, "pid", &pid);
@@ -92,10 +94,6 @@ static struct model_record_failure *add(struct model_record *r, struct json_obje
 	snprintf(f->evidence, sizeof(f->evidence), "%s", str(o, "evidence"));
 	snprintf(f->fix, sizeof(f->fix), "%s", str(o, "fix"));
 	f->sure = !strcmp(str(o, "certainty"), "certain");
-	/* The first failure of a process is its cause; what follows in it, most likely its flushes. */
-	for (was = r->f; was < f; was++)
-		if (pid >= 0 && was->pid == pid)
-			f->follows = true;
 	return f;
 }
 
@@ -144,6 +142,18 @@ static bool line(struct model_record *r, const char *text)
 		f = add(r, o);
 		if (f && num(o, "status", &n))
 			snprintf(f->what, sizeof(f->what), "%s, status %ld", str(o, "cm_event"), n);
+	} else if (!strcmp(ev, "qp-error")) {
+		long qpn = 0, st = 0;
+
+		num(o, "qpn", &qpn);
+		num(o, "wc_status", &st);
+		f = add(r, o);
+		if (f) {
+			f->flush = st == 5;	/* IBV_WC_WR_FLUSH_ERR */
+			snprintf(f->what, sizeof(f->what), "QP %ld (%s) on %s: its first completion "
+				 "in error, %s", qpn, str(o, "type"), str(o, "ifname"),
+				 *str(o, "status") ? str(o, "status") : "a status of no name");
+		}
 	} else if ((!strcmp(ev, "qp-state") || !strcmp(ev, "qp-created") ||
 		    !strcmp(ev, "qp-resending")) && *str(o, "cause")) {
 		long qpn = 0;
@@ -160,6 +170,34 @@ static bool line(struct model_record *r, const char *text)
 	}
 	json_object_put(o);
 	return true;
+}
+
+/* By time (UTC, to the millisecond: text that sorts as time does), then as written. */
+static int by_time(const void *a, const void *b)
+{
+	const struct model_record_failure *x = a, *y = b;
+	int c = strcmp(x->time, y->time);
+
+	return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Each process's cause chosen: its first failure that is no flush, else its first; the rest follow. */
+static void causes(struct model_record *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		struct model_record_failure *f = &r->f[i];
+		long cause = -1;
+
+		if (f->pid < 0)
+			continue;
+		for (size_t j = 0; j < r->n && cause < 0; j++)
+			if (r->f[j].pid == f->pid && !r->f[j].flush)
+				cause = (long)j;
+		for (size_t j = 0; j < r->n && cause < 0; j++)
+			if (r->f[j].pid == f->pid)
+				cause = (long)j;
+		f->follows = cause != (long)i;
+	}
 }
 
 int model_record_read(const char *path, struct model_record *r)
@@ -189,6 +227,10 @@ int model_record_read(const char *path, struct model_record *r)
 	fclose(f);
 	if (!err && !r->started)
 		err = -EINVAL;
+	/* A line is written when it is known, which is not always when it happened. */
+	if (r->n)
+		qsort(r->f, r->n, sizeof(*r->f), by_time);
+	causes(r);
 	if (err)
 		model_record_free(r);
 	return err;

@@ -17,7 +17,13 @@ struct model_record_failure {
 	char what[192];		/* "ibv_modify_qp (MODIFY_QP) refused with EINVAL" */
 	char cause[320], evidence[320], fix[256];
 	bool sure;
-	bool follows;		/* a flush or a state that follows an earlier failure of its process */
+	size_t seq;		/* its place in the file */
+	bool flush;		/* a completion flushed (IBV_WC_WR_FLUSH_ERR): another's consequence */
+	/*
+	 * Not its process's cause: that is its first failure that is no flush
+	 * (its first at all when each is one); the rest follow from it.
+	 */
+	bool follows;
 };
 
 struct model_record {

@@ -5,7 +5,8 @@
  * ioctl's INVOKE_WRITE, short ones too) decoded into the verb and its
  * attributes, and the causes record names from them: no GRH, the
  * link-local source GID, a path MTU past the port's, memlock, libibverbs'
- * probe, an errno the request tells nothing more of, an rdma_cm reject.
+ * probe, an errno the request tells nothing more of, an rdma_cm reject, a
+ * QP's first error completion.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -207,12 +208,30 @@ static void cm_events(void **state)
 	assert_null(uverbs_cm_event_name(99));
 }
 
+static void wc_statuses(void **state)
+{
+	struct diag_record_verdict v;
+	const char *name;
+
+	(void)state;
+	assert_true(diag_record_wc(13, &name, &v));
+	assert_string_equal(name, "IBV_WC_RNR_RETRY_EXC_ERR");
+	assert_false(v.sure);
+	assert_non_null(strstr(v.evidence, "status 13 (IBV_WC_RNR_RETRY_EXC_ERR)"));
+	assert_true(diag_record_wc(5, &name, &v));
+	assert_string_equal(name, "IBV_WC_WR_FLUSH_ERR");
+	/* A status no libibverbs has: no name, no cause made up. */
+	assert_false(diag_record_wc(1000, &name, &v));
+	assert_null(name);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(decodes_write_and_invoke_write),
 		cmocka_unit_test(names_causes),
 		cmocka_unit_test(cm_events),
+		cmocka_unit_test(wc_statuses),
 	};
 
 	unit_filter(argc, argv);

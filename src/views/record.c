@@ -11,6 +11,7 @@
 #include "cli/out.h"
 #include "kernel/errname.h"
 #include "model/gid.h"
+#include "views/qp.h"
 #include "views/record.h"
 
 void view_record_started(struct out *o, const char *time, char *const argv[], int pid,
@@ -138,6 +139,30 @@ void view_record_cm_event(struct out *o, const char *time, int pid, const char *
 	out_s64(o, "status", " status %" PRId64, e->status);
 	out_bool(o, "failed", NULL, failed);
 	if (failed)
+		verdict(o, v);
+	out_nl(o);
+	out_obj_close(o);
+}
+
+void view_record_qp_error(struct out *o, const char *time, const struct rdma_qp *qp,
+			  unsigned int status, const char *name, unsigned int opcode,
+			  unsigned int vendor_err, const struct diag_record_verdict *v)
+{
+	out_obj_open(o, NULL);
+	out_str(o, "time", "%s", time);
+	out_str(o, "event", " %s", "qp-error");
+	out_str(o, "ifname", " %s", qp->dev);
+	out_u64(o, "qpn", " qpn %" PRIu64, qp->qpn);
+	out_str(o, "type", " %s", model_qp_type_name(qp->type));
+	view_qp_owner(o, "owner", " ", qp);
+	if (name)
+		out_str(o, "status", " %s", name);
+	else
+		out_u64(o, "status", " status %" PRIu64, status);
+	out_u64(o, "wc_status", NULL, status);
+	out_u64(o, "opcode", NULL, opcode);
+	out_u64(o, "vendor_err", NULL, vendor_err);
+	if (*v->cause)
 		verdict(o, v);
 	out_nl(o);
 	out_obj_close(o);

@@ -12,6 +12,7 @@
 
 #include "diag/record.h"
 #include "kernel/uverbs.h"
+#include "model/qp.h"
 #include "model/record.h"
 
 struct out;
@@ -30,6 +31,14 @@ void view_record_refused(struct out *o, const char *time, int pid, int tid, cons
 void view_record_cm_event(struct out *o, const char *time, int pid, const char *comm,
 			  const struct uverbs_cm_event *e, bool failed,
 			  const struct diag_record_verdict *v);
+/*
+ * A QP of the command's first completion in error: QP (its device, number,
+ * type, owner, as the readings had it), its STATUS by NAME (NULL: a number
+ * the catalogue has not), OPCODE and VENDOR_ERR, V its likely cause.
+ */
+void view_record_qp_error(struct out *o, const char *time, const struct rdma_qp *qp,
+			  unsigned int status, const char *name, unsigned int opcode,
+			  unsigned int vendor_err, const struct diag_record_verdict *v);
 /* The last line: the command's wait status, whether --timeout ended it, records lost. */
 void view_record_ended(struct out *o, const char *time, int status, bool timed_out,
 		       uint64_t lost);

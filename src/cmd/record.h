@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What one run of record keeps (cmd/record.c runs the command and the
+ * loop), and how its lines are written from what it sees
+ * (cmd/record_lines.c): the probes' records and the watch's events.
+ */
+#ifndef RDMACTL_CMD_RECORD_H
+#define RDMACTL_CMD_RECORD_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag/monitor_watch.h"
+#include "diag/record.h"
+#include "kernel/record.h"
+#include "kernel/safe.h"
+#include "kernel/spawn.h"
+#include "model/qp.h"
+
+struct cmd_ctx;
+
+/* The processes whose facts are kept: a command that makes more is followed all the same. */
+#define RECORD_PROCS 1024
+
+/* What record knows of a process of the tree. */
+struct record_proc {
+	int pid;
+	char comm[16];
+	struct diag_record_proc facts;
+};
+
+struct record_run {
+	struct cmd_ctx *ctx;
+	FILE *f;
+	int err;		/* the first write that failed: the record stops, CMD goes on */
+	struct monitor_watch w;
+	bool watching;
+	struct record_proc procs[RECORD_PROCS];
+	size_t nprocs;
+	struct rdma_qp *qps;	/* the command's QPs the readings found, as they last found them */
+	size_t nqps;
+	struct record *probes;	/* NULL: what they would see is said in UNSEEN */
+	struct record_sees sees;
+	char unseen[320];
+	struct safe_path sp;	/* the file's */
+	struct spawn_child child;
+	int sfd;		/* the signals record is sent */
+	sigset_t orig;		/* the signal mask before, CMD's */
+	uint64_t boot_ns;	/* the monotonic clock's zero on the wall clock */
+};
+
+/* PID kept among the tree's processes, with its command when COMM is given. */
+struct record_proc *record_proc_seen(struct record_run *r, int pid, const char *comm);
+/* One line begun (NULL once writing failed: the record stops, CMD goes on), and ended. */
+struct out *record_line_begin(struct record_run *r);
+void record_line_end(struct record_run *r, struct out *o);
+/* The wall clock's time of monotonic NS ("2026-11-27T09:10:11.123Z"); now when 0. */
+void record_stamp(const struct record_run *r, uint64_t ns, char *t, size_t len);
+/* The watch's events written: the tree's QPs, and the host's devices, ports, GIDs, counters. */
+void record_watched(const struct monitor_event *e, void *arg);
+/* Each record the probes have now, written as a line. */
+void record_drain(struct record_run *r, struct record *probes);
+
+#endif

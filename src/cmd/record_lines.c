@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * record's lines (cmd/record.h): each record of the probes (a process of
+ * the tree made, run anew or ended; a call refused, decoded and
+ * diagnosed; an rdma_cm event; a QP's first error completion, when the QP
+ * is the command's) and each event of the watch of the command's QPs and
+ * the host's devices, written as it comes, an object a line.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/out.h"
+#include "cmd/record.h"
+#include "kernel/errname.h"
+#include "kernel/proc.h"
+#include "kernel/uverbs.h"
+#include "views/monitor.h"
+#include "views/record.h"
+
+/* CAP_IPC_LOCK's bit in a capability set (linux/capability.h). */
+#define CAP_IPC_LOCK_BIT 14
+
+/* The wall clock's time of monotonic NS ("2026-11-27T09:10:11.123Z"); now when 0. */
+void record_stamp(const struct record_run *r, uint64_t ns, char *t, size_t len)
+{
+	struct timespec now;
+	struct tm tm;
+	uint64_t wall;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	wall = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	if (ns)
+		wall = r->boot_ns + ns;
+	now.tv_sec = (time_t)(wall / 1000000000ull);
+	gmtime_r(&now.tv_sec, &tm);
+	strftime(t, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(t + strlen(t), len - strlen(t), ".%03uZ", (unsigned)(wall / 1000000 % 1000));
+}
+
+static struct record_proc *proc_of(struct record_run *r, int pid)
+{
+	for (size_t i = 0; i < r->nprocs; i++)
+		if (r->procs[i].pid == pid)
+			return &r->procs[i];
+	return NULL;
+}
+
+/* PID kept among the tree's processes, with its command when COMM is given. */
+struct record_proc *record_proc_seen(struct record_run *r, int pid, const char *comm)
+{
+	struct record_proc *p = proc_of(r, pid);
+
+	if (!p && r->nprocs < RECORD_PROCS) {
+		p = &r->procs[r->nprocs++];
+		memset(p, 0, sizeof(*p));
+		p->pid = pid;
+	}
+	if (p && comm)
+		snprintf(p->comm, sizeof(p->comm), "%s", comm);
+	return p;
+}
+
+/* One line written: an object of O's, flushed so that a reader (or a crash) has it whole. */
+struct out *record_line_begin(struct record_run *r)
+{
+	struct out *o;
+
+	if (r->err)
+		return NULL;
+	o = out_new(r->f, true, false);
+	if (!o)
+		r->err = -ENOMEM;
+	return o;
+}
+
+void record_line_end(struct record_run *r, struct out *o)
+{
+	int err = out_finish(o);
+
+	if (!err && fflush(r->f))
+		err = -errno;
+	if (err && !r->err) {
+		r->err = err;
+		pr_warn("record: cannot write the record any more (%s: %s): the command goes on",
+			errname(err), strerror(-err));
+	}
+}
+
+/* Whether QP's owner is a process of the tree. */
+static bool ours(struct record_run *r, const struct rdma_qp *q)
+{
+	return q && q->pid && proc_of(r, (int)q->pid);
+}
+
+/* Q kept among the command's QPs, for its completions in error to name it by. */
+static void qp_known(struct record_run *r, const struct rdma_qp *q)
+{
+	struct rdma_qp *v;
+
+	for (size_t i = 0; i < r->nqps; i++)
+		if (r->qps[i].qpn == q->qpn && !strcmp(r->qps[i].dev, q->dev)) {
+			r->qps[i] = *q;
+			return;
+		}
+	v = reallocarray(r->qps, r->nqps + 1, sizeof(*v));
+	if (!v)
+		return;
+	r->qps = v;
+	r->qps[r->nqps++] = *q;
+}
+
+/* The watch's events: the tree's QPs, and the host's devices, ports, GIDs and counters. */
+void record_watched(const struct monitor_event *e, void *arg)
+{
+	struct record_run *r = arg;
+	struct out *o;
+	char t[40];
+
+	if (e->qp && !ours(r, e->qp))
+		return;
+	if (e->qp)
+		qp_known(r, e->qp);
+	o = record_line_begin(r);
+	if (!o)
+		return;
+	record_stamp(r, 0, t, sizeof(t));
+	view_monitor_event(o, e, t);
+	record_line_end(r, o);
+}
+
+/*
+ * The command's QP numbered QPN, as the readings found it: among those
+ * kept, else in the last reading; NULL when neither has it (another
+ * program's, or one made and gone between two readings).
+ */
+static const struct rdma_qp *qp_of(struct record_run *r, uint32_t qpn)
+{
+	const struct model_qps *now = &r->w.prev.read.qs;
+
+	for (size_t i = 0; i < r->nqps; i++)
+		if (r->qps[i].qpn == qpn)
+			return &r->qps[i];
+	for (size_t i = 0; r->watching && i < now->n; i++)
+		if (now->v[i].qpn == qpn && ours(r, &now->v[i])) {
+			qp_known(r, &now->v[i]);
+			return qp_of(r, qpn);
+		}
+	return NULL;
+}
+
+/* A QP's first completion in error, written when the QP is the command's. */
+static void wc_error(struct record_run *r, const struct record_bpf_rec *b)
+{
+	/* struct ib_uverbs_wc's status, opcode and vendor_err, after its 8-byte wr_id. */
+	uint32_t wc[3];
+	const struct rdma_qp *q;
+	struct diag_record_verdict v;
+	const char *name;
+	struct out *o;
+	char t[40];
+
+	if (r->watching)
+		monitor_watch_now(&r->w);	/* a QP made since the last reading */
+	q = qp_of(r, b->arg);
+	if (!q)
+		return;
+	memcpy(wc, b->req + 8, sizeof(wc));
+	diag_record_wc(wc[0], &name, &v);
+	o = record_line_begin(r);
+	if (!o)
+		return;
+	record_stamp(r, b->ts_ns, t, sizeof(t));
+	view_record_qp_error(o, t, q, wc[0], name, wc[1], wc[2], &v);
+	record_line_end(r, o);
+}
+
+/* One record of the probes written as a line. */
+static void probed(struct record_run *r, const struct record_bpf_rec *b)
+{
+	char t[40], comm[17];
+	struct diag_record_verdict v;
+	struct uverbs_call c;
+	struct uverbs_cm_event ev;
+	struct record_proc *p;
+	struct out *o;
+	bool failed;
+
+	if (b->kind == RECORD_BPF_WC) {
+		wc_error(r, b);
+		return;
+	}
+	memcpy(comm, b->comm, 16);
+	comm[16] = '\0';
+	if (b->kind == RECORD_BPF_FORK || b->kind == RECORD_BPF_EXEC)
+		p = record_proc_seen(r, (int)b->tgid, comm);
+	else
+		p = proc_of(r, (int)b->tgid);
+	o = record_line_begin(r);
+	if (!o)
+		return;
+	record_stamp(r, b->ts_ns, t, sizeof(t));
+	switch (b->kind) {
+	case RECORD_BPF_FORK:
+		view_record_process(o, t, "process-started", (int)b->tgid, comm, (int)b->arg, -1);
+		break;
+	case RECORD_BPF_EXEC:
+		view_record_process(o, t, "process-exec", (int)b->tgid, comm, 0, -1);
+		break;
+	case RECORD_BPF_EXIT:
+		view_record_process(o, t, "process-exited", (int)b->tgid, comm, 0, (int)b->arg);
+		break;
+	case RECORD_BPF_UVERBS_WRITE:
+	case RECORD_BPF_UVERBS_IOCTL:
+	case RECORD_BPF_UCMA_WRITE:
+		uverbs_decode(b->kind == RECORD_BPF_UVERBS_WRITE ? UVERBS_VIA_WRITE :
+			      b->kind == RECORD_BPF_UVERBS_IOCTL ? UVERBS_VIA_IOCTL : UVERBS_VIA_UCMA,
+			      b->req, b->len, &c);
+		if (!c.verb) {
+			c.verb = "a call";
+			snprintf(c.cmd, sizeof(c.cmd), "unread");
+		}
+		/* The process as the kernel judged the call: its limit and capabilities then. */
+		if (p) {
+			p->facts.memlock_known = true;
+			p->facts.memlock_soft = b->memlock;
+			p->facts.caps_known = true;
+			p->facts.cap_ipc_lock = b->userns == PROC_USER_INIT_INO &&
+						(b->cap_eff >> CAP_IPC_LOCK_BIT & 1);
+		}
+		diag_record_refused(&c, b->ret, r->watching ? &r->w.g : NULL, p ? &p->facts : NULL,
+				    &v);
+		view_record_refused(o, t, (int)b->tgid, (int)b->tid, comm, &c, b->ret,
+				    diag_record_probe(&c, b->ret), &v);
+		break;
+	case RECORD_BPF_UCMA_EVENT:
+		if (!uverbs_cm_event(b->req, b->len, &ev))
+			break;
+		failed = diag_record_cm_event(&ev, &v);
+		view_record_cm_event(o, t, (int)b->tgid, comm, &ev, failed, &v);
+		break;
+	}
+	record_line_end(r, o);
+}
+
+void record_drain(struct record_run *r, struct record *probes)
+{
+	struct record_bpf_rec b;
+
+	while (probes && record_next(probes, &b) > 0)
+		probed(r, &b);
+}

@@ -81,11 +81,17 @@ struct {
 	__type(value, __u32);
 } tree SEC(".maps");
 
-/* A call entered and not yet returned, by thread. */
+/*
+ * A call entered and not yet returned, by thread: where its request is,
+ * read only if the kernel refuses it (the caller's memory holds it until
+ * the call returns), so a call that succeeds costs a lookup and this.
+ */
 struct pending {
 	__u32 kind;
-	__u32 len;
-	__u8 req[RECORD_REQ_MAX];
+	__u32 len, in_len;
+	__u32 cmd;		/* rdma_ucm's command number */
+	__u64 buf, in;		/* the request, and a write command's own struct (ioctl's CORE_IN) */
+	__u64 resp;		/* rdma_ucm's GET_EVENT: where its answer goes */
 };
 
 struct {
@@ -94,14 +100,6 @@ struct {
 	__type(key, __u64);
 	__type(value, struct pending);
 } calls SEC(".maps");
-
-/* Where a call's request is gathered: too big for the program's stack with the rest. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct pending);
-} scratch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -182,79 +180,109 @@ int BPF_PROG(on_exit, struct task_struct *p)
 	return 0;
 }
 
-/*
- * A call of KIND by a process of the tree, its request's first N bytes at
- * BUF (and with IN, IN_N bytes at IN from RECORD_REQ_CORE_IN on), kept
- * till it returns.
- */
+/* Call KIND's request, N bytes at BUF (and with IN, IN_N bytes at IN from RECORD_REQ_CORE_IN on), into P. */
+static __always_inline void pend(struct pending *p, __u32 kind, const void *buf, __u64 n,
+				 const void *in, __u64 in_n)
+{
+	__u64 head[2];
+
+	p->kind = kind;
+	p->buf = (__u64)buf;
+	p->in = (__u64)in;
+	p->len = n > RECORD_REQ_MAX ? RECORD_REQ_MAX : (__u32)n;
+	p->in_len = in_n > RECORD_REQ_MAX - RECORD_REQ_CORE_IN ?
+		RECORD_REQ_MAX - RECORD_REQ_CORE_IN : (__u32)in_n;
+	if (in && p->len > RECORD_REQ_CORE_IN)
+		p->len = RECORD_REQ_CORE_IN;
+	/* rdma_ucm's header and GET_EVENT's response pointer: its answer is read at return. */
+	p->cmd = ~0u;
+	p->resp = 0;
+	if (kind == RECORD_BPF_UCMA_WRITE && n >= sizeof(head) &&
+	    !bpf_probe_read_user(head, sizeof(head), buf)) {
+		p->cmd = (__u32)head[0];
+		p->resp = head[1];
+	}
+}
+
+/* Whether the calling process is of the tree. */
+static __always_inline int ours(void)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	return bpf_map_lookup_elem(&tree, &tgid) != NULL;
+}
+
+/* The kprobe's half: a call of the tree kept till it returns. */
 static __always_inline void enter(__u32 kind, const void *buf, __u64 n, const void *in,
 				  __u64 in_n)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tgid = id >> 32, zero = 0;
-	struct pending *p;
+	struct pending p;
 
-	if (!bpf_map_lookup_elem(&tree, &tgid))
+	if (!ours())
 		return;
-	p = bpf_map_lookup_elem(&scratch, &zero);
-	if (!p)
-		return;
+	pend(&p, kind, buf, n, in, in_n);
+	bpf_map_update_elem(&calls, &id, &p, BPF_ANY);
+}
+
+/* The pending call's request, read now, into R. */
+static __always_inline void request(const struct pending *p, struct record_bpf_rec *r)
+{
+	__u32 n = p->len, in_n = p->in_len;
+
 	if (n > RECORD_REQ_MAX)
 		n = RECORD_REQ_MAX;
-	p->kind = kind;
-	p->len = (__u32)n;
-	if (bpf_probe_read_user(p->req, n, buf))
-		p->len = 0;
-	if (in) {
-		if (in_n > RECORD_REQ_MAX - RECORD_REQ_CORE_IN)
-			in_n = RECORD_REQ_MAX - RECORD_REQ_CORE_IN;
-		if (bpf_probe_read_user(p->req + RECORD_REQ_CORE_IN, in_n, in))
-			in_n = 0;
-		p->len = RECORD_REQ_CORE_IN + (__u32)in_n;
-	}
-	bpf_map_update_elem(&calls, &id, p, BPF_ANY);
+	r->len = bpf_probe_read_user(r->req, n, (const void *)p->buf) ? 0 : n;
+	if (!p->in)
+		return;
+	if (in_n > RECORD_REQ_MAX - RECORD_REQ_CORE_IN)
+		in_n = RECORD_REQ_MAX - RECORD_REQ_CORE_IN;
+	if (bpf_probe_read_user(r->req + RECORD_REQ_CORE_IN, in_n, (const void *)p->in))
+		in_n = 0;
+	r->len = RECORD_REQ_CORE_IN + in_n;
 }
 
 /*
- * The call's return, RET: a refused one handed over with its request; a
- * successful GET_EVENT of rdma_cm with the event it gave.
+ * Call P's return, RET, by thread ID: a refused one handed over with its
+ * request; a successful GET_EVENT of rdma_cm with the event it gave.
  */
-static __always_inline void leave(long ret)
+static __always_inline void leave_with(const struct pending *p, long ret, __u64 id)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	struct pending *p = bpf_map_lookup_elem(&calls, &id);
 	struct record_bpf_rec *r;
-	__u64 resp = 0;
-	__u32 cmd;
+	int event = ret >= 0 && p->kind == RECORD_BPF_UCMA_WRITE && p->cmd == UCMA_GET_EVENT &&
+		    p->resp;
 
-	if (!p)
+	if (ret >= 0 && !event)
 		return;
-	cmd = p->len >= 8 ? *(__u32 *)p->req : ~0u;
-	if (ret >= 0 && !(p->kind == RECORD_BPF_UCMA_WRITE && cmd == UCMA_GET_EVENT &&
-			  p->len >= 16)) {
-		bpf_map_delete_elem(&calls, &id);
+	r = rec_new(event ? RECORD_BPF_UCMA_EVENT : p->kind, id >> 32, (__u32)id);
+	if (!r)
 		return;
-	}
-	if (ret >= 0)
-		resp = *(__u64 *)(p->req + 8);
-	r = rec_new(ret < 0 ? p->kind : RECORD_BPF_UCMA_EVENT, id >> 32, (__u32)id);
-	if (r) {
+	{
 		struct task_struct *t = (struct task_struct *)bpf_get_current_task();
 		const struct cred *cred = BPF_CORE_READ(t, cred);
 
 		r->memlock = BPF_CORE_READ(t, signal, rlim[RLIMIT_MEMLOCK].rlim_cur);
 		bpf_core_read(&r->cap_eff, sizeof(r->cap_eff), &cred->cap_effective);
 		r->userns = BPF_CORE_READ(cred, user_ns, ns.inum);
-		r->ret = (__s32)ret;
-		if (ret < 0) {
-			r->len = p->len;
-			__builtin_memcpy(r->req, p->req, RECORD_REQ_MAX);
-		} else {
-			r->len = bpf_probe_read_user(r->req, UCMA_EVENT_HEAD, (const void *)resp) ?
-				0 : UCMA_EVENT_HEAD;
-		}
-		bpf_ringbuf_submit(r, 0);
 	}
+	r->ret = (__s32)ret;
+	if (!event)
+		request(p, r);
+	else
+		r->len = bpf_probe_read_user(r->req, UCMA_EVENT_HEAD, (const void *)p->resp) ?
+			0 : UCMA_EVENT_HEAD;
+	bpf_ringbuf_submit(r, 0);
+}
+
+/* The kretprobe's half: the call kept at its entry, now returned. */
+static __always_inline void leave(long ret)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct pending *p = bpf_map_lookup_elem(&calls, &id);
+
+	if (!p)
+		return;
+	leave_with(p, ret, id);
 	bpf_map_delete_elem(&calls, &id);
 }
 
@@ -292,20 +320,16 @@ struct ioctl_attr {
 #define INVOKE_WRITE_ATTRS 5
 
 /*
- * The ioctl's header says its length; a write command it carries points to
- * its own struct (CORE_IN), which is read too.
+ * The ioctl at ARG as a pending call into P: its header says its length; a
+ * write command it carries points to its own struct (CORE_IN), read too.
  */
-SEC("kprobe/ib_uverbs_ioctl")
-int BPF_KPROBE(uverbs_ioctl_in, void *filp, unsigned int cmd, unsigned long arg)
+static __always_inline void ioctl_pend(struct pending *p, unsigned long arg)
 {
 	struct ioctl_hdr h = { 0 };
 	struct ioctl_attr a;
 	const void *in = NULL;
 	__u64 in_n = 0;
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 
-	if (!bpf_map_lookup_elem(&tree, &tgid))
-		return 0;
 	bpf_probe_read_user(&h, sizeof(h), (const void *)arg);
 	if (h.object_id == INVOKE_WRITE_OBJECT && h.method_id == INVOKE_WRITE_METHOD) {
 		for (int i = 0; i < INVOKE_WRITE_ATTRS; i++) {
@@ -321,8 +345,19 @@ int BPF_KPROBE(uverbs_ioctl_in, void *filp, unsigned int cmd, unsigned long arg)
 			}
 		}
 	}
-	enter(RECORD_BPF_UVERBS_IOCTL, (const void *)arg,
-	      in && h.length > RECORD_REQ_CORE_IN ? RECORD_REQ_CORE_IN : h.length, in, in_n);
+	pend(p, RECORD_BPF_UVERBS_IOCTL, (const void *)arg, h.length, in, in_n);
+}
+
+SEC("kprobe/ib_uverbs_ioctl")
+int BPF_KPROBE(uverbs_ioctl_in, void *filp, unsigned int cmd, unsigned long arg)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct pending p;
+
+	if (!ours())
+		return 0;
+	ioctl_pend(&p, arg);
+	bpf_map_update_elem(&calls, &id, &p, BPF_ANY);
 	return 0;
 }
 
@@ -347,6 +382,48 @@ int BPF_KRETPROBE(ucma_write_out, long ret)
 	return 0;
 }
 
+/*
+ * Where the modules carry BTF (6.1 and later), the same at fexit, which
+ * has the arguments and the return in one program and costs no trap: a
+ * call that succeeds returns at the first test, before any lookup.
+ * record.c loads these or the kprobes, not both.
+ */
+SEC("fexit/ib_uverbs_write")
+int BPF_PROG(uverbs_write_exit, void *filp, const char *buf, __u64 count, void *pos, long ret)
+{
+	struct pending p;
+
+	if (ret >= 0 || !ours())
+		return 0;
+	pend(&p, RECORD_BPF_UVERBS_WRITE, buf, count, NULL, 0);
+	leave_with(&p, ret, bpf_get_current_pid_tgid());
+	return 0;
+}
+
+SEC("fexit/ib_uverbs_ioctl")
+int BPF_PROG(uverbs_ioctl_exit, void *filp, unsigned int cmd, unsigned long arg, long ret)
+{
+	struct pending p;
+
+	if (ret >= 0 || !ours())
+		return 0;
+	ioctl_pend(&p, arg);
+	leave_with(&p, ret, bpf_get_current_pid_tgid());
+	return 0;
+}
+
+SEC("fexit/ucma_write")
+int BPF_PROG(ucma_write_exit, void *filp, const char *buf, __u64 len, void *pos, long ret)
+{
+	struct pending p;
+
+	if (!ours())
+		return 0;
+	pend(&p, RECORD_BPF_UCMA_WRITE, buf, len, NULL, 0);
+	leave_with(&p, ret, bpf_get_current_pid_tgid());
+	return 0;
+}
+
 /* The QPs whose first error completion was handed over: only the first is. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -366,9 +443,8 @@ struct uwc {
 	__u32 status, opcode, vendor_err, byte_len, ex, qp_num;
 };
 
-/* rdma_rxe's one way a completion reaches a CQ, from 5.10 to 7.3: the first error of each QP. */
-SEC("kprobe/rxe_cq_post")
-int BPF_KPROBE(rxe_cq_post_in, void *cq, const void *cqe)
+/* The completion at CQE, when it is its QP's first in error. */
+static __always_inline void cq_post(const void *cqe)
 {
 	struct record_bpf_rec *r;
 	struct uwc wc;
@@ -376,16 +452,30 @@ int BPF_KPROBE(rxe_cq_post_in, void *cq, const void *cqe)
 
 	if (bpf_probe_read_kernel(&wc, sizeof(wc), cqe) || !wc.status ||
 	    bpf_map_lookup_elem(&wc_seen, &wc.qp_num))
-		return 0;
+		return;
 	bpf_map_update_elem(&wc_seen, &wc.qp_num, &one, BPF_ANY);
 	r = rec_new(RECORD_BPF_WC, 0, 0);
 	if (!r)
-		return 0;
+		return;
 	r->arg = wc.qp_num;
 	r->ret = (__s32)wc.status;
 	r->len = sizeof(wc);
 	__builtin_memcpy(r->req, &wc, sizeof(wc));
 	bpf_ringbuf_submit(r, 0);
+}
+
+/* rdma_rxe's one way a completion reaches a CQ, from 5.10 to 7.3: the first error of each QP. */
+SEC("kprobe/rxe_cq_post")
+int BPF_KPROBE(rxe_cq_post_in, void *cq, const void *cqe)
+{
+	cq_post(cqe);
+	return 0;
+}
+
+SEC("fentry/rxe_cq_post")
+int BPF_PROG(rxe_cq_post_entry, void *cq, const void *cqe)
+{
+	cq_post(cqe);
 	return 0;
 }
 

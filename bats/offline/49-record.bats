@@ -81,7 +81,7 @@ setup() {
 	printf 'not a record\n' >"$d/text"
 	run --separate-stderr rdmactl report "$d/text"
 	assert_failure 1
-	assert_equal "$stderr" "rdmactl: $d/text holds no record: no line of it is one 'rdmactl record' writes (EINVAL: Invalid argument)"
+	assert_equal "$stderr" "rdmactl: $d/text holds no record: no line of it is one 'rdmactl record' writes; name a file record wrote (-o FILE)"
 	mkfifo "$d/fifo"
 	run --separate-stderr timeout 5 "$RDMACTL" report "$d/fifo"
 	assert_failure 1

@@ -162,9 +162,12 @@ static void wc_error(struct record_run *r, const struct record_bpf_rec *b)
 	struct out *o;
 	char t[40];
 
-	if (r->watching)
-		monitor_watch_now(&r->w);	/* a QP made since the last reading */
 	q = qp_of(r, b->arg);
+	/* A QP made since the last reading: read now, once, only then. */
+	if (!q && r->watching) {
+		monitor_watch_now(&r->w);
+		q = qp_of(r, b->arg);
+	}
 	if (!q)
 		return;
 	memcpy(wc, b->req + 8, sizeof(wc));

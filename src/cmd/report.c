@@ -30,9 +30,12 @@ static int read_one(const char *path, struct model_record *r)
 		return cmd_fail((op_err_not_regular(&e, "read", path, &sp,
 						     "name a file record wrote"), &e));
 	}
-	if (err == -EINVAL)
-		return cmd_fail((op_err_set(&e, err, NULL, "%s holds no record: no line of it is "
-					    "one 'rdmactl record' writes", path), &e));
+	if (err == -EINVAL) {
+		/* Not the kernel's or a call's errno: the file's own fault, said as such. */
+		pr_err("%s holds no record: no line of it is one 'rdmactl record' writes; name a "
+		       "file record wrote (-o FILE)", path);
+		return err;
+	}
 	if (err)
 		return cmd_fail((op_err_set(&e, err, NULL, "cannot read %s", path), &e));
 	return 0;

@@ -7,5 +7,7 @@
 
 /* selftest loopback, server and client (selftest.c). */
 extern const struct cli_cmd rdmactl_selftest_verbs[];
+/* lab show, add, test and del (lab.c). */
+extern const struct cli_cmd rdmactl_lab_verbs[];
 
 #endif

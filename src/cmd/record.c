@@ -45,8 +45,8 @@
 
 static const char *const record_modules[] = { "ib_uverbs", "rdma_ucm", "rdma_rxe" };
 
-/* The probes armed, SEES what they see; what they cannot said into UNSEEN. */
-static struct record *arm(struct record_sees *sees, char *unseen, size_t len)
+struct record *record_arm(enum record_scope scope, struct record_sees *sees, char *unseen,
+			  size_t len)
 {
 	char why[RECORD_WHY_MAX];
 	struct record *probes;
@@ -54,10 +54,11 @@ static struct record *arm(struct record_sees *sees, char *unseen, size_t len)
 
 	/* The modules whose handlers the probes take, loaded as rdma-core loads them at boot. */
 	module_load_missing(record_modules, sizeof(record_modules) / sizeof(record_modules[0]));
-	err = record_open(&probes, sees, why);
+	err = record_open(&probes, scope, sees, why);
 	if (err) {
-		snprintf(unseen, len, "refused verbs, rdma_cm events and the process tree "
-			 "(%s: %s)", errname(err), why);
+		snprintf(unseen, len, "refused verbs, rdma_cm events%s (%s: %s)",
+			 scope == RECORD_TREE ? " and the process tree" : ", QPs' error completions",
+			 errname(err), why);
 		return NULL;
 	}
 	if (!sees->uverbs)
@@ -158,7 +159,7 @@ static void watch_begin(struct record_run *r)
 	struct model_src src;
 	struct nl *rdma;
 
-	r->probes = arm(&r->sees, r->unseen, sizeof(r->unseen));
+	r->probes = record_arm(RECORD_TREE, &r->sees, r->unseen, sizeof(r->unseen));
 	if (!model_sys_rdma(&r->ctx->sys, &rdma)) {
 		src = cmd_model_src(r->ctx);
 		src.nl = rdma;
@@ -220,7 +221,7 @@ static void say_started(struct record_run *r, char *const argv[])
 
 	if (!o)
 		return;
-	record_stamp(r, 0, t, sizeof(t));
+	record_stamp(r->boot_ns, 0, t, sizeof(t));
 	view_record_started(o, t, argv, r->child.pid, r->sees.uverbs, r->sees.ucma, r->watching,
 			    *r->unseen ? r->unseen : NULL);
 	record_line_end(r, o);
@@ -238,7 +239,7 @@ static void say_ended(struct record_run *r, const struct waited *w)
 	o = record_line_begin(r);
 	if (!o)
 		return;
-	record_stamp(r, 0, t, sizeof(t));
+	record_stamp(r->boot_ns, 0, t, sizeof(t));
 	view_record_ended(o, t, w->status, w->timed_out,
 			  r->probes ? record_dropped(r->probes) : 0);
 	record_line_end(r, o);

@@ -51,13 +51,23 @@ struct record_run {
 	uint64_t boot_ns;	/* the monotonic clock's zero on the wall clock */
 };
 
+/*
+ * The probes armed for SCOPE (ib_uverbs, rdma_ucm and rdma_rxe loaded first
+ * where they are not), SEES what they see; what they cannot see said into
+ * UNSEEN (LEN bytes, "" when nothing). NULL when none could be armed.
+ */
+struct record *record_arm(enum record_scope scope, struct record_sees *sees, char *unseen,
+			  size_t len);
 /* PID kept among the tree's processes, with its command when COMM is given. */
 struct record_proc *record_proc_seen(struct record_run *r, int pid, const char *comm);
 /* One line begun (NULL once writing failed: the record stops, CMD goes on), and ended. */
 struct out *record_line_begin(struct record_run *r);
 void record_line_end(struct record_run *r, struct out *o);
-/* The wall clock's time of monotonic NS ("2026-11-27T09:10:11.123Z"); now when 0. */
-void record_stamp(const struct record_run *r, uint64_t ns, char *t, size_t len);
+/*
+ * The wall clock's time ("2026-11-27T09:10:11.123Z") of monotonic NS, whose
+ * zero was BOOT_NS on the wall clock; now when NS is 0.
+ */
+void record_stamp(uint64_t boot_ns, uint64_t ns, char *t, size_t len);
 /* The watch's events written: the tree's QPs, and the host's devices, ports, GIDs, counters. */
 void record_watched(const struct monitor_event *e, void *arg);
 /* Each record the probes have now, written as a line. */

@@ -15,16 +15,11 @@
 #include "cli/out.h"
 #include "cmd/record.h"
 #include "kernel/errname.h"
-#include "kernel/proc.h"
-#include "kernel/uverbs.h"
 #include "views/monitor.h"
 #include "views/record.h"
 
-/* CAP_IPC_LOCK's bit in a capability set (linux/capability.h). */
-#define CAP_IPC_LOCK_BIT 14
-
 /* The wall clock's time of monotonic NS ("2026-11-27T09:10:11.123Z"); now when 0. */
-void record_stamp(const struct record_run *r, uint64_t ns, char *t, size_t len)
+void record_stamp(uint64_t boot_ns, uint64_t ns, char *t, size_t len)
 {
 	struct timespec now;
 	struct tm tm;
@@ -33,7 +28,7 @@ void record_stamp(const struct record_run *r, uint64_t ns, char *t, size_t len)
 	clock_gettime(CLOCK_REALTIME, &now);
 	wall = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	if (ns)
-		wall = r->boot_ns + ns;
+		wall = boot_ns + ns;
 	now.tv_sec = (time_t)(wall / 1000000000ull);
 	gmtime_r(&now.tv_sec, &tm);
 	strftime(t, len, "%Y-%m-%dT%H:%M:%S", &tm);
@@ -126,7 +121,7 @@ void record_watched(const struct monitor_event *e, void *arg)
 	o = record_line_begin(r);
 	if (!o)
 		return;
-	record_stamp(r, 0, t, sizeof(t));
+	record_stamp(r->boot_ns, 0, t, sizeof(t));
 	view_monitor_event(o, e, t);
 	record_line_end(r, o);
 }
@@ -151,98 +146,46 @@ static const struct rdma_qp *qp_of(struct record_run *r, uint32_t qpn)
 	return NULL;
 }
 
-/* A QP's first completion in error, written when the QP is the command's. */
-static void wc_error(struct record_run *r, const struct record_bpf_rec *b)
+/* One record of the probes written as a line (a completion only when its QP is the command's). */
+static void probed(struct record_run *r, const struct record_bpf_rec *b)
 {
-	/* struct ib_uverbs_wc's status, opcode and vendor_err, after its 8-byte wr_id. */
-	uint32_t wc[3];
-	const struct rdma_qp *q;
-	struct diag_record_verdict v;
-	const char *name;
+	const struct rdma_qp *q = NULL;
+	struct record_proc *p;
+	struct diag_probed d;
 	struct out *o;
 	char t[40];
 
-	q = qp_of(r, b->arg);
-	/* A QP made since the last reading: read now, once, only then. */
-	if (!q && r->watching) {
-		monitor_watch_now(&r->w);
-		q = qp_of(r, b->arg);
-	}
-	if (!q)
-		return;
-	memcpy(wc, b->req + 8, sizeof(wc));
-	diag_record_wc(wc[0], &name, &v);
-	o = record_line_begin(r);
-	if (!o)
-		return;
-	record_stamp(r, b->ts_ns, t, sizeof(t));
-	view_record_qp_error(o, t, q, wc[0], name, wc[1], wc[2], &v);
-	record_line_end(r, o);
-}
-
-/* One record of the probes written as a line. */
-static void probed(struct record_run *r, const struct record_bpf_rec *b)
-{
-	char t[40], comm[17];
-	struct diag_record_verdict v;
-	struct uverbs_call c;
-	struct uverbs_cm_event ev;
-	struct record_proc *p;
-	struct out *o;
-	bool failed;
-
 	if (b->kind == RECORD_BPF_WC) {
-		wc_error(r, b);
-		return;
+		q = qp_of(r, b->arg);
+		/* A QP made since the last reading: read now, once, only then. */
+		if (!q && r->watching) {
+			monitor_watch_now(&r->w);
+			q = qp_of(r, b->arg);
+		}
+		if (!q)
+			return;
 	}
-	memcpy(comm, b->comm, 16);
-	comm[16] = '\0';
+	p = b->kind == RECORD_BPF_FORK || b->kind == RECORD_BPF_EXEC ?
+		record_proc_seen(r, (int)b->tgid, NULL) : proc_of(r, (int)b->tgid);
+	diag_record_probed(b, r->watching ? &r->w.g : NULL, p ? &p->facts : NULL, &d);
 	if (b->kind == RECORD_BPF_FORK || b->kind == RECORD_BPF_EXEC)
-		p = record_proc_seen(r, (int)b->tgid, comm);
-	else
-		p = proc_of(r, (int)b->tgid);
+		record_proc_seen(r, (int)b->tgid, d.comm);
 	o = record_line_begin(r);
 	if (!o)
 		return;
-	record_stamp(r, b->ts_ns, t, sizeof(t));
+	record_stamp(r->boot_ns, b->ts_ns, t, sizeof(t));
 	switch (b->kind) {
 	case RECORD_BPF_FORK:
-		view_record_process(o, t, "process-started", (int)b->tgid, comm, (int)b->arg, -1);
+		view_record_process(o, t, "process-started", (int)b->tgid, d.comm, (int)b->arg, -1);
 		break;
 	case RECORD_BPF_EXEC:
-		view_record_process(o, t, "process-exec", (int)b->tgid, comm, 0, -1);
+		view_record_process(o, t, "process-exec", (int)b->tgid, d.comm, 0, -1);
 		break;
 	case RECORD_BPF_EXIT:
-		view_record_process(o, t, "process-exited", (int)b->tgid, comm, 0, (int)b->arg);
+		view_record_process(o, t, "process-exited", (int)b->tgid, d.comm, 0, (int)b->arg);
 		break;
-	case RECORD_BPF_UVERBS_WRITE:
-	case RECORD_BPF_UVERBS_IOCTL:
-	case RECORD_BPF_UCMA_WRITE:
-		uverbs_decode(b->kind == RECORD_BPF_UVERBS_WRITE ? UVERBS_VIA_WRITE :
-			      b->kind == RECORD_BPF_UVERBS_IOCTL ? UVERBS_VIA_IOCTL : UVERBS_VIA_UCMA,
-			      b->req, b->len, &c);
-		if (!c.verb) {
-			c.verb = "a call";
-			snprintf(c.cmd, sizeof(c.cmd), "unread");
-		}
-		/* The process as the kernel judged the call: its limit and capabilities then. */
-		if (p) {
-			p->facts.memlock_known = true;
-			p->facts.memlock_soft = b->memlock;
-			p->facts.caps_known = true;
-			p->facts.cap_ipc_lock = b->userns == PROC_USER_INIT_INO &&
-						(b->cap_eff >> CAP_IPC_LOCK_BIT & 1);
-		}
-		diag_record_refused(&c, b->ret, r->watching ? &r->w.g : NULL, p ? &p->facts : NULL,
-				    &v);
-		view_record_refused(o, t, (int)b->tgid, (int)b->tid, comm, &c, b->ret,
-				    diag_record_probe(&c, b->ret), &v);
-		break;
-	case RECORD_BPF_UCMA_EVENT:
-		if (!uverbs_cm_event(b->req, b->len, &ev))
-			break;
-		failed = diag_record_cm_event(&ev, &v);
-		view_record_cm_event(o, t, (int)b->tgid, comm, &ev, failed, &v);
+	default:
+		view_record_probed(o, t, b, &d, q);
 		break;
 	}
 	record_line_end(r, o);

@@ -9,6 +9,7 @@
 #include "diag/failure.h"
 #include "diag/record.h"
 #include "kernel/errname.h"
+#include "kernel/proc.h"
 #include "model/gid.h"
 #include "model/gidrule.h"
 
@@ -75,8 +76,12 @@ static const char *mtu_name(unsigned int mtu)
 	return mtu < sizeof(n) / sizeof(n[0]) ? n[mtu] : "?";
 }
 
-/* ibv_modify_qp to RTR refused with EINVAL: the address vector, the path MTU. True when named. */
-static bool rtr(const struct uverbs_call *c, const struct model *m, struct diag_record_verdict *v)
+/*
+ * ibv_modify_qp to RTR refused with EINVAL, or ENODATA (a source GID index
+ * whose slot is empty): the address vector, the path MTU. True when named.
+ */
+static bool rtr(const struct uverbs_call *c, int err, const struct model *m,
+		struct diag_record_verdict *v)
 {
 	const char *dev = NULL;
 	const struct port *p = only_port(m, c->port_num ? c->port_num : 1, &dev);
@@ -92,7 +97,7 @@ static bool rtr(const struct uverbs_call *c, const struct model *m, struct diag_
 		snprintf(v->cause, sizeof(v->cause), "its address vector has no GRH (is_global 0): "
 			 "RoCE addresses the peer by GID, so RTR needs one, with a source GID index");
 		snprintf(v->evidence, sizeof(v->evidence), "ibv_modify_qp to RTR with "
-			 "IBV_QP_AV, is_global 0, dlid %u, refused with EINVAL", c->dlid);
+			 "IBV_QP_AV, is_global 0, dlid %u, refused with %s", c->dlid, errname(err));
 		if (best >= 0)
 			snprintf(v->fix, sizeof(v->fix), "give the GID index on both sides: -g %" PRId64
 				 " (perftest: -x %" PRId64 "), %s port %u's IPv4 GID", best, best,
@@ -107,8 +112,8 @@ static bool rtr(const struct uverbs_call *c, const struct model *m, struct diag_
 		snprintf(v->cause, sizeof(v->cause), "the destination GID is :: (the peer's GID was "
 			 "never exchanged: the peer ran without a GID index)");
 		snprintf(v->evidence, sizeof(v->evidence), "ibv_modify_qp to RTR with "
-			 "IBV_QP_AV, dgid ::, source GID index %u, refused with EINVAL",
-			 c->sgid_index);
+			 "IBV_QP_AV, dgid ::, source GID index %u, refused with %s",
+			 c->sgid_index, errname(err));
 		snprintf(v->fix, sizeof(v->fix), "give the peer a GID index too (-g N); "
 			 "'rdmactl gids' names it");
 		return true;
@@ -117,9 +122,12 @@ static bool rtr(const struct uverbs_call *c, const struct model *m, struct diag_
 	    !model_gidrule(dev, p, c->sgid_index, "the source GID index", true, why,
 			    sizeof(why))) {
 		v->sure = true;
-		snprintf(v->cause, sizeof(v->cause), "%s", why);
+		/* libibverbs' examples pass their -1 of "no -g" as the byte 255. */
+		snprintf(v->cause, sizeof(v->cause), "%s%s", why, c->sgid_index == 255 ?
+			 " (255 is -1 as a byte: the program was given no GID index)" : "");
 		snprintf(v->evidence, sizeof(v->evidence), "ibv_modify_qp to RTR with source GID "
-			 "index %u, destination %s, refused with EINVAL", c->sgid_index, dgid);
+			 "index %u, destination %s, refused with %s", c->sgid_index, dgid,
+			 errname(err));
 		if (best >= 0)
 			snprintf(v->fix, sizeof(v->fix), "-g %" PRId64 " (perftest: -x %" PRId64
 				 "): %s port %u's IPv4 GID", best, best, dev, p->num);
@@ -133,7 +141,7 @@ static bool rtr(const struct uverbs_call *c, const struct model *m, struct diag_
 			 "GID, and the destination %s is not: no route between them", c->sgid_index,
 			 dev, dgid);
 		snprintf(v->evidence, sizeof(v->evidence), "ibv_modify_qp to RTR, source GID index "
-			 "%u, destination %s, refused with EINVAL", c->sgid_index, dgid);
+			 "%u, destination %s, refused with %s", c->sgid_index, dgid, errname(err));
 		if (best >= 0)
 			snprintf(v->fix, sizeof(v->fix), "-g %" PRId64 " on both sides", best);
 		return true;
@@ -144,7 +152,7 @@ static bool rtr(const struct uverbs_call *c, const struct model *m, struct diag_
 		snprintf(v->cause, sizeof(v->cause), "the path MTU asked, %s, is above %s port "
 			 "%u's active MTU, %d", mtu_name(c->path_mtu), dev, p->num, p->active_mtu);
 		snprintf(v->evidence, sizeof(v->evidence), "ibv_modify_qp to RTR with path_mtu "
-			 "%s, refused with EINVAL", mtu_name(c->path_mtu));
+			 "%s, refused with %s", mtu_name(c->path_mtu), errname(err));
 		snprintf(v->fix, sizeof(v->fix), "ask a path MTU of at most %d (the netdev's MTU "
 			 "sets the port's: 'rdmactl show')", p->active_mtu);
 		return true;
@@ -176,8 +184,8 @@ void diag_record_refused(const struct uverbs_call *c, int err, const struct mode
 			 const struct diag_record_proc *p, struct diag_record_verdict *v)
 {
 	memset(v, 0, sizeof(*v));
-	if (c->modify_qp && err == -EINVAL && (c->attr_mask & QP_STATE) && c->qp_state == QPS_RTR &&
-	    rtr(c, m, v))
+	if (c->modify_qp && (err == -EINVAL || err == -ENODATA) && (c->attr_mask & QP_STATE) &&
+	    c->qp_state == QPS_RTR && rtr(c, err, m, v))
 		return;
 	if (c->reg_mr && err == -ENOMEM && memlock(c, p, v))
 		return;
@@ -230,4 +238,55 @@ bool diag_record_cm_event(const struct uverbs_cm_event *e, struct diag_record_ve
 	if (f && e->event == 8 && e->status == 28 && f->causes[1])
 		snprintf(v->cause, sizeof(v->cause), "%s", f->causes[1]);
 	return true;
+}
+
+/* CAP_IPC_LOCK's bit in a capability set (linux/capability.h). */
+#define CAP_IPC_LOCK_BIT 14
+
+void diag_record_probed(const struct record_bpf_rec *b, const struct model *m,
+			struct diag_record_proc *p, struct diag_probed *d)
+{
+	/* struct ib_uverbs_wc's status, opcode and vendor_err, after its 8-byte wr_id. */
+	uint32_t wc[3];
+	struct diag_record_proc here = { 0 };
+
+	memset(d, 0, sizeof(*d));
+	d->kind = b->kind;
+	memcpy(d->comm, b->comm, 16);
+	switch (b->kind) {
+	case RECORD_BPF_WC:
+		memcpy(wc, b->req + 8, sizeof(wc));
+		d->status = wc[0];
+		d->opcode = wc[1];
+		d->vendor_err = wc[2];
+		diag_record_wc(wc[0], &d->status_name, &d->v);
+		d->failed = true;
+		break;
+	case RECORD_BPF_UVERBS_WRITE:
+	case RECORD_BPF_UVERBS_IOCTL:
+	case RECORD_BPF_UCMA_WRITE:
+		uverbs_decode(b->kind == RECORD_BPF_UVERBS_WRITE ? UVERBS_VIA_WRITE :
+			      b->kind == RECORD_BPF_UVERBS_IOCTL ? UVERBS_VIA_IOCTL : UVERBS_VIA_UCMA,
+			      b->req, b->len, &d->call);
+		if (!d->call.verb) {
+			d->call.verb = "a call";
+			snprintf(d->call.cmd, sizeof(d->call.cmd), "unread");
+		}
+		/* The process as the kernel judged the call: its limit and capabilities then. */
+		if (!p)
+			p = &here;
+		p->memlock_known = true;
+		p->memlock_soft = b->memlock;
+		p->caps_known = true;
+		p->cap_ipc_lock = b->userns == PROC_USER_INIT_INO &&
+				  (b->cap_eff >> CAP_IPC_LOCK_BIT & 1);
+		diag_record_refused(&d->call, b->ret, m, p, &d->v);
+		d->probe = diag_record_probe(&d->call, b->ret);
+		d->failed = !d->probe;
+		break;
+	case RECORD_BPF_UCMA_EVENT:
+		d->ev_read = uverbs_cm_event(b->req, b->len, &d->ev);
+		d->failed = d->ev_read && diag_record_cm_event(&d->ev, &d->v);
+		break;
+	}
 }

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/record.bpf.h"
 #include "kernel/uverbs.h"
 #include "model/model.h"
 
@@ -52,5 +53,28 @@ bool diag_record_wc(unsigned int status, const char **name, struct diag_record_v
 bool diag_record_probe(const struct uverbs_call *c, int err);
 /* Whether E is a failure (an error event, or a status that is one); its cause into V then. */
 bool diag_record_cm_event(const struct uverbs_cm_event *e, struct diag_record_verdict *v);
+
+/* One record of the probes (kernel/record.h) read: decoded, and a failure's cause. */
+struct diag_probed {
+	uint32_t kind;		/* RECORD_BPF_* */
+	char comm[17];
+	struct uverbs_call call;	/* a call refused */
+	bool probe;		/* ... one of libibverbs' own probes: no failure */
+	struct uverbs_cm_event ev;	/* an rdma_cm event */
+	bool ev_read;		/* ... read whole */
+	/* a completion in error: its status (by name: NULL when unnamed), opcode, vendor_err */
+	unsigned int status, opcode, vendor_err;
+	const char *status_name;
+	bool failed;		/* a call that is no probe, a failed event, a completion */
+	struct diag_record_verdict v;	/* its cause, when failed */
+};
+
+/*
+ * B read into D, a failure's cause held to M's GID tables (NULL: not read)
+ * and P's facts of the process, which a refused call's own (its locked-memory
+ * limit and capabilities as the kernel judged it) update first (P may be NULL).
+ */
+void diag_record_probed(const struct record_bpf_rec *b, const struct model *m,
+			struct diag_record_proc *p, struct diag_probed *d);
 
 #endif

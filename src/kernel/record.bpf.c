@@ -73,6 +73,12 @@ struct task_struct {
 /* Records not handed over: no room in the ring. */
 __u64 dropped;
 
+/*
+ * Set by record.c before loading: every process of the host is followed
+ * (monitor --journal), and the tree's programs are not loaded.
+ */
+const volatile __u32 host_wide = 0;
+
 /* The tree's processes, by tgid: the first put by record.c, the others by on_fork. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -204,11 +210,13 @@ static __always_inline void pend(struct pending *p, __u32 kind, const void *buf,
 	}
 }
 
-/* Whether the calling process is of the tree. */
+/* Whether the calling process is of the tree (every process is, host-wide). */
 static __always_inline int ours(void)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 
+	if (host_wide)
+		return 1;
 	return bpf_map_lookup_elem(&tree, &tgid) != NULL;
 }
 

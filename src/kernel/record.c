@@ -64,16 +64,26 @@ static bool has_btf(const char *module)
  * SEES says it is loaded, through fexit and fentry where it has BTF and
  * TRAMPOLINES, else kprobes. 0 or libbpf's negative errno.
  */
-static int arm(struct record *r, const struct record_sees *sees, bool trampolines)
+static int arm(struct record *r, enum record_scope scope, const struct record_sees *sees,
+	       bool trampolines)
 {
 	struct record_bpf *k;
 	bool uv = trampolines && has_btf("ib_uverbs"), cm = trampolines && has_btf("rdma_ucm");
-	bool rxe = trampolines && has_btf("rdma_rxe");
+	/*
+	 * A trampoline holds its module: host-wide (monitor --journal, for as
+	 * long as the host runs) rdma_rxe must stay unloadable by stop, so its
+	 * completions are taken by a kprobe, which lets it go.
+	 */
+	bool rxe = trampolines && scope == RECORD_TREE && has_btf("rdma_rxe");
 	int err;
 
 	r->skel = k = record_bpf__open();
 	if (!k)
 		return -errno;
+	k->rodata->host_wide = scope == RECORD_HOST;
+	bpf_program__set_autoload(k->progs.on_fork, scope == RECORD_TREE);
+	bpf_program__set_autoload(k->progs.on_exec, scope == RECORD_TREE);
+	bpf_program__set_autoload(k->progs.on_exit, scope == RECORD_TREE);
 	bpf_program__set_autoload(k->progs.uverbs_write_in, sees->uverbs && !uv);
 	bpf_program__set_autoload(k->progs.uverbs_write_out, sees->uverbs && !uv);
 	bpf_program__set_autoload(k->progs.uverbs_ioctl_in, sees->uverbs && !uv);
@@ -91,7 +101,8 @@ static int arm(struct record *r, const struct record_sees *sees, bool trampoline
 	return err;
 }
 
-int record_open(struct record **out, struct record_sees *sees, char *why)
+int record_open(struct record **out, enum record_scope scope, struct record_sees *sees,
+		char *why)
 {
 	struct record *r;
 	int err;
@@ -118,12 +129,12 @@ int record_open(struct record **out, struct record_sees *sees, char *why)
 	 * rxe's ibv_post_send is one) and every completion cost ib_send_lat 14%
 	 * of its latency on 7.3; where they cannot be had, the kprobes.
 	 */
-	err = arm(r, sees, true);
+	err = arm(r, scope, sees, true);
 	if (err) {
 		record_bpf__destroy(r->skel);
 		r->skel = NULL;
 		bpfwhy_begin();
-		err = arm(r, sees, false);
+		err = arm(r, scope, sees, false);
 	}
 	if (err) {
 		err = step_errno(err, why);

@@ -27,13 +27,20 @@ struct record_sees {
 	bool wc;	/* rdma_rxe's rxe_cq_post: each QP's first error completion */
 };
 
+/* Whose calls the probes follow. */
+enum record_scope {
+	RECORD_TREE,	/* the processes record_follow names, and every process they make */
+	RECORD_HOST,	/* every process of the host; no process-tree records */
+};
+
 /*
- * The probes armed, following no process yet: 0, or -ENOPKG (libbpf cannot
+ * The probes armed for SCOPE, following no process yet (RECORD_TREE): 0, or -ENOPKG (libbpf cannot
  * be opened), -EOPNOTSUPP (the kernel has no BTF, CONFIG_DEBUG_INFO_BTF),
  * -EPERM (neither root nor CAP_BPF with CAP_PERFMON), -EIO; WHY says which
  * in words. SEES: the calls seen (ib_uverbs, rdma_ucm or rdma_rxe not loaded: not theirs).
  */
-int record_open(struct record **r, struct record_sees *sees, char *why);
+int record_open(struct record **r, enum record_scope scope, struct record_sees *sees,
+		char *why);
 /* PID and every process it makes from now on followed: 0 or a negative errno. */
 int record_follow(struct record *r, pid_t pid);
 /* A descriptor poll() says is readable when a record may be there. */

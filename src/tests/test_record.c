@@ -156,6 +156,14 @@ static void names_causes(void **state)
 	diag_record_refused(&c, -EINVAL, &m, NULL, &v);
 	assert_string_equal(v.cause, "source GID index 0 is rxe0's link-local fe80:: GID, and the "
 			    "destination 10.11.11.252 is not: no route between them");
+	/* No -g on one side, the peer's GID global: index 255 (-1), an empty slot: ENODATA. */
+	uverbs_decode(UVERBS_VIA_WRITE, buf, modify_write(buf, true, 255,
+		      "fe80:0000:0000:0000:0024:13ff:fec5:518f", 3), &c);
+	diag_record_refused(&c, -ENODATA, &m, NULL, &v);
+	assert_true(v.sure);
+	assert_non_null(strstr(v.cause, "255 is -1 as a byte: the program was given no GID index"));
+	assert_non_null(strstr(v.evidence, "refused with ENODATA"));
+	assert_string_equal(v.fix, "-g 1 (perftest: -x 1): rxe0 port 1's IPv4 GID");
 	/* A path MTU of 4096 on a port whose active MTU is 1024. */
 	uverbs_decode(UVERBS_VIA_WRITE, buf, modify_write(buf, true, 1,
 		      "0000:0000:0000:0000:0000:ffff:0a0b:0bfc", 5), &c);

@@ -168,6 +168,28 @@ void view_record_qp_error(struct out *o, const char *time, const struct rdma_qp 
 	out_obj_close(o);
 }
 
+void view_record_probed(struct out *o, const char *time, const struct record_bpf_rec *b,
+			const struct diag_probed *d, const struct rdma_qp *qp)
+{
+	switch (b->kind) {
+	case RECORD_BPF_WC:
+		view_record_qp_error(o, time, qp, d->status, d->status_name, d->opcode,
+				     d->vendor_err, &d->v);
+		break;
+	case RECORD_BPF_UVERBS_WRITE:
+	case RECORD_BPF_UVERBS_IOCTL:
+	case RECORD_BPF_UCMA_WRITE:
+		view_record_refused(o, time, (int)b->tgid, (int)b->tid, d->comm, &d->call, b->ret,
+				    d->probe, &d->v);
+		break;
+	case RECORD_BPF_UCMA_EVENT:
+		if (d->ev_read)
+			view_record_cm_event(o, time, (int)b->tgid, d->comm, &d->ev, d->failed,
+					     &d->v);
+		break;
+	}
+}
+
 void view_record_ended(struct out *o, const char *time, int status, bool timed_out,
 		       uint64_t lost)
 {

@@ -39,6 +39,12 @@ void view_record_cm_event(struct out *o, const char *time, int pid, const char *
 void view_record_qp_error(struct out *o, const char *time, const struct rdma_qp *qp,
 			  unsigned int status, const char *name, unsigned int opcode,
 			  unsigned int vendor_err, const struct diag_record_verdict *v);
+/*
+ * A call refused, an rdma_cm event or a QP's first completion in error, as
+ * D reads probe record B: by the three above (a completion's QP is QP).
+ */
+void view_record_probed(struct out *o, const char *time, const struct record_bpf_rec *b,
+			const struct diag_probed *d, const struct rdma_qp *qp);
 /* The last line: the command's wait status, whether --timeout ended it, records lost. */
 void view_record_ended(struct out *o, const char *time, int status, bool timed_out,
 		       uint64_t lost);

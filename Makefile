@@ -28,14 +28,14 @@ DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
-LIBS_PC := libmnl libibverbs librdmacm libkmod json-c zlib libpcap libbpf
+LIBS_PC := libmnl libibverbs librdmacm libkmod json-c zlib libpcap libbpf libsystemd
 
 WARNINGS := -Wall -Wextra -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
 	-Wshadow -Wvla
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
 PC_LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null) -pthread
 # rdmactl itself links only what every command may use (libmnl); libibverbs,
-# librdmacm, libkmod, json-c, zlib, libpcap and libbpf are opened at their first use (src/lazy),
+# librdmacm, libkmod, json-c, zlib, libpcap, libbpf and libsystemd are opened at their first use (src/lazy),
 # so a command that does not use them does not load them (nor libnl,
 # libcrypto, liblzma, libzstd).
 LIBS_EAGER := libmnl
@@ -156,6 +156,7 @@ TEST_MODS_failure := diag/failure diag/failure_match diag/failure_host diag/phra
 TEST_MODS_gid := model/gid
 TEST_MODS_record := kernel/uverbs diag/record model/gidrule kernel/errname $(TEST_MODS_failure) \
 	$(MODEL_MODS)
+TEST_MODS_journal := cli/journal cli/out kernel/errname kernel/release kernel/sysfs kernel/safe
 TEST_MODS_klog := kernel/klog
 TEST_MODS_kprobe := kernel/kprobe kernel/sysfs kernel/safe
 TEST_MODS_link := $(MODEL_MODS)

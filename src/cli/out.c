@@ -368,6 +368,11 @@ static void put_escaped(FILE *f, const char *text, size_t len, bool lines)
 	}
 }
 
+void out_escape(FILE *f, const char *text, size_t len)
+{
+	put_escaped(f, text, len, false);
+}
+
 static void put_safe(const char *text, size_t len)
 {
 	put_escaped(stderr, text, len, false);

@@ -61,6 +61,11 @@ void out_nl(struct out *o);
  * escapes (the builtin, in a command substitution).
  */
 void out_sh_export(struct out *o, const char *name, const char *val);
+/*
+ * TEXT (LEN bytes) to F as plain text prints a value: every byte that is not
+ * printable ASCII as \xNN, a backslash as \\.
+ */
+void out_escape(FILE *f, const char *text, size_t len);
 /* Whether VAL is printable ASCII alone, which needs no escape anywhere. */
 bool out_is_plain(const char *val);
 

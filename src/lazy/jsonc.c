@@ -33,3 +33,14 @@ LAZY(lazy_jsonc, const char *, json_object_to_json_string_ext, (struct json_obje
 LAZY(lazy_jsonc, struct json_object *, json_tokener_parse, (const char *str), (str))
 LAZY(lazy_jsonc, int64_t, json_object_get_int64, (const struct json_object *obj), (obj))
 LAZY(lazy_jsonc, json_bool, json_object_get_boolean, (const struct json_object *obj), (obj))
+LAZY(lazy_jsonc, struct json_object_iterator, json_object_iter_begin, (struct json_object *obj),
+     (obj))
+LAZY(lazy_jsonc, struct json_object_iterator, json_object_iter_end, (const struct json_object *obj),
+     (obj))
+LAZY(lazy_jsonc, json_bool, json_object_iter_equal,
+     (const struct json_object_iterator *a, const struct json_object_iterator *b), (a, b))
+LAZY_VOID(lazy_jsonc, json_object_iter_next, (struct json_object_iterator *it), (it))
+LAZY(lazy_jsonc, const char *, json_object_iter_peek_name, (const struct json_object_iterator *it),
+     (it))
+LAZY(lazy_jsonc, struct json_object *, json_object_iter_peek_value,
+     (const struct json_object_iterator *it), (it))

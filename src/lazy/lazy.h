@@ -2,7 +2,7 @@
 /*
  * The libraries only some commands need (libibverbs, librdmacm, libkmod and
  * what they pull in: libnl, libcrypto, liblzma, libzstd; json-c for -j; zlib
- * for a compressed kernel configuration) are opened at the
+ * for a compressed kernel configuration; libsystemd for the journal) are opened at the
  * first call into them, not when rdmactl starts: a command that does not use
  * one does not pay for loading it. src/lazy/LIB.c define the functions rdmactl
  * calls, each resolving its namesake in the library once; the compiler holds
@@ -40,7 +40,7 @@ enum lazy_mask {
 };
 
 extern struct lazy_lib lazy_verbs, lazy_rdmacm, lazy_kmod, lazy_jsonc, lazy_zlib, lazy_pcap,
-	lazy_bpf;
+	lazy_bpf, lazy_systemd;
 
 /*
  * Opens the libraries of MASK now, before a command that needs them starts:

@@ -227,6 +227,12 @@ static const struct cli_opt stat_opts[] = {
 static const struct cli_opt monitor_opts[] = {
 	{ "count", 0, CLI_UINT, "N", .min = 1, .max = 1000000,
 	  .help = "stop after N events (default: until interrupted)" },
+	{ "journal", 0, CLI_FLAG, .help = "write to the systemd journal instead, an entry each: "
+	  "every process's verbs and rdma_cm calls the kernel refused and QPs' error "
+	  "completions (as root, eBPF), QPs moved to error or resending, and the devices', "
+	  "ports', netdevs', GIDs' and error counters' changes, with fields RDMACTL_EVENT=, "
+	  "RDMACTL_PID=, RDMACTL_QPN=, RDMACTL_CAUSE=...; rdmactl-monitor.service runs it, "
+	  "and check reads it back" },
 	{ NULL },
 };
 

@@ -106,3 +106,20 @@ void view_monitor_event(struct out *o, const struct monitor_event *e, const char
 	out_nl(o);
 	out_obj_close(o);
 }
+
+void view_monitor_started(struct out *o, const char *time, bool verbs, bool rdma_cm,
+			  bool completions, bool qps, const char *why_not)
+{
+	out_obj_open(o, NULL);
+	out_str(o, "time", "%s", time);
+	out_str(o, "event", " %s", "monitor-started");
+	out_obj_open(o, "sees");
+	out_bool(o, "verbs", NULL, verbs);
+	out_bool(o, "rdma_cm", NULL, rdma_cm);
+	out_bool(o, "completions", NULL, completions);
+	out_bool(o, "qps", NULL, qps);
+	out_obj_close(o);
+	out_str(o, "unseen", why_not ? ": not seen: %s" : NULL, why_not);
+	out_nl(o);
+	out_obj_close(o);
+}

@@ -156,7 +156,8 @@ TEST_MODS_failure := diag/failure diag/failure_match diag/failure_host diag/phra
 TEST_MODS_gid := model/gid
 TEST_MODS_record := kernel/uverbs diag/record model/gidrule kernel/errname $(TEST_MODS_failure) \
 	$(MODEL_MODS)
-TEST_MODS_journal := cli/journal cli/out kernel/errname kernel/release kernel/sysfs kernel/safe
+TEST_MODS_journal := cli/journal cli/timespec cli/out kernel/errname kernel/release kernel/sysfs \
+	kernel/safe
 TEST_MODS_klog := kernel/klog
 TEST_MODS_kprobe := kernel/kprobe kernel/sysfs kernel/safe
 TEST_MODS_link := $(MODEL_MODS)

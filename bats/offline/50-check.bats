@@ -343,6 +343,41 @@ EOF
 	assert_line "FAIL  modules          $BATS_TEST_TMPDIR/none.ko: no such file"
 }
 
+@test "check --since: journalctl's times; a wrong one, or one no check reads, is refused" {
+	for t in now -2h '30min ago' '1h 30min ago' today yesterday '2026-12-03 09:10' \
+		'2026-12-03T09:10:11Z' 09:30 @1796288400; do
+		run --separate-stderr rdmactl check --only journal --since "$t"
+		assert_success
+		assert_line --regexp '^(SKIP|PASS|WARN)  journal '
+	done
+	run --separate-stderr rdmactl check --since ''
+	assert_failure 2
+	for t in -2 '2 ago' 'two hours ago' tomorrow '2026-13-01' "$(printf 'a\033[2Jb')"; do
+		run --separate-stderr rdmactl check --since "$t"
+		assert_failure 2
+		assert_equal "$stderr" "rdmactl: check: --since takes a time as journalctl does: '-2h', '30min ago', 'today', '2026-12-03 09:10', '@EPOCH'; not '$(printf '%s' "$t" | sed 's/\x1b/\\x1b/')'; try 'rdmactl help check'"
+	done
+	run --separate-stderr rdmactl check --only link --since -1h
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: check: --since is for the journal check: add it to --only; try 'rdmactl help check'"
+	run --separate-stderr rdmactl check --pid $$ --since -1h
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: check: --since is for the journal check: not with --pid; try 'rdmactl help check'"
+	# A fixture has no journal; the check says so rather than pass.
+	run rdmactl --sysfs-root "$TOP/bats/fixtures/two-netdevs" -j check --only journal
+	assert_success
+	run jq -r '.[] | "\(.result) \(.detail)"' <<<"$output"
+	assert_output 'skip a fixture tree has no journal'
+}
+
+@test "monitor --journal: refused with --count and on a fixture, before anything is armed" {
+	run --separate-stderr rdmactl monitor --journal --count 3
+	assert_failure 2
+	run --separate-stderr rdmactl --sysfs-root "$TOP/bats/fixtures/two-netdevs" monitor --journal
+	assert_failure 2
+	assert_equal "$stderr" "rdmactl: monitor: monitor watches the running system: not with --sysfs-root; try 'rdmactl help monitor'"
+}
+
 @test "check --format junit: a test case a verdict, as CI reads it; the text's exit status; -j apart" {
 	local f=$TOP/bats/fixtures/qps-failed
 	run rdmactl --sysfs-root "$f" -j check

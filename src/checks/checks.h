@@ -35,6 +35,7 @@ struct check_opts {
 	const char *module_file;	/* an out-of-tree .ko to vet */
 	const char *only;	/* "ID,ID,...": only these checks; NULL: all */
 	int pid;		/* --pid: that process's checks alone; 0: the host's */
+	uint64_t since_us;	/* --since: the journal's failures from then (wall clock, us); 0: an hour ago */
 };
 
 struct check_ctx {
@@ -153,6 +154,8 @@ void check_subnet(struct check_ctx *c);
 void check_firewall(struct check_ctx *c);
 void check_ipv6(struct check_ctx *c);
 void check_counters(struct check_ctx *c);
+/* journal.c: what monitor --journal wrote of programs' failures since --since. */
+void check_journal(struct check_ctx *c);
 /* qp.c: the live QPs', of the host and of --pid's process. */
 void check_qps(struct check_ctx *c);
 void check_process_qps(struct check_ctx *c);

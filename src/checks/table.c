@@ -29,6 +29,8 @@ const struct check_def check_defs[] = {
 	{ "counters", check_counters, "rxe hw_counters that show past trouble", false },
 	{ "qps", check_qps, "live QPs: each in error or resending unanswered, with its owner and "
 	  "likely cause", false },
+	{ "journal", check_journal, "programs' failures the journal holds since --since (default "
+	  "an hour): refused verbs, QPs in error, from rdmactl monitor --journal", false },
 	/* check --pid PID: one process's. */
 	{ "process", check_process, "--pid: the process, its libibverbs and provider", true },
 	{ "process-memlock", check_process_memlock, "--pid: its memlock limit, or CAP_IPC_LOCK",

@@ -6,11 +6,13 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "checks/checks.h"
 #include "cli/github.h"
 #include "cli/grammar.h"
 #include "cli/out.h"
+#include "cli/timespec.h"
 #include "cmd/cmd.h"
 #include "views/check.h"
 
@@ -96,6 +98,15 @@ int cmd_check(struct cmd_ctx *ctx, const struct cli_args *a)
 				 "with --sysfs-root");
 	if (o.module_file && !checks_listed(o.only, "modules"))
 		return cli_usage(a, "--module-file is vetted by the modules check: add it to --only");
+	if (cli_str(a, "since")) {
+		if (cli_time(cli_str(a, "since"), time(NULL), &o.since_us))
+			return cli_usage(a, "--since takes a time as journalctl does: '-2h', '30min "
+					 "ago', 'today', '2026-12-03 09:10', '@EPOCH'; not '%s'",
+					 cli_str(a, "since"));
+		if (o.pid || !checks_listed(o.only, "journal"))
+			return cli_usage(a, "--since is for the journal check: %s",
+					 o.pid ? "not with --pid" : "add it to --only");
+	}
 	if (cli_str(a, "gid-index"))
 		o.gid_index = (int64_t)cli_num(a, "gid-index", 0);
 

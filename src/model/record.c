@@ -97,8 +97,7 @@ static struct model_record_failure *add(struct model_record *r, struct json_obje
 	return f;
 }
 
-/* One line's record into R: false when it is none. */
-static bool line(struct model_record *r, const char *text)
+bool model_record_line(struct model_record *r, const char *text)
 {
 	struct json_object *o = json_tokener_parse(text), *v;
 	struct model_record_failure *f;
@@ -200,6 +199,14 @@ static void causes(struct model_record *r)
 	}
 }
 
+void model_record_done(struct model_record *r)
+{
+	/* A line is written when it is known, which is not always when it happened. */
+	if (r->n)
+		qsort(r->f, r->n, sizeof(*r->f), by_time);
+	causes(r);
+}
+
 int model_record_read(const char *path, struct model_record *r)
 {
 	FILE *f;
@@ -218,7 +225,7 @@ int model_record_read(const char *path, struct model_record *r)
 		r->lines++;
 		if (buf[len - 1] == '\n')
 			buf[len - 1] = '\0';
-		if (!line(r, buf))
+		if (!model_record_line(r, buf))
 			r->bad++;
 	}
 	if (ferror(f))
@@ -227,10 +234,7 @@ int model_record_read(const char *path, struct model_record *r)
 	fclose(f);
 	if (!err && !r->started)
 		err = -EINVAL;
-	/* A line is written when it is known, which is not always when it happened. */
-	if (r->n)
-		qsort(r->f, r->n, sizeof(*r->f), by_time);
-	causes(r);
+	model_record_done(r);
 	if (err)
 		model_record_free(r);
 	return err;

@@ -45,6 +45,14 @@ struct model_record {
  * short (a record killed mid-write) is counted in BAD and skipped.
  */
 int model_record_read(const char *path, struct model_record *r);
+/*
+ * The same a line at a time, from lines found elsewhere (the journal's
+ * RDMACTL_JSON, monitor --journal's): R zeroed first, each line given to
+ * model_record_line (false: it is no record's), then model_record_done
+ * sorts the failures and chooses each process's cause.
+ */
+bool model_record_line(struct model_record *r, const char *text);
+void model_record_done(struct model_record *r);
 void model_record_free(struct model_record *r);
 
 #endif

@@ -128,6 +128,9 @@ static const struct cli_opt check_opts[] = {
 	  "instead: its libibverbs, memlock limit, RDMA variables, namespace and QPs" },
 	{ "module-file", 0, CLI_STR, "KO", .help = "vet an out-of-tree module before loading it",
 	  .complete = CLI_C_FILE },
+	{ "since", 0, CLI_STR, "TIME", .help = "the journal check's failures from TIME on, as "
+	  "journalctl's --since takes it ('-2h', '30min ago', 'today', '2026-12-03 09:10'; "
+	  "default: an hour ago)" },
 	{ "format", 0, CLI_CHOICE, "FORMAT", .choices = check_formats,
 	  .help = "junit: the verdicts as a JUnit XML test report, for a CI job's test "
 		  "results (default text; -j: JSON)" },

@@ -68,7 +68,9 @@ static long failures(struct journal *j, uint64_t since, struct model_record *r)
 		err = journal_seek(j, since);
 	while (!err && n < FAILURES_MAX && (err = journal_next(j)) > 0) {
 		err = 0;
-		if (journal_get(j, "RDMACTL_JSON", line, LINE_MAX_LEN))
+		/* Sought past the last entry, the next is the last: as journalctl, held to SINCE. */
+		if (journal_time(j) < since ||
+		    journal_get(j, "RDMACTL_JSON", line, LINE_MAX_LEN))
 			continue;
 		n += model_record_line(r, line);
 	}
@@ -113,7 +115,7 @@ void check_journal(struct check_ctx *c)
 {
 	uint64_t since = c->o.since_us, started = 0;
 	struct model_record r;
-	char why[JOURNAL_WHY_MAX], t0[40], t1[40];
+	char why[JOURNAL_WHY_MAX], t0[40];
 	struct journal *j;
 	size_t said = 0, causes = 0;
 	long n;
@@ -162,9 +164,12 @@ void check_journal(struct check_ctx *c)
 			     "journalctl MESSAGE_ID=%s --since @%" PRIu64 " lists them",
 			     said - NAMED_MAX, stamp(since, t0, sizeof(t0)), JOURNAL_ID_FAILURE,
 			     since / 1000000);
-	if (!causes)
+	if (!causes) {
+		char t1[40];
+
 		check_report(c, V_PASS, NULL, "no program's RDMA failed since %s, as rdmactl "
 			     "monitor --journal saw it (its last start: %s)",
 			     stamp(since, t0, sizeof(t0)), stamp(started, t1, sizeof(t1)));
+	}
 	model_record_free(&r);
 }

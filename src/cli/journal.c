@@ -74,13 +74,14 @@ static int members(struct out_journal *e, struct json_object *o, const char *pre
 		const char *key = json_object_iter_peek_name(&it);
 		struct json_object *v = json_object_iter_peek_value(&it);
 		char *name, *value, sub[NAME_MAX_LEN];
-		int err;
 
 		if (e->n >= OUT_JOURNAL_MAX)
 			break;
 		if (!v || json_object_is_type(v, json_type_array))
 			continue;
 		if (json_object_is_type(v, json_type_object)) {
+			int err;
+
 			/* The owner's pid and comm are the event's: RDMACTL_PID, as a call's are. */
 			if (!strcmp(key, "owner"))
 				*sub = '\0';

@@ -63,7 +63,6 @@ static int absolute(const char *text, time_t now, time_t *t)
 {
 	char buf[64], *z;
 	struct tm tm;
-	const char *end;
 	bool utc = false;
 	size_t n = strlen(text);
 
@@ -97,7 +96,8 @@ static int absolute(const char *text, time_t now, time_t *t)
 		tm.tm_sec = 0;
 		if (forms[i].day)
 			tm.tm_hour = tm.tm_min = 0;
-		end = strptime(buf, forms[i].fmt, &tm);
+		const char *end = strptime(buf, forms[i].fmt, &tm);
+
 		if (end && !*end)
 			break;
 	}

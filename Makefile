@@ -359,6 +359,7 @@ install: all
 	install -d $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(SYSTEMDGENERATORDIR)
 	$(SUBST) modules/rdmactl.service.in >$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl.service
 	$(SUBST) modules/rdmactl-link@.service.in >'$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl-link@.service'
+	$(SUBST) modules/rdmactl-monitor.service.in >$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl-monitor.service
 	$(SUBST) modules/rdmactl-generator.in >$(DESTDIR)$(SYSTEMDGENERATORDIR)/rdmactl-generator
 	chmod 0755 $(DESTDIR)$(SYSTEMDGENERATORDIR)/rdmactl-generator
 	install -D -m 0644 modules/rdmactl-modules-load.conf $(DESTDIR)$(MODULESLOADDIR)/rdmactl.conf
@@ -399,6 +400,7 @@ uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/rdmactl $(DESTDIR)$(MANDIR)/man8/rdmactl.8 \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl.service \
 		'$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl-link@.service' \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/rdmactl-monitor.service \
 		$(DESTDIR)$(SYSTEMDGENERATORDIR)/rdmactl-generator \
 		$(DESTDIR)$(MODULESLOADDIR)/rdmactl.conf $(DESTDIR)$(MODPROBEDIR)/rdmactl.conf \
 		$(DESTDIR)$(BASHCOMPDIR)/rdmactl

@@ -93,6 +93,32 @@ setup() {
 	assert_line 'bad.rdma_rxe=0'
 }
 
+@test "boot: rdmactl-monitor.service is off after install; enabled, it journals a program's failure that check names after it has gone" {
+	assert_line 'monitor.enabled=disabled'
+	assert_line 'monitor.state=active'
+	assert_line 'monitor.started=monitor-started'
+	# The program (a server without -g) failed as the seed's users see it.
+	assert_line 'monitor.program=1'
+	# Fields a reader filters on, the name escaped: no ESC byte reaches the journal.
+	assert_line 'journal.fields=PRIORITY=4 RDMACTL_CALL=MODIFY_QP RDMACTL_CERTAINTY=certain RDMACTL_COMM=pp\x1b[2J\x0ax RDMACTL_ERRNO=EINVAL RDMACTL_EVENT=verb-refused RDMACTL_MODIFY_QP_IS_GLOBAL=false RDMACTL_MODIFY_QP_QP_STATE=RTR RDMACTL_VERB=ibv_modify_qp SYSLOG_IDENTIFIER=rdmactl'
+	assert_line --regexp '^journal\.cause=its address vector has no GRH \(is_global 0\)'
+	assert_line 'journal.raw-escape=0'
+	# check, afterwards: a warning naming the process and the cause, with the fix.
+	assert_line 'check.journal.rc=0'
+	assert_line 'check.journal=1'
+	assert_line 'check.journal.fix=1'
+	assert_line 'check.journal.strict=1'
+	assert_line 'check.journal.since=PASS journal'
+}
+
+@test "boot: rdma_rxe unloads under rdmactl-monitor.service; loaded again, its probes are armed anew and see a QP's error" {
+	assert_line 'monitor.unloaded=0 active'
+	assert_line 'monitor.rearmed=2'
+	assert_line 'journal.wc=RDMACTL_CERTAINTY=likely RDMACTL_COMM=qpfail RDMACTL_STATUS=IBV_WC_REM_ACCESS_ERR'
+	assert_line 'monitor.stopped=inactive/success'
+	assert_line 'monitor.links=rxe0/1 ACTIVE veth0'
+}
+
 @test "boot: the installed /usr/sbin/rdmactl passes the bed's own and provisioning tests" {
 	assert_line 'tests.rc=0'
 	refute_line --regexp '^not ok '
@@ -142,7 +168,7 @@ setup() {
 	gens=.$(pkg-config --variable=systemdsystemgeneratordir systemd)
 	mload=.$(pkg-config --variable=modulesloaddir systemd)
 	for f in ./usr/sbin/rdmactl ./usr/share/man/man8/rdmactl.8.gz "$units/rdmactl.service" \
-		"$units/rdmactl-link@.service" "$gens/rdmactl-generator" \
+		"$units/rdmactl-link@.service" "$units/rdmactl-monitor.service" "$gens/rdmactl-generator" \
 		"$mload/rdmactl.conf" ./etc/modprobe.d/rdmactl.conf ./etc/rdmactl/rxe.conf \
 		./usr/share/bash-completion/completions/rdmactl; do
 		assert_line --regexp " ${f//./\\.}\$"
@@ -152,6 +178,8 @@ setup() {
 	# Enabled for boot the Debian way, not started by the install.
 	run bash -c "dpkg-deb --ctrl-tarfile '$deb' | tar -xO ./postinst"
 	assert_line --partial "deb-systemd-helper enable 'rdmactl.service'"
+	# rdmactl-monitor.service is --no-enable's: enabled again on upgrade only where it was.
+	assert_line --partial "deb-systemd-helper update-state 'rdmactl-monitor.service'"
 	refute_line --partial 'deb-systemd-invoke start'
 	# The test bed's package beside it: rxe-vm on PATH, its files, its man page.
 	run dpkg-deb -c "$(dirname "$deb")"/rdmactl-testbed_*_all.deb

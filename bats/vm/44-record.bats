@@ -4,7 +4,7 @@
 # apart from the project (rdma-core's ibv_rc_pingpong and rping): each
 # failure named with its process and cause after the program has gone,
 # read again by report; the command's status, a timeout, a SIGKILL, and two
-# records at once. With RDMACTL_RECORD_KEEP=1 each record is said on a
+# records at once; record killed, and a full disk. With RDMACTL_RECORD_KEEP=1 each record is said on a
 # "# keep-record NAME" line in base64: tools/capture-records keeps them in
 # bats/fixtures/records for the offline tests of report.
 
@@ -140,4 +140,35 @@ rxe0_gid() {
 	assert_output 1
 	run jq -rs '[.[] | select(.event == "verb-refused" or .event == "process-exec") | .comm] | unique | join(",")' "$b"
 	assert_output sleep
+}
+
+# bats test_tags=kernels
+@test "record: killed, its file reads to its last whole line; on a full disk it says so once and the command goes on" {
+	local f=$BATS_TEST_TMPDIR/killed.jsonl d=$BATS_TEST_TMPDIR/full rec i
+	# record itself killed after the server's refused RTR is in its file: no end written.
+	"$RDMACTL" record -o "$f" -- bash -c \
+		'ibv_rc_pingpong -d rxe0 -p 18618 & s=$!
+		 for _ in $(seq 100); do ss -Htln "sport = :18618" | grep -q . && break; sleep 0.1; done
+		 ibv_rc_pingpong -d rxe0 -p 18618 127.0.0.1; wait $s; sleep 2' >/dev/null 2>&1 &
+	rec=$!
+	for ((i = 0; i < 200; i++)); do
+		grep -q '"event":"verb-refused".*"probe":false' "$f" 2>/dev/null && break
+		sleep 0.1
+	done
+	kill -9 "$rec"
+	wait "$rec" || true
+	run -0 rdmactl -j report "$f"
+	assert_equal "$(jq -r '.[0] | "\(.ended) \(.failures[0].what)"' <<<"$output")" \
+		'false ibv_modify_qp (MODIFY_QP) refused with EINVAL'
+	run -0 rdmactl report "$f"
+	assert_line --partial 'has no end in the record (record was killed, or is still running)'
+	# A full disk: said once, the command's own output and status untouched.
+	mkdir -p "$d"
+	mount -t tmpfs -o size=8k tmpfs "$d"
+	head -c 8192 /dev/zero >"$d/fill" 2>/dev/null || true
+	run --separate-stderr "$RDMACTL" record -o "$d/r.jsonl" -- bash -c 'echo still-ran; exit 3'
+	umount "$d"
+	assert_failure 3
+	assert_output still-ran
+	assert_equal "$(grep -c 'cannot write the record any more (ENOSPC' <<<"$stderr")" 1
 }

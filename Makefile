@@ -132,6 +132,9 @@ build/gen/%.bpf.o: src/kernel/%.bpf.c src/kernel/%.bpf.h
 	$(Q)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Isrc $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH)) \
 		-Wall -Werror -c -o $@ $<
 
+# record's probes read the kernel's types and the uverbs ABI from a header of their own.
+build/gen/record.bpf.o: src/kernel/record_types.bpf.h
+
 build/gen/%.skel.h: build/gen/%.bpf.o
 	$(call msg,GEN,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf >$@.tmp && mv $@.tmp $@

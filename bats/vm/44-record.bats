@@ -107,6 +107,18 @@ rxe0_gid() {
 	[[ $stderr =~ \(qpfail\):\ QP\ [0-9]+\ \(RC\)\ on\ rxe0:\ its\ first\ completion\ in\ error,\ IBV_WC_RNR_RETRY_EXC_ERR ]] ||
 		fail "no RNR completion: $stderr"
 	assert_json_contract record <"$f"
+	# The same, the program gone within a millisecond of the error: its QPs'
+	# owner from the probes' own sight of their making, not from a reading.
+	f=$BATS_TEST_TMPDIR/rnrexit.jsonl
+	run --separate-stderr "$RDMACTL" record -o "$f" -- "$TOP/build/tests/qpfail" rxe0 "$G" rnr-exit
+	assert_failure 1
+	[[ $stderr =~ pid\ [0-9]+\ \(qpfail\):\ QP\ ([0-9]+)\ \(RC\)(\ on\ rxe0)?:\ its\ first\ completion\ in\ error,\ IBV_WC_RNR_RETRY_EXC_ERR ]] ||
+		fail "no RNR completion of a QP gone at once: $stderr"
+	assert_json_contract record <"$f"
+	# Its two QPs as the kernel made them, the failed one among them, with their owner.
+	run jq -rs --argjson q "${BASH_REMATCH[1]}" \
+		'[.[] | select(.event == "qp-made")] | "\(length) \(map(.owner.comm) | unique | join(",")) \(map(.type) | unique | join(",")) \(any(.qpn == $q))"' "$f"
+	assert_output '2 qpfail RC true'
 }
 
 # bats test_tags=kernels

@@ -95,9 +95,12 @@ static void qp_known(struct record_run *r, const struct rdma_qp *q)
 {
 	struct rdma_qp *v;
 
+	/* One the probes saw made has no device yet: the readings give it. */
 	for (size_t i = 0; i < r->nqps; i++)
-		if (r->qps[i].qpn == q->qpn && !strcmp(r->qps[i].dev, q->dev)) {
-			r->qps[i] = *q;
+		if (r->qps[i].qpn == q->qpn &&
+		    (!strcmp(r->qps[i].dev, q->dev) || !*r->qps[i].dev || !*q->dev)) {
+			if (*q->dev || !*r->qps[i].dev)
+				r->qps[i] = *q;
 			return;
 		}
 	v = reallocarray(r->qps, r->nqps + 1, sizeof(*v));
@@ -155,10 +158,29 @@ static void probed(struct record_run *r, const struct record_bpf_rec *b)
 	struct out *o;
 	char t[40];
 
+	/* A QP of the tree made: its owner known now, however soon it is gone. */
+	if (b->kind == RECORD_BPF_QP_MADE) {
+		struct rdma_qp made = { .qpn = b->arg, .type = (uint8_t)b->ret, .pid = b->tgid,
+					.peer = -1 };
+
+		memcpy(made.comm, b->comm, sizeof(b->comm));
+		made.comm[sizeof(b->comm)] = '\0';
+		qp_known(r, &made);
+		o = record_line_begin(r);
+		if (!o)
+			return;
+		record_stamp(r->boot_ns, b->ts_ns, t, sizeof(t));
+		view_record_qp_made(o, t, &made);
+		record_line_end(r, o);
+		return;
+	}
 	if (b->kind == RECORD_BPF_WC) {
 		q = qp_of(r, b->arg);
-		/* A QP made since the last reading: read now, once, only then. */
-		if (!q && r->watching) {
+		/*
+		 * A QP made since the last reading (or known from the probes alone,
+		 * with no device yet): read now, once, only then.
+		 */
+		if ((!q || !*q->dev) && r->watching) {
 			monitor_watch_now(&r->w);
 			q = qp_of(r, b->arg);
 		}

@@ -27,48 +27,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "kernel/record.bpf.h"
-
-struct rlimit {
-	unsigned long rlim_cur;
-} __attribute__((preserve_access_index));
-
-struct signal_struct {
-	struct rlimit rlim[16];
-} __attribute__((preserve_access_index));
-
-/* Two u32 before 6.3, one u64 since: the same 8 bytes, CAP_IPC_LOCK among the first 32 bits. */
-typedef struct {
-	__u64 val;
-} kernel_cap_t;
-
-struct ns_common {
-	unsigned int inum;
-} __attribute__((preserve_access_index));
-
-struct user_namespace {
-	struct ns_common ns;
-} __attribute__((preserve_access_index));
-
-struct cred {
-	kernel_cap_t cap_effective;
-	struct user_namespace *user_ns;
-} __attribute__((preserve_access_index));
-
-struct task_struct {
-	int pid;
-	int tgid;
-	int exit_code;
-	char comm[16];
-	struct signal_struct *signal;
-	const struct cred *cred;
-} __attribute__((preserve_access_index));
-
-#define RLIMIT_MEMLOCK 8
-
-/* rdma_ucm's command numbers (rdma/rdma_user_cm.h): the one whose answer is read. */
-#define UCMA_GET_EVENT 12
-/* struct rdma_ucm_event_resp's first fields: uid, id, event, status. */
-#define UCMA_EVENT_HEAD 20
+#include "kernel/record_types.bpf.h"
 
 /* Records not handed over: no room in the ring. */
 __u64 dropped;
@@ -98,6 +57,9 @@ struct pending {
 	__u32 cmd;		/* rdma_ucm's command number */
 	__u64 buf, in;		/* the request, and a write command's own struct (ioctl's CORE_IN) */
 	__u64 resp;		/* rdma_ucm's GET_EVENT: where its answer goes */
+	__u64 qpn_at;		/* ioctl's QP_CREATE: where the QP's number is written; 0: none */
+	__u32 qp_type;		/* ... and the type asked */
+	__u32 pad;
 };
 
 struct {
@@ -203,6 +165,9 @@ static __always_inline void pend(struct pending *p, __u32 kind, const void *buf,
 	/* rdma_ucm's header and GET_EVENT's response pointer: its answer is read at return. */
 	p->cmd = ~0u;
 	p->resp = 0;
+	p->qpn_at = 0;
+	p->qp_type = 0;
+	p->pad = 0;
 	if (kind == RECORD_BPF_UCMA_WRITE && n >= sizeof(head) &&
 	    !bpf_probe_read_user(head, sizeof(head), buf)) {
 		p->cmd = (__u32)head[0];
@@ -259,7 +224,20 @@ static __always_inline void leave_with(const struct pending *p, long ret, __u64 
 	struct record_bpf_rec *r;
 	int event = ret >= 0 && p->kind == RECORD_BPF_UCMA_WRITE && p->cmd == UCMA_GET_EVENT &&
 		    p->resp;
+	__u32 qpn;
 
+	/* A QP made: its number as the kernel wrote it back, its type as asked. */
+	if (ret == 0 && p->qpn_at) {
+		if (bpf_probe_read_user(&qpn, sizeof(qpn), (const void *)p->qpn_at))
+			return;
+		r = rec_new(RECORD_BPF_QP_MADE, id >> 32, (__u32)id);
+		if (!r)
+			return;
+		r->arg = qpn;
+		r->ret = (__s32)p->qp_type;
+		bpf_ringbuf_submit(r, 0);
+		return;
+	}
 	if (ret >= 0 && !event)
 		return;
 	r = rec_new(event ? RECORD_BPF_UCMA_EVENT : p->kind, id >> 32, (__u32)id);
@@ -308,25 +286,6 @@ int BPF_KRETPROBE(uverbs_write_out, long ret)
 	return 0;
 }
 
-/* struct ib_uverbs_ioctl_hdr and struct ib_uverbs_attr (rdma/rdma_user_ioctl_cmds.h). */
-struct ioctl_hdr {
-	__u16 length, object_id, method_id, num_attrs;
-	__u64 reserved1;
-	__u32 driver_id, reserved2;
-};
-
-struct ioctl_attr {
-	__u16 attr_id, len, flags, attr_data;
-	__u64 data;
-};
-
-/* UVERBS_OBJECT_DEVICE's UVERBS_METHOD_INVOKE_WRITE, and its UVERBS_ATTR_CORE_IN. */
-#define INVOKE_WRITE_OBJECT 0
-#define INVOKE_WRITE_METHOD 0
-#define ATTR_CORE_IN 0
-/* libibverbs puts the command's 2 to 5 attributes first, CORE_IN among them. */
-#define INVOKE_WRITE_ATTRS 5
-
 /*
  * The ioctl at ARG as a pending call into P: its header says its length; a
  * write command it carries points to its own struct (CORE_IN), read too.
@@ -354,6 +313,19 @@ static __always_inline void ioctl_pend(struct pending *p, unsigned long arg)
 		}
 	}
 	pend(p, RECORD_BPF_UVERBS_IOCTL, (const void *)arg, h.length, in, in_n);
+	if (h.object_id != QP_OBJECT || h.method_id != QP_CREATE_METHOD)
+		return;
+	for (int i = 0; i < QP_CREATE_ATTRS; i++) {
+		if (i >= h.num_attrs)
+			break;
+		if (bpf_probe_read_user(&a, sizeof(a), (const char *)arg + sizeof(h) +
+					i * sizeof(a)))
+			break;
+		if (a.attr_id == ATTR_QP_NUM)
+			p->qpn_at = a.data;
+		else if (a.attr_id == ATTR_QP_TYPE)
+			p->qp_type = (__u32)(a.data & 0xff);
+	}
 }
 
 SEC("kprobe/ib_uverbs_ioctl")
@@ -413,7 +385,8 @@ int BPF_PROG(uverbs_ioctl_exit, void *filp, unsigned int cmd, unsigned long arg,
 {
 	struct pending p;
 
-	if (ret >= 0 || !ours())
+	/* A success is read only for a QP made: its header tells, the control path's alone. */
+	if (ret > 0 || !ours())
 		return 0;
 	ioctl_pend(&p, arg);
 	leave_with(&p, ret, bpf_get_current_pid_tgid());
@@ -439,17 +412,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } wc_seen SEC(".maps");
-
-/*
- * struct ib_uverbs_wc's first fields (rdma/ib_user_verbs.h), which rxe
- * fills for a user's CQ: status at the same place as the kernel's ib_wc,
- * the QP number after. A kernel QP's completion reads as another number,
- * which user space knows no QP of.
- */
-struct uwc {
-	__u64 wr_id;
-	__u32 status, opcode, vendor_err, byte_len, ex, qp_num;
-};
 
 /* The completion at CQE, when it is its QP's first in error. */
 static __always_inline void cq_post(const void *cqe)

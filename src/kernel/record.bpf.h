@@ -2,8 +2,8 @@
 /*
  * What record.bpf.c hands user space: a record of the ring buffer for each
  * process of the recorded command's tree made, run anew or ended, each
- * verbs or rdma_cm call of theirs the kernel refused, and each rdma_cm
- * event they were given. Read by record.c. Only <linux/types.h> types:
+ * verbs or rdma_cm call of theirs the kernel refused, each rdma_cm event
+ * they were given, each QP they made, and each QP's first error completion. Read by record.c. Only <linux/types.h> types:
  * both the BPF program and rdmactl include it.
  */
 #ifndef RDMACTL_KERNEL_RECORD_BPF_H
@@ -35,6 +35,12 @@ enum record_bpf_kind {
 	 * completion's first bytes as struct ib_uverbs_wc lays them out.
 	 */
 	RECORD_BPF_WC,
+	/*
+	 * A QP made by the tree through ioctl's QP_CREATE (libibverbs' way where
+	 * the kernel has it, 5.10 to 7.3): arg its number, ret its type
+	 * (IB_QPT_*); known the moment it exists, however soon it is gone.
+	 */
+	RECORD_BPF_QP_MADE,
 };
 
 struct record_bpf_rec {

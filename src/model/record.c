@@ -149,8 +149,10 @@ bool model_record_line(struct model_record *r, const char *text)
 		f = add(r, o);
 		if (f) {
 			f->flush = st == 5;	/* IBV_WC_WR_FLUSH_ERR */
-			snprintf(f->what, sizeof(f->what), "QP %ld (%s) on %s: its first completion "
-				 "in error, %s", qpn, str(o, "type"), str(o, "ifname"),
+			/* A QP the probes saw made, gone before a reading named its device: no "on". */
+			snprintf(f->what, sizeof(f->what), "QP %ld (%s)%s%s: its first completion "
+				 "in error, %s", qpn, str(o, "type"), *str(o, "ifname") ? " on " : "",
+				 str(o, "ifname"),
 				 *str(o, "status") ? str(o, "status") : "a status of no name");
 		}
 	} else if ((!strcmp(ev, "qp-state") || !strcmp(ev, "qp-created") ||

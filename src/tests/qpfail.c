@@ -13,6 +13,8 @@
  *              captures' tests); GID_INDEX is then both devices'
  *   ok         a SEND into a posted receive: both QPs stay in RTS
  *   rnr        a SEND with no receive posted and rnr_retry 0: RNR retry exceeded
+ *   rnr-exit   the same, then it exits at once (its QPs gone within a
+ *              millisecond of the error), as most programs do
  *   dead-peer  the receiving QP destroyed, then a SEND: no completion comes
  *   bad-rkey   an RDMA WRITE with a key the peer never gave: remote access error
  *   wrong-psn  B told to expect PSN 0 where A starts at 0x1000, then a SEND:
@@ -211,7 +213,7 @@ int main(int argc, char **argv)
 
 	mode = argc > 3 ? argv[3] : "";
 	if (argc != 4 + !strcmp(mode, "many")) {
-		fprintf(stderr, "usage: qpfail DEV[,DEV2] GID_INDEX ok|rnr|dead-peer|bad-rkey|"
+		fprintf(stderr, "usage: qpfail DEV[,DEV2] GID_INDEX ok|rnr|rnr-exit|dead-peer|bad-rkey|"
 			"wrong-psn|wrong-gid|memlock|many PAIRS\n");
 		return 2;
 	}
@@ -254,7 +256,7 @@ int main(int argc, char **argv)
 	p.a = make_qp(&p, p.sa);
 	p.b = make_qp(&p, p.sb);
 	connect_qp(&p, p.a, p.b->qp_num, p.sb, (struct conn){
-		.rnr_retry = !strcmp(mode, "rnr") ? 0 : 7,
+		.rnr_retry = !strncmp(mode, "rnr", 3) ? 0 : 7,
 		.sq_psn = !strcmp(mode, "wrong-psn") ? 0x1000 : 0 });
 	connect_qp(&p, p.b, p.a->qp_num, p.sa, (struct conn){
 		.rnr_retry = 7, .gid0 = !strcmp(mode, "wrong-gid") });
@@ -263,9 +265,11 @@ int main(int argc, char **argv)
 		post_recv(&p);
 		post_send(&p, IBV_WR_SEND, 0);
 		poll_for(&p, 2, 10);
-	} else if (!strcmp(mode, "rnr")) {
+	} else if (!strcmp(mode, "rnr") || !strcmp(mode, "rnr-exit")) {
 		post_send(&p, IBV_WR_SEND, 0);
 		poll_for(&p, 1, 10);
+		if (!strcmp(mode, "rnr-exit"))
+			return 1;
 	} else if (!strcmp(mode, "dead-peer") || !strcmp(mode, "wrong-psn") ||
 		   !strcmp(mode, "wrong-gid")) {
 		if (!strcmp(mode, "dead-peer") && ibv_destroy_qp(p.b))

@@ -168,6 +168,18 @@ void view_record_qp_error(struct out *o, const char *time, const struct rdma_qp 
 	out_obj_close(o);
 }
 
+void view_record_qp_made(struct out *o, const char *time, const struct rdma_qp *qp)
+{
+	out_obj_open(o, NULL);
+	out_str(o, "time", "%s", time);
+	out_str(o, "event", " %s", "qp-made");
+	out_u64(o, "qpn", " qpn %" PRIu64, qp->qpn);
+	out_str(o, "type", " %s", model_qp_type_name(qp->type));
+	view_qp_owner(o, "owner", " ", qp);
+	out_nl(o);
+	out_obj_close(o);
+}
+
 void view_record_probed(struct out *o, const char *time, const struct record_bpf_rec *b,
 			const struct diag_probed *d, const struct rdma_qp *qp)
 {

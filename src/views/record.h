@@ -39,6 +39,8 @@ void view_record_cm_event(struct out *o, const char *time, int pid, const char *
 void view_record_qp_error(struct out *o, const char *time, const struct rdma_qp *qp,
 			  unsigned int status, const char *name, unsigned int opcode,
 			  unsigned int vendor_err, const struct diag_record_verdict *v);
+/* A QP of the tree made, as the probes saw it: QP's number, type and owner (no device yet). */
+void view_record_qp_made(struct out *o, const char *time, const struct rdma_qp *qp);
 /*
  * A call refused, an rdma_cm event or a QP's first completion in error, as
  * D reads probe record B: by the three above (a completion's QP is QP).

@@ -77,8 +77,8 @@ with_tcpdump() {
 
 # One run of ib_write_bw (ib_send_lat) through pair $3 (perftest_across, or
 # perftest: two QPs of rxe0) on port $4, under $2 (with_capture,
-# with_tcpdump, or none), its MiB/s (t_min) appended to the caller's
-# variable named $1.
+# with_tcpdump, with_record, or none), its MiB/s (t_min; with $5 5,
+# t_typical) appended to the caller's variable named $1.
 bw_run() {
 	local -n bw_into=$1
 	if [ "$2" = none ]; then
@@ -98,7 +98,7 @@ lat_run() {
 		"$2" "$3" ib_send_lat "$4" -s 2 -n "$lat_iters" -F
 		line=$(perftest_field 0 <"$cap_tmp.out")
 	fi
-	lat_into+=$(awk '{ print $3 }' <<<"$line")$'\n'
+	lat_into+=$(awk -v f="${5:-3}" '{ print $f }' <<<"$line")$'\n'
 }
 
 # Each side of a measure, for in_turn: across the veth (captured, not,

@@ -16,15 +16,16 @@ listening() {
 
 # A perftest pair on rxe0 over the loopback address: the server, then the
 # client. A caller's pt_srv, pt_cli, pt_gid and pt_addr (bash's scope is
-# dynamic) put the ends on other devices, GID index and address.
+# dynamic) put the ends on other devices, GID index and address; its pt_wrap
+# array runs the client under a command (rdmactl record --).
 perftest() {
 	local tool=$1 port=$2
 	shift 2
 	timeout 300 "$tool" -d "${pt_srv:-rxe0}" -x "${pt_gid:-1}" -p "$port" "$@" >/dev/null 2>&1 &
 	local srv=$!
 	listening "$port" || true
-	timeout 300 "$tool" -d "${pt_cli:-rxe0}" -x "${pt_gid:-1}" -p "$port" "$@" \
-		"${pt_addr:-$RXE_VM_ADDR}" 2>/dev/null
+	${pt_wrap[@]+"${pt_wrap[@]}"} timeout 300 "$tool" -d "${pt_cli:-rxe0}" -x "${pt_gid:-1}" \
+		-p "$port" "$@" "${pt_addr:-$RXE_VM_ADDR}" 2>/dev/null
 	wait "$srv" || true
 }
 

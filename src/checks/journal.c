@@ -129,17 +129,18 @@ void check_journal(struct check_ctx *c)
 		since = ((uint64_t)time(NULL) - DEFAULT_SINCE_S) * 1000000ull;
 	err = journal_open(&j, why);
 	if (err) {
-		check_report(c, V_SKIP, err == -ENOPKG ? "apt-get install libsystemd0" : NULL,
-			     "the systemd journal cannot be read (%s): what failed earlier is not "
-			     "known", why);
+		/* A skip has no fix to paste: what would make it run is said in its words. */
+		check_report(c, V_SKIP, NULL, "the systemd journal cannot be read (%s): programs' "
+			     "past errors are not known here%s", why, err == -ENOPKG ?
+			     " (libsystemd0 is not installed)" : "");
 		return;
 	}
 	err = last_start(j, &started);
 	if (err <= 0) {
 		journal_close(j);
-		check_report(c, V_SKIP, "systemctl enable --now rdmactl-monitor.service",
-			     "no rdmactl monitor --journal has written to this host's journal, so "
-			     "what failed before now is not known%s", err < 0 ?
+		check_report(c, V_SKIP, NULL, "no rdmactl monitor --journal has written to this "
+			     "host's journal%s: programs' past errors are not known here ('systemctl "
+			     "enable --now rdmactl-monitor.service' keeps them from now on)", err < 0 ?
 			     " (the journal could not be searched)" : "");
 		return;
 	}
@@ -159,16 +160,19 @@ void check_journal(struct check_ctx *c)
 		if (said++ < NAMED_MAX)
 			named(c, &r, &r.f[i]);
 	}
-	if (said > NAMED_MAX)
-		check_report(c, V_WARN, NULL, "and %zu more processes failed since %s: "
-			     "journalctl MESSAGE_ID=%s --since @%" PRIu64 " lists them",
-			     said - NAMED_MAX, stamp(since, t0, sizeof(t0)), JOURNAL_ID_FAILURE,
-			     since / 1000000);
+	if (said > NAMED_MAX) {
+		char fix[128];
+
+		snprintf(fix, sizeof(fix), "journalctl MESSAGE_ID=%s --since @%" PRIu64,
+			 JOURNAL_ID_FAILURE, since / 1000000);
+		check_report(c, V_WARN, fix, "and %zu more processes failed since %s",
+			     said - NAMED_MAX, stamp(since, t0, sizeof(t0)));
+	}
 	if (!causes) {
 		char t1[40];
 
-		check_report(c, V_PASS, NULL, "no program's RDMA failed since %s, as rdmactl "
-			     "monitor --journal saw it (its last start: %s)",
+		check_report(c, V_PASS, NULL, "no program's RDMA call was refused nor QP in error "
+			     "since %s, as rdmactl monitor --journal saw it (its last start: %s)",
 			     stamp(since, t0, sizeof(t0)), stamp(started, t1, sizeof(t1)));
 	}
 	model_record_free(&r);

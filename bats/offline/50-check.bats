@@ -363,6 +363,12 @@ EOF
 	run --separate-stderr rdmactl check --pid $$ --since -1h
 	assert_failure 2
 	assert_equal "$stderr" "rdmactl: check: --since is for the journal check: not with --pid; try 'rdmactl help check'"
+	# A user who cannot read the system's journal is told that, not that no monitor ran.
+	if [ "$(id -u)" = 0 ]; then
+		run setpriv --reuid=65534 --regid=65534 --clear-groups "$RDMACTL" check --only journal
+		assert_success
+		assert_line --regexp '^SKIP  journal +no rdmactl monitor --journal entry is readable by this user: .* \(run check as root\)$'
+	fi
 	# A fixture has no journal; the check says so rather than pass.
 	run rdmactl --sysfs-root "$TOP/bats/fixtures/two-netdevs" -j check --only journal
 	assert_success

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "checks/checks.h"
 #include "kernel/journal.h"
@@ -138,10 +139,18 @@ void check_journal(struct check_ctx *c)
 	err = last_start(j, &started);
 	if (err <= 0) {
 		journal_close(j);
-		check_report(c, V_SKIP, NULL, "no rdmactl monitor --journal has written to this "
-			     "host's journal%s: programs' past errors are not known here ('systemctl "
-			     "enable --now rdmactl-monitor.service' keeps them from now on)", err < 0 ?
-			     " (the journal could not be searched)" : "");
+		/* journald shows the system's journal only to root and its groups: none is not "none". */
+		if (geteuid())
+			check_report(c, V_SKIP, NULL, "no rdmactl monitor --journal entry is readable "
+				     "by this user: the system's journal is shown to root and the "
+				     "systemd-journal and adm groups only, so programs' past errors are "
+				     "not known here (run check as root)");
+		else
+			check_report(c, V_SKIP, NULL, "no rdmactl monitor --journal has written to "
+				     "this host's journal%s: programs' past errors are not known here "
+				     "('systemctl enable --now rdmactl-monitor.service' keeps them "
+				     "from now on)", err < 0 ? " (the journal could not be searched)" :
+				     "");
 		return;
 	}
 	memset(&r, 0, sizeof(r));

@@ -23,6 +23,13 @@ struct cmd_ctx;
 
 /* The processes whose facts are kept: a command that makes more is followed all the same. */
 #define RECORD_PROCS 1024
+/*
+ * The command's QPs kept after the readings lost them (gone, or made and
+ * gone between two), for a late completion in error to name: the oldest
+ * give way beyond this many, so that record's memory does not grow with
+ * the QPs a command makes (a live QP is in the last reading anyway).
+ */
+#define RECORD_QPS 4096
 
 /* What record knows of a process of the tree. */
 struct record_proc {
@@ -40,7 +47,7 @@ struct record_run {
 	struct record_proc procs[RECORD_PROCS];
 	size_t nprocs;
 	struct rdma_qp *qps;	/* the command's QPs the readings found, as they last found them */
-	size_t nqps;
+	size_t nqps, qp_next;	/* ... and, RECORD_QPS of them kept, the slot the next takes */
 	struct record *probes;	/* NULL: what they would see is said in UNSEEN */
 	struct record_sees sees;
 	char unseen[320];

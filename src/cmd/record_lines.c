@@ -103,6 +103,11 @@ static void qp_known(struct record_run *r, const struct rdma_qp *q)
 				r->qps[i] = *q;
 			return;
 		}
+	if (r->nqps == RECORD_QPS) {
+		r->qps[r->qp_next] = *q;
+		r->qp_next = (r->qp_next + 1) % RECORD_QPS;
+		return;
+	}
 	v = reallocarray(r->qps, r->nqps + 1, sizeof(*v));
 	if (!v)
 		return;

@@ -7,7 +7,7 @@
  * rdmactl would, and prints each completion it polls ("completion STATUS
  * TEXT", libibverbs' words), then "holding PID".
  *
- * Usage: qpfail DEV[,DEV2] GID_INDEX MODE [PAIRS]
+ * Usage: qpfail DEV[,DEV2] GID_INDEX MODE [PAIRS|COUNT]
  *   DEV2       B's device: A on DEV sends to B on DEV2, each device with its
  *              own PD, CQ and MR, so the packets cross DEV's netdev (the
  *              captures' tests); GID_INDEX is then both devices'
@@ -24,6 +24,9 @@
  *              comes (B drops what A sends from an address it was not given)
  *   memlock    4 MiB registered under a 64 KiB locked-memory limit: ENOMEM
  *   many       PAIRS pairs connected to each other, idle: the benchmark's load
+ *   churn      COUNT QPs made (to INIT) and destroyed, one a millisecond, on a
+ *              clock of its own (a late one is made at once); then "made N"
+ *              and it exits 0: the count the record's must equal
  */
 #include <errno.h>
 #include <poll.h>
@@ -212,9 +215,9 @@ int main(int argc, char **argv)
 	char *dev2;
 
 	mode = argc > 3 ? argv[3] : "";
-	if (argc != 4 + !strcmp(mode, "many")) {
+	if (argc != 4 + (!strcmp(mode, "many") || !strcmp(mode, "churn"))) {
 		fprintf(stderr, "usage: qpfail DEV[,DEV2] GID_INDEX ok|rnr|rnr-exit|dead-peer|bad-rkey|"
-			"wrong-psn|wrong-gid|memlock|many PAIRS\n");
+			"wrong-psn|wrong-gid|memlock|many PAIRS|churn COUNT\n");
 		return 2;
 	}
 	p.gid_index = atoi(argv[2]);
@@ -252,6 +255,24 @@ int main(int argc, char **argv)
 			die(dev2);
 		open_side(&p, &p.two, ctx2, NULL);
 		p.sb = &p.two;
+	}
+	if (!strcmp(mode, "churn")) {
+		struct timespec at;
+		int n = atoi(argv[4]), i;
+
+		clock_gettime(CLOCK_MONOTONIC, &at);
+		for (i = 0; i < n; i++) {
+			if (ibv_destroy_qp(make_qp(&p, p.sa)))
+				die("ibv_destroy_qp");
+			at.tv_nsec += 1000000;
+			if (at.tv_nsec >= 1000000000) {
+				at.tv_sec++;
+				at.tv_nsec -= 1000000000;
+			}
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+		}
+		printf("made %d\n", i);
+		return 0;
 	}
 	p.a = make_qp(&p, p.sa);
 	p.b = make_qp(&p, p.sb);

@@ -5,12 +5,15 @@
 # tools/bench.
 
 # "median min max" of the numbers on stdin. A sample a tool printed as inf or
-# nan (perftest does, now and then, under emulation) is left out.
+# nan (perftest does, now and then, under emulation) is left out. Four
+# figures, but a whole number of more (a count, kB) whole: 20000, not 2e+04.
 stats() {
-	sort -g | awk 'NF && $1 ~ /^[0-9.]+$/ { a[++n] = $1 } END { NR = n
+	sort -g | awk 'function f(x) { if (x == int(x) && x >= 10000) return sprintf("%d", x)
+			return sprintf("%.4g", x) }
+		NF && $1 ~ /^[0-9.]+$/ { a[++n] = $1 } END { NR = n
 		if (!NR) { print "nan nan nan"; exit }
 		m = NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
-		printf "%.4g %.4g %.4g\n", m, a[1], a[NR] }'
+		print f(m), f(a[1]), f(a[NR]) }'
 }
 
 # One line of the appendix: the samples, one row's side, on one line.

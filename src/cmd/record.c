@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -217,13 +218,18 @@ static int child_begin(struct record_run *r, char *const argv[], int *status)
 static void say_started(struct record_run *r, char *const argv[])
 {
 	struct out *o = record_line_begin(r);
+	struct utsname u;
 	char t[40];
 
 	if (!o)
 		return;
 	record_stamp(r->boot_ns, 0, t, sizeof(t));
-	view_record_started(o, t, argv, r->child.pid, r->sees.uverbs, r->sees.ucma, r->watching,
-			    *r->unseen ? r->unseen : NULL);
+	if (uname(&u) < 0)
+		snprintf(u.nodename, sizeof(u.nodename), "%s", "");
+	view_record_started(o, t, &(struct view_record_start){
+		.argv = argv, .pid = r->child.pid, .verbs = r->sees.uverbs, .rdma_cm = r->sees.ucma,
+		.qps = r->watching, .why_not = *r->unseen ? r->unseen : NULL, .host = u.nodename,
+		.gids = r->watching ? &r->w.g : NULL });
 	record_line_end(r, o);
 }
 

@@ -30,6 +30,13 @@ struct cmd_ctx;
  * the QPs a command makes (a live QP is in the last reading anyway).
  */
 #define RECORD_QPS 4096
+/* The handles the tree's processes name their QPs by in later calls, to their numbers. */
+#define RECORD_HANDLES 1024
+
+struct record_handle {
+	int pid;		/* 0: the slot is free */
+	uint32_t handle, qpn;
+};
 
 /* What record knows of a process of the tree. */
 struct record_proc {
@@ -48,6 +55,8 @@ struct record_run {
 	size_t nprocs;
 	struct rdma_qp *qps;	/* the command's QPs the readings found, as they last found them */
 	size_t nqps, qp_next;	/* ... and, RECORD_QPS of them kept, the slot the next takes */
+	/* By pid and handle, the last QP made with it: the kernel gives a freed handle again. */
+	struct record_handle handles[RECORD_HANDLES];
 	struct record *probes;	/* NULL: what they would see is said in UNSEEN */
 	struct record_sees sees;
 	char unseen[320];

@@ -15,6 +15,7 @@
 #include "cli/out.h"
 #include "cmd/record.h"
 #include "kernel/errname.h"
+#include "kernel/uverbs.h"
 #include "views/monitor.h"
 #include "views/record.h"
 
@@ -115,6 +116,19 @@ static void qp_known(struct record_run *r, const struct rdma_qp *q)
 	r->qps[r->nqps++] = *q;
 }
 
+static struct record_handle *handle_slot(struct record_run *r, int pid, uint32_t handle)
+{
+	return &r->handles[((uint32_t)pid * 31u + handle) % RECORD_HANDLES];
+}
+
+/* The QP number PID's HANDLE names, as its last qp-made said: -1 when unknown. */
+static long handle_qpn(struct record_run *r, int pid, uint32_t handle)
+{
+	const struct record_handle *h = handle_slot(r, pid, handle);
+
+	return h->pid == pid && h->handle == handle ? (long)h->qpn : -1;
+}
+
 /* The watch's events: the tree's QPs, and the host's devices, ports, GIDs and counters. */
 void record_watched(const struct monitor_event *e, void *arg)
 {
@@ -154,6 +168,41 @@ static const struct rdma_qp *qp_of(struct record_run *r, uint32_t qpn)
 	return NULL;
 }
 
+/*
+ * A QP of the tree made (its owner known now, however soon it is gone, and
+ * the handle its process names it by after) or modified, as a line.
+ */
+static void qp_line(struct record_run *r, const struct record_bpf_rec *b)
+{
+	struct rdma_qp q = { .qpn = b->arg, .type = (uint8_t)b->ret, .pid = b->tgid, .peer = -1 };
+	struct uverbs_call c;
+	uint32_t handle;
+	struct out *o;
+	char t[40];
+
+	memcpy(q.comm, b->comm, sizeof(b->comm));
+	q.comm[sizeof(b->comm)] = '\0';
+	if (b->kind == RECORD_BPF_QP_MADE) {
+		qp_known(r, &q);
+		if (b->len >= sizeof(handle)) {
+			memcpy(&handle, b->req, sizeof(handle));
+			*handle_slot(r, (int)b->tgid, handle) = (struct record_handle){
+				.pid = (int)b->tgid, .handle = handle, .qpn = b->arg };
+		}
+	} else if (!uverbs_decode(UVERBS_VIA_IOCTL, b->req, b->len, &c) || !c.modify_qp) {
+		return;
+	}
+	o = record_line_begin(r);
+	if (!o)
+		return;
+	record_stamp(r->boot_ns, b->ts_ns, t, sizeof(t));
+	if (b->kind == RECORD_BPF_QP_MADE)
+		view_record_qp_made(o, t, &q);
+	else	/* its owner in Q, its number by the handle */
+		view_record_qp_modified(o, t, handle_qpn(r, (int)b->tgid, c.qp_handle), &q, &c);
+	record_line_end(r, o);
+}
+
 /* One record of the probes written as a line (a completion only when its QP is the command's). */
 static void probed(struct record_run *r, const struct record_bpf_rec *b)
 {
@@ -163,20 +212,8 @@ static void probed(struct record_run *r, const struct record_bpf_rec *b)
 	struct out *o;
 	char t[40];
 
-	/* A QP of the tree made: its owner known now, however soon it is gone. */
-	if (b->kind == RECORD_BPF_QP_MADE) {
-		struct rdma_qp made = { .qpn = b->arg, .type = (uint8_t)b->ret, .pid = b->tgid,
-					.peer = -1 };
-
-		memcpy(made.comm, b->comm, sizeof(b->comm));
-		made.comm[sizeof(b->comm)] = '\0';
-		qp_known(r, &made);
-		o = record_line_begin(r);
-		if (!o)
-			return;
-		record_stamp(r->boot_ns, b->ts_ns, t, sizeof(t));
-		view_record_qp_made(o, t, &made);
-		record_line_end(r, o);
+	if (b->kind == RECORD_BPF_QP_MADE || b->kind == RECORD_BPF_QP_MODIFIED) {
+		qp_line(r, b);
 		return;
 	}
 	if (b->kind == RECORD_BPF_WC) {

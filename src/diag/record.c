@@ -13,12 +13,6 @@
 #include "model/gid.h"
 #include "model/gidrule.h"
 
-/* ibv_qp_attr_mask's bits and ibv_qp_state's RTR (infiniband/verbs.h, the uapi's numbers). */
-#define QP_STATE (1u << 0)
-#define QP_AV (1u << 7)
-#define QP_PATH_MTU (1u << 8)
-#define QPS_RTR 2
-
 /* The catalogue's entry for the errno or event VALUE of KIND; NULL when it has none. */
 static const struct diag_failure *catalogue(enum diag_failure_kind kind, int value)
 {
@@ -92,7 +86,7 @@ static bool rtr(const struct uverbs_call *c, int err, const struct model *m,
 	if (p && *p->netdev)
 		best = model_port_ipv4_gid_index(p, p->netdev);
 	model_gid_addr(c->dgid, dgid, sizeof(dgid));
-	if ((c->attr_mask & QP_AV) && !c->is_global) {
+	if ((c->attr_mask & UVERBS_QP_AV) && !c->is_global) {
 		v->sure = true;
 		snprintf(v->cause, sizeof(v->cause), "its address vector has no GRH (is_global 0): "
 			 "RoCE addresses the peer by GID, so RTR needs one, with a source GID index");
@@ -107,7 +101,7 @@ static bool rtr(const struct uverbs_call *c, int err, const struct model *m,
 				 "perftest -x N): 'rdmactl gids' names the one to use");
 		return true;
 	}
-	if ((c->attr_mask & QP_AV) && c->is_global && model_gid_is_zero(c->dgid)) {
+	if ((c->attr_mask & UVERBS_QP_AV) && c->is_global && model_gid_is_zero(c->dgid)) {
 		v->sure = true;
 		snprintf(v->cause, sizeof(v->cause), "the destination GID is :: (the peer's GID was "
 			 "never exchanged: the peer ran without a GID index)");
@@ -118,7 +112,7 @@ static bool rtr(const struct uverbs_call *c, int err, const struct model *m,
 			 "'rdmactl gids' names it");
 		return true;
 	}
-	if ((c->attr_mask & QP_AV) && c->is_global && p &&
+	if ((c->attr_mask & UVERBS_QP_AV) && c->is_global && p &&
 	    !model_gidrule(dev, p, c->sgid_index, "the source GID index", true, why,
 			    sizeof(why))) {
 		v->sure = true;
@@ -134,7 +128,7 @@ static bool rtr(const struct uverbs_call *c, int err, const struct model *m,
 		return true;
 	}
 	src = p ? model_gidrule_slot(p, c->sgid_index) : NULL;
-	if ((c->attr_mask & QP_AV) && c->is_global && src && model_gid_is_link_local(src->raw) &&
+	if ((c->attr_mask & UVERBS_QP_AV) && c->is_global && src && model_gid_is_link_local(src->raw) &&
 	    !model_gid_is_link_local(c->dgid)) {
 		v->sure = true;
 		snprintf(v->cause, sizeof(v->cause), "source GID index %u is %s's link-local fe80:: "
@@ -146,7 +140,7 @@ static bool rtr(const struct uverbs_call *c, int err, const struct model *m,
 			snprintf(v->fix, sizeof(v->fix), "-g %" PRId64 " on both sides", best);
 		return true;
 	}
-	if ((c->attr_mask & QP_PATH_MTU) && p && p->active_mtu > 0 && c->path_mtu <= 5 &&
+	if ((c->attr_mask & UVERBS_QP_PATH_MTU) && p && p->active_mtu > 0 && c->path_mtu <= 5 &&
 	    (128 << c->path_mtu) > p->active_mtu) {
 		v->sure = true;
 		snprintf(v->cause, sizeof(v->cause), "the path MTU asked, %s, is above %s port "
@@ -184,8 +178,8 @@ void diag_record_refused(const struct uverbs_call *c, int err, const struct mode
 			 const struct diag_record_proc *p, struct diag_record_verdict *v)
 {
 	memset(v, 0, sizeof(*v));
-	if (c->modify_qp && (err == -EINVAL || err == -ENODATA) && (c->attr_mask & QP_STATE) &&
-	    c->qp_state == QPS_RTR && rtr(c, err, m, v))
+	if (c->modify_qp && (err == -EINVAL || err == -ENODATA) && (c->attr_mask & UVERBS_QP_STATE) &&
+	    c->qp_state == UVERBS_QPS_RTR && rtr(c, err, m, v))
 		return;
 	if (c->reg_mr && err == -ENOMEM && memlock(c, p, v))
 		return;

@@ -54,10 +54,11 @@ struct {
 struct pending {
 	__u32 kind;
 	__u32 len, in_len;
-	__u32 cmd;		/* rdma_ucm's command number */
+	__u32 cmd;		/* rdma_ucm's command number; the write command ioctl carries */
 	__u64 buf, in;		/* the request, and a write command's own struct (ioctl's CORE_IN) */
 	__u64 resp;		/* rdma_ucm's GET_EVENT: where its answer goes */
 	__u64 qpn_at;		/* ioctl's QP_CREATE: where the QP's number is written; 0: none */
+	__u64 handle_at;	/* ... and its handle, the process's name for it in later calls */
 	__u32 qp_type;		/* ... and the type asked */
 	__u32 pad;
 };
@@ -166,6 +167,7 @@ static __always_inline void pend(struct pending *p, __u32 kind, const void *buf,
 	p->cmd = ~0u;
 	p->resp = 0;
 	p->qpn_at = 0;
+	p->handle_at = 0;
 	p->qp_type = 0;
 	p->pad = 0;
 	if (kind == RECORD_BPF_UCMA_WRITE && n >= sizeof(head) &&
@@ -226,7 +228,7 @@ static __always_inline void leave_with(const struct pending *p, long ret, __u64 
 		    p->resp;
 	__u32 qpn;
 
-	/* A QP made: its number as the kernel wrote it back, its type as asked. */
+	/* A QP made: its number and handle as the kernel wrote them back, its type as asked. */
 	if (ret == 0 && p->qpn_at) {
 		if (bpf_probe_read_user(&qpn, sizeof(qpn), (const void *)p->qpn_at))
 			return;
@@ -235,6 +237,19 @@ static __always_inline void leave_with(const struct pending *p, long ret, __u64 
 			return;
 		r->arg = qpn;
 		r->ret = (__s32)p->qp_type;
+		if (p->handle_at && !bpf_probe_read_user(r->req, sizeof(__u32),
+							 (const void *)p->handle_at))
+			r->len = sizeof(__u32);
+		bpf_ringbuf_submit(r, 0);
+		return;
+	}
+	/* A QP of the tree moved, or given its peer: the request, as a refused one's. */
+	if (ret == 0 && !host_wide && p->kind == RECORD_BPF_UVERBS_IOCTL &&
+	    p->cmd != ~0u && (p->cmd & WRITE_CMD_MASK) == WRITE_MODIFY_QP) {
+		r = rec_new(RECORD_BPF_QP_MODIFIED, id >> 32, (__u32)id);
+		if (!r)
+			return;
+		request(p, r);
 		bpf_ringbuf_submit(r, 0);
 		return;
 	}
@@ -296,6 +311,7 @@ static __always_inline void ioctl_pend(struct pending *p, unsigned long arg)
 	struct ioctl_attr a;
 	const void *in = NULL;
 	__u64 in_n = 0;
+	__u32 cmd = ~0u;
 
 	bpf_probe_read_user(&h, sizeof(h), (const void *)arg);
 	if (h.object_id == INVOKE_WRITE_OBJECT && h.method_id == INVOKE_WRITE_METHOD) {
@@ -308,11 +324,13 @@ static __always_inline void ioctl_pend(struct pending *p, unsigned long arg)
 			if (a.attr_id == ATTR_CORE_IN) {
 				in = (const void *)a.data;
 				in_n = a.len;
-				break;
+			} else if (a.attr_id == ATTR_WRITE_CMD) {
+				cmd = (__u32)a.data;
 			}
 		}
 	}
 	pend(p, RECORD_BPF_UVERBS_IOCTL, (const void *)arg, h.length, in, in_n);
+	p->cmd = cmd;
 	if (h.object_id != QP_OBJECT || h.method_id != QP_CREATE_METHOD)
 		return;
 	for (int i = 0; i < QP_CREATE_ATTRS; i++) {
@@ -323,6 +341,9 @@ static __always_inline void ioctl_pend(struct pending *p, unsigned long arg)
 			break;
 		if (a.attr_id == ATTR_QP_NUM)
 			p->qpn_at = a.data;
+		else if (a.attr_id == ATTR_QP_HANDLE)
+			p->handle_at = arg + sizeof(h) + i * sizeof(a) +
+				       __builtin_offsetof(struct ioctl_attr, data);
 		else if (a.attr_id == ATTR_QP_TYPE)
 			p->qp_type = (__u32)(a.data & 0xff);
 	}

@@ -38,9 +38,18 @@ enum record_bpf_kind {
 	/*
 	 * A QP made by the tree through ioctl's QP_CREATE (libibverbs' way where
 	 * the kernel has it, 5.10 to 7.3): arg its number, ret its type
-	 * (IB_QPT_*); known the moment it exists, however soon it is gone.
+	 * (IB_QPT_*); req its handle (a __u32, len 4) when read: the process's
+	 * name for the QP in later calls; known the moment it exists, however
+	 * soon it is gone.
 	 */
 	RECORD_BPF_QP_MADE,
+	/*
+	 * A QP of the tree modified (ibv_modify_qp through ioctl's INVOKE_WRITE,
+	 * libibverbs' way where the kernel has it): req as a refused ioctl's,
+	 * its struct ib_uverbs_modify_qp at RECORD_REQ_CORE_IN: the state
+	 * asked, and at RTR the destination QP number and GID its connect gave.
+	 */
+	RECORD_BPF_QP_MODIFIED,
 };
 
 struct record_bpf_rec {

@@ -70,15 +70,23 @@ struct ioctl_attr {
 #define INVOKE_WRITE_OBJECT 0
 #define INVOKE_WRITE_METHOD 0
 #define ATTR_CORE_IN 0
+/* ... and its UVERBS_ATTR_WRITE_CMD (a value inline): IB_USER_VERBS_CMD_MODIFY_QP's
+ * number, alone or with IB_USER_VERBS_CMD_FLAG_EXTENDED (the _EX_ one) above the mask. */
+#define ATTR_WRITE_CMD 2
+#define WRITE_CMD_MASK 0xff
+#define WRITE_MODIFY_QP 26
 /* libibverbs puts the command's 2 to 5 attributes first, CORE_IN among them. */
 #define INVOKE_WRITE_ATTRS 5
 /*
  * UVERBS_OBJECT_QP's UVERBS_METHOD_QP_CREATE (rdma/ib_user_ioctl_cmds.h),
- * its UVERBS_ATTR_CREATE_QP_TYPE (a value inline) and _RESP_QP_NUM (where
- * the kernel writes the number); it has at most 16 attributes.
+ * its UVERBS_ATTR_CREATE_QP_TYPE (a value inline), _RESP_QP_NUM (where
+ * the kernel writes the number) and _HANDLE (a new object: the kernel
+ * writes its handle back into the attribute's own data); it has at most
+ * 16 attributes.
  */
 #define QP_OBJECT 4
 #define QP_CREATE_METHOD 0
+#define ATTR_QP_HANDLE 0
 #define ATTR_QP_TYPE 9
 #define ATTR_QP_NUM 14
 #define QP_CREATE_ATTRS 16

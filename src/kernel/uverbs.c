@@ -93,6 +93,7 @@ static void take(void *dst, size_t size, const uint8_t *req, size_t len, size_t 
 static void modify_qp(struct uverbs_call *c, const struct ib_uverbs_modify_qp *m)
 {
 	c->modify_qp = true;
+	c->qp_handle = m->qp_handle;
 	c->attr_mask = m->attr_mask;
 	c->qp_state = m->qp_state;
 	c->path_mtu = m->path_mtu;

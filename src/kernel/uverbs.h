@@ -24,6 +24,7 @@ struct uverbs_call {
 	char cmd[48];
 	/* ibv_modify_qp's */
 	bool modify_qp;
+	uint32_t qp_handle;	/* the process's name for the QP (record's qp-made has it) */
 	uint32_t attr_mask;	/* IBV_QP_* */
 	uint8_t qp_state;	/* the state asked for (IBV_QPS_*), when attr_mask has IBV_QP_STATE */
 	uint8_t path_mtu;	/* IBV_MTU_* when attr_mask has IBV_QP_PATH_MTU */
@@ -50,6 +51,13 @@ struct uverbs_call {
  * RECORD_REQ_CORE_IN.
  */
 #define UVERBS_CORE_IN_AT 64
+
+/* ibv_qp_attr_mask's bits and ibv_qp_state's RTR (infiniband/verbs.h, the uapi's numbers). */
+#define UVERBS_QP_STATE (1u << 0)
+#define UVERBS_QP_AV (1u << 7)
+#define UVERBS_QP_PATH_MTU (1u << 8)
+#define UVERBS_QP_DEST_QPN (1u << 20)
+#define UVERBS_QPS_RTR 2
 
 /* LEN bytes of a request passed VIA, decoded into C: false when too short to name its verb. */
 bool uverbs_decode(enum uverbs_via via, const uint8_t *req, size_t len, struct uverbs_call *c);

@@ -14,23 +14,42 @@
 #include "views/qp.h"
 #include "views/record.h"
 
-void view_record_started(struct out *o, const char *time, char *const argv[], int pid,
-			 bool verbs, bool rdma_cm, bool qps, const char *why_not)
+void view_record_started(struct out *o, const char *time, const struct view_record_start *s)
 {
 	out_obj_open(o, NULL);
 	out_str(o, "time", "%s", time);
 	out_str(o, "event", " %s", "record-started");
 	out_arr_open(o, "command");
-	for (size_t i = 0; argv[i]; i++)
-		out_str(o, NULL, " %s", argv[i]);
+	for (size_t i = 0; s->argv[i]; i++)
+		out_str(o, NULL, " %s", s->argv[i]);
 	out_arr_close(o);
-	out_s64(o, "pid", " pid %" PRId64, pid);
+	out_s64(o, "pid", " pid %" PRId64, s->pid);
+	out_str(o, "host", " on %s", s->host);
 	out_obj_open(o, "sees");
-	out_bool(o, "verbs", NULL, verbs);
-	out_bool(o, "rdma_cm", NULL, rdma_cm);
-	out_bool(o, "qps", NULL, qps);
+	out_bool(o, "verbs", NULL, s->verbs);
+	out_bool(o, "rdma_cm", NULL, s->rdma_cm);
+	out_bool(o, "qps", NULL, s->qps);
 	out_obj_close(o);
-	out_str(o, "unseen", why_not ? "; not seen: %s" : NULL, why_not);
+	if (s->gids) {
+		out_arr_open(o, "gids");
+		for (size_t d = 0; d < s->gids->n; d++)
+			for (size_t k = 0; k < s->gids->devs[d].nports; k++) {
+				const struct port *p = &s->gids->devs[d].ports[k];
+
+				for (size_t i = 0; i < p->ngids; i++) {
+					char gid[64];
+
+					if (p->gids[i].empty)
+						continue;
+					model_gid_to_sysfs(p->gids[i].raw, gid);
+					out_str(o, NULL, NULL, gid);
+				}
+			}
+		out_arr_close(o);
+	} else {
+		out_str(o, "gids", NULL, NULL);
+	}
+	out_str(o, "unseen", s->why_not ? "; not seen: %s" : NULL, s->why_not);
 	out_nl(o);
 	out_obj_close(o);
 }
@@ -164,6 +183,38 @@ void view_record_qp_error(struct out *o, const char *time, const struct rdma_qp 
 	out_u64(o, "vendor_err", NULL, vendor_err);
 	if (*v->cause)
 		verdict(o, v);
+	out_nl(o);
+	out_obj_close(o);
+}
+
+void view_record_qp_modified(struct out *o, const char *time, long qpn, const struct rdma_qp *owner,
+			     const struct uverbs_call *c)
+{
+	out_obj_open(o, NULL);
+	out_str(o, "time", "%s", time);
+	out_str(o, "event", " %s", "qp-modified");
+	if (qpn >= 0)
+		out_u64(o, "qpn", " qpn %" PRIu64, (uint64_t)qpn);
+	else
+		out_str(o, "qpn", " qpn %s", NULL);
+	out_u64(o, "handle", NULL, c->qp_handle);
+	view_qp_owner(o, "owner", " ", owner);
+	out_str(o, "state", " to %s", (c->attr_mask & UVERBS_QP_STATE) ?
+		uverbs_qp_state_name(c->qp_state) : NULL);
+	if (c->attr_mask & UVERBS_QP_DEST_QPN)
+		out_u64(o, "dest_qpn", ", its peer QP %" PRIu64, c->dest_qp_num);
+	else
+		out_str(o, "dest_qpn", NULL, NULL);
+	if ((c->attr_mask & UVERBS_QP_AV) && c->is_global) {
+		char gid[64];
+
+		model_gid_to_sysfs(c->dgid, gid);
+		out_str(o, "dgid", " at GID %s", gid);
+		out_u64(o, "sgid_index", " from GID index %" PRIu64, c->sgid_index);
+	} else {
+		out_str(o, "dgid", NULL, NULL);
+		out_str(o, "sgid_index", NULL, NULL);
+	}
 	out_nl(o);
 	out_obj_close(o);
 }

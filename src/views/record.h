@@ -17,9 +17,21 @@
 
 struct out;
 
-/* The first line: the command, its process, what record sees and what not (WHY_NOT, or NULL). */
-void view_record_started(struct out *o, const char *time, char *const argv[], int pid,
-			 bool verbs, bool rdma_cm, bool qps, const char *why_not);
+/* What the first line says. */
+struct view_record_start {
+	char *const *argv;	/* the command */
+	int pid;		/* its process */
+	bool verbs, rdma_cm, qps;	/* what record sees */
+	const char *why_not;	/* what not, or NULL */
+	const char *host;	/* the host's name (uname's nodename) */
+	const struct model *gids;	/* the host's GIDs when it began, NULL: unread */
+};
+
+/*
+ * The first line: the command, its process, what record sees; the host and
+ * its GIDs, by which report names a QP's peer in another host's record.
+ */
+void view_record_started(struct out *o, const char *time, const struct view_record_start *s);
 /* A process of the tree: "process-started" (PPID), "process-exec", "process-exited" (STATUS). */
 void view_record_process(struct out *o, const char *time, const char *event, int pid,
 			 const char *comm, int ppid, int status);
@@ -41,6 +53,13 @@ void view_record_qp_error(struct out *o, const char *time, const struct rdma_qp 
 			  unsigned int vendor_err, const struct diag_record_verdict *v);
 /* A QP of the tree made, as the probes saw it: QP's number, type and owner (no device yet). */
 void view_record_qp_made(struct out *o, const char *time, const struct rdma_qp *qp);
+/*
+ * A QP of the command modified: QPN (-1: made before its handle was seen),
+ * the state asked, and at RTR the peer its connect gave (its QP number, the
+ * GID it is at, and the source GID index): what pairs it with its peer.
+ */
+void view_record_qp_modified(struct out *o, const char *time, long qpn, const struct rdma_qp *owner,
+			     const struct uverbs_call *c);
 /*
  * A call refused, an rdma_cm event or a QP's first completion in error, as
  * D reads probe record B: by the three above (a completion's QP is QP).

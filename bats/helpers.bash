@@ -454,3 +454,12 @@ same_as_tcpdump() {
 		"only in rdmactl's: $(LC_ALL=C comm -23 <(echo "$mine") <(echo "$theirs") | head -3);" \
 		"only in tcpdump's: $(LC_ALL=C comm -13 <(echo "$mine") <(echo "$theirs") | head -3)"
 }
+
+# With RDMACTL_RECORD_KEEP set, record's file $1 said on a "# keep-record"
+# line under the name $2 (the kernel series before it), in base64:
+# tools/capture-records keeps it in bats/fixtures/records.
+keep_record() {
+	if [ -n "${RDMACTL_RECORD_KEEP:-}" ]; then
+		echo "# keep-record $(uname -r | cut -d. -f1,2)-$2.jsonl $(base64 -w0 <"$1")" >&3
+	fi
+}

@@ -44,8 +44,33 @@ setup() {
 	assert_equal "$(jq -r '[.[] | .status] | join(",")' <<<"$output")" '1,1,1,255,0'
 }
 
+@test "report: two hosts' records read together name the peer of a failed QP, and which end went first" {
+	local c=$R/6.1-two-hosts-client.jsonl s=$R/6.1-two-hosts-server.jsonl o
+	# The client alone: its QP's failure, no peer (the server's QP is in no file given).
+	run -0 rdmactl report "$c"
+	assert_line --regexp '^FAIL  [0-9T:.-]+Z  pid [0-9]+ \(ib_write_bw\): QP [0-9]+ \(RC\) on rxe0 resends with no answer$'
+	refute_output --partial 'peer:'
+	# With the server's: the peer QP its connect named, on the other host, killed first.
+	for o in "$c $s" "$s $c"; do
+		# shellcheck disable=SC2086 # two files
+		run -0 rdmactl report $o
+		assert_line --regexp "^      peer: QP [0-9]+ of pid [0-9]+ \(ib_write_bw\) on rxe-vm2 in $s: its process was killed by signal 9 first, at [0-9T:.-]+Z\$"
+	done
+	run -0 rdmactl -j report "$c" "$s"
+	assert_json_contract report <<<"$output"
+	assert_equal "$(jq -r --slurpfile s "$s" '.[0].failures[0].peer | "\(.qpn == ([$s[] |
+		select(.event == "qp-made")][0].qpn)) \(.host) \(.first) \(.failed) \(.ended_at < ($s | map(select(.event
+		== "record-ended"))[0].time | . + "~"))"' <<<"$output")" "true rxe-vm2 true null true"
+	assert_equal "$(jq -r '.[1].failures | length' <<<"$output")" 0
+	# A server's record from another host (not the GID the client connected to): no peer.
+	jq -c 'if .event == "record-started" then .gids = ["fe80:0000:0000:0000:0000:0000:0000:0001"]
+		else . end' "$s" >"$BATS_TEST_TMPDIR/elsewhere.jsonl"
+	run -0 rdmactl report "$c" "$BATS_TEST_TMPDIR/elsewhere.jsonl"
+	refute_output --partial 'peer:'
+}
+
 @test "report: JUnit for a CI job's report, as CI reads it; annotations under GitHub Actions alone" {
-	run -0 rdmactl report --format junit "$R"/6.1-*.jsonl
+	run -0 rdmactl report --format junit "$R"/6.1-{linklocal,memlock,nogid,reject,rnr}.jsonl
 	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/j.xml"
 	run -0 junit_read "$BATS_TEST_TMPDIR/j.xml"
 	assert_equal "${lines[0]}" '5 5 0'

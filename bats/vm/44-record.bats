@@ -10,13 +10,6 @@
 
 load rxe0
 
-# record's file $1 kept under the name $2 (the kernel series before it).
-keep_record() {
-	if [ -n "${RDMACTL_RECORD_KEEP:-}" ]; then
-		echo "# keep-record $(uname -r | cut -d. -f1,2)-$2.jsonl $(base64 -w0 <"$1")" >&3
-	fi
-}
-
 # The recommended GID index of rxe0 into G.
 rxe0_gid() {
 	G=$(rdmactl -j gids rxe0 | jq -r 'first(.[] | select(.recommended)) | .index')

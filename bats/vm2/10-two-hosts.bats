@@ -259,6 +259,45 @@ setup() {
 	assert_equal "$(jq -r 'select(.event == "qp-resending") | "\(.qpn) \(.owner.pid) \(.certainty)"' "$mon")" "$q $cli likely"
 }
 
+@test "record: both ends of perftest recorded on their hosts, the server killed: report of the two names it first" {
+	local d=$BATS_TEST_TMPDIR st
+	# The other guest's record comes here once its server is killed (bats/vm2/peer).
+	timeout 120 busybox nc -l -p 18605 </dev/null >"$d/server.jsonl" &
+	bg=($!)
+	# Writes without pause: once the server is gone, rxe resends the next unanswered
+	# for as long as the client runs (it never fails the QP): --timeout ends it.
+	rdmactl record --timeout 12 -o "$d/client.jsonl" -- ib_write_bw -d rxe0 -x 1 -p 18521 -D 60 "$P" \
+		>"$d/out" 2>"$d/err" &
+	bg+=($!)
+	# Connected and writing: its QP moved to RTS, as the record says.
+	for _ in $(seq 100); do
+		grep -q '"state":"RTS"' "$d/client.jsonl" 2>/dev/null && break
+		sleep 0.2
+	done
+	sleep 1
+	: >"/dev/tcp/$P/18604"
+	st=0
+	wait "${bg[1]}" || st=$?
+	wait "${bg[0]}"
+	keep_record "$d/client.jsonl" two-hosts-client
+	keep_record "$d/server.jsonl" two-hosts-server
+	# The client's own report, at its end: its QP's failure (its peer is not in its record).
+	[ "$st" -eq 124 ] || fail "record --timeout did not end the client (exit $st): $(cat "$d/err")"
+	grep -q 'resends with no answer' "$d/err" || fail "no QP resending: $(cat "$d/err")"
+	run rdmactl report "$d/server.jsonl"
+	assert_success
+	assert_line --regexp "^$d/server.jsonl: ib_write_bw -d rxe0 -x 1 -p 18521 -D 60 was killed by signal 9"
+	# Read together: the client's QP's peer is the server's, on the other host, killed first.
+	run rdmactl report "$d/client.jsonl" "$d/server.jsonl"
+	assert_success
+	assert_line --regexp "^FAIL  .*pid [0-9]+ \(ib_write_bw\): QP [0-9]+ \(RC\) on rxe0 resends with no answer$"
+	assert_line --regexp "^      peer: QP [0-9]+ of pid [0-9]+ \(ib_write_bw\) on [^ ]+ in $d/server.jsonl: its process was killed by signal 9 first, at 20[0-9-]+T[0-9:.]+Z$"
+	run rdmactl -j report "$d/client.jsonl" "$d/server.jsonl"
+	run jq -r --slurpfile s "$d/server.jsonl" '[.[0].failures[] | select(.peer != null)][0].peer |
+		"\(.first) \(.ended) \(.qpn == ([$s[] | select(.event == "qp-made")][0].qpn))"' <<<"$output"
+	assert_output "true was killed by signal 9 true"
+}
+
 @test "explain: perftest given GID index 0 against the other guest's server on 1, put through explain -" {
 	command -v ib_write_bw >/dev/null || skip "no perftest in this userland"
 	# Host 2's ib_write_bw serves on its RoCE v2 IPv4 GID, index 1 (bats/vm2/peer).

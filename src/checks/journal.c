@@ -84,7 +84,7 @@ static long failures(struct journal *j, uint64_t since, struct model_record *r)
 static void named(struct check_ctx *c, const struct model_record *r,
 		  const struct model_record_failure *f)
 {
-	char who[96], fix[320], why[700], more[48];
+	char who[96], fix[512], why[700], more[48];
 	size_t after = 0;
 
 	for (size_t i = 0; i < r->n; i++)

@@ -41,6 +41,15 @@ static int read_one(const char *path, struct model_record *r)
 	return 0;
 }
 
+/* REC's report into O; under GitHub Actions, each failure the run's annotation too. */
+static void report_one(const struct model_record *rec, struct out *o)
+{
+	view_record_report(o, rec);
+	/* Annotations go to stdout, as the runner reads them. */
+	if (!out_is_json(o) && github_actions())
+		view_record_annotations(stdout, rec);
+}
+
 int cmd_report_file(const char *path, struct out *o)
 {
 	struct model_record rec;
@@ -48,10 +57,9 @@ int cmd_report_file(const char *path, struct out *o)
 
 	if (err)
 		return err;
-	view_record_report(o, &rec);
-	/* Under GitHub Actions, each failure is the run's annotation too (stdout, as the runner reads them). */
-	if (!out_is_json(o) && github_actions())
-		view_record_annotations(stdout, &rec);
+	/* Both ends of a QP on this host are in the one record. */
+	model_record_pair(&rec, 1);
+	report_one(&rec, o);
 	model_record_free(&rec);
 	return 0;
 }
@@ -64,28 +72,31 @@ int cmd_report(struct cmd_ctx *ctx, const struct cli_args *a)
 
 	if (junit < 0)
 		return junit;
-	if (!junit) {
-		view_record_reports_begin(ctx->out);
-		for (int i = 0; i < a->argc; i++) {
-			int e = cmd_report_file(a->argv[i], ctx->out);
-
-			if (e && !err)
-				err = e;
-		}
-		view_record_reports_end(ctx->out);
-		return err;
-	}
-	/* JUnit: every file read first, one report of them all, or none. */
+	/*
+	 * Every file read first: a QP's peer may be in any of them (the hosts
+	 * of one job). A file that cannot be read is said, and the others
+	 * reported all the same, but JUnit's one report is of all or none.
+	 */
 	recs = calloc((size_t)a->argc, sizeof(*recs));
 	if (!recs)
 		return -ENOMEM;
-	for (int i = 0; i < a->argc && !err; i++) {
-		err = read_one(a->argv[i], &recs[i]);
-		if (!err)
+	for (int i = 0; i < a->argc && (!err || !junit); i++) {
+		int e = read_one(a->argv[i], &recs[n]);
+
+		if (!e)
 			n++;
+		else if (!err)
+			err = e;
 	}
-	if (!err)
+	model_record_pair(recs, n);
+	if (!junit) {
+		view_record_reports_begin(ctx->out);
+		for (size_t i = 0; i < n; i++)
+			report_one(&recs[i], ctx->out);
+		view_record_reports_end(ctx->out);
+	} else if (!err) {
 		err = cmd_junit_written("report", view_record_junit(stdout, recs, n));
+	}
 	for (size_t i = 0; i < n; i++)
 		model_record_free(&recs[i]);
 	free(recs);

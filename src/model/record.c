@@ -69,27 +69,122 @@ static void shell_word(char *buf, size_t len, const char *w)
 	buf[n] = '\0';
 }
 
+/*
+ * Room for one more of N things of SIZE at *V, grown by doubling (16 first):
+ * false without memory. A record of many QPs is read in linear time.
+ */
+static bool room(void *v, size_t n, size_t size)
+{
+	void **p = v, *w;
+
+	if (n && (n < 16 || (n & (n - 1))))
+		return true;
+	w = reallocarray(*p, n ? n * 2 : 16, size);
+	if (!w)
+		return false;
+	*p = w;
+	return true;
+}
+
+struct model_record_qp *model_record_qp_of(const struct model_record *r, long qpn, long pid)
+{
+	for (size_t i = r->nqps; i-- > 0;)
+		if (r->qps[i].qpn == qpn && (pid < 0 || r->qps[i].pid == pid))
+			return &r->qps[i];
+	return NULL;
+}
+
+/* O's owner (or its own pid and comm) into PID and COMM. */
+static void owner_of(struct json_object *o, long *pid, char *comm, size_t len)
+{
+	struct json_object *owner;
+
+	*pid = -1;
+	if (json_object_object_get_ex(o, "owner", &owner)) {
+		num(owner, "pid", pid);
+		snprintf(comm, len, "%s", str(owner, "comm"));
+	} else {
+		num(o, "pid", pid);
+		snprintf(comm, len, "%s", str(o, "comm"));
+	}
+}
+
+/* A QP made (qp-made) or given its peer (qp-modified), kept for model_record_pair. */
+static void qp_line(struct model_record *r, struct json_object *o, bool made)
+{
+	struct model_record_qp q = { .dest_qpn = -1 }, *k;
+
+	if (!num(o, "qpn", &q.qpn))
+		return;
+	owner_of(o, &q.pid, q.comm, sizeof(q.comm));
+	k = made ? NULL : model_record_qp_of(r, q.qpn, q.pid);
+	if (!k) {
+		if (!room(&r->qps, r->nqps, sizeof(*r->qps)))
+			return;
+		k = &r->qps[r->nqps++];
+		*k = q;
+	}
+	if (!made && num(o, "dest_qpn", &q.dest_qpn)) {
+		k->dest_qpn = q.dest_qpn;
+		snprintf(k->dgid, sizeof(k->dgid), "%s", str(o, "dgid"));
+	}
+}
+
+/* The host's name and GIDs of record-started. */
+static void host_of(struct model_record *r, struct json_object *o)
+{
+	struct json_object *v;
+	size_t n;
+
+	snprintf(r->host, sizeof(r->host), "%s", str(o, "host"));
+	if (!json_object_object_get_ex(o, "gids", &v) || !json_object_is_type(v, json_type_array))
+		return;
+	n = json_object_array_length(v);
+	free(r->gids);
+	r->ngids = 0;
+	r->gids = calloc(n ? n : 1, sizeof(*r->gids));
+	for (size_t i = 0; r->gids && i < n; i++) {
+		struct json_object *w = json_object_array_get_idx(v, i);
+
+		if (json_object_is_type(w, json_type_string))
+			snprintf(r->gids[r->ngids++], sizeof(*r->gids), "%s",
+				 json_object_get_string(w));
+	}
+}
+
+/* A process of the tree ended (process-exited), kept for its QPs' peers. */
+static void exit_line(struct model_record *r, struct json_object *o)
+{
+	struct model_record_exit *e;
+	long n;
+
+	if (!room(&r->exits, r->nexits, sizeof(*r->exits)))
+		return;
+	e = &r->exits[r->nexits];
+	memset(e, 0, sizeof(*e));
+	if (!num(o, "pid", &e->pid))
+		return;
+	snprintf(e->time, sizeof(e->time), "%s", str(o, "time"));
+	if (num(o, "signal", &n))
+		e->status = (int)(n & 0x7f);
+	else if (num(o, "status", &n))
+		e->status = (int)((n & 0xff) << 8);
+	r->nexits++;
+}
+
 static struct model_record_failure *add(struct model_record *r, struct json_object *o)
 {
-	struct model_record_failure *f = reallocarray(r->f, r->n + 1, sizeof(*f));
-	struct json_object *owner;
-	long pid = -1;
+	struct model_record_failure *f;
 
-	if (!f)
+	if (!room(&r->f, r->n, sizeof(*r->f)))
 		return NULL;
-	r->f = f;
 	f = &r->f[r->n];
 	memset(f, 0, sizeof(*f));
 	f->seq = r->n++;
 	snprintf(f->time, sizeof(f->time), "%s", str(o, "time"));
-	if (json_object_object_get_ex(o, "owner", &owner)) {
-		num(owner, "pid", &pid);
-		snprintf(f->comm, sizeof(f->comm), "%s", str(owner, "comm"));
-	} else {
-		num(o, "pid", &pid);
-		snprintf(f->comm, sizeof(f->comm), "%s", str(o, "comm"));
-	}
-	f->pid = pid;
+	owner_of(o, &f->pid, f->comm, sizeof(f->comm));
+	if (!num(o, "qpn", &f->qpn) || strncmp(str(o, "event"), "qp-", 3))
+		f->qpn = -1;
 	snprintf(f->cause, sizeof(f->cause), "%s", str(o, "cause"));
 	snprintf(f->evidence, sizeof(f->evidence), "%s", str(o, "evidence"));
 	snprintf(f->fix, sizeof(f->fix), "%s", str(o, "fix"));
@@ -123,6 +218,11 @@ bool model_record_line(struct model_record *r, const char *text)
 			}
 		num(o, "pid", &r->pid);
 		snprintf(r->unseen, sizeof(r->unseen), "%s", str(o, "unseen"));
+		host_of(r, o);
+	} else if (!strcmp(ev, "qp-made") || !strcmp(ev, "qp-modified")) {
+		qp_line(r, o, !strcmp(ev, "qp-made"));
+	} else if (!strcmp(ev, "process-exited")) {
+		exit_line(r, o);
 	} else if (!strcmp(ev, "record-ended")) {
 		r->ended = true;
 		if (num(o, "signal", &n))
@@ -245,6 +345,12 @@ int model_record_read(const char *path, struct model_record *r)
 void model_record_free(struct model_record *r)
 {
 	free(r->f);
+	free(r->gids);
+	free(r->qps);
+	free(r->exits);
 	r->f = NULL;
-	r->n = 0;
+	r->gids = NULL;
+	r->qps = NULL;
+	r->exits = NULL;
+	r->n = r->ngids = r->nqps = r->nexits = 0;
 }

@@ -10,12 +10,37 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct model_record;
+struct model_record_failure;
+
+/*
+ * The other end of a failed QP, found among the records read beside
+ * (model_record_pair): the QP its connect named, made by a process of the
+ * same record or another's (another host's).
+ */
+struct model_record_peer {
+	const struct model_record *rec;	/* the record it is in */
+	long qpn, pid;
+	char comm[64];
+	const struct model_record_failure *failed;	/* its own first failure, or NULL */
+	char ended[40];		/* when its process ended, "" when the record has no end of it */
+	int end_status;		/* ... and how: a wait status */
+	/* It failed, or its process ended, before this failure: the end that went first. */
+	bool first;
+	/*
+	 * ... by its process's end: before any failure of it that is no flush
+	 * (a flush is the end's consequence: a killed process's QPs are flushed).
+	 */
+	bool by_end;
+};
+
 struct model_record_failure {
 	char time[40];
 	long pid;		/* -1: no process (a device's, a port's) */
 	char comm[64];
 	char what[192];		/* "ibv_modify_qp (MODIFY_QP) refused with EINVAL" */
-	char cause[320], evidence[320], fix[256];
+	char cause[320], evidence[320];
+	char fix[512];		/* as long as the longest a verdict gives (diag/qpdiag.h's 400) */
 	bool sure;
 	size_t seq;		/* its place in the file */
 	bool flush;		/* a completion flushed (IBV_WC_WR_FLUSH_ERR): another's consequence */
@@ -24,6 +49,24 @@ struct model_record_failure {
 	 * (its first at all when each is one); the rest follow from it.
 	 */
 	bool follows;
+	long qpn;		/* the QP that failed; -1: none (a verb, an event) */
+	bool paired;
+	struct model_record_peer peer;	/* when PAIRED */
+};
+
+/* A QP the record saw made, and the peer its connect gave (qp-made, qp-modified). */
+struct model_record_qp {
+	long qpn, pid;
+	char comm[64];
+	long dest_qpn;		/* -1: none given (no RTR seen) */
+	char dgid[48];		/* the peer's GID as sysfs writes it; "" */
+};
+
+/* A process of the record's tree that ended (process-exited). */
+struct model_record_exit {
+	long pid;
+	char time[40];
+	int status;		/* a wait status */
 };
 
 struct model_record {
@@ -37,6 +80,13 @@ struct model_record {
 	size_t lines, bad;	/* lines read, and those that were no record's */
 	struct model_record_failure *f;
 	size_t n;
+	char host[64];		/* where it was made: the host's name, "" in older records */
+	char (*gids)[48];	/* the host's GIDs when it began, as sysfs writes them */
+	size_t ngids;
+	struct model_record_qp *qps;
+	size_t nqps;
+	struct model_record_exit *exits;
+	size_t nexits;
 };
 
 /*
@@ -54,5 +104,14 @@ int model_record_read(const char *path, struct model_record *r);
 bool model_record_line(struct model_record *r, const char *text);
 void model_record_done(struct model_record *r);
 void model_record_free(struct model_record *r);
+/* The last QP numbered QPN that PID made (PID -1: anyone's) in R, or NULL. */
+struct model_record_qp *model_record_qp_of(const struct model_record *r, long qpn, long pid);
+/*
+ * Each failed QP of the N records in RECS given its peer: the QP its connect
+ * named (the destination QP number, at a GID of the peer's host), in any of
+ * them, its own too (both ends on one host); and which end went first, by
+ * the records' times (UTC: hosts whose clocks differ are judged as they say).
+ */
+void model_record_pair(struct model_record *recs, size_t n);
 
 #endif

@@ -280,6 +280,44 @@ static void how_ended(char *buf, size_t len, int s)
 		snprintf(buf, len, "exited %d", WEXITSTATUS(s));
 }
 
+/*
+ * F's peer, when it has one: which QP, whose, where (its host and record),
+ * and which end went first: its own failure or its process's end, before
+ * or after F.
+ */
+static void peer(struct out *o, const struct model_record_failure *f)
+{
+	const struct model_record_peer *p = &f->peer;
+	char how[96] = "";
+
+	if (!f->paired) {
+		out_str(o, "peer", NULL, NULL);
+		return;
+	}
+	if (*p->ended)
+		how_ended(how, sizeof(how), p->end_status);
+	out_obj_open(o, "peer");
+	out_u64(o, "qpn", "      peer: QP %" PRIu64, (uint64_t)p->qpn);
+	out_s64(o, "pid", " of pid %" PRId64, p->pid);
+	out_str(o, "comm", " (%s)", *p->comm ? p->comm : NULL);
+	out_str(o, "host", " on %s", *p->rec->host ? p->rec->host : NULL);
+	out_str(o, "file", " in %s", p->rec->path);
+	out_bool(o, "first", NULL, p->first);
+	if (p->by_end)
+		out_text(o, ": its process %s first, at %s", how, p->ended);
+	else if (p->failed)
+		out_text(o, ": it failed %s, at %s: %s", p->first ? "first" : "after this one",
+			 p->failed->time, p->failed->what);
+	else
+		out_text(o, ": no failure of it in its record");
+	out_str(o, "failed_at", NULL, p->failed ? p->failed->time : NULL);
+	out_str(o, "failed", NULL, p->failed ? p->failed->what : NULL);
+	out_str(o, "ended_at", NULL, *p->ended ? p->ended : NULL);
+	out_str(o, "ended", NULL, *p->ended ? how : NULL);
+	out_nl(o);
+	out_obj_close(o);
+}
+
 void view_record_report(struct out *o, const struct model_record *r)
 {
 	char ended[96] = "has no end in the record (record was killed, or is still running)";
@@ -325,6 +363,7 @@ void view_record_report(struct out *o, const struct model_record *r)
 		out_str(o, "evidence", ": %s)\n", f->evidence);
 		out_str(o, "fix", *f->fix ? "      fix: %s\n" : NULL, *f->fix ? f->fix : NULL);
 		out_bool(o, "follows", NULL, f->follows);
+		peer(o, f);
 		out_obj_close(o);
 	}
 	out_arr_close(o);

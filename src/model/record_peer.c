@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A failed QP's other end among several records (record.h's
+ * model_record_pair): the hosts of one job, each record fetched from its
+ * host, or one host's record holding both ends.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "model/record.h"
+
+/* Whether R's host had GID when it began; true when R names none (an older record). */
+static bool has_gid(const struct model_record *r, const char *gid)
+{
+	if (!r->ngids || !*gid)
+		return true;
+	for (size_t i = 0; i < r->ngids; i++)
+		if (!strcmp(r->gids[i], gid))
+			return true;
+	return false;
+}
+
+/*
+ * Whether P, a QP of record PR, is the other end of Q, of record QR: the QP
+ * Q's connect named, at a GID PR's host had; and when P was connected too,
+ * to Q, at a GID of QR's host.
+ */
+static bool ends(const struct model_record *qr, const struct model_record_qp *q,
+		 const struct model_record *pr, const struct model_record_qp *p)
+{
+	if (p == q || p->qpn != q->dest_qpn || !has_gid(pr, q->dgid))
+		return false;
+	return p->dest_qpn < 0 || (p->dest_qpn == q->qpn && has_gid(qr, p->dgid));
+}
+
+/*
+ * F, of record FR, given its peer P of record PR: P's first failure, its
+ * process's end (not when it is F's own process: that end follows F), and
+ * which came first.
+ */
+static void describe(const struct model_record *fr, struct model_record_failure *f,
+		     const struct model_record *pr, const struct model_record_qp *p)
+{
+	struct model_record_peer *e = &f->peer;
+
+	memset(e, 0, sizeof(*e));
+	e->rec = pr;
+	e->qpn = p->qpn;
+	e->pid = p->pid;
+	snprintf(e->comm, sizeof(e->comm), "%s", p->comm);
+	/* The failures are in time order (model_record_done): the first of that QP's is its own. */
+	for (size_t i = 0; i < pr->n && !e->failed; i++)
+		if (pr->f[i].qpn == p->qpn && (p->pid < 0 || pr->f[i].pid == p->pid))
+			e->failed = &pr->f[i];
+	for (size_t i = 0; i < pr->nexits && (pr != fr || p->pid != f->pid); i++)
+		if (pr->exits[i].pid == p->pid) {
+			snprintf(e->ended, sizeof(e->ended), "%s", pr->exits[i].time);
+			e->end_status = pr->exits[i].status;
+		}
+	e->by_end = *e->ended && strcmp(e->ended, f->time) < 0 &&
+		    (!e->failed || e->failed->flush || strcmp(e->ended, e->failed->time) < 0);
+	e->first = e->by_end || (e->failed && strcmp(e->failed->time, f->time) < 0);
+	f->paired = true;
+}
+
+void model_record_pair(struct model_record *recs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < recs[i].n; k++) {
+			struct model_record_failure *f = &recs[i].f[k];
+			const struct model_record_qp *q;
+			bool found = false;
+
+			f->paired = false;
+			if (f->qpn < 0)
+				continue;
+			q = model_record_qp_of(&recs[i], f->qpn, f->pid);
+			if (!q || q->dest_qpn < 0)
+				continue;
+			for (size_t j = 0; j < n && !found; j++)
+				for (size_t m = recs[j].nqps; m-- > 0 && !found;)
+					if (ends(&recs[i], q, &recs[j], &recs[j].qps[m])) {
+						describe(&recs[i], f, &recs[j], &recs[j].qps[m]);
+						found = true;
+					}
+		}
+}

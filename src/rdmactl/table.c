@@ -421,7 +421,9 @@ const struct cli_cmd rdmactl_commands[] = {
 	  .help = "Each FILE 'rdmactl record' wrote: the command and how it ended, then each "
 		  "failure with its process, cause, evidence and fix (in plain text, a "
 		  "process's first; -j gives every one, marked when it follows an earlier). "
-		  "Nothing of this host is read." },
+		  "Records read together (the hosts of one job) give a failed QP its peer, "
+		  "the QP its connect named, in any of them, and say which end failed or "
+		  "ended first. Nothing of this host is read." },
 	{ "system", .verbs = system_verbs, .dflt = "show",
 	  .summary = "The RDMA subsystem's settings, as 'rdma system': the network namespace mode "
 		     "and copy-on-fork; set the mode, now and from boot." },

@@ -45,7 +45,8 @@ result() { jq -c . "$BATS_TEST_TMPDIR/tree/localhost"; }
 	run -0 cat "$BATS_FILE_TMPDIR/galaxy.log"
 	assert_output --partial 'rdmactl.rxe:1.0.0 was installed successfully'
 	for f in plugins/modules/link.py plugins/modules/netns_mode.py plugins/modules/facts.py \
-		plugins/module_utils/rdmactl.py roles/node/tasks/main.yml playbooks/site.yml playbooks/absent.yml; do
+		plugins/module_utils/rdmactl.py roles/node/tasks/main.yml roles/node/tasks/report.yml \
+		playbooks/site.yml playbooks/absent.yml playbooks/report.yml; do
 		[ -f "$BATS_FILE_TMPDIR/collections/ansible_collections/rdmactl/rxe/$f" ] || fail "$f not installed"
 	done
 }

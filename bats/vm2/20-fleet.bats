@@ -120,6 +120,22 @@ recap() {
 	assert_output --partial '"host1 -> host2: passed"'
 }
 
+@test "fleet: the report play fetches each host's records of a job and reads them together" {
+	local f=$TOP/bats/fixtures/records to=$BATS_TEST_TMPDIR/records
+	# The two records perftest's client and server left on two guests of the bed.
+	cp "$f/6.1-two-hosts-client.jsonl" /var/tmp/rdmactl-record-job.jsonl
+	on2 'cat >/var/tmp/rdmactl-record-job.jsonl' <"$f/6.1-two-hosts-server.jsonl"
+	run ansible-playbook -i "$INV" -e "node_records_to=$to" rdmactl.rxe.report
+	rm -f /var/tmp/rdmactl-record-job.jsonl
+	on2 rm -f /var/tmp/rdmactl-record-job.jsonl
+	assert_success
+	[[ $(recap host1) == *"changed=1 failed=0" ]] || fail "host1: $(recap host1)"
+	[[ $(recap host2) == *"changed=1 failed=0" ]] || fail "host2: $(recap host2)"
+	cmp "$to/host2/rdmactl-record-job.jsonl" "$f/6.1-two-hosts-server.jsonl"
+	assert_output --regexp "\"$to/host1/rdmactl-record-job.jsonl: ib_write_bw .* was killed by signal 15 \\(its --timeout ran out\\)\","
+	assert_output --regexp "\"      peer: QP [0-9]+ of pid [0-9]+ \\(ib_write_bw\\) on rxe-vm2 in $to/host2/rdmactl-record-job.jsonl: its process was killed by signal 9 first, at [0-9T:.-]+Z\","
+}
+
 @test "fleet: check mode on a changed inventory shows the change on the host it concerns and makes none" {
 	on2 'ip link add vx type veth peer name vy && ip link set vx up && ip link set vy up'
 	inventory "$BATS_FILE_TMPDIR/inventory2" ', {"name": "rxe1", "netdev": "vx"}'

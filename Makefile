@@ -162,6 +162,7 @@ TEST_MODS_record := kernel/uverbs diag/record model/gidrule kernel/errname $(TES
 TEST_MODS_journal := cli/journal cli/timespec cli/out kernel/errname kernel/release kernel/sysfs \
 	kernel/safe
 TEST_MODS_klog := kernel/klog
+TEST_MODS_report := model/record model/record_peer kernel/safe kernel/sysfs kernel/errname
 TEST_MODS_kprobe := kernel/kprobe kernel/sysfs kernel/safe
 TEST_MODS_link := $(MODEL_MODS)
 TEST_MODS_model := $(MODEL_MODS)

@@ -88,7 +88,7 @@ static void named(struct check_ctx *c, const struct model_record *r,
 	size_t after = 0;
 
 	for (size_t i = 0; i < r->n; i++)
-		after += r->f[i].follows && r->f[i].pid == f->pid;
+		after += r->f[i].follows && model_record_same_process(&r->f[i], f);
 	if (f->pid >= 0)
 		snprintf(who, sizeof(who), "%s (pid %ld)", *f->comm ? f->comm : "a process",
 			 f->pid);

@@ -282,6 +282,12 @@ static int by_time(const void *a, const void *b)
 	return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+bool model_record_same_process(const struct model_record_failure *a,
+			       const struct model_record_failure *b)
+{
+	return a->pid >= 0 && a->pid == b->pid && !strcmp(a->comm, b->comm);
+}
+
 /* Each process's cause chosen: its first failure that is no flush, else its first; the rest follow. */
 static void causes(struct model_record *r)
 {
@@ -292,10 +298,10 @@ static void causes(struct model_record *r)
 		if (f->pid < 0)
 			continue;
 		for (size_t j = 0; j < r->n && cause < 0; j++)
-			if (r->f[j].pid == f->pid && !r->f[j].flush)
+			if (model_record_same_process(&r->f[j], f) && !r->f[j].flush)
 				cause = (long)j;
 		for (size_t j = 0; j < r->n && cause < 0; j++)
-			if (r->f[j].pid == f->pid)
+			if (model_record_same_process(&r->f[j], f))
 				cause = (long)j;
 		f->follows = cause != (long)i;
 	}

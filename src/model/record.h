@@ -104,6 +104,13 @@ int model_record_read(const char *path, struct model_record *r);
 bool model_record_line(struct model_record *r, const char *text);
 void model_record_done(struct model_record *r);
 void model_record_free(struct model_record *r);
+/*
+ * Whether A and B are failures of one process: one pid and one command.
+ * Over the journal's hour a pid is given again, most often to another
+ * program; a pid alone would read two programs as one.
+ */
+bool model_record_same_process(const struct model_record_failure *a,
+			       const struct model_record_failure *b);
 /* The last QP numbered QPN that PID made (PID -1: anyone's) in R, or NULL. */
 struct model_record_qp *model_record_qp_of(const struct model_record *r, long qpn, long pid);
 /*

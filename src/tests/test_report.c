@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for model/record.c and model/record_peer.c: lines with the
+ * members record writes, read back as report reads them. One pid given
+ * to two programs over the journal's hour is two processes; a failed QP's
+ * peer is the QP its connect named, at a GID its host had, in the same
+ * record or another; the end that went first, a flush of the peer's not
+ * counted before its process's end.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/unit.h"
+
+#include "model/record.h"
+
+#define GID_A "0000:0000:0000:0000:0000:ffff:0a0b:0c01"
+#define GID_B "0000:0000:0000:0000:0000:ffff:0a0b:0c02"
+
+/* The lines LINES (NULL-ended) read into R as one record. */
+static void read_lines(struct model_record *r, const char *path, const char *const *lines)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	for (size_t i = 0; lines[i]; i++)
+		assert_true(model_record_line(r, lines[i]));
+	model_record_done(r);
+}
+
+static void one_pid_two_programs(void **state)
+{
+	static const char *const lines[] = {
+		"{\"time\":\"2026-12-03T07:00:00.000Z\",\"event\":\"verb-refused\",\"pid\":100,"
+		"\"comm\":\"ib_write_bw\",\"verb\":\"ibv_reg_mr\",\"call\":\"REG_MR\","
+		"\"errno\":\"ENOMEM\",\"cause\":\"memlock\"}",
+		"{\"time\":\"2026-12-03T07:30:00.000Z\",\"event\":\"verb-refused\",\"pid\":100,"
+		"\"comm\":\"rping\",\"verb\":\"ibv_reg_mr\",\"call\":\"REG_MR\","
+		"\"errno\":\"ENOMEM\",\"cause\":\"memlock\"}",
+		"{\"time\":\"2026-12-03T07:30:01.000Z\",\"event\":\"verb-refused\",\"pid\":100,"
+		"\"comm\":\"rping\",\"verb\":\"ibv_reg_mr\",\"call\":\"REG_MR\","
+		"\"errno\":\"ENOMEM\",\"cause\":\"memlock\"}",
+		NULL
+	};
+	struct model_record r;
+
+	(void)state;
+	read_lines(&r, "journal", lines);
+	assert_int_equal(r.n, 3);
+	/* ib_write_bw's failure is its own cause, not a failure rping's follows. */
+	assert_false(r.f[0].follows);
+	assert_false(r.f[1].follows);
+	assert_true(r.f[2].follows);
+	assert_true(model_record_same_process(&r.f[1], &r.f[2]));
+	assert_false(model_record_same_process(&r.f[0], &r.f[1]));
+	model_record_free(&r);
+}
+
+/* The client's host: its QP 17 connected to QP 92 at GID_B, resending with no answer. */
+static const char *const client[] = {
+	"{\"time\":\"2026-12-03T07:00:00.000Z\",\"event\":\"record-started\",\"command\":[\"c\"],"
+	"\"pid\":10,\"host\":\"a\",\"gids\":[\"" GID_A "\"]}",
+	"{\"time\":\"2026-12-03T07:00:01.000Z\",\"event\":\"qp-made\",\"qpn\":17,"
+	"\"owner\":{\"pid\":10,\"comm\":\"c\"}}",
+	"{\"time\":\"2026-12-03T07:00:01.100Z\",\"event\":\"qp-modified\",\"qpn\":17,"
+	"\"owner\":{\"pid\":10,\"comm\":\"c\"},\"state\":\"RTR\",\"dest_qpn\":92,"
+	"\"dgid\":\"" GID_B "\"}",
+	"{\"time\":\"2026-12-03T07:00:05.000Z\",\"event\":\"qp-resending\",\"qpn\":17,"
+	"\"owner\":{\"pid\":10,\"comm\":\"c\"},\"cause\":\"its peer is gone\"}",
+	NULL
+};
+
+/* The server's host: QP 92 connected to 17 at GID_A, flushed as its process was killed. */
+static const char *const server[] = {
+	"{\"time\":\"2026-12-03T07:00:00.000Z\",\"event\":\"record-started\",\"command\":[\"s\"],"
+	"\"pid\":20,\"host\":\"b\",\"gids\":[\"" GID_B "\"]}",
+	"{\"time\":\"2026-12-03T07:00:01.000Z\",\"event\":\"qp-made\",\"qpn\":92,"
+	"\"owner\":{\"pid\":20,\"comm\":\"s\"}}",
+	"{\"time\":\"2026-12-03T07:00:01.050Z\",\"event\":\"qp-modified\",\"qpn\":92,"
+	"\"owner\":{\"pid\":20,\"comm\":\"s\"},\"state\":\"RTR\",\"dest_qpn\":17,"
+	"\"dgid\":\"" GID_A "\"}",
+	"{\"time\":\"2026-12-03T07:00:02.000Z\",\"event\":\"qp-error\",\"qpn\":92,"
+	"\"owner\":{\"pid\":20,\"comm\":\"s\"},\"wc_status\":5,\"cause\":\"a flush\"}",
+	"{\"time\":\"2026-12-03T07:00:02.001Z\",\"event\":\"process-exited\",\"pid\":20,"
+	"\"comm\":\"s\",\"signal\":9}",
+	NULL
+};
+
+static void peers_across_records(void **state)
+{
+	struct model_record r[2];
+	const struct model_record_peer *p;
+
+	(void)state;
+	read_lines(&r[0], "client.jsonl", client);
+	read_lines(&r[1], "server.jsonl", server);
+	/* Alone, the client's QP has no peer to name. */
+	model_record_pair(r, 1);
+	assert_false(r[0].f[0].paired);
+	model_record_pair(r, 2);
+	assert_true(r[0].f[0].paired);
+	p = &r[0].f[0].peer;
+	assert_ptr_equal(p->rec, &r[1]);
+	assert_int_equal(p->qpn, 92);
+	assert_int_equal(p->pid, 20);
+	/* Its flush came before the client's failure, but the kill is what went first. */
+	assert_non_null(p->failed);
+	assert_true(p->first);
+	assert_true(p->by_end);
+	assert_string_equal(p->ended, "2026-12-03T07:00:02.001Z");
+	/* The server's flush: its peer, the client's QP, failed after it. */
+	assert_true(r[1].f[0].paired);
+	assert_false(r[1].f[0].peer.first);
+	model_record_free(&r[0]);
+	model_record_free(&r[1]);
+}
+
+static void no_peer_elsewhere(void **state)
+{
+	struct model_record r[2];
+
+	(void)state;
+	read_lines(&r[0], "client.jsonl", client);
+	read_lines(&r[1], "server.jsonl", server);
+	/* The server's host had no GID the client connected to: another host's QP 92. */
+	snprintf(r[1].gids[0], sizeof(r[1].gids[0]), "%s", GID_A);
+	model_record_pair(r, 2);
+	assert_false(r[0].f[0].paired);
+	model_record_free(&r[0]);
+	model_record_free(&r[1]);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(one_pid_two_programs),
+		cmocka_unit_test(peers_across_records),
+		cmocka_unit_test(no_peer_elsewhere),
+	};
+
+	unit_filter(argc, argv);
+	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
+}

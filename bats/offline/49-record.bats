@@ -33,11 +33,18 @@ setup() {
 		assert_line --regexp '^FAIL  [0-9T:.-]+Z  pid [0-9]+ \(qpfail\): QP [0-9]+ \(RC\) on rxe0: its first completion in error, IBV_WC_RNR_RETRY_EXC_ERR$'
 		run -0 rdmactl -j report "$R/$k-rnr.jsonl"
 		assert_equal "$(jq -r '[.[0].failures[] | select(.follows | not)] | length' <<<"$output")" 1
+		# Perftest's QP ended in error as its netdev went down, and as its address
+		# went: not the status's own cause, but the change the record saw then.
+		run -0 rdmactl report "$R/$k-netdev-down.jsonl"
+		assert_line --regexp '^      cause: its (netdev|port) down while the QP ran \(rxe0: (netdev veth0 up -> down|port 1 ACTIVE -> DOWN)\): rdma_rxe ended its work requests in error; none of them was at fault$'
+		assert_line --regexp '^      \(likely: the record.s (netdev|port)-state line at [0-9T:.-]+Z, [0-9]+ ms (before|after) this completion, the QP.s first in error \(status [0-9]+\), with no failure of its process before it\)$'
+		run -0 rdmactl report "$R/$k-gid-removed.jsonl"
+		assert_line --regexp '^      cause: one of its GIDs removed while the QP ran \(rxe0: GID 1 [0-9a-f:]+\): '
 		# Every line of each file is a record's, held to docs/json.md.
 		cat "$R/$k"-*.jsonl | assert_json_contract record
 	done
 	# Several files: an object each, in order.
-	run -0 rdmactl -j report "$R"/7.3-*.jsonl
+	run -0 rdmactl -j report "$R"/7.3-{linklocal,memlock,nogid,reject,rnr}.jsonl
 	assert_json_contract report <<<"$output"
 	assert_equal "$(jq -r '[.[] | .failures[0].what] | join("|")' <<<"$output")" \
 		'ibv_modify_qp (MODIFY_QP) refused with EINVAL|ibv_reg_mr (REG_MR) refused with ENOMEM|ibv_modify_qp (MODIFY_QP) refused with EINVAL|RDMA_CM_EVENT_REJECTED, status 8|QP 20 (RC) on rxe0: its first completion in error, IBV_WC_RNR_RETRY_EXC_ERR'

@@ -115,6 +115,47 @@ rxe0_gid() {
 }
 
 # bats test_tags=kernels
+# perftest writing to itself over rxe0 under record, and $1 done to the host
+# once it writes, then undone: the record in $BATS_TEST_TMPDIR/$2.jsonl, its end report in $2.err.
+under_change() {
+	local f=$BATS_TEST_TMPDIR/$2.jsonl
+	ib_write_bw -d rxe0 -x "$G" -p 18800 -D 8 >/dev/null 2>&1 &
+	wait_listen 18800 || fail "perftest's server never listened"
+	rdmactl record --timeout 20 -o "$f" -- ib_write_bw -d rxe0 -x "$G" -p 18800 -D 8 \
+		"$RXE_VM_ADDR" >/dev/null 2>"$BATS_TEST_TMPDIR/$2.err" &
+	# Connected and writing: its QP moved to RTS, as the record says.
+	for _ in $(seq 100); do
+		grep -q '"state":"RTS"' "$f" 2>/dev/null && break
+		sleep 0.2
+	done
+	sleep 1
+	eval "$1"
+	wait
+	keep_record "$f" "$2"
+}
+
+# bats test_tags=kernels
+@test "record: the netdev taken down, then the GID removed, under perftest: each QP error named by its change" {
+	local cidr
+	rxe0_gid
+	cidr=$(ip -o -4 addr show dev "$N" | awk '{ print $4; exit }')
+	under_change "ip link set $N down; sleep 2; ip link set $N up" netdev-down
+	# Its work requests ended in error (7.3 flushes them, 6.1 says a local QP operation
+	# error, 5.10 a local protection error), none at fault: the port's going down is why.
+	run -0 rdmactl report "$BATS_TEST_TMPDIR/netdev-down.jsonl"
+	assert_line --regexp '^FAIL  [0-9T:.-]+Z  pid [0-9]+ \(ib_write_bw\): QP [0-9]+ \(RC\) on rxe0: its first completion in error, IBV_WC_(WR_FLUSH|LOC_QP_OP|LOC_PROT)_ERR$'
+	assert_line --regexp "^      cause: its (netdev|port) down while the QP ran \\(rxe0: (netdev $N up -> down|port 1 ACTIVE -> DOWN)\\): rdma_rxe ended its work requests in error; none of them was at fault\$"
+	assert_line --regexp '^      fix: bring the netdev up .* then make the QPs anew: a QP in ERR does not come back$'
+	for _ in $(seq 50); do
+		[ "$(rdma -j link show rxe0/1 | jq -r '.[0].state')" = ACTIVE ] && break
+		sleep 0.2
+	done
+	under_change "ip addr del $cidr dev $N; sleep 2; ip addr add $cidr dev $N" gid-removed
+	run -0 rdmactl report "$BATS_TEST_TMPDIR/gid-removed.jsonl"
+	assert_line --regexp "^      cause: one of its GIDs removed while the QP ran \\(rxe0: GID $G [0-9a-f:]+\\): rdma_rxe ended its work requests in error; none of them was at fault\$"
+	assert_line --regexp '^      fix: keep the address of that GID on its netdev for the job.s length'
+}
+
 @test "record: nothing failed; --timeout ends a hang with 124; SIGKILL is reported; two records see their own" {
 	local f=$BATS_TEST_TMPDIR/ok.jsonl b=$BATS_TEST_TMPDIR/other.jsonl pid
 	rxe0_gid

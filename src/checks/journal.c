@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "checks/checks.h"
+#include "diag/record.h"
 #include "kernel/journal.h"
 #include "model/record.h"
 
@@ -77,6 +78,7 @@ static long failures(struct journal *j, uint64_t since, struct model_record *r)
 	}
 	free(line);
 	model_record_done(r);
+	diag_record_flushes(r);
 	return err < 0 ? err : n;
 }
 
@@ -84,7 +86,7 @@ static long failures(struct journal *j, uint64_t since, struct model_record *r)
 static void named(struct check_ctx *c, const struct model_record *r,
 		  const struct model_record_failure *f)
 {
-	char who[96], fix[512], why[700], more[48];
+	char who[96], fix[512], why[960], more[48];
 	size_t after = 0;
 
 	for (size_t i = 0; i < r->n; i++)

@@ -12,6 +12,7 @@
 #include "cli/grammar.h"
 #include "cli/out.h"
 #include "cmd/cmd.h"
+#include "diag/record.h"
 #include "kernel/safe.h"
 #include "model/record.h"
 #include "ops/op_err.h"
@@ -38,6 +39,7 @@ static int read_one(const char *path, struct model_record *r)
 	}
 	if (err)
 		return cmd_fail((op_err_set(&e, err, NULL, "cannot read %s", path), &e));
+	diag_record_flushes(r);
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "kernel/record.bpf.h"
 #include "kernel/uverbs.h"
 #include "model/model.h"
+#include "model/record.h"
 
 struct diag_record_verdict {
 	bool sure;		/* it rests on the request and the host, not on the errno alone */
@@ -76,5 +77,17 @@ struct diag_probed {
  */
 void diag_record_probed(const struct record_bpf_rec *b, const struct model *m,
 			struct diag_record_proc *p, struct diag_probed *d);
+
+/*
+ * R's flushes read again with what the record saw of the host (report and
+ * check, record.h's model): a QP's first completion in error that is a
+ * flush, with no failure of its process before it, at the moment its
+ * device's port or netdev went down, a GID of it was removed, or it was
+ * removed (the record's change lines, 10 s before to 2 s after, the watch
+ * stamping a change when it reads it): that change is its cause, likely,
+ * and its process's other flushes follow it. Each process's cause is then
+ * chosen anew (model_record_done).
+ */
+void diag_record_flushes(struct model_record *r);
 
 #endif

@@ -152,6 +152,34 @@ static void host_of(struct model_record *r, struct json_object *o)
 	}
 }
 
+/* O, a change of the host's, kept when it takes QPs down with it. */
+static void change_line(struct model_record *r, struct json_object *o, const char *ev)
+{
+	struct model_record_change *c;
+	long n = 0;
+	const char *to = str(o, "to");
+
+	if ((!strcmp(ev, "port-state") && !strcmp(to, "ACTIVE")) ||
+	    (!strcmp(ev, "netdev-state") && !strcmp(to, "up")) ||
+	    !room(&r->changes, r->nchanges, sizeof(*r->changes)))
+		return;
+	c = &r->changes[r->nchanges++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->time, sizeof(c->time), "%s", str(o, "time"));
+	snprintf(c->event, sizeof(c->event), "%s", ev);
+	snprintf(c->ifname, sizeof(c->ifname), "%s", str(o, "ifname"));
+	num(o, "port", &n);
+	if (!strcmp(ev, "port-state"))
+		snprintf(c->what, sizeof(c->what), "port %ld %s -> %s", n, str(o, "from"), to);
+	else if (!strcmp(ev, "netdev-state"))
+		snprintf(c->what, sizeof(c->what), "netdev %s %s -> %s", str(o, "netdev"),
+			 str(o, "from"), to);
+	else if (!strcmp(ev, "gid-removed") && num(o, "index", &n))
+		snprintf(c->what, sizeof(c->what), "GID %ld %s", n, str(o, "gid"));
+	else
+		snprintf(c->what, sizeof(c->what), "%s", ev);
+}
+
 /* A process of the tree ended (process-exited), kept for its QPs' peers. */
 static void exit_line(struct model_record *r, struct json_object *o)
 {
@@ -185,6 +213,8 @@ static struct model_record_failure *add(struct model_record *r, struct json_obje
 	owner_of(o, &f->pid, f->comm, sizeof(f->comm));
 	if (!num(o, "qpn", &f->qpn) || strncmp(str(o, "event"), "qp-", 3))
 		f->qpn = -1;
+	snprintf(f->ifname, sizeof(f->ifname), "%s", str(o, "ifname"));
+	f->wc_status = -1;
 	snprintf(f->cause, sizeof(f->cause), "%s", str(o, "cause"));
 	snprintf(f->evidence, sizeof(f->evidence), "%s", str(o, "evidence"));
 	snprintf(f->fix, sizeof(f->fix), "%s", str(o, "fix"));
@@ -192,10 +222,55 @@ static struct model_record_failure *add(struct model_record *r, struct json_obje
 	return f;
 }
 
+/* O, of event EV, kept as a failure when it tells of one: a verb refused, an event failed, a QP's. */
+static void failure_line(struct model_record *r, struct json_object *o, const char *ev)
+{
+	struct model_record_failure *f;
+	long n;
+
+	if (!strcmp(ev, "verb-refused") && !flag(o, "probe")) {
+		f = add(r, o);
+		if (f)
+			snprintf(f->what, sizeof(f->what), "%s (%s) refused with %s", str(o, "verb"),
+				 str(o, "call"), str(o, "errno"));
+	} else if (!strcmp(ev, "cm-event") && flag(o, "failed")) {
+		f = add(r, o);
+		if (f && num(o, "status", &n))
+			snprintf(f->what, sizeof(f->what), "%s, status %ld", str(o, "cm_event"), n);
+	} else if (!strcmp(ev, "qp-error")) {
+		long qpn = 0, st = 0;
+
+		num(o, "qpn", &qpn);
+		num(o, "wc_status", &st);
+		f = add(r, o);
+		if (f) {
+			f->flush = st == 5;	/* IBV_WC_WR_FLUSH_ERR */
+			f->wc_status = (int)st;
+			/* A QP the probes saw made, gone before a reading named its device: no "on". */
+			snprintf(f->what, sizeof(f->what), "QP %ld (%s)%s%s: its first completion "
+				 "in error, %s", qpn, str(o, "type"), *str(o, "ifname") ? " on " : "",
+				 str(o, "ifname"),
+				 *str(o, "status") ? str(o, "status") : "a status of no name");
+		}
+	} else if ((!strcmp(ev, "qp-state") || !strcmp(ev, "qp-created") ||
+		    !strcmp(ev, "qp-resending")) && *str(o, "cause")) {
+		long qpn = 0;
+
+		num(o, "qpn", &qpn);
+		f = add(r, o);
+		if (f && !strcmp(ev, "qp-resending"))
+			snprintf(f->what, sizeof(f->what), "QP %ld (%s) on %s resends with no answer",
+				 qpn, str(o, "type"), str(o, "ifname"));
+		else if (f)
+			snprintf(f->what, sizeof(f->what), "QP %ld (%s) on %s %s %s", qpn,
+				 str(o, "type"), str(o, "ifname"),
+				 !strcmp(ev, "qp-created") ? "made in" : "moved to", str(o, "to"));
+}
+}
+
 bool model_record_line(struct model_record *r, const char *text)
 {
 	struct json_object *o = json_tokener_parse(text), *v;
-	struct model_record_failure *f;
 	const char *ev;
 	long n;
 
@@ -223,6 +298,9 @@ bool model_record_line(struct model_record *r, const char *text)
 		qp_line(r, o, !strcmp(ev, "qp-made"));
 	} else if (!strcmp(ev, "process-exited")) {
 		exit_line(r, o);
+	} else if (!strcmp(ev, "port-state") || !strcmp(ev, "netdev-state") ||
+		   !strcmp(ev, "gid-removed") || !strcmp(ev, "device-removed")) {
+		change_line(r, o, ev);
 	} else if (!strcmp(ev, "record-ended")) {
 		r->ended = true;
 		if (num(o, "signal", &n))
@@ -232,42 +310,8 @@ bool model_record_line(struct model_record *r, const char *text)
 		r->timed_out = flag(o, "timed_out");
 		if (num(o, "lost", &n) && n > 0)
 			r->lost = (unsigned long)n;
-	} else if (!strcmp(ev, "verb-refused") && !flag(o, "probe")) {
-		f = add(r, o);
-		if (f)
-			snprintf(f->what, sizeof(f->what), "%s (%s) refused with %s", str(o, "verb"),
-				 str(o, "call"), str(o, "errno"));
-	} else if (!strcmp(ev, "cm-event") && flag(o, "failed")) {
-		f = add(r, o);
-		if (f && num(o, "status", &n))
-			snprintf(f->what, sizeof(f->what), "%s, status %ld", str(o, "cm_event"), n);
-	} else if (!strcmp(ev, "qp-error")) {
-		long qpn = 0, st = 0;
-
-		num(o, "qpn", &qpn);
-		num(o, "wc_status", &st);
-		f = add(r, o);
-		if (f) {
-			f->flush = st == 5;	/* IBV_WC_WR_FLUSH_ERR */
-			/* A QP the probes saw made, gone before a reading named its device: no "on". */
-			snprintf(f->what, sizeof(f->what), "QP %ld (%s)%s%s: its first completion "
-				 "in error, %s", qpn, str(o, "type"), *str(o, "ifname") ? " on " : "",
-				 str(o, "ifname"),
-				 *str(o, "status") ? str(o, "status") : "a status of no name");
-		}
-	} else if ((!strcmp(ev, "qp-state") || !strcmp(ev, "qp-created") ||
-		    !strcmp(ev, "qp-resending")) && *str(o, "cause")) {
-		long qpn = 0;
-
-		num(o, "qpn", &qpn);
-		f = add(r, o);
-		if (f && !strcmp(ev, "qp-resending"))
-			snprintf(f->what, sizeof(f->what), "QP %ld (%s) on %s resends with no answer",
-				 qpn, str(o, "type"), str(o, "ifname"));
-		else if (f)
-			snprintf(f->what, sizeof(f->what), "QP %ld (%s) on %s %s %s", qpn,
-				 str(o, "type"), str(o, "ifname"),
-				 !strcmp(ev, "qp-created") ? "made in" : "moved to", str(o, "to"));
+	} else {
+		failure_line(r, o, ev);
 	}
 	json_object_put(o);
 	return true;
@@ -354,6 +398,9 @@ void model_record_free(struct model_record *r)
 	free(r->gids);
 	free(r->qps);
 	free(r->exits);
+	free(r->changes);
+	r->changes = NULL;
+	r->nchanges = 0;
 	r->f = NULL;
 	r->gids = NULL;
 	r->qps = NULL;

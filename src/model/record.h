@@ -39,17 +39,19 @@ struct model_record_failure {
 	long pid;		/* -1: no process (a device's, a port's) */
 	char comm[64];
 	char what[192];		/* "ibv_modify_qp (MODIFY_QP) refused with EINVAL" */
-	char cause[320], evidence[320];
+	char cause[448], evidence[448];
 	char fix[512];		/* as long as the longest a verdict gives (diag/qpdiag.h's 400) */
 	bool sure;
 	size_t seq;		/* its place in the file */
 	bool flush;		/* a completion flushed (IBV_WC_WR_FLUSH_ERR): another's consequence */
+	int wc_status;		/* a completion's status (IBV_WC_*); -1: no completion */
 	/*
 	 * Not its process's cause: that is its first failure that is no flush
 	 * (its first at all when each is one); the rest follow from it.
 	 */
 	bool follows;
 	long qpn;		/* the QP that failed; -1: none (a verb, an event) */
+	char ifname[32];	/* ... its device, when the line names it */
 	bool paired;
 	struct model_record_peer peer;	/* when PAIRED */
 };
@@ -60,6 +62,17 @@ struct model_record_qp {
 	char comm[64];
 	long dest_qpn;		/* -1: none given (no RTR seen) */
 	char dgid[48];		/* the peer's GID as sysfs writes it; "" */
+};
+
+/*
+ * A change of the host's the record saw that takes QPs down with it: a
+ * port no longer ACTIVE, a netdev down, a GID removed, a device removed.
+ */
+struct model_record_change {
+	char time[40];		/* when the watch read it: a little after it came */
+	char event[16];		/* its line's: "port-state", "netdev-state", "gid-removed", ... */
+	char ifname[32];	/* the device */
+	char what[160];		/* "port 1 ACTIVE -> DOWN", "netdev veth0 up -> down", "GID 1 ..." */
 };
 
 /* A process of the record's tree that ended (process-exited). */
@@ -87,6 +100,8 @@ struct model_record {
 	size_t nqps;
 	struct model_record_exit *exits;
 	size_t nexits;
+	struct model_record_change *changes;
+	size_t nchanges;
 };
 
 /*

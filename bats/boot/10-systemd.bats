@@ -114,7 +114,7 @@ setup() {
 @test "boot: rdma_rxe unloads under rdmactl-monitor.service; loaded again, its probes are armed anew and see a QP's error" {
 	assert_line 'monitor.unloaded=0 active'
 	assert_line 'monitor.rearmed=2'
-	assert_line 'journal.wc=RDMACTL_CERTAINTY=likely RDMACTL_COMM=qpfail RDMACTL_STATUS=IBV_WC_REM_ACCESS_ERR'
+	assert_line 'journal.wc=RDMACTL_CERTAINTY=likely RDMACTL_COMM=qpfail RDMACTL_STATUS=IBV_WC_RNR_RETRY_EXC_ERR'
 	assert_line 'monitor.stopped=inactive/success'
 	assert_line 'monitor.links=rxe0/1 ACTIVE veth0'
 }

@@ -14,8 +14,16 @@
 #include "kernel/journal.h"
 #include "kernel/record.h"
 
+/*
+ * The QPs the probes saw made, by number (a slot each number's, a later QP
+ * taking an earlier's): the owner of one made and gone between two of the
+ * watch's readings, which they do not name.
+ */
+#define MONITOR_JOURNAL_MADE 512
+
 struct monitor_journal {
 	struct monitor_watch *w;	/* the watch, for the QPs' owners and the GID tables */
+	struct rdma_qp made[MONITOR_JOURNAL_MADE];
 	struct record *probes;		/* NULL: what they would see is in UNSEEN */
 	struct record_sees sees;
 	char unseen[320];

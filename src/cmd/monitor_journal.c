@@ -207,11 +207,19 @@ static const struct rdma_qp *qp_of(const struct monitor_journal *j, uint32_t qpn
 /* One record of the probes: an entry when it tells of a failure. */
 static void probed(struct monitor_journal *j, const struct record_bpf_rec *b)
 {
-	struct rdma_qp unknown = { .qpn = b->arg, .type = 0xff };
+	struct rdma_qp unknown = { .qpn = b->arg, .type = 0xff }, *made;
 	struct diag_probed d;
 	struct probed p = { b, &d, NULL };
 	char t[40];
 
+	made = &j->made[b->arg % MONITOR_JOURNAL_MADE];
+	if (b->kind == RECORD_BPF_QP_MADE) {
+		*made = (struct rdma_qp){ .qpn = b->arg, .type = (uint8_t)b->ret, .pid = b->tgid,
+					  .peer = -1 };
+		memcpy(made->comm, b->comm, sizeof(b->comm));
+		made->comm[sizeof(b->comm)] = '\0';
+		return;
+	}
 	diag_record_probed(b, &j->w->g, NULL, &d);
 	if (!d.failed)
 		return;
@@ -222,7 +230,9 @@ static void probed(struct monitor_journal *j, const struct record_bpf_rec *b)
 			monitor_watch_now(j->w);
 			p.qp = qp_of(j, b->arg);
 		}
-		/* Made and gone between two readings: its number alone, no owner. */
+		/* Made and gone between two readings: its owner as the probes saw it made. */
+		if (!p.qp && made->pid && made->qpn == b->arg)
+			p.qp = made;
 		if (!p.qp)
 			p.qp = &unknown;
 	}

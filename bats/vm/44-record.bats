@@ -156,6 +156,35 @@ under_change() {
 	assert_line --regexp '^      fix: keep the address of that GID on its netdev for the job.s length'
 }
 
+@test "record: one process with two devices open: each QP's modify named by its own number" {
+	local f=$BATS_TEST_TMPDIR/two.jsonl a b
+	# rxe1 on veth1 beside rxe0, both fe80:: GIDs there: a handle is its device file's,
+	# and qpfail makes the same objects on each, so both QPs have handle 3.
+	rdmactl add rxe1 veth1 >/dev/null
+	ip -6 addr show dev veth1 scope link | grep -q inet6 ||
+		ip addr add "$(cat /sys/class/infiniband/rxe1/ports/1/gids/0)/64" dev veth1 nodad
+	for _ in $(seq 100); do
+		[ "$(cat /sys/class/infiniband/rxe1/ports/1/gids/0)" != \
+			0000:0000:0000:0000:0000:0000:0000:0000 ] && break
+		sleep 0.1
+	done
+	# Two QPs held on rxe0 by another process: rxe0's next QP number is past rxe1's
+	# (each device numbers its own), so the two QPs differ in number, not in handle.
+	"$TOP/build/tests/qpfail" rxe0 0 ok >"$BATS_TEST_TMPDIR/holder" 2>&1 &
+	for _ in $(seq 100); do
+		grep -q '^holding' "$BATS_TEST_TMPDIR/holder" && break
+		sleep 0.1
+	done
+	run rdmactl record --timeout 5 -o "$f" -- "$TOP/build/tests/qpfail" rxe0,rxe1 0 ok
+	assert_equal "$status" 124
+	read -r a b < <(sed -n 's/^QPs \([0-9]*\) -> \([0-9]*\)$/\1 \2/p' <<<"$output")
+	[ -n "$b" ] && [ "$a" != "$b" ] || fail "qpfail said no two QPs of two numbers: $output"
+	assert_equal "$(jq -r 'select(.event == "qp-modified" and .state == "RTR") |
+		"\(.qpn)>\(.dest_qpn)"' "$f" | sort | paste -sd' ')" "$(printf '%s\n' "$a>$b" "$b>$a" | sort | paste -sd' ')"
+	assert_equal "$(jq -r 'select(.event == "qp-made") | .qpn' "$f" | sort | paste -sd' ')" \
+		"$(printf '%s\n' "$a" "$b" | sort | paste -sd' ')"
+}
+
 @test "record: nothing failed; --timeout ends a hang with 124; SIGKILL is reported; two records see their own" {
 	local f=$BATS_TEST_TMPDIR/ok.jsonl b=$BATS_TEST_TMPDIR/other.jsonl pid
 	rxe0_gid

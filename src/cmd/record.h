@@ -35,6 +35,7 @@ struct cmd_ctx;
 
 struct record_handle {
 	int pid;		/* 0: the slot is free */
+	uint32_t file;		/* the uverbs file's number (record.bpf.h): a handle is its file's */
 	uint32_t handle, qpn;
 };
 

@@ -116,17 +116,20 @@ static void qp_known(struct record_run *r, const struct rdma_qp *q)
 	r->qps[r->nqps++] = *q;
 }
 
-static struct record_handle *handle_slot(struct record_run *r, int pid, uint32_t handle)
+/* B's process, uverbs file and HANDLE's slot. */
+static struct record_handle *handle_slot(struct record_run *r, const struct record_bpf_rec *b,
+					 uint32_t handle)
 {
-	return &r->handles[((uint32_t)pid * 31u + handle) % RECORD_HANDLES];
+	return &r->handles[((uint32_t)b->tgid * 31u + b->file * 17u + handle) % RECORD_HANDLES];
 }
 
-/* The QP number PID's HANDLE names, as its last qp-made said: -1 when unknown. */
-static long handle_qpn(struct record_run *r, int pid, uint32_t handle)
+/* The QP number HANDLE names in B's process and file, as its last qp-made said: -1 when unknown. */
+static long handle_qpn(struct record_run *r, const struct record_bpf_rec *b, uint32_t handle)
 {
-	const struct record_handle *h = handle_slot(r, pid, handle);
+	const struct record_handle *h = handle_slot(r, b, handle);
 
-	return h->pid == pid && h->handle == handle ? (long)h->qpn : -1;
+	return h->pid == (int)b->tgid && h->file == b->file && h->handle == handle ?
+		(long)h->qpn : -1;
 }
 
 /* The watch's events: the tree's QPs, and the host's devices, ports, GIDs and counters. */
@@ -186,8 +189,9 @@ static void qp_line(struct record_run *r, const struct record_bpf_rec *b)
 		qp_known(r, &q);
 		if (b->len >= sizeof(handle)) {
 			memcpy(&handle, b->req, sizeof(handle));
-			*handle_slot(r, (int)b->tgid, handle) = (struct record_handle){
-				.pid = (int)b->tgid, .handle = handle, .qpn = b->arg };
+			*handle_slot(r, b, handle) = (struct record_handle){
+				.pid = (int)b->tgid, .file = b->file, .handle = handle,
+				.qpn = b->arg };
 		}
 	} else if (!uverbs_decode(UVERBS_VIA_IOCTL, b->req, b->len, &c) || !c.modify_qp) {
 		return;
@@ -199,7 +203,7 @@ static void qp_line(struct record_run *r, const struct record_bpf_rec *b)
 	if (b->kind == RECORD_BPF_QP_MADE)
 		view_record_qp_made(o, t, &q);
 	else	/* its owner in Q, its number by the handle */
-		view_record_qp_modified(o, t, handle_qpn(r, (int)b->tgid, c.qp_handle), &q, &c);
+		view_record_qp_modified(o, t, handle_qpn(r, b, c.qp_handle), &q, &c);
 	record_line_end(r, o);
 }
 

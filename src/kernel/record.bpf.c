@@ -59,6 +59,7 @@ struct pending {
 	__u64 resp;		/* rdma_ucm's GET_EVENT: where its answer goes */
 	__u64 qpn_at;		/* ioctl's QP_CREATE: where the QP's number is written; 0: none */
 	__u64 handle_at;	/* ... and its handle, the process's name for it in later calls */
+	__u64 filp;		/* an ioctl's file: whose handles they are */
 	__u32 qp_type;		/* ... and the type asked */
 	__u32 pad;
 };
@@ -93,7 +94,7 @@ static __always_inline struct record_bpf_rec *rec_new(__u32 kind, __u32 tgid, __
 	r->memlock = 0;
 	r->cap_eff = 0;
 	r->userns = 0;
-	r->pad = 0;
+	r->file = 0;
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
 	return r;
 }
@@ -168,6 +169,7 @@ static __always_inline void pend(struct pending *p, __u32 kind, const void *buf,
 	p->resp = 0;
 	p->qpn_at = 0;
 	p->handle_at = 0;
+	p->filp = 0;
 	p->qp_type = 0;
 	p->pad = 0;
 	if (kind == RECORD_BPF_UCMA_WRITE && n >= sizeof(head) &&
@@ -221,6 +223,12 @@ static __always_inline void request(const struct pending *p, struct record_bpf_r
  * Call P's return, RET, by thread ID: a refused one handed over with its
  * request; a successful GET_EVENT of rdma_cm with the event it gave.
  */
+/* FILP as a number of its own: its address mixed, not given away. */
+static __always_inline __u32 file_of(__u64 filp)
+{
+	return (__u32)((filp >> 4) * 0x9e3779b97f4a7c15ull >> 32);
+}
+
 static __always_inline void leave_with(const struct pending *p, long ret, __u64 id)
 {
 	struct record_bpf_rec *r;
@@ -237,6 +245,7 @@ static __always_inline void leave_with(const struct pending *p, long ret, __u64 
 			return;
 		r->arg = qpn;
 		r->ret = (__s32)p->qp_type;
+		r->file = file_of(p->filp);
 		if (p->handle_at && !bpf_probe_read_user(r->req, sizeof(__u32),
 							 (const void *)p->handle_at))
 			r->len = sizeof(__u32);
@@ -249,6 +258,7 @@ static __always_inline void leave_with(const struct pending *p, long ret, __u64 
 		r = rec_new(RECORD_BPF_QP_MODIFIED, id >> 32, (__u32)id);
 		if (!r)
 			return;
+		r->file = file_of(p->filp);
 		request(p, r);
 		bpf_ringbuf_submit(r, 0);
 		return;
@@ -305,7 +315,7 @@ int BPF_KRETPROBE(uverbs_write_out, long ret)
  * The ioctl at ARG as a pending call into P: its header says its length; a
  * write command it carries points to its own struct (CORE_IN), read too.
  */
-static __always_inline void ioctl_pend(struct pending *p, unsigned long arg)
+static __always_inline void ioctl_pend(struct pending *p, void *filp, unsigned long arg)
 {
 	struct ioctl_hdr h = { 0 };
 	struct ioctl_attr a;
@@ -331,6 +341,7 @@ static __always_inline void ioctl_pend(struct pending *p, unsigned long arg)
 	}
 	pend(p, RECORD_BPF_UVERBS_IOCTL, (const void *)arg, h.length, in, in_n);
 	p->cmd = cmd;
+	p->filp = (__u64)filp;
 	if (h.object_id != QP_OBJECT || h.method_id != QP_CREATE_METHOD)
 		return;
 	for (int i = 0; i < QP_CREATE_ATTRS; i++) {
@@ -357,7 +368,7 @@ int BPF_KPROBE(uverbs_ioctl_in, void *filp, unsigned int cmd, unsigned long arg)
 
 	if (!ours())
 		return 0;
-	ioctl_pend(&p, arg);
+	ioctl_pend(&p, filp, arg);
 	bpf_map_update_elem(&calls, &id, &p, BPF_ANY);
 	return 0;
 }
@@ -409,7 +420,7 @@ int BPF_PROG(uverbs_ioctl_exit, void *filp, unsigned int cmd, unsigned long arg,
 	/* A success is read only for a QP made: its header tells, the control path's alone. */
 	if (ret > 0 || !ours())
 		return 0;
-	ioctl_pend(&p, arg);
+	ioctl_pend(&p, filp, arg);
 	leave_with(&p, ret, bpf_get_current_pid_tgid());
 	return 0;
 }

@@ -63,7 +63,12 @@ struct record_bpf_rec {
 	__u64 memlock;		/* RLIMIT_MEMLOCK's soft limit, bytes (~0: unlimited) */
 	__u64 cap_eff;		/* CapEff's bits */
 	__u32 userns;		/* its user namespace's inode: the initial one's, or a container's */
-	__u32 pad;
+	/*
+	 * QP_MADE, QP_MODIFIED: the uverbs file the call came through, as a
+	 * number of its own (not its address): a handle is that file's, and a
+	 * process with two devices open has a handle 3 on each.
+	 */
+	__u32 file;
 	char comm[16];
 	__u8 req[RECORD_REQ_MAX];
 };

@@ -219,16 +219,17 @@ static __always_inline void request(const struct pending *p, struct record_bpf_r
 	r->len = RECORD_REQ_CORE_IN + in_n;
 }
 
-/*
- * Call P's return, RET, by thread ID: a refused one handed over with its
- * request; a successful GET_EVENT of rdma_cm with the event it gave.
- */
 /* FILP as a number of its own: its address mixed, not given away. */
 static __always_inline __u32 file_of(__u64 filp)
 {
 	return (__u32)((filp >> 4) * 0x9e3779b97f4a7c15ull >> 32);
 }
 
+/*
+ * Call P's return, RET, by thread ID: a refused one handed over with its
+ * request; a successful GET_EVENT of rdma_cm with the event it gave; a QP
+ * made, and a QP modified, with what pairs it with its peer.
+ */
 static __always_inline void leave_with(const struct pending *p, long ret, __u64 id)
 {
 	struct record_bpf_rec *r;
@@ -254,7 +255,7 @@ static __always_inline void leave_with(const struct pending *p, long ret, __u64 
 	}
 	/* A QP of the tree moved, or given its peer: the request, as a refused one's. */
 	if (ret == 0 && !host_wide && p->kind == RECORD_BPF_UVERBS_IOCTL &&
-	    p->cmd != ~0u && (p->cmd & WRITE_CMD_MASK) == WRITE_MODIFY_QP) {
+	    (p->cmd & WRITE_CMD_MASK) == WRITE_MODIFY_QP) {
 		r = rec_new(RECORD_BPF_QP_MODIFIED, id >> 32, (__u32)id);
 		if (!r)
 			return;
@@ -417,7 +418,7 @@ int BPF_PROG(uverbs_ioctl_exit, void *filp, unsigned int cmd, unsigned long arg,
 {
 	struct pending p;
 
-	/* A success is read only for a QP made: its header tells, the control path's alone. */
+	/* A success is read only for a QP made or modified: its header tells, the control path's alone. */
 	if (ret > 0 || !ours())
 		return 0;
 	ioctl_pend(&p, filp, arg);

@@ -2,8 +2,8 @@
 /*
  * A QP's first completion in error, with no failure of its process before
  * it, of a status rdma_rxe gives when a QP's path goes from under it: a
- * flush (6.6 to 7.3), a local QP operation error (6.1), a local protection
- * error (5.10), a transport retry exceeded. Where the record saw its
+ * flush (7.3), a local QP operation error (6.1), a local protection error
+ * (5.10). Where the record saw its
  * device's port or netdev go down, one of its GIDs removed, or the device
  * itself removed, at that moment, that is the cause, not the status's own
  * (diag/record.h's diag_record_flushes).
@@ -41,12 +41,12 @@ static long long ms_of(const char *t)
  * The statuses rdma_rxe ends a QP's work requests with when its path goes,
  * as the bed measured them with perftest writing and the netdev set down
  * or the address deleted: 5.10 IBV_WC_LOC_PROT_ERR, 6.1
- * IBV_WC_LOC_QP_OP_ERR, 7.3 IBV_WC_WR_FLUSH_ERR; and a retry exceeded
- * where the packets were lost on the way.
+ * IBV_WC_LOC_QP_OP_ERR, 7.3 IBV_WC_WR_FLUSH_ERR. (A retry exceeded is
+ * left to its own verdict: rxe resends for as long as the program runs.)
  */
 static bool path_status(int st)
 {
-	return st == 2 || st == 4 || st == 5 || st == 12;
+	return st == 2 || st == 4 || st == 5;
 }
 
 /* Whether a failure of F's process that is no flush came before F (its cause, then). */

@@ -275,7 +275,13 @@ setup() {
 		sleep 0.2
 	done
 	sleep 1
-	: >"/dev/tcp/$P/18604"
+	# Host 2's listener restarts nc every 5 s: a connection between two is refused.
+	local told=
+	for _ in $(seq 100); do
+		(: >"/dev/tcp/$P/18604") 2>/dev/null && told=1 && break
+		sleep 0.1
+	done
+	[ -n "$told" ] || fail "host 2 took no connection on TCP port 18604 in 10 s"
 	st=0
 	wait "${bg[1]}" || st=$?
 	wait "${bg[0]}"

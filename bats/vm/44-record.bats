@@ -194,6 +194,11 @@ under_change() {
 		 ibv_rc_pingpong -d rxe0 -g $G -p 18615 127.0.0.1 >/dev/null; wait \$s"
 	assert_success
 	assert_equal "$(tail -n1 <<<"$stderr")" 'nothing failed that record could see'
+	# Trampolines where ib_uverbs carries BTF (6.1 on): each of rxe's
+	# ibv_post_send is a write to uverbs, which a kprobe would trap.
+	local via=kprobes
+	[ ! -e /sys/kernel/btf/ib_uverbs ] || via=trampolines
+	assert_equal "$(jq -r 'select(.event == "record-started") | .probes' "$f")" "$via"
 	# A server whose client never comes: ended, and said so, with timeout(1)'s status.
 	run --separate-stderr "$RDMACTL" record --timeout 2 -o "$f" -- \
 		ibv_rc_pingpong -d rxe0 -g "$G" -p 18616

@@ -228,6 +228,7 @@ static void say_started(struct record_run *r, char *const argv[])
 		snprintf(u.nodename, sizeof(u.nodename), "%s", "");
 	view_record_started(o, t, &(struct view_record_start){
 		.argv = argv, .pid = r->child.pid, .verbs = r->sees.uverbs, .rdma_cm = r->sees.ucma,
+		.probes = !r->probes ? NULL : r->sees.trampolines ? "trampolines" : "kprobes",
 		.qps = r->watching, .why_not = *r->unseen ? r->unseen : NULL, .host = u.nodename,
 		.gids = r->watching ? &r->w.g : NULL });
 	record_line_end(r, o);

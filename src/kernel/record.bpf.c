@@ -316,7 +316,7 @@ int BPF_KRETPROBE(uverbs_write_out, long ret)
  * The ioctl at ARG as a pending call into P: its header says its length; a
  * write command it carries points to its own struct (CORE_IN), read too.
  */
-static __always_inline void ioctl_pend(struct pending *p, void *filp, unsigned long arg)
+static __always_inline void ioctl_pend(struct pending *p, __u64 filp, unsigned long arg)
 {
 	struct ioctl_hdr h = { 0 };
 	struct ioctl_attr a;
@@ -342,7 +342,7 @@ static __always_inline void ioctl_pend(struct pending *p, void *filp, unsigned l
 	}
 	pend(p, RECORD_BPF_UVERBS_IOCTL, (const void *)arg, h.length, in, in_n);
 	p->cmd = cmd;
-	p->filp = (__u64)filp;
+	p->filp = filp;
 	if (h.object_id != QP_OBJECT || h.method_id != QP_CREATE_METHOD)
 		return;
 	for (int i = 0; i < QP_CREATE_ATTRS; i++) {
@@ -369,7 +369,7 @@ int BPF_KPROBE(uverbs_ioctl_in, void *filp, unsigned int cmd, unsigned long arg)
 
 	if (!ours())
 		return 0;
-	ioctl_pend(&p, filp, arg);
+	ioctl_pend(&p, (__u64)filp, arg);
 	bpf_map_update_elem(&calls, &id, &p, BPF_ANY);
 	return 0;
 }
@@ -417,11 +417,17 @@ SEC("fexit/ib_uverbs_ioctl")
 int BPF_PROG(uverbs_ioctl_exit, void *filp, unsigned int cmd, unsigned long arg, long ret)
 {
 	struct pending p;
+	__u64 f = 0;
 
 	/* A success is read only for a QP made or modified: its header tells, the control path's alone. */
 	if (ret > 0 || !ours())
 		return 0;
-	ioctl_pend(&p, filp, arg);
+	/*
+	 * The verifier types the argument by BTF, a struct file *, and lets no
+	 * arithmetic but adding touch it: its value read as a number, for file_of.
+	 */
+	bpf_probe_read_kernel(&f, sizeof(f), &ctx[0]);
+	ioctl_pend(&p, f, arg);
 	leave_with(&p, ret, bpf_get_current_pid_tgid());
 	return 0;
 }

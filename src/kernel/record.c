@@ -64,7 +64,7 @@ static bool has_btf(const char *module)
  * SEES says it is loaded, through fexit and fentry where it has BTF and
  * TRAMPOLINES, else kprobes. 0 or libbpf's negative errno.
  */
-static int arm(struct record *r, enum record_scope scope, const struct record_sees *sees,
+static int arm(struct record *r, enum record_scope scope, struct record_sees *sees,
 	       bool trampolines)
 {
 	struct record_bpf *k;
@@ -98,6 +98,7 @@ static int arm(struct record *r, enum record_scope scope, const struct record_se
 	err = record_bpf__load(k);
 	if (!err)
 		err = record_bpf__attach(k);
+	sees->trampolines = !err && sees->uverbs && uv;
 	return err;
 }
 

@@ -25,6 +25,12 @@ struct record_sees {
 	bool uverbs;	/* ib_uverbs's write and ioctl handlers */
 	bool ucma;	/* rdma_ucm's write handler: rdma_cm's calls and events */
 	bool wc;	/* rdma_rxe's rxe_cq_post: each QP's first error completion */
+	/*
+	 * ib_uverbs's handlers are taken by trampolines (fexit, where the
+	 * module has BTF), not kprobes: each of rxe's ibv_post_send is a write
+	 * to uverbs, and a kprobe's trap on it is felt in a program's latency.
+	 */
+	bool trampolines;
 };
 
 /* Whose calls the probes follow. */

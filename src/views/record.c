@@ -30,6 +30,7 @@ void view_record_started(struct out *o, const char *time, const struct view_reco
 	out_bool(o, "rdma_cm", NULL, s->rdma_cm);
 	out_bool(o, "qps", NULL, s->qps);
 	out_obj_close(o);
+	out_str(o, "probes", NULL, s->probes);
 	if (s->gids) {
 		out_arr_open(o, "gids");
 		for (size_t d = 0; d < s->gids->n; d++)

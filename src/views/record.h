@@ -22,6 +22,7 @@ struct view_record_start {
 	char *const *argv;	/* the command */
 	int pid;		/* its process */
 	bool verbs, rdma_cm, qps;	/* what record sees */
+	const char *probes;	/* "trampolines", "kprobes", or NULL: none armed */
 	const char *why_not;	/* what not, or NULL */
 	const char *host;	/* the host's name (uname's nodename) */
 	const struct model *gids;	/* the host's GIDs when it began, NULL: unread */

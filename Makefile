@@ -180,6 +180,7 @@ TEST_MODS_sys := model/sys kernel/netns kernel/rtnl $(MODEL_MODS)
 TEST_MODS_spawn := kernel/spawn
 TEST_MODS_wire := selftest/wire selftest/fault model/gid
 TEST_MODS_capture := model/capture model/capture_flows
+TEST_MODS_capture_keep := model/capture_keep model/capture
 TEST_MODS_stacks := checks/stacks/common checks/stacks/nccl checks/stacks/ucx \
 	checks/stacks/libfabric checks/stacks/openmpi model/gidrule $(MODEL_MODS)
 .SECONDEXPANSION:

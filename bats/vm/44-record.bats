@@ -115,6 +115,43 @@ rxe0_gid() {
 }
 
 # bats test_tags=kernels
+@test "record --capture: an RNR's packets beside the record, as capture and tshark read them; none when nothing failed" {
+	local f=$BATS_TEST_TMPDIR/cap.jsonl p=$BATS_TEST_TMPDIR/cap.pcap q n
+	rxe0_gid
+	# Two QPs of rxe0: their packets never reach the netdev, the loopback's eBPF sees them.
+	run --separate-stderr "$RDMACTL" record --capture -o "$f" -- "$TOP/build/tests/qpfail" rxe0 "$G" rnr-exit
+	assert_failure 1
+	[[ $stderr =~ \(qpfail\):\ QP\ ([0-9]+)\ \(RC\)(\ on\ rxe0)?:\ its\ first\ completion\ in\ error,\ IBV_WC_RNR_RETRY_EXC_ERR ]] ||
+		fail "no RNR completion: $stderr"
+	q=${BASH_REMATCH[1]}
+	assert_json_contract record <"$f"
+	n=$(jq -r 'select(.event == "packets") | "\(.packets) \(.file) \(.errors > 0)"' "$f")
+	[[ $n =~ ^([1-9][0-9]*)\ cap\.pcap\ true$ ]] || fail "packets line: $n"
+	n=${BASH_REMATCH[1]}
+	[[ $stderr == *"packets: $n of its QPs and their peers around the errors in $p "* ]] ||
+		fail "the report names no pcap file: $stderr"
+	# Its SEND, and the RNR NAK that ended it, as capture reads them.
+	run -0 rdmactl capture --read "$p" --qp "$q"
+	assert_line --regexp " RC SEND_ONLY qp [0-9]+ psn [0-9]+ len [0-9]+"
+	assert_line --regexp " RC ACKNOWLEDGE qp $q .* RNR NAK msn [0-9]+ timer [0-9]+ us$"
+	# tshark reads every packet as RoCE v2, the count the record gave.
+	run -0 --separate-stderr tshark -r "$p" -T fields -e infiniband.bth.destqp
+	assert_equal "${#lines[@]}" "$n"
+	# Read again later, beside its record wherever the two go.
+	mkdir "$BATS_TEST_TMPDIR/later"
+	mv "$f" "$p" "$BATS_TEST_TMPDIR/later/"
+	run -0 rdmactl -j report "$BATS_TEST_TMPDIR/later/cap.jsonl"
+	assert_equal "$(jq -r '.[0].packets | "\(.count) \(.file)"' <<<"$output")" "$n $BATS_TEST_TMPDIR/later/cap.pcap"
+	# Nothing failed: no pcap file, and the line says none.
+	f=$BATS_TEST_TMPDIR/fine.jsonl
+	run --separate-stderr "$RDMACTL" record --capture -o "$f" -- bash -c \
+		"timeout 1 '$TOP/build/tests/qpfail' rxe0 $G ok >/dev/null; true"
+	assert_success
+	[ ! -e "$BATS_TEST_TMPDIR/fine.pcap" ] || fail "a pcap file where nothing failed"
+	assert_equal "$(jq -r 'select(.event == "packets") | "\(.file) \(.errors)"' "$f")" "null 0"
+}
+
+# bats test_tags=kernels
 # perftest writing to itself over rxe0 under record, and $1 done to the host
 # once it writes, then undone: the record in $BATS_TEST_TMPDIR/$2.jsonl, its end report in $2.err.
 under_change() {

@@ -92,7 +92,7 @@ static void run(struct record_run *r, struct record *probes, pid_t pid, int sfd,
 	uint64_t deadline = timeout_s ? mono_ms() + timeout_s * 1000 : 0, kill_at = 0;
 
 	while (!w->done) {
-		struct pollfd p[MONITOR_WATCH_FDS + 2];
+		struct pollfd p[MONITOR_WATCH_FDS + 2 + RECORD_CAPTURE_FDS];
 		int wait = r->watching ? monitor_watch_fds(&r->w, p) : 1000, n;
 		uint64_t now = mono_ms();
 
@@ -102,15 +102,18 @@ static void run(struct record_run *r, struct record *probes, pid_t pid, int sfd,
 		p[MONITOR_WATCH_FDS] = (struct pollfd){ .fd = probes ? record_fd(probes) : -1,
 							.events = POLLIN };
 		p[MONITOR_WATCH_FDS + 1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		record_capture_fds(r, p + MONITOR_WATCH_FDS + 2);
 		if (deadline && !w->timed_out)
 			wait = now >= deadline ? 0 : (int)(deadline - now) < wait ?
 				(int)(deadline - now) : wait;
 		if (kill_at)
 			wait = now >= kill_at ? 0 : (int)(kill_at - now) < wait ?
 				(int)(kill_at - now) : wait;
-		n = poll(p, MONITOR_WATCH_FDS + 2, wait);
+		n = poll(p, MONITOR_WATCH_FDS + 2 + RECORD_CAPTURE_FDS, wait);
 		if (n < 0 && errno != EINTR)
 			break;
+		/* The packets first: an error's line written next asks for those before it. */
+		record_capture_read(r);
 		if (n > 0 && p[MONITOR_WATCH_FDS].revents)
 			record_drain(r, probes);
 		if (n > 0 && p[MONITOR_WATCH_FDS + 1].revents && !w->done)
@@ -123,6 +126,7 @@ static void run(struct record_run *r, struct record *probes, pid_t pid, int sfd,
 			w->timed_out = true;
 			if (r->watching)
 				monitor_watch_now(&r->w);
+			record_capture_mark(r, 0);
 			kill(pid, SIGTERM);
 			signal_tree(r, SIGTERM);
 			kill_at = now + RECORD_KILL_MS;
@@ -243,6 +247,7 @@ static void say_ended(struct record_run *r, const struct waited *w)
 	record_drain(r, r->probes);
 	if (r->watching)
 		monitor_watch_now(&r->w);
+	record_capture_end(r, true);
 	o = record_line_begin(r);
 	if (!o)
 		return;
@@ -257,6 +262,7 @@ static void rec_end(struct record_run *r)
 	if (r->sfd >= 0)
 		close(r->sfd);
 	sigprocmask(SIG_SETMASK, &r->orig, NULL);
+	record_capture_end(r, false);
 	record_close(r->probes);
 	if (r->watching)
 		monitor_watch_stop(&r->w);
@@ -291,7 +297,9 @@ int cmd_record(struct cmd_ctx *ctx, const struct cli_args *a)
 		return err;
 	}
 	watch_begin(r);
-	err = child_begin(r, a->argv, &status);
+	err = cli_flag(a, "capture") ? record_capture_begin(r, path) : 0;
+	if (!err)
+		err = child_begin(r, a->argv, &status);
 	if (err) {
 		rec_end(r);
 		ctx->pass_status = status;

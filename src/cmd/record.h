@@ -20,6 +20,11 @@
 #include "model/qp.h"
 
 struct cmd_ctx;
+struct pollfd;
+struct record_capture;
+
+/* The rxe devices --capture reads: a descriptor each. */
+#define RECORD_CAPTURE_FDS 4
 
 /* The processes whose facts are kept: a command that makes more is followed all the same. */
 #define RECORD_PROCS 1024
@@ -66,6 +71,7 @@ struct record_run {
 	int sfd;		/* the signals record is sent */
 	sigset_t orig;		/* the signal mask before, CMD's */
 	uint64_t boot_ns;	/* the monotonic clock's zero on the wall clock */
+	struct record_capture *cap;	/* --capture's, or NULL */
 };
 
 /*
@@ -89,5 +95,23 @@ void record_stamp(uint64_t boot_ns, uint64_t ns, char *t, size_t len);
 void record_watched(const struct monitor_event *e, void *arg);
 /* Each record the probes have now, written as a line. */
 void record_drain(struct record_run *r, struct record *probes);
+
+/*
+ * --capture (cmd/record_capture.c): the packets of the rxe devices the watch
+ * knows begun, to go beside RECORD (its name, .pcap for .jsonl) around each
+ * error; a device that cannot be captured said, and the record goes on. 0,
+ * or -ENOMEM.
+ */
+int record_capture_begin(struct record_run *r, const char *record);
+/* Its descriptors into P, -1 where none. */
+void record_capture_fds(const struct record_run *r, struct pollfd p[RECORD_CAPTURE_FDS]);
+/* The packets there are now, taken. */
+void record_capture_read(struct record_run *r);
+/* QPN's packets kept from now on: a QP of the command's, or its peer. */
+void record_capture_qpn(struct record_run *r, uint32_t qpn);
+/* An error at monotonic MONO_NS (0: now): the packets around it written. */
+void record_capture_mark(struct record_run *r, uint64_t mono_ns);
+/* The capture ended, and when SAY, said in a "packets" line. */
+void record_capture_end(struct record_run *r, bool say);
 
 #endif

@@ -141,14 +141,20 @@ void record_watched(const struct monitor_event *e, void *arg)
 
 	if (e->qp && !ours(r, e->qp))
 		return;
-	if (e->qp)
+	if (e->qp) {
 		qp_known(r, e->qp);
+		record_capture_qpn(r, e->qp->qpn);
+	}
 	o = record_line_begin(r);
 	if (!o)
 		return;
 	record_stamp(r->boot_ns, 0, t, sizeof(t));
 	view_monitor_event(o, e, t);
 	record_line_end(r, o);
+	/* A QP of the command's gone to ERR, or resending with no answer: the packets around it. */
+	if (e->qp && e->diag && (e->kind == MON_QP_STATE || e->kind == MON_QP_STALLED ||
+				 e->kind == MON_QP_CREATED))
+		record_capture_mark(r, 0);
 }
 
 /*
@@ -187,6 +193,7 @@ static void qp_line(struct record_run *r, const struct record_bpf_rec *b)
 	q.comm[sizeof(b->comm)] = '\0';
 	if (b->kind == RECORD_BPF_QP_MADE) {
 		qp_known(r, &q);
+		record_capture_qpn(r, b->arg);
 		if (b->len >= sizeof(handle)) {
 			memcpy(&handle, b->req, sizeof(handle));
 			*handle_slot(r, b, handle) = (struct record_handle){
@@ -195,6 +202,9 @@ static void qp_line(struct record_run *r, const struct record_bpf_rec *b)
 		}
 	} else if (!uverbs_decode(UVERBS_VIA_IOCTL, b->req, b->len, &c) || !c.modify_qp) {
 		return;
+	} else if (c.attr_mask & UVERBS_QP_DEST_QPN) {
+		/* Its peer's packets come to this QP's number; its own go to the peer's. */
+		record_capture_qpn(r, c.dest_qp_num);
 	}
 	o = record_line_begin(r);
 	if (!o)
@@ -257,6 +267,8 @@ static void probed(struct record_run *r, const struct record_bpf_rec *b)
 		break;
 	}
 	record_line_end(r, o);
+	if (b->kind == RECORD_BPF_WC)
+		record_capture_mark(r, b->ts_ns);
 }
 
 void record_drain(struct record_run *r, struct record *probes)

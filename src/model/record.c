@@ -268,6 +268,27 @@ static void failure_line(struct model_record *r, struct json_object *o, const ch
 }
 }
 
+/*
+ * --capture's line: the pcap file is named as it lies beside the record,
+ * and found beside the file read, wherever the two were taken together.
+ */
+static void packets_line(struct model_record *r, struct json_object *o)
+{
+	const char *file = str(o, "file"), *slash = strrchr(r->path, '/');
+	long n;
+
+	r->captured = true;
+	if (num(o, "packets", &n) && n > 0)
+		r->packets = (unsigned long)n;
+	*r->pcap = '\0';
+	if (!*file || strchr(file, '/') || !strcmp(file, ".") || !strcmp(file, ".."))
+		return;
+	if (slash)
+		snprintf(r->pcap, sizeof(r->pcap), "%.*s/%s", (int)(slash - r->path), r->path, file);
+	else
+		snprintf(r->pcap, sizeof(r->pcap), "%s", file);
+}
+
 bool model_record_line(struct model_record *r, const char *text)
 {
 	struct json_object *o = json_tokener_parse(text), *v;
@@ -301,6 +322,8 @@ bool model_record_line(struct model_record *r, const char *text)
 	} else if (!strcmp(ev, "port-state") || !strcmp(ev, "netdev-state") ||
 		   !strcmp(ev, "gid-removed") || !strcmp(ev, "device-removed")) {
 		change_line(r, o, ev);
+	} else if (!strcmp(ev, "packets")) {
+		packets_line(r, o);
 	} else if (!strcmp(ev, "record-ended")) {
 		r->ended = true;
 		if (num(o, "signal", &n))

@@ -102,6 +102,10 @@ struct model_record {
 	size_t nexits;
 	struct model_record_change *changes;
 	size_t nchanges;
+	/* record --capture's packets line: how many its pcap file holds, and the file beside it. */
+	bool captured;
+	unsigned long packets;
+	char pcap[256];		/* "" when none was written */
 };
 
 /*

@@ -246,6 +246,11 @@ static const struct cli_opt record_opts[] = {
 	{ "timeout", 0, CLI_UINT, "S", .min = 1, .max = 604800, .unit = "s",
 	  .help = "end the command after S seconds (SIGTERM to each of its processes, SIGKILL "
 	  "2 s later), what its QPs were doing read first; exit status 124 as timeout(1)'s" },
+	{ "capture", 0, CLI_FLAG,
+	  .help = "capture the RoCE v2 packets of every rxe device's netdev and of what it sends "
+	  "to itself; those of the command's QPs and their peers within 2 s before and 1 s after "
+	  "each error are written to FILE's name with .pcap for .jsonl (tshark, 'rdmactl capture "
+	  "--read'); the last 32768 held in memory meanwhile" },
 	{ NULL },
 };
 
@@ -401,7 +406,8 @@ const struct cli_cmd rdmactl_commands[] = {
 		  "seconds. Error counters that rise are said at most every 5 seconds, their "
 		  "rises summed; a QP resending with no answer is said once. The man page "
 		  "has the whole schedule." },
-	{ "record", .fn = cmd_record, .opts = { record_opts }, .libs = LAZY_VERBS | LAZY_JSONC,
+	{ "record", .fn = cmd_record, .opts = { record_opts },
+	  .libs = LAZY_VERBS | LAZY_JSONC | LAZY_PCAP,
 	  .args = "-- CMD [ARG...]", .min_args = 1, .max_args = CLI_ANY, .command_line = true,
 	  .summary = "Run a command and record what its RDMA did: each verb or rdma_cm call "
 		     "refused and why, its QPs failing, then report what failed.",

@@ -135,12 +135,51 @@ static void no_peer_elsewhere(void **state)
 	model_record_free(&r[1]);
 }
 
+/* --capture's pcap file is found beside the record read; a name that is a path is not followed. */
+static void packets_beside(void **state)
+{
+	static const char *const lines[] = {
+		"{\"time\":\"2026-12-03T07:00:00.000Z\",\"event\":\"packets\",\"packets\":42,"
+		"\"file\":\"rec.pcap\",\"errors\":1,\"devices\":1,\"dropped\":0,\"overwritten\":0}",
+		NULL,
+	};
+	static const char *const hostile[] = {
+		"{\"time\":\"2026-12-03T07:00:00.000Z\",\"event\":\"packets\",\"packets\":1,"
+		"\"file\":\"../../etc/passwd\"}",
+		NULL,
+	};
+	static const char *const none[] = {
+		"{\"time\":\"2026-12-03T07:00:00.000Z\",\"event\":\"packets\",\"packets\":0,"
+		"\"file\":null}",
+		NULL,
+	};
+	struct model_record r;
+
+	(void)state;
+	read_lines(&r, "/var/tmp/ci/rec.jsonl", lines);
+	assert_true(r.captured);
+	assert_int_equal(r.packets, 42);
+	assert_string_equal(r.pcap, "/var/tmp/ci/rec.pcap");
+	model_record_free(&r);
+	read_lines(&r, "rec.jsonl", lines);
+	assert_string_equal(r.pcap, "rec.pcap");
+	model_record_free(&r);
+	read_lines(&r, "/var/tmp/rec.jsonl", hostile);
+	assert_true(r.captured);
+	assert_string_equal(r.pcap, "");
+	model_record_free(&r);
+	read_lines(&r, "/var/tmp/rec.jsonl", none);
+	assert_string_equal(r.pcap, "");
+	model_record_free(&r);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(one_pid_two_programs),
 		cmocka_unit_test(peers_across_records),
 		cmocka_unit_test(no_peer_elsewhere),
+		cmocka_unit_test(packets_beside),
 	};
 
 	unit_filter(argc, argv);

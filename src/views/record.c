@@ -272,6 +272,21 @@ void view_record_ended(struct out *o, const char *time, int status, bool timed_o
 	out_obj_close(o);
 }
 
+void view_record_packets(struct out *o, const char *time, const struct view_record_packets *p)
+{
+	out_obj_open(o, NULL);
+	out_str(o, "time", "%s", time);
+	out_str(o, "event", " %s", "packets");
+	out_u64(o, "packets", " %" PRIu64, p->packets);
+	out_str(o, "file", " in %s", p->file);
+	out_u64(o, "errors", " around %" PRIu64 " errors", p->errors);
+	out_u64(o, "devices", " of %" PRIu64 " rxe devices", (uint64_t)p->devices);
+	out_u64(o, "dropped", "; %" PRIu64 " dropped by the kernel", p->dropped);
+	out_u64(o, "overwritten", ", %" PRIu64 " given up unasked", p->overwritten);
+	out_nl(o);
+	out_obj_close(o);
+}
+
 /* "exited 1", "was killed by signal 9" of wait status S. */
 static void how_ended(char *buf, size_t len, int s)
 {
@@ -370,6 +385,15 @@ void view_record_report(struct out *o, const struct model_record *r)
 	out_arr_close(o);
 	if (!shown && !out_is_json(o))
 		out_text(o, "nothing failed that record could see\n");
+	if (r->captured && *r->pcap) {
+		out_obj_open(o, "packets");
+		out_u64(o, "count", "packets: %" PRIu64, (uint64_t)r->packets);
+		out_str(o, "file", " of its QPs and their peers around the errors in %s", r->pcap);
+		out_text(o, " ('rdmactl capture --read FILE --qp QPN' shows a QP's; tshark reads it)\n");
+		out_obj_close(o);
+	} else {
+		out_str(o, "packets", NULL, NULL);
+	}
 	out_obj_close(o);
 }
 

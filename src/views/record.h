@@ -33,6 +33,15 @@ struct view_record_start {
  * its GIDs, by which report names a QP's peer in another host's record.
  */
 void view_record_started(struct out *o, const char *time, const struct view_record_start *s);
+/* What --capture kept, at the end. */
+struct view_record_packets {
+	const char *file;	/* the pcap file's name beside the record; NULL: none written */
+	uint64_t packets, errors, dropped, overwritten;
+	size_t devices;		/* the rxe devices captured */
+};
+
+/* The "packets" line: how many of the command's QPs' packets went where, around how many errors. */
+void view_record_packets(struct out *o, const char *time, const struct view_record_packets *p);
 /* A process of the tree: "process-started" (PPID), "process-exec", "process-exited" (STATUS). */
 void view_record_process(struct out *o, const char *time, const char *event, int pid,
 			 const char *comm, int ppid, int status);

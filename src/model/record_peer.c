@@ -63,25 +63,69 @@ static void describe(const struct model_record *fr, struct model_record_failure 
 	f->paired = true;
 }
 
+/* Whether A and B are one QP as far as a record tells: its number, owner and connect. */
+static bool alike(const struct model_record_qp *a, const struct model_record_qp *b)
+{
+	return a->qpn == b->qpn && a->pid == b->pid && a->dest_qpn == b->dest_qpn &&
+	       !strcmp(a->dgid, b->dgid);
+}
+
+/*
+ * Whether R holds another QP numbered Q's and of its process, connected
+ * elsewhere: a QP of each of two devices, which number theirs apart. A
+ * record names no QP's device: which of them failed is not known.
+ */
+static bool twin(const struct model_record *r, const struct model_record_qp *q)
+{
+	for (size_t i = 0; i < r->nqps; i++)
+		if (r->qps[i].qpn == q->qpn && r->qps[i].pid == q->pid && !alike(&r->qps[i], q))
+			return true;
+	return false;
+}
+
+/*
+ * Q's other end among RECS (N), the only one: NULL when none is, or when
+ * more than one could be (two devices of a host, each with a QP of that
+ * number connected to one of Q's): no peer rather than the wrong one.
+ */
+static const struct model_record_qp *only_end(const struct model_record *recs, size_t n,
+					      const struct model_record *qr,
+					      const struct model_record_qp *q, size_t *in)
+{
+	const struct model_record_qp *p = NULL;
+
+	for (size_t j = 0; j < n; j++)
+		for (size_t m = recs[j].nqps; m-- > 0;) {
+			const struct model_record_qp *c = &recs[j].qps[m];
+
+			if (!ends(qr, q, &recs[j], c))
+				continue;
+			if (p && (j != *in || !alike(p, c)))
+				return NULL;
+			if (!p) {
+				p = c;
+				*in = j;
+			}
+		}
+	return p;
+}
+
 void model_record_pair(struct model_record *recs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < recs[i].n; k++) {
 			struct model_record_failure *f = &recs[i].f[k];
-			const struct model_record_qp *q;
-			bool found = false;
+			const struct model_record_qp *q, *p;
+			size_t in = 0;
 
 			f->paired = false;
 			if (f->qpn < 0)
 				continue;
 			q = model_record_qp_of(&recs[i], f->qpn, f->pid);
-			if (!q || q->dest_qpn < 0)
+			if (!q || q->dest_qpn < 0 || twin(&recs[i], q))
 				continue;
-			for (size_t j = 0; j < n && !found; j++)
-				for (size_t m = recs[j].nqps; m-- > 0 && !found;)
-					if (ends(&recs[i], q, &recs[j], &recs[j].qps[m])) {
-						describe(&recs[i], f, &recs[j], &recs[j].qps[m]);
-						found = true;
-					}
+			p = only_end(recs, n, &recs[i], q, &in);
+			if (p)
+				describe(&recs[i], f, &recs[in], p);
 		}
 }

@@ -135,6 +135,51 @@ static void no_peer_elsewhere(void **state)
 	model_record_free(&r[1]);
 }
 
+/*
+ * Two ends could be the client's peer (two records of hosts with GID_B, or
+ * one host's two devices): none is named rather than the wrong one. And a
+ * process with a QP 17 on each of two devices: which one failed the
+ * record does not say, so neither is paired.
+ */
+static void two_could_be(void **state)
+{
+	static const char *const twin[] = {
+		"{\"time\":\"2026-12-03T07:00:01.200Z\",\"event\":\"qp-made\",\"qpn\":17,"
+		"\"owner\":{\"pid\":10,\"comm\":\"c\"}}",
+		"{\"time\":\"2026-12-03T07:00:01.300Z\",\"event\":\"qp-modified\",\"qpn\":17,"
+		"\"owner\":{\"pid\":10,\"comm\":\"c\"},\"state\":\"RTR\",\"dest_qpn\":93,"
+		"\"dgid\":\"" GID_B "\"}",
+		NULL
+	};
+	const char *lines[16];
+	struct model_record r[3];
+	size_t n = 0;
+
+	(void)state;
+	read_lines(&r[0], "client.jsonl", client);
+	read_lines(&r[1], "server.jsonl", server);
+	read_lines(&r[2], "server2.jsonl", server);
+	model_record_pair(r, 3);
+	assert_false(r[0].f[0].paired);
+	model_record_pair(r, 2);
+	assert_true(r[0].f[0].paired);
+	model_record_free(&r[0]);
+	for (size_t i = 0; client[i]; i++)
+		if (i != 3)	/* its failure after the second QP 17 */
+			lines[n++] = client[i];
+	for (size_t i = 0; twin[i]; i++)
+		lines[n++] = twin[i];
+	lines[n++] = client[3];
+	lines[n] = NULL;
+	read_lines(&r[0], "client.jsonl", lines);
+	model_record_pair(r, 2);
+	assert_int_equal(r[0].n, 1);
+	assert_false(r[0].f[0].paired);
+	model_record_free(&r[0]);
+	model_record_free(&r[1]);
+	model_record_free(&r[2]);
+}
+
 /* --capture's pcap file is found beside the record read; a name that is a path is not followed. */
 static void packets_beside(void **state)
 {
@@ -179,6 +224,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(one_pid_two_programs),
 		cmocka_unit_test(peers_across_records),
 		cmocka_unit_test(no_peer_elsewhere),
+		cmocka_unit_test(two_could_be),
 		cmocka_unit_test(packets_beside),
 	};
 

@@ -140,6 +140,9 @@ setup() {
 	# What it cannot see here is said, never silently less.
 	[[ $(jq -r 'select(.event == "record-started") | .sees.qps' "$d/r.jsonl") == true ]] ||
 		[[ $stderr == *"rdmactl: warning: record: not seen: "* ]] || fail "nothing said of what is not seen: $stderr"
+	# record yields the CPUs to its command, whose niceness stays the shell's.
+	run -0 --separate-stderr "$RDMACTL" record -o "$d/r.jsonl" -- sh -c 'ps -o ni= -p "$PPID"; ps -o ni= -p "$$"'
+	assert_equal "$(tr -s ' \n' ' ' <<<"$output")" " 10 $(($(nice) + 0)) "
 	# Options end at the command's first word: its own -g is its.
 	run "$RDMACTL" record -o "$d/r.jsonl" sh -c 'exit 4' -g 0
 	assert_failure 4

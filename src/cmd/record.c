@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -43,6 +44,14 @@
 #define RECORD_DEFAULT_FILE "rdmactl-record.jsonl"
 /* After --timeout's SIGTERM, this long before SIGKILL. */
 #define RECORD_KILL_MS 2000
+/*
+ * record's own niceness, once the command is forked with its own: record
+ * watches, the command works. Where the two contend for the CPUs (the two
+ * busy-polling ends of a ping-pong on two), record's readings (a QP dump at
+ * each of the command's QPs' changes) wait for the command, not the other
+ * way round; its probes' records wait in their ring meanwhile.
+ */
+#define RECORD_NICE 10
 
 static const char *const record_modules[] = { "ib_uverbs", "rdma_ucm", "rdma_rxe" };
 
@@ -215,6 +224,10 @@ static int child_begin(struct record_run *r, char *const argv[], int *status)
 		return cmd_fail((op_err_set(&e, err, NULL, "record: cannot run %s", argv[0]), &e));
 	}
 	record_proc_seen(r, r->child.pid, NULL);
+	/* Linux's niceness is the thread's: this one's alone, the command's as it was. */
+	if (setpriority(PRIO_PROCESS, 0, RECORD_NICE) < 0)
+		pr_note("record: its own niceness unchanged (%s): it may slow the command "
+			"where the two contend for the CPUs", errname(-errno));
 	return 0;
 }
 

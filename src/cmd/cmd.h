@@ -15,6 +15,8 @@ struct cli_cmd;
 struct nl;
 struct out;
 struct op_err;
+struct link_add_req;
+struct view_env;
 
 
 enum rdmactl_exit {
@@ -99,10 +101,28 @@ int cmd_selftest_loopback(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_selftest_server(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_selftest_client(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_up(struct cmd_ctx *ctx, const struct cli_args *a);
+/*
+ * up's netdev: GIVEN (NULL: the default route's), checked to be an
+ * Ethernet device there, into NETDEV before anything is loaded: 0, or said.
+ */
+int cmd_up_netdev(const struct cli_args *a, const char *given, char netdev[IF_NAMESIZE + 1]);
+/*
+ * up's steps on R->netdev: start, add --exist-ok, check, selftest, each
+ * said as it runs, the device into R->made: 0, or the first failure's
+ * errno, its step in *FAILED.
+ */
+int cmd_up_steps(struct cmd_ctx *ctx, struct link_add_req *r, const char **failed);
 int cmd_system_show(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_system_set(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_link_move(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a);
+/*
+ * env's link in M: DEV's, or the one rxe device with an ACTIVE port and a
+ * RoCE v2 GID of the family, into L: 0, or E says why (-EUSAGE: several
+ * could serve, name one).
+ */
+int cmd_env_pick(const struct model *m, const char *root, const char *dev, bool ipv6,
+		 struct view_env *l, struct op_err *e);
 int cmd_lab_add(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_lab_show(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_lab_test(struct cmd_ctx *ctx, const struct cli_args *a);

@@ -31,9 +31,8 @@ static bool usable(const struct rdma_dev *d, bool ipv6, struct view_env *l)
 	return false;
 }
 
-/* The link: DEV's, or the one rxe device that has one. */
-static int pick(const struct model *m, const char *root, const char *dev, bool ipv6,
-		struct view_env *l, struct op_err *e)
+int cmd_env_pick(const struct model *m, const char *root, const char *dev, bool ipv6,
+		 struct view_env *l, struct op_err *e)
 {
 	const char *family = ipv6 ? "IPv6" : "IPv4";
 	char names[256] = "";
@@ -93,7 +92,7 @@ int cmd_env(struct cmd_ctx *ctx, const struct cli_args *a)
 	err = model_sys_load(&ctx->sys, NULL, (struct model_ask){ .gids = MODEL_GIDS_USED }, -1, &m);
 	if (err)
 		return cmd_fail((op_err_model_load(&e, err, ctx->sys.root, NULL), &e));
-	err = pick(&m, ctx->sys.root, dev, ipv6, &l, &e);
+	err = cmd_env_pick(&m, ctx->sys.root, dev, ipv6, &l, &e);
 	if (err) {
 		model_free(&m);
 		return err == -EUSAGE ? cli_usage(a, "%s", e.what) : cmd_fail(&e);

@@ -106,26 +106,23 @@ static int do_selftest(struct cmd_ctx *ctx, const char *dev)
 	return end_step(o, err ? -EIO : 0);
 }
 
-int cmd_up(struct cmd_ctx *ctx, const struct cli_args *a)
+int cmd_up_netdev(const struct cli_args *a, const char *given, char netdev[IF_NAMESIZE + 1])
 {
-	char netdev[IF_NAMESIZE + 1] = "";
-	struct link_add_req r = { .exist_ok = true };
-	const char *failed = NULL;
 	struct netdev nd;
 	struct op_err e;
-	struct nl *nl;
-	int err;
 
-	/* Everything is checked before anything is loaded. */
-	if (a->argc) {
-		if ((err = cmd_valid_name(a, "netdev", a->argv[0], false)))
+	*netdev = '\0';
+	if (given) {
+		int err = cmd_valid_name(a, "netdev", given, false);
+
+		if (err)
 			return err;
-		snprintf(netdev, sizeof(netdev), "%s", a->argv[0]);
+		snprintf(netdev, IF_NAMESIZE + 1, "%s", given);
 	} else {
-		netdev_default_route("", netdev, sizeof(netdev));
+		netdev_default_route("", netdev, IF_NAMESIZE + 1);
 		if (!*netdev)
 			return cli_usage(a, "there is no default route to take the netdev from: "
-					 "name it, 'rdmactl up NETDEV'");
+					 "name it, 'rdmactl %s NETDEV'", a->path);
 	}
 	if (netdev_get("", netdev, &nd))
 		return cmd_fail((op_err_set(&e, -ENODEV, NULL, "there is no network device named "
@@ -134,29 +131,49 @@ int cmd_up(struct cmd_ctx *ctx, const struct cli_args *a)
 		return cmd_fail((op_err_set(&e, -EINVAL, NULL, "%s is not an Ethernet device: an "
 					    "rxe port on it carries no RoCE traffic to other hosts; "
 					    "nothing was done", netdev), &e));
-	r.netdev = netdev;
+	return 0;
+}
 
+int cmd_up_steps(struct cmd_ctx *ctx, struct link_add_req *r, const char **failed)
+{
+	struct nl *nl;
+	int err;
+
+	*failed = NULL;
 	err = do_start(ctx);
 	if (!err)
 		err = cmd_netlink(ctx, &nl);
 	if (err) {
-		failed = "start";
-		goto out;
+		*failed = "start";
+		return err;
 	}
-	err = do_add(ctx, nl, &r);
+	err = do_add(ctx, nl, r);
 	if (err) {
-		failed = "add";
-		goto out;
+		*failed = "add";
+		return err;
 	}
-	err = do_check(ctx, r.made);
+	err = do_check(ctx, r->made);
 	if (err) {
-		failed = "check";
-		goto out;
+		*failed = "check";
+		return err;
 	}
-	err = do_selftest(ctx, r.made);
+	err = do_selftest(ctx, r->made);
 	if (err)
-		failed = "selftest";
-out:
+		*failed = "selftest";
+	return err;
+}
+
+int cmd_up(struct cmd_ctx *ctx, const struct cli_args *a)
+{
+	char netdev[IF_NAMESIZE + 1];
+	struct link_add_req r = { .exist_ok = true, .netdev = netdev };
+	const char *failed;
+	/* Everything is checked before anything is loaded. */
+	int err = cmd_up_netdev(a, a->argc ? a->argv[0] : NULL, netdev);
+
+	if (err)
+		return err;
+	err = cmd_up_steps(ctx, &r, &failed);
 	view_up(ctx->out, netdev, r.made, failed);
 	return err;
 }

@@ -102,6 +102,33 @@ int safe_create(const char *path, mode_t mode, struct safe_path *p)
 	return fd;
 }
 
+int safe_append(const char *path, const char *text, size_t len, struct safe_path *p)
+{
+	struct stat st;
+	int err = resolve_stat(path, p, &st), fd;
+	ssize_t n;
+
+	if (err && err != -ENOENT)
+		return err;
+	fd = open(p->target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+		  O_CLOEXEC, 0644);
+	if (fd < 0)
+		return errno == ELOOP ? -ENOTREG : -errno;
+	err = 0;
+	if (fstat(fd, &st) < 0) {
+		err = -errno;
+	} else if (!S_ISREG(st.st_mode)) {
+		p->type = st.st_mode & S_IFMT;
+		err = -ENOTREG;
+	} else {
+		/* One write, O_APPEND: another writer's lines go before or after, never into it. */
+		n = write(fd, text, len);
+		err = n < 0 ? -errno : (size_t)n != len ? -EIO : 0;
+	}
+	close(fd);
+	return err;
+}
+
 int safe_open_at(int dirfd, const char *path, mode_t *type)
 {
 	struct stat st;

@@ -81,6 +81,15 @@ int safe_commit(struct safe_file *f);
 void safe_abort(struct safe_file *f);
 
 /*
+ * TEXT (LEN bytes) added at the end of PATH in one write (a CI system's
+ * environment or output file, which other steps add to as well): a regular
+ * file, or nothing there (made 0644); a symlink followed. 0, -ENOTREG (P
+ * says what is there), -ENOENT when its directory does not exist, or the
+ * errno of the open or the write (-EIO when it was short).
+ */
+int safe_append(const char *path, const char *text, size_t len, struct safe_path *p);
+
+/*
  * PATH made empty and opened for writing as it goes, a reader seeing each
  * line once written (a record, which a process killed leaves readable up
  * to its last line): a regular file, or nothing there (made with MODE); a

@@ -153,6 +153,33 @@ status_json() {
 	assert_output '["unchanged","rdma_rxe is installed already, by DKMS"]'
 }
 
+@test "module: ci-setup on the cloud kernel: the DKMS build found, a proven link, the variables in GitHub's and GitLab's files" {
+	local d=$BATS_TEST_TMPDIR/runner gid
+	# The runner's files as it makes them before a step: empty, or holding an earlier step's lines.
+	mkdir "$d"
+	echo EARLIER=1 >"$d/env"
+	: >"$d/out"
+	: >"$d/sum"
+	GITHUB_ACTIONS=true GITHUB_ENV=$d/env GITHUB_OUTPUT=$d/out GITHUB_STEP_SUMMARY=$d/sum \
+		run -0 --separate-stderr rdmactl ci-setup "$N"
+	assert_line --regexp "^driver +ok +rdma_rxe is installed already, by DKMS \(kernel $KRE\)$"
+	assert_line --regexp "^link +ok +rxe0 on $N: started, added, checked and its loopback selftest passed$"
+	assert_line --regexp "^env +ok +the stacks' variables in \\\$GITHUB_ENV"
+	assert_line --regexp "^ready: rxe0 on $N, [0-9.]+, GID index [0-9]+$"
+	# The next step's environment: env's own variables, after the earlier step's.
+	assert_equal "$(cat "$d/env")" "EARLIER=1"$'\n'"$(rdmactl env --format github rxe0)"
+	gid=$(rdmactl -j env rxe0 | jq -r '"\(.gid_index) \(.address)"')
+	assert_equal "$(cat "$d/out")" "device=rxe0"$'\n'"netdev=$N"$'\n'"gid_index=${gid% *}"$'\n'"address=${gid#* }"
+	grep -qx "### RDMA ready: rxe0 on $N, ${gid#* }, GID index ${gid% *}" "$d/sum" || fail "summary: $(cat "$d/sum")"
+	grep -q '^| driver | ok | rdma_rxe is installed already, by DKMS' "$d/sum" || fail "summary: $(cat "$d/sum")"
+	# GitLab: a dotenv file of the same variables, for artifacts:reports:dotenv.
+	cd "$d"
+	GITLAB_CI=true run -0 --separate-stderr rdmactl -j ci-setup "$N"
+	assert_json_contract ci-setup <<<"$output"
+	assert_equal "$(jq -c '[.ready, .ci, [.steps[].ok], .wrote]' <<<"$output")" '[true,"gitlab",[true,true,true],["rdmactl.env"]]'
+	assert_equal "$(cat rdmactl.env)" "$(rdmactl env --format github rxe0)"
+}
+
 @test "module: up passes on the cloud kernel; stock ibv_rc_pingpong and rping run over it" {
 	run rdmactl up "$N"
 	assert_success

@@ -112,6 +112,7 @@ int cmd_up_netdev(const struct cli_args *a, const char *given, char netdev[IF_NA
  * errno, its step in *FAILED.
  */
 int cmd_up_steps(struct cmd_ctx *ctx, struct link_add_req *r, const char **failed);
+int cmd_ci_setup(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_system_show(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_system_set(struct cmd_ctx *ctx, const struct cli_args *a);
 int cmd_link_move(struct cmd_ctx *ctx, const struct cli_args *a);

@@ -155,6 +155,15 @@ static const struct cli_opt module_install_opts[] = {
 	{ NULL },
 };
 
+static const struct cli_opt ci_setup_opts[] = {
+	{ "install-deps", 0, CLI_FLAG, .help = "apt-get what rdma_rxe needs on this kernel: the "
+	  "distribution's package that has it, or the headers, source and dkms to build it" },
+	{ "dotenv", 0, CLI_STR, "FILE", .complete = CLI_C_FILE,
+	  .help = "under GitLab CI, write the variables to FILE (default rdmactl.env), for the "
+	  "job's artifacts:reports:dotenv" },
+	{ NULL },
+};
+
 static const struct cli_opt module_remove_opts[] = {
 	{ "wait", 0, CLI_FLAG, .help = "unload even while processes hold rxe devices: wait "
 	  "until they close" },
@@ -454,6 +463,18 @@ const struct cli_cmd rdmactl_commands[] = {
 	{ "module", .verbs = module_verbs, .dflt = "status",
 	  .summary = "rdma_rxe for kernels that lack it: status, install (build it from the "
 		     "kernel's source with DKMS), remove." },
+	{ "ci-setup", .fn = cmd_ci_setup, .opts = { ci_setup_opts }, .args = "[NETDEV]",
+	  .max_args = 1, .live_only = true, .libs = LAZY_KMOD | LAZY_VERBS,
+	  .summary = "RDMA made ready on a CI runner: rdma_rxe for the running kernel (its own, "
+		     "the distribution's package, or a DKMS build), a proven link, and its "
+		     "variables where the CI system reads them.",
+	  .help = "Each way tried is said, and what came of it. Under GitHub Actions "
+		  "(GITHUB_ACTIONS=true) the stacks' variables go to $GITHUB_ENV, the link's "
+		  "device, netdev, gid_index and address to $GITHUB_OUTPUT, and what was tried "
+		  "to the step summary, failed or not; under GitLab CI (GITLAB_CI=true) the "
+		  "variables go to a dotenv file; elsewhere nothing is written. Exit status 0 "
+		  "when the link is proven, 1 when not, with the reason; where this machine "
+		  "cannot have rdma_rxe, the bed can (rxe-vm run -- CMD)." },
 	{ "up", .fn = cmd_up, .args = "[NETDEV]", .max_args = 1, .live_only = true,
 	  .libs = LAZY_KMOD | LAZY_VERBS,
 	  .summary = "From nothing to a proven link in one command: start, add --exist-ok on "

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ci-setup [NETDEV] [--install-deps] [--dotenv FILE]: RDMA made ready on the
+ * machine a CI job runs on, each way tried said: rdma_rxe for the running
+ * kernel (its own, the distribution's package, or a build from its source
+ * with DKMS: module install's ladder), then up's proven link, then the
+ * link's variables written where the CI system reads them: GitHub Actions'
+ * $GITHUB_ENV, $GITHUB_OUTPUT and step summary, GitLab's dotenv file.
+ * Where the machine cannot, the reason, and the bed that can.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/github.h"
+#include "cli/grammar.h"
+#include "cli/out.h"
+#include "cmd/cmd.h"
+#include "kernel/errname.h"
+#include "kernel/safe.h"
+#include "model/gid.h"
+#include "ops/link.h"
+#include "ops/module.h"
+#include "ops/op_err.h"
+#include "views/ci.h"
+#include "views/env.h"
+
+/* What the machine cannot do itself, the bed can: said after a failure. */
+#define CI_BED "a job whose runner cannot have rdma_rxe runs its command in the bed: " \
+	"'rxe-vm run --kernel 6.1 -- CMD' (package rdmactl-testbed)"
+
+struct setup {
+	struct cmd_ctx *ctx;
+	struct view_ci c;
+	char netdev[IF_NAMESIZE + 1];
+	char addr[GID_ADDR_LEN];
+	struct model m;
+	bool loaded;
+	struct view_env l;
+};
+
+static struct view_ci_step *step(struct setup *s, const char *name)
+{
+	struct view_ci_step *t = &s->c.steps[s->c.nsteps++];
+
+	t->step = name;
+	t->ok = false;
+	*t->how = '\0';
+	return t;
+}
+
+/* E's words (its lines joined), its errno, and THEN into T's how. */
+static void failed(struct view_ci_step *t, const struct op_err *e, const char *then)
+{
+	char *nl;
+
+	snprintf(t->how, sizeof(t->how), "%s (%s)%s%s", e->what, errname(e->err),
+		 then ? "; " : "", then ? then : "");
+	while ((nl = strchr(t->how, '\n')))
+		*nl = ' ';
+}
+
+/* rdma_rxe for the running kernel, as module install finds or gives it. */
+static int driver(struct setup *s, bool install_deps)
+{
+	struct view_ci_step *t = step(s, "driver");
+	struct module_install_req r = { .install_deps = install_deps };
+	struct nl *nl = NULL;
+	struct op_err e;
+	int err = cmd_netlink(s->ctx, &nl);
+
+	if (err) {
+		snprintf(t->how, sizeof(t->how), "no RDMA netlink (%s); %s", errname(err), CI_BED);
+		return err;
+	}
+	err = module_install(nl, &r, &e);
+	if (err) {
+		failed(t, &e, CI_BED);
+		return err;
+	}
+	t->ok = true;
+	if (r.unchanged)
+		snprintf(t->how, sizeof(t->how), "%s (kernel %s)", r.unchanged, r.k.kver);
+	else if (*r.package)
+		snprintf(t->how, sizeof(t->how), "the distribution's package %s, installed, for "
+			 "kernel %s", r.package, r.k.kver);
+	else
+		snprintf(t->how, sizeof(t->how), "rdma_rxe %s built from kernel %s's own source "
+			 "and installed with DKMS in %.1f s", r.version, r.k.kver,
+			 (double)r.build_ms / 1000);
+	return 0;
+}
+
+/* up's proven link on the netdev. */
+static int link(struct setup *s)
+{
+	struct view_ci_step *t = step(s, "link");
+	struct link_add_req r = { .exist_ok = true, .netdev = s->netdev };
+	const char *at;
+	struct op_err e;
+	int err = cmd_up_steps(s->ctx, &r, &at);
+
+	if (!err)
+		err = model_sys_load(&s->ctx->sys, NULL, (struct model_ask){
+			.gids = MODEL_GIDS_USED }, -1, &s->m);
+	if (!err) {
+		s->loaded = true;
+		err = cmd_env_pick(&s->m, s->ctx->sys.root, r.made, false, &s->l, &e);
+		if (err) {
+			failed(t, &e, NULL);
+			return err;
+		}
+	}
+	if (err) {
+		snprintf(t->how, sizeof(t->how), "'rdmactl up %s' failed at %s (%s): its output "
+			 "above says why", s->netdev, at ? at : "its model", errname(err));
+		return err;
+	}
+	t->ok = true;
+	model_gid_addr(s->l.gid->raw, s->addr, sizeof(s->addr));
+	snprintf(t->how, sizeof(t->how), "%s on %s: started, added, checked and its loopback "
+		 "selftest passed", s->l.dev->name, s->netdev);
+	s->c.ready = true;
+	s->c.dev = s->l.dev->name;
+	s->c.netdev = s->l.gid->netdev;
+	s->c.address = s->addr;
+	s->c.gid_index = s->l.gid->index;
+	return 0;
+}
+
+/* What VIEW writes into a string: NULL without memory. */
+static char *text_of(struct setup *s, void (*view)(struct setup *s, FILE *f))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	view(s, f);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void env_lines(struct setup *s, FILE *f)
+{
+	struct out *o = out_new(f, false, false);
+
+	if (o) {
+		view_env(o, &s->l, true);
+		out_finish(o);
+	}
+}
+
+static void outputs(struct setup *s, FILE *f)
+{
+	view_ci_outputs(f, &s->c);
+}
+
+static void summary(struct setup *s, FILE *f)
+{
+	view_ci_summary(f, &s->c);
+}
+
+/*
+ * VIEW's text added to the file the variable VAR names (GitHub's), or made
+ * PATH (GitLab's dotenv, when VAR is NULL); the file kept in the report.
+ */
+static int put(struct setup *s, const char *var, const char *path,
+	       void (*view)(struct setup *s, FILE *f), struct op_err *e)
+{
+	const char *where = var ? getenv(var) : path;
+	char *text;
+	struct safe_path sp;
+	int err;
+
+	if (!where || !*where)
+		return op_err_set(e, -ENOENT, NULL, "$%s is not set: is this a GitHub Actions step?",
+				  var);
+	text = text_of(s, view);
+	if (!text)
+		return op_err_set(e, -ENOMEM, NULL, "no memory for %s", where);
+	err = var ? safe_append(where, text, strlen(text), &sp) :
+		    safe_write(where, text, strlen(text), 0644, &sp);
+	free(text);
+	if (err == -ENOTREG)
+		return op_err_not_regular(e, "write", where, &sp, var ?
+					  "the runner makes it a regular file: leave it one" :
+					  "name a new file or a regular one (--dotenv FILE)");
+	if (err)
+		return op_err_set(e, err, NULL, "cannot write %s", where);
+	if (s->c.nwrote < sizeof(s->c.wrote) / sizeof(s->c.wrote[0]))
+		snprintf(s->c.wrote[s->c.nwrote++], sizeof(s->c.wrote[0]), "%s", var ? var : where);
+	return 0;
+}
+
+/* The link's variables where the CI system reads them. */
+static int env(struct setup *s, const char *dotenv)
+{
+	struct view_ci_step *t = step(s, "env");
+	struct op_err e;
+	int err = 0;
+
+	/* NAME=VALUE files take a name's bytes as they are: a newline would start a variable. */
+	if (s->c.ci && (!out_is_plain(s->l.dev->name) || !out_is_plain(s->l.gid->netdev))) {
+		op_err_set(&e, -EINVAL, NULL, "the name of %s or of its netdev holds a byte outside "
+			   "printable ASCII, which the CI system's variable files take as it is",
+			   s->l.dev->name);
+		failed(t, &e, "rename it");
+		return -EINVAL;
+	}
+	if (s->c.ci && !strcmp(s->c.ci, "github")) {
+		err = put(s, "GITHUB_ENV", NULL, env_lines, &e);
+		if (!err)
+			err = put(s, "GITHUB_OUTPUT", NULL, outputs, &e);
+	} else if (s->c.ci) {
+		err = put(s, NULL, dotenv, env_lines, &e);
+	}
+	if (err) {
+		failed(t, &e, NULL);
+		return err;
+	}
+	t->ok = true;
+	if (!s->c.ci)
+		snprintf(t->how, sizeof(t->how), "no CI system known here: eval \"$(rdmactl env)\" "
+			 "sets the variables in a shell");
+	else if (!strcmp(s->c.ci, "github"))
+		snprintf(t->how, sizeof(t->how), "the stacks' variables in $GITHUB_ENV for the steps "
+			 "after this one; device, netdev, gid_index and address in $GITHUB_OUTPUT");
+	else
+		snprintf(t->how, sizeof(t->how), "the stacks' variables in %s: keep it as the job's "
+			 "artifacts:reports:dotenv", dotenv);
+	return 0;
+}
+
+int cmd_ci_setup(struct cmd_ctx *ctx, const struct cli_args *a)
+{
+	const char *dotenv = cli_str(a, "dotenv") ? cli_str(a, "dotenv") : "rdmactl.env";
+	struct setup *s = calloc(1, sizeof(*s));
+	struct op_err e;
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	s->ctx = ctx;
+	s->c.ci = github_actions() ? "github" : getenv("GITLAB_CI") &&
+		  !strcmp(getenv("GITLAB_CI"), "true") ? "gitlab" : NULL;
+	/* Everything is checked before anything is loaded. */
+	err = cmd_up_netdev(a, a->argc ? a->argv[0] : NULL, s->netdev);
+	if (!err)
+		err = driver(s, cli_flag(a, "install-deps"));
+	if (!err)
+		err = link(s);
+	if (!err)
+		err = env(s, dotenv);
+	if (s->c.nsteps) {
+		view_ci_setup(ctx->out, &s->c);
+		/* What was tried and how it ended, first on the run's page: failed or not. */
+		if (s->c.ci && !strcmp(s->c.ci, "github") && getenv("GITHUB_STEP_SUMMARY") &&
+		    put(s, "GITHUB_STEP_SUMMARY", NULL, summary, &e))
+			cmd_fail(&e);
+	}
+	if (s->loaded)
+		model_free(&s->m);
+	free(s);
+	return err;
+}

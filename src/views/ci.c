@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ci-setup's report (ci.h). */
+#include <stdio.h>
+
+#include "cli/out.h"
+#include "views/ci.h"
+
+void view_ci_setup(struct out *o, const struct view_ci *c)
+{
+	out_obj_open(o, NULL);
+	out_bool(o, "ready", NULL, c->ready);
+	out_str(o, "ci", NULL, c->ci);
+	out_arr_open(o, "steps");
+	for (size_t i = 0; i < c->nsteps; i++) {
+		out_obj_open(o, NULL);
+		out_str(o, "step", "%-7s", c->steps[i].step);
+		out_bool(o, "ok", c->steps[i].ok ? " ok     " : " FAILED ", c->steps[i].ok);
+		out_str(o, "how", "%s\n", c->steps[i].how);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+	out_str(o, "ifname", NULL, c->dev);
+	out_str(o, "netdev", NULL, c->netdev);
+	out_str(o, "address", NULL, c->address);
+	if (c->ready)
+		out_u64(o, "gid_index", NULL, c->gid_index);
+	else
+		out_str(o, "gid_index", NULL, NULL);
+	out_arr_open(o, "wrote");
+	for (size_t i = 0; i < c->nwrote; i++)
+		out_str(o, NULL, NULL, c->wrote[i]);
+	out_arr_close(o);
+	if (c->ready) {
+		out_str(o, NULL, "ready: %s", c->dev);
+		out_str(o, NULL, " on %s", c->netdev);
+		out_str(o, NULL, ", %s", c->address);
+		out_text(o, ", GID index %u\n", c->gid_index);
+	} else {
+		out_text(o, "not ready: RDMA could not be made ready on this machine\n");
+	}
+	out_obj_close(o);
+}
+
+void view_ci_summary(FILE *f, const struct view_ci *c)
+{
+	if (c->ready)
+		fprintf(f, "### RDMA ready: %s on %s, %s, GID index %u\n\n", c->dev, c->netdev,
+			c->address, c->gid_index);
+	else
+		fprintf(f, "### RDMA not ready\n\n");
+	fprintf(f, "| step | result | how |\n|---|---|---|\n");
+	for (size_t i = 0; i < c->nsteps; i++) {
+		fprintf(f, "| %s | %s | ", c->steps[i].step, c->steps[i].ok ? "ok" : "**failed**");
+		/* A table cell ends at a bar or a newline: neither is taken as one, nor a control byte. */
+		for (const unsigned char *p = (const unsigned char *)c->steps[i].how; *p; p++)
+			if (*p == '|')
+				fputs("\\|", f);
+			else if (*p < 0x20 || *p >= 0x7f)
+				fprintf(f, "\\x%02x", *p);
+			else
+				fputc(*p, f);
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+}
+
+void view_ci_outputs(FILE *f, const struct view_ci *c)
+{
+	fprintf(f, "device=%s\nnetdev=%s\ngid_index=%u\naddress=%s\n", c->dev, c->netdev,
+		c->gid_index, c->address);
+}

@@ -30,11 +30,10 @@ void view_ci_setup(struct out *o, const struct view_ci *c)
 	for (size_t i = 0; i < c->nwrote; i++)
 		out_str(o, NULL, NULL, c->wrote[i]);
 	out_arr_close(o);
+	/* Text alone (out_text escapes what it prints): JSON has them as members above. */
 	if (c->ready) {
-		out_str(o, NULL, "ready: %s", c->dev);
-		out_str(o, NULL, " on %s", c->netdev);
-		out_str(o, NULL, ", %s", c->address);
-		out_text(o, ", GID index %u\n", c->gid_index);
+		out_text(o, "ready: %s on %s, %s, GID index %u\n", c->dev, c->netdev, c->address,
+			 c->gid_index);
 	} else {
 		out_text(o, "not ready: RDMA could not be made ready on this machine\n");
 	}

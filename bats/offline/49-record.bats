@@ -143,6 +143,11 @@ setup() {
 	# record yields the CPUs to its command, whose niceness stays the shell's.
 	run -0 --separate-stderr "$RDMACTL" record -o "$d/r.jsonl" -- sh -c 'ps -o ni= -p "$PPID"; ps -o ni= -p "$$"'
 	assert_equal "$(tr -s ' \n' ' ' <<<"$output")" " 10 $(($(nice) + 0)) "
+	# libpcap is loaded for --capture alone.
+	run -0 --separate-stderr "$RDMACTL" record -o "$d/r.jsonl" -- sh -c 'grep -c libpcap "/proc/$PPID/maps"; true'
+	assert_output 0
+	run -0 --separate-stderr "$RDMACTL" record --capture -o "$d/r.jsonl" -- sh -c 'grep -c libpcap "/proc/$PPID/maps"; true'
+	refute_output 0
 	# Options end at the command's first word: its own -g is its.
 	run "$RDMACTL" record -o "$d/r.jsonl" sh -c 'exit 4' -g 0
 	assert_failure 4

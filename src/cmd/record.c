@@ -311,7 +311,9 @@ int cmd_record(struct cmd_ctx *ctx, const struct cli_args *a)
 	}
 	watch_begin(r);
 	err = cli_flag(a, "capture") ? record_capture_begin(r, path) : 0;
-	if (!err)
+	if (err)	/* nothing ran: no record of it is left */
+		unlink(r->sp.target);
+	else
 		err = child_begin(r, a->argv, &status);
 	if (err) {
 		rec_end(r);

@@ -97,10 +97,10 @@ void record_watched(const struct monitor_event *e, void *arg);
 void record_drain(struct record_run *r, struct record *probes);
 
 /*
- * --capture (cmd/record_capture.c): the packets of the rxe devices the watch
- * knows begun, to go beside RECORD (its name, .pcap for .jsonl) around each
+ * --capture (cmd/record_capture.c): the packets of the rxe devices there
+ * are begun, to go beside RECORD (its name, .pcap for .jsonl) around each
  * error; a device that cannot be captured said, and the record goes on. 0,
- * or -ENOMEM.
+ * or -ENOMEM, or -ENOPKG (libpcap cannot be loaded), said.
  */
 int record_capture_begin(struct record_run *r, const char *record);
 /* Its descriptors into P, -1 where none. */

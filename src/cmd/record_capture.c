@@ -2,10 +2,10 @@
 /*
  * record --capture: the RoCE v2 packets of every rxe device there is when
  * the command starts, its netdev's and those it sends to itself (the
- * loopback, through eBPF), decoded as they come; the command's QPs' and
- * their peers' held in memory (model/capture_keep.h), and those around each
- * error written to a pcap file beside the record, which a "packets" line
- * names at the end.
+ * loopback, through eBPF), held in memory as they come (model/capture_keep.h);
+ * those of the command's QPs and their peers around each error written to a
+ * pcap file beside the record, which a "packets" line names at the end.
+ * libpcap is opened only here: a record without --capture does not load it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -22,6 +22,7 @@
 #include "kernel/clock.h"
 #include "kernel/errname.h"
 #include "model/capture_keep.h"
+#include "ops/op_err.h"
 #include "views/record.h"
 
 struct record_capture {
@@ -72,14 +73,22 @@ static void open_dev(struct record_capture *c, const struct rdma_dev *d)
 
 int record_capture_begin(struct record_run *r, const char *record)
 {
+	char why[CAPTURE_WHY_MAX];
 	struct record_capture *c;
+	struct op_err e;
 	struct model m;
+	int err = capture_lib(why);
 
-	/* The devices as the RDMA netlink has them: each one's index, for its loopback. */
-	if (cmd_devices(r->ctx, &m)) {
-		pr_warn("record: no packets captured: the rxe devices are unknown");
+	if (err)
+		return cmd_fail((op_err_set(&e, err, NULL, "record --capture: %s", why), &e));
+	/* The watch said already that there is no RDMA netlink ("not seen"). */
+	if (!r->watching) {
+		pr_warn("record: no packets captured: no RDMA netlink to find the rxe devices by");
 		return 0;
 	}
+	/* The devices as the RDMA netlink has them: each one's index, for its loopback. */
+	if (cmd_devices(r->ctx, &m))
+		return 0;
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		model_free(&m);

@@ -17,6 +17,7 @@
 #include "kernel/capture_loop.h"
 #include "kernel/clock.h"
 #include "kernel/roce.h"
+#include "lazy/lazy.h"
 
 struct capture_src {
 	pcap_t *p;
@@ -74,6 +75,17 @@ static struct capture_src *src_new(pcap_t *p, int fd)
 static uint32_t ring_bytes(int snaplen)
 {
 	return snaplen > CAPTURE_SNAPLEN_LINES ? 4u * CAPTURE_RING_BYTES : CAPTURE_RING_BYTES;
+}
+
+int capture_lib(char *why)
+{
+	char dl[CAPTURE_WHY_MAX / 2];
+
+	if (!lazy_open(&lazy_pcap, dl, sizeof(dl)))
+		return 0;
+	snprintf(why, CAPTURE_WHY_MAX, "%s cannot be loaded (%s): apt-get install %s",
+		 lazy_pcap.soname, dl, lazy_pcap.package);
+	return -ENOPKG;
 }
 
 int capture_open_live(const char *netdev, int snaplen, struct capture_src **out, char *why)

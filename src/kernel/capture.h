@@ -35,6 +35,12 @@ struct capture_src;
 #define CAPTURE_SNAPLEN_LINES 256
 
 /*
+ * libpcap opened now, for a command that needs it only on request (record
+ * --capture): 0, or -ENOPKG with its words and package in WHY.
+ */
+int capture_lib(char *why);
+
+/*
  * RoCE v2 frames on NETDEV, the first SNAPLEN bytes of each, handed over a
  * ring block at a time, CAPTURE_FLUSH_MS after the first at most: 0, or
  * -EPERM (no CAP_NET_RAW), -ENODEV (no such netdev),

@@ -65,8 +65,8 @@ bool model_capture_keep_add(struct capture_keep *k, uint64_t ts_us, const uint8_
 /*
  * An error at AT_US: each held frame from CAPTURE_KEEP_BEFORE_US before it
  * on, of the QPs kept, given to EACH, oldest first; every held frame taken
- * off; frames to AT_US +
- * CAPTURE_KEEP_AFTER_US go out as they come. The number given.
+ * off; frames to AT_US + CAPTURE_KEEP_AFTER_US go out as they come. The
+ * number given.
  */
 size_t model_capture_keep_mark(struct capture_keep *k, uint64_t at_us,
 			       void (*each)(const struct capture_keep_frame *f, void *arg),

@@ -277,7 +277,6 @@ static void packets_line(struct model_record *r, struct json_object *o)
 	const char *file = str(o, "file"), *slash = strrchr(r->path, '/');
 	long n;
 
-	r->captured = true;
 	if (num(o, "packets", &n) && n > 0)
 		r->packets = (unsigned long)n;
 	*r->pcap = '\0';

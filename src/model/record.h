@@ -103,7 +103,6 @@ struct model_record {
 	struct model_record_change *changes;
 	size_t nchanges;
 	/* record --capture's packets line: how many its pcap file holds, and the file beside it. */
-	bool captured;
 	unsigned long packets;
 	char pcap[256];		/* "" when none was written */
 };

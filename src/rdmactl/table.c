@@ -415,8 +415,7 @@ const struct cli_cmd rdmactl_commands[] = {
 		  "seconds. Error counters that rise are said at most every 5 seconds, their "
 		  "rises summed; a QP resending with no answer is said once. The man page "
 		  "has the whole schedule." },
-	{ "record", .fn = cmd_record, .opts = { record_opts },
-	  .libs = LAZY_VERBS | LAZY_JSONC | LAZY_PCAP,
+	{ "record", .fn = cmd_record, .opts = { record_opts }, .libs = LAZY_VERBS | LAZY_JSONC,
 	  .args = "-- CMD [ARG...]", .min_args = 1, .max_args = CLI_ANY, .command_line = true,
 	  .summary = "Run a command and record what its RDMA did: each verb or rdma_cm call "
 		     "refused and why, its QPs failing, then report what failed.",

@@ -385,7 +385,7 @@ void view_record_report(struct out *o, const struct model_record *r)
 	out_arr_close(o);
 	if (!shown && !out_is_json(o))
 		out_text(o, "nothing failed that record could see\n");
-	if (r->captured && *r->pcap) {
+	if (*r->pcap) {
 		out_obj_open(o, "packets");
 		out_u64(o, "count", "packets: %" PRIu64, (uint64_t)r->packets);
 		out_str(o, "file", " of its QPs and their peers around the errors in %s", r->pcap);

@@ -30,8 +30,12 @@
 #define CI_BED "a job whose runner cannot have rdma_rxe runs its command in the bed: " \
 	"'rxe-vm run --kernel 6.1 -- CMD' (package rdmactl-testbed)"
 
+/* The CI system the step runs under, from the variables its runner sets. */
+enum ci_system { CI_NONE, CI_GITHUB, CI_GITLAB };
+
 struct setup {
 	struct cmd_ctx *ctx;
+	enum ci_system ci;
 	struct view_ci c;
 	char netdev[IF_NAMESIZE + 1];
 	char addr[GID_ADDR_LEN];
@@ -50,15 +54,24 @@ static struct view_ci_step *step(struct setup *s, const char *name)
 	return t;
 }
 
-/* E's words (its lines joined), its errno, and THEN into T's how. */
+/*
+ * E's words into T's how, a step's failure said there once: its first line
+ * and errno, then its other lines (what to do) and THEN, joined by "; ".
+ */
 static void failed(struct view_ci_step *t, const struct op_err *e, const char *then)
 {
-	char *nl;
+	size_t first = strcspn(e->what, "\n"), n;
 
-	snprintf(t->how, sizeof(t->how), "%s (%s)%s%s", e->what, errname(e->err),
-		 then ? "; " : "", then ? then : "");
-	while ((nl = strchr(t->how, '\n')))
-		*nl = ' ';
+	n = (size_t)snprintf(t->how, sizeof(t->how), "%.*s (%s)", (int)first, e->what,
+			     errname(e->err));
+	for (const char *l = e->what + first; *l && n < sizeof(t->how);) {
+		size_t len = strcspn(++l, "\n");
+
+		n += (size_t)snprintf(t->how + n, sizeof(t->how) - n, "; %.*s", (int)len, l);
+		l += len;
+	}
+	if (then && n < sizeof(t->how))
+		snprintf(t->how + n, sizeof(t->how) - n, "; %s", then);
 }
 
 /* rdma_rxe for the running kernel, as module install finds or gives it. */
@@ -68,10 +81,12 @@ static int driver(struct setup *s, bool install_deps)
 	struct module_install_req r = { .install_deps = install_deps };
 	struct nl *nl = NULL;
 	struct op_err e;
-	int err = cmd_netlink(s->ctx, &nl);
+	int err = model_sys_rdma(&s->ctx->sys, &nl);
 
+	/* No RDMA core in the kernel: its words name the bed already. */
 	if (err) {
-		snprintf(t->how, sizeof(t->how), "no RDMA netlink (%s); %s", errname(err), CI_BED);
+		op_err_netlink_open(&e, err, s->ctx->sys.root);
+		failed(t, &e, NULL);
 		return err;
 	}
 	err = module_install(nl, &r, &e);
@@ -101,20 +116,22 @@ static int link(struct setup *s)
 	struct op_err e;
 	int err = cmd_up_steps(s->ctx, &r, &at);
 
-	if (!err)
-		err = model_sys_load(&s->ctx->sys, NULL, (struct model_ask){
-			.gids = MODEL_GIDS_USED }, -1, &s->m);
-	if (!err) {
-		s->loaded = true;
-		err = cmd_env_pick(&s->m, s->ctx->sys.root, r.made, false, &s->l, &e);
-		if (err) {
-			failed(t, &e, NULL);
-			return err;
-		}
-	}
 	if (err) {
-		snprintf(t->how, sizeof(t->how), "'rdmactl up %s' failed at %s (%s): its output "
-			 "above says why", s->netdev, at ? at : "its model", errname(err));
+		snprintf(t->how, sizeof(t->how), "'rdmactl up %s' stopped at its %s step: its "
+			 "output above says why", s->netdev, at);
+		return err;
+	}
+	err = model_sys_load(&s->ctx->sys, NULL, (struct model_ask){ .gids = MODEL_GIDS_USED },
+			     -1, &s->m);
+	if (err) {
+		op_err_model_load(&e, err, s->ctx->sys.root, NULL);
+		failed(t, &e, NULL);
+		return err;
+	}
+	s->loaded = true;
+	err = cmd_env_pick(&s->m, s->ctx->sys.root, r.made, false, &s->l, &e);
+	if (err) {
+		failed(t, &e, NULL);
 		return err;
 	}
 	t->ok = true;
@@ -193,8 +210,8 @@ static int put(struct setup *s, const char *var, const char *path,
 					  "name a new file or a regular one (--dotenv FILE)");
 	if (err)
 		return op_err_set(e, err, NULL, "cannot write %s", where);
-	if (s->c.nwrote < sizeof(s->c.wrote) / sizeof(s->c.wrote[0]))
-		snprintf(s->c.wrote[s->c.nwrote++], sizeof(s->c.wrote[0]), "%s", var ? var : where);
+	if (s->c.nwrote < VIEW_CI_WROTE)
+		s->c.wrote[s->c.nwrote++] = var ? var : where;
 	return 0;
 }
 
@@ -206,18 +223,19 @@ static int env(struct setup *s, const char *dotenv)
 	int err = 0;
 
 	/* NAME=VALUE files take a name's bytes as they are: a newline would start a variable. */
-	if (s->c.ci && (!out_is_plain(s->l.dev->name) || !out_is_plain(s->l.gid->netdev))) {
+	if (s->ci != CI_NONE && (!out_is_plain(s->l.dev->name) ||
+				 !out_is_plain(s->l.gid->netdev))) {
 		op_err_set(&e, -EINVAL, NULL, "the name of %s or of its netdev holds a byte outside "
 			   "printable ASCII, which the CI system's variable files take as it is",
 			   s->l.dev->name);
 		failed(t, &e, "rename it");
 		return -EINVAL;
 	}
-	if (s->c.ci && !strcmp(s->c.ci, "github")) {
+	if (s->ci == CI_GITHUB) {
 		err = put(s, "GITHUB_ENV", NULL, env_lines, &e);
 		if (!err)
 			err = put(s, "GITHUB_OUTPUT", NULL, outputs, &e);
-	} else if (s->c.ci) {
+	} else if (s->ci == CI_GITLAB) {
 		err = put(s, NULL, dotenv, env_lines, &e);
 	}
 	if (err) {
@@ -225,10 +243,10 @@ static int env(struct setup *s, const char *dotenv)
 		return err;
 	}
 	t->ok = true;
-	if (!s->c.ci)
+	if (s->ci == CI_NONE)
 		snprintf(t->how, sizeof(t->how), "no CI system known here: eval \"$(rdmactl env)\" "
 			 "sets the variables in a shell");
-	else if (!strcmp(s->c.ci, "github"))
+	else if (s->ci == CI_GITHUB)
 		snprintf(t->how, sizeof(t->how), "the stacks' variables in $GITHUB_ENV for the steps "
 			 "after this one; device, netdev, gid_index and address in $GITHUB_OUTPUT");
 	else
@@ -239,7 +257,10 @@ static int env(struct setup *s, const char *dotenv)
 
 int cmd_ci_setup(struct cmd_ctx *ctx, const struct cli_args *a)
 {
+	static const char *const names[] = { [CI_NONE] = NULL, [CI_GITHUB] = "github",
+					      [CI_GITLAB] = "gitlab" };
 	const char *dotenv = cli_str(a, "dotenv") ? cli_str(a, "dotenv") : "rdmactl.env";
+	const char *gitlab = getenv("GITLAB_CI");
 	struct setup *s = calloc(1, sizeof(*s));
 	struct op_err e;
 	int err;
@@ -247,8 +268,9 @@ int cmd_ci_setup(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (!s)
 		return -ENOMEM;
 	s->ctx = ctx;
-	s->c.ci = github_actions() ? "github" : getenv("GITLAB_CI") &&
-		  !strcmp(getenv("GITLAB_CI"), "true") ? "gitlab" : NULL;
+	s->ci = github_actions() ? CI_GITHUB : gitlab && !strcmp(gitlab, "true") ? CI_GITLAB :
+		CI_NONE;
+	s->c.ci = names[s->ci];
 	/* Everything is checked before anything is loaded. */
 	err = cmd_up_netdev(a, a->argc ? a->argv[0] : NULL, s->netdev);
 	if (!err)
@@ -259,10 +281,18 @@ int cmd_ci_setup(struct cmd_ctx *ctx, const struct cli_args *a)
 		err = env(s, dotenv);
 	if (s->c.nsteps) {
 		view_ci_setup(ctx->out, &s->c);
-		/* What was tried and how it ended, first on the run's page: failed or not. */
-		if (s->c.ci && !strcmp(s->c.ci, "github") && getenv("GITHUB_STEP_SUMMARY") &&
-		    put(s, "GITHUB_STEP_SUMMARY", NULL, summary, &e))
-			cmd_fail(&e);
+		/*
+		 * What was tried and how it ended, first on the run's page, failed
+		 * or not; a summary that cannot be written fails the step too.
+		 */
+		if (s->ci == CI_GITHUB && getenv("GITHUB_STEP_SUMMARY")) {
+			int serr = put(s, "GITHUB_STEP_SUMMARY", NULL, summary, &e);
+
+			if (serr)
+				cmd_fail(&e);
+			if (!err)
+				err = serr;
+		}
 	}
 	if (s->loaded)
 		model_free(&s->m);

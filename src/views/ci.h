@@ -13,6 +13,7 @@
 struct out;
 
 #define VIEW_CI_STEPS 4
+#define VIEW_CI_WROTE 3
 
 struct view_ci_step {
 	const char *step;	/* "driver", "link", "env" */
@@ -28,7 +29,7 @@ struct view_ci {
 	/* The link, once ready. */
 	const char *dev, *netdev, *address;
 	unsigned int gid_index;
-	char wrote[3][160];	/* the files its variables went to */
+	const char *wrote[VIEW_CI_WROTE];	/* the files its variables went to */
 	size_t nwrote;
 };
 

@@ -160,9 +160,15 @@ under_change() {
 	wait_listen 18800 || fail "perftest's server never listened"
 	rdmactl record --timeout 20 -o "$f" -- ib_write_bw -d rxe0 -x "$G" -p 18800 -D 8 \
 		"$RXE_VM_ADDR" >/dev/null 2>"$BATS_TEST_TMPDIR/$2.err" &
-	# Connected and writing: its QP moved to RTS, as the record says.
+	# Connected and writing: its QP in RTS, as the record says or, first where
+	# the kernel lists them, as 'rdma res' shows both ends'. The
+	# record's line alone would do but for load: record runs at a lower priority
+	# than the two busy-polling ends, and may write it after perftest's 8 s.
+	local q=0
 	for _ in $(seq 100); do
 		grep -q '"state":"RTS"' "$f" 2>/dev/null && break
+		q=$(rdma -j res show qp | jq '[.[] | select(.comm == "ib_write_bw" and .state == "RTS")] | length')
+		[ "$q" -ge 2 ] && break
 		sleep 0.2
 	done
 	sleep 1

@@ -60,7 +60,8 @@ UNIT_SRCS := $(wildcard src/tests/test_*.c)
 UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/stage2 tools/install-deps tools/stacks-report \
-	tools/run-tests tools/image tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus tools/capture-packets tools/capture-logs tools/capture-records tools/capture-sysfs tools/make-fixtures ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm2/prepare bats/kube/prepare bats/vm/build-inside bats/listen.bash bats/boot/story
+	tools/run-tests tools/image tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus tools/capture-packets tools/capture-logs tools/capture-records tools/capture-sysfs tools/make-fixtures ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm2/prepare bats/kube/prepare bats/vm/build-inside bats/listen.bash bats/boot/story \
+	ci/github/install.sh ci/github/setup.sh ci/github/run.sh ci/github/in-bed.sh
 
 .PHONY: all bench check check-cloud check-boot check-stacks deb image demo fuzz fuzzers lint install install-bed install-ansible uninstall uninstall-bed uninstall-ansible clean unit-tests deps help pc-check
 
@@ -353,6 +354,9 @@ lint: build/rdmactl.bash
 	shellcheck -x -S warning $(SCRIPTS) bats/helpers.bash bats/deb.bash bats/sshd.bash bats/stacks/stacks.bash bats/fixtures/outside-project/test.sh
 	shellcheck -s bash -S warning build/rdmactl.bash
 	shellcheck -s sh -S warning modules/rdmactl-generator.in
+	@# The GitLab template's script, as the runner's bash runs it: its lines in turn.
+	python3 -c 'import sys, yaml; j = yaml.safe_load(open(sys.argv[1]))[".rdmactl"]; \
+		print("\n".join(j["before_script"]))' ci/gitlab/rdmactl.yml | shellcheck -s bash -S warning -
 	cd tools/ansible && ansible-lint -q
 
 SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@CONFIG@|$(SYSCONFDIR)/rdmactl/rxe.conf|g'

@@ -65,3 +65,41 @@ github() {
 	[[ $stderr == *"there is no network device named nosuchnetdev0"*"nothing was done"* ]] || fail "$stderr"
 	[ ! -s "$D/out" ] || fail "an output written: $(cat "$D/out")"
 }
+
+# The GitHub action (ci/github) and the GitLab job (ci/gitlab) as their
+# runners run them (tools/ci-steps), on this runner without RDMA.
+@test "ci: the GitHub action and the GitLab job without RDMA: the reason in the log and the summary, exit 1, the command never run; inputs are never code" {
+	local w=$BATS_TEST_TMPDIR/work
+	mkdir "$w" && cd "$w"
+	run -1 "$TOP/tools/ci-steps" github "$TOP/ci/github" "$w/gh" command='echo the command ran'
+	assert_line --regexp '^rdmactl: rdmactl [0-9.]+ installed in '
+	assert_line --regexp "^driver +FAILED +the running kernel \(.*\) has no RDMA support: "
+	assert_line '##[error]Process completed with exit code 1.'
+	assert_line 'ci-steps: step 3 (the command) skipped'
+	refute_line 'the command ran'
+	assert_equal "$(head -n 1 "$w/gh/summary.md")" '### RDMA not ready'
+	assert_equal "$(cat "$w/gh/outputs")" $'device=\nnetdev=\ngid_index=\naddress='
+	# rdmactl where the runner empties it, on the PATH of the steps after.
+	[ -x "$w/gh/temp/rdmactl/sbin/rdmactl" ] || fail "not in \$RUNNER_TEMP"
+	# A hostile input is a netdev's name that is no name, not a command.
+	run -2 --separate-stderr "$TOP/tools/ci-steps" github "$TOP/ci/github" "$w/bad" \
+		netdev='$(touch owned)' hosts='2;touch owned'
+	[[ $stderr == *"rdmactl: ci-setup: "* ]] || fail "$stderr"
+	[ ! -e owned ] || fail "an input ran as code"
+	# The bed's inputs checked before anything boots.
+	run -2 --separate-stderr "$TOP/tools/ci-steps" github "$TOP/ci/github" "$w/bad" kernel=6.1 \
+		hosts='3;touch owned' command=true
+	[[ $stderr == *"rdmactl: the input hosts is '3?touch?owned': 1 or 2"* ]] || fail "$stderr"
+	[ ! -e owned ] || fail "an input ran as code"
+	# GitLab: the template included, rdmactl's source a directory.
+	mkdir -p ci/gitlab
+	cp "$TOP/ci/gitlab/rdmactl.yml" ci/gitlab/
+	printf '%s\n' 'include:' '  - local: /ci/gitlab/rdmactl.yml' 'rdma:' '  extends: .rdmactl' \
+		'  script:' '    - echo the script ran' >.gitlab-ci.yml
+	run -1 "$TOP/tools/ci-steps" gitlab .gitlab-ci.yml rdma "$w/gl" RDMACTL_SOURCE="$TOP"
+	assert_line --regexp "^driver +FAILED +the running kernel \(.*\) has no RDMA support: "
+	assert_line 'ci-steps: job rdma failed: exit code 1'
+	refute_line 'the script ran'
+	run -2 "$TOP/tools/ci-steps" gitlab .gitlab-ci.yml rdma "$w/gl"
+	assert_line "rdmactl: RDMACTL_SOURCE is empty: set it to rdmactl's git URL or a directory of its source"
+}

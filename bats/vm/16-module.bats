@@ -180,6 +180,35 @@ status_json() {
 	assert_equal "$(cat rdmactl.env)" "$(rdmactl env --format github rxe0)"
 }
 
+@test "module: the GitHub action and the GitLab job on the cloud kernel, as their runners run them: a proven link, the command given its variables" {
+	local w=$BATS_TEST_TMPDIR/work d=$BATS_TEST_TMPDIR/runner cmd gid
+	mkdir "$w" && cd "$w"
+	# The command a workflow gives: the stock pingpong between two processes, as RDMA_EXAMPLE_ARGS says.
+	cmd='ibv_rc_pingpong $RDMA_EXAMPLE_ARGS -p 18641 -n 50 >/dev/null & sleep 1
+		ibv_rc_pingpong $RDMA_EXAMPLE_ARGS -p 18641 -n 50 localhost | grep " iters in "
+		wait; echo "device $RDMA_DEVICE gid $RDMA_GID_INDEX"'
+	run -0 "$TOP/tools/ci-steps" github "$TOP/ci/github" "$d" netdev="$N" command="$cmd"
+	gid=$(rdmactl -j env rxe0 | jq -r '"\(.gid_index) \(.address)"')
+	assert_line --regexp '^rdmactl: rdmactl [0-9.]+ installed in '
+	assert_line --regexp "^driver +ok +rdma_rxe is installed already, by DKMS \(kernel $KRE\)$"
+	assert_line --regexp '^50 iters in [0-9.]+ seconds = [0-9.]+ usec/iter$'
+	assert_line "device rxe0 gid ${gid% *}"
+	assert_equal "$(cat "$d/outputs")" "device=rxe0"$'\n'"netdev=$N"$'\n'"gid_index=${gid% *}"$'\n'"address=${gid#* }"
+	grep -qx "### RDMA ready: rxe0 on $N, ${gid#* }, GID index ${gid% *}" "$d/summary.md" ||
+		fail "summary: $(cat "$d/summary.md")"
+	# Nothing outside the runner's temporary directory: rdmactl's files are there.
+	[ -x "$d/temp/rdmactl/sbin/rdmactl" ] || fail "no rdmactl in \$RUNNER_TEMP"
+	# GitLab: the template included from the project, rdmactl's source a directory.
+	mkdir -p ci/gitlab
+	cp "$TOP/ci/gitlab/rdmactl.yml" ci/gitlab/
+	printf '%s\n' 'include:' '  - local: /ci/gitlab/rdmactl.yml' 'rdma:' '  extends: .rdmactl' \
+		'  script:' '    - echo "device $RDMA_DEVICE gid $RDMA_GID_INDEX"' >.gitlab-ci.yml
+	run -0 "$TOP/tools/ci-steps" gitlab .gitlab-ci.yml rdma "$d/gitlab" RDMACTL_SOURCE="$TOP" RDMACTL_NETDEV="$N"
+	assert_line --regexp "^ready: rxe0 on $N, [0-9.]+, GID index [0-9]+$"
+	assert_line "device rxe0 gid ${gid% *}"
+	assert_equal "$(cat "$d/gitlab/dotenv")" "$(rdmactl env --format github rxe0)"
+}
+
 @test "module: up passes on the cloud kernel; stock ibv_rc_pingpong and rping run over it" {
 	run rdmactl up "$N"
 	assert_success

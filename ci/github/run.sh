@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The command: on the runner, where the step before made RDMA ready, by
+# bash as the job's user; with a kernel, in the bed's guests (rxe-vm run),
+# each making its own link first (ci/github/in-bed.sh), under 'rdmactl
+# record', whose report of what failed follows the command's output.
+set -euo pipefail
+cmd=${RDMACTL_COMMAND:-}
+if [ -z "${RDMACTL_KERNEL:-}" ]; then
+	exec bash --noprofile --norc -eo pipefail -c "$cmd"
+fi
+if [ -z "$cmd" ]; then
+	echo "rdmactl: the input command is empty: with a kernel, the command is what runs in the VM" >&2
+	exit 2
+fi
+case ${RDMACTL_HOSTS:-1} in
+1 | 2) ;;
+*)
+	echo "rdmactl: the input hosts is '${RDMACTL_HOSTS//[^[:alnum:]]/?}': 1 or 2" >&2
+	exit 2
+	;;
+esac
+if [ "${RDMACTL_USERLAND:-host}" != host ]; then
+	echo "rdmactl: the input userland is '${RDMACTL_USERLAND//[^[:alnum:]]/?}': the action runs the guest on the runner's own root (host) alone for now" >&2
+	exit 2
+fi
+exec rxe-vm run --kernel "$RDMACTL_KERNEL" --hosts "${RDMACTL_HOSTS:-1}" \
+	--timeout "${RDMACTL_TIMEOUT:-1800}" --record \
+	-e RDMACTL="$(command -v rdmactl)" -e RDMACTL_COMMAND="$cmd" \
+	-- bash "$GITHUB_ACTION_PATH/in-bed.sh"

@@ -47,6 +47,23 @@ github() {
 		'[false,"github",["driver",false],null,[]]'
 }
 
+@test "ci-setup --format junit: a test case a step, those after the failed one skipped; the words on stderr; -j apart" {
+	run -1 --separate-stderr github ci-setup --format junit
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/j.xml"
+	run -0 junit_read "$BATS_TEST_TMPDIR/j.xml"
+	assert_equal "$(printf '%s\n' "${lines[@]}")" "3 1 2
+rdmactl.ci-setup|driver|fail
+rdmactl.ci-setup|link|skip
+rdmactl.ci-setup|env|skip"
+	grep -q '<skipped message="not tried: the driver step failed">' "$BATS_TEST_TMPDIR/j.xml" ||
+		fail "$(cat "$BATS_TEST_TMPDIR/j.xml")"
+	# The text, as a log shows it, on stderr; the summary written as in text.
+	[[ $stderr == *"not ready: RDMA could not be made ready on this machine"* ]] || fail "$stderr"
+	assert_equal "$(head -n 1 "$D/sum")" '### RDMA not ready'
+	run -2 --separate-stderr github -j ci-setup --format junit
+	[[ $stderr == *"-j prints JSON: --format junit is XML, leave one out"* ]] || fail "$stderr"
+}
+
 @test "ci-setup: a runner file that is no regular file is refused, never waited on; a bad netdev stops it before anything" {
 	rm "$D/sum"
 	mkfifo "$D/sum"

@@ -172,6 +172,15 @@ status_json() {
 	assert_equal "$(cat "$d/out")" "device=rxe0"$'\n'"netdev=$N"$'\n'"gid_index=${gid% *}"$'\n'"address=${gid#* }"
 	grep -qx "### RDMA ready: rxe0 on $N, ${gid#* }, GID index ${gid% *}" "$d/sum" || fail "summary: $(cat "$d/sum")"
 	grep -q '^| driver | ok | rdma_rxe is installed already, by DKMS' "$d/sum" || fail "summary: $(cat "$d/sum")"
+	# JUnit for the job's test report: a passing case a step; up's steps and the text on stderr.
+	run -0 --separate-stderr rdmactl ci-setup --format junit "$N"
+	printf '%s\n' "$output" >"$d/j.xml"
+	[[ $stderr == *"== rdmactl selftest"*"ready: rxe0 on $N, "* ]] || fail "$stderr"
+	run -0 junit_read "$d/j.xml"
+	assert_equal "$(printf '%s\n' "${lines[@]}")" "3 0 0
+rdmactl.ci-setup|driver|pass
+rdmactl.ci-setup|link|pass
+rdmactl.ci-setup|env|pass"
 	# GitLab: a dotenv file of the same variables, for artifacts:reports:dotenv.
 	cd "$d"
 	GITLAB_CI=true run -0 --separate-stderr rdmactl -j ci-setup "$N"

@@ -261,12 +261,17 @@ int cmd_ci_setup(struct cmd_ctx *ctx, const struct cli_args *a)
 					      [CI_GITLAB] = "gitlab" };
 	const char *dotenv = cli_str(a, "dotenv") ? cli_str(a, "dotenv") : "rdmactl.env";
 	const char *gitlab = getenv("GITLAB_CI");
-	struct setup *s = calloc(1, sizeof(*s));
+	int junit = cmd_junit_asked(ctx, a);
+	struct setup *s;
 	struct op_err e;
 	int err;
 
+	if (junit < 0)
+		return junit;
+	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	ctx->report_on_stdout = junit;
 	s->ctx = ctx;
 	s->ci = github_actions() ? CI_GITHUB : gitlab && !strcmp(gitlab, "true") ? CI_GITLAB :
 		CI_NONE;
@@ -280,7 +285,20 @@ int cmd_ci_setup(struct cmd_ctx *ctx, const struct cli_args *a)
 	if (!err)
 		err = env(s, dotenv);
 	if (s->c.nsteps) {
-		view_ci_setup(ctx->out, &s->c);
+		if (junit) {
+			/* The XML on stdout; the words, as text, on stderr beside up's steps. */
+			struct out *o = out_new(stderr, false, false);
+			int jerr = cmd_junit_written("ci-setup", view_ci_junit(stdout, &s->c));
+
+			if (o) {
+				view_ci_setup(o, &s->c);
+				out_finish(o);
+			}
+			if (!err)
+				err = jerr;
+		} else {
+			view_ci_setup(ctx->out, &s->c);
+		}
 		/*
 		 * What was tried and how it ended, first on the run's page, failed
 		 * or not; a summary that cannot be written fails the step too.

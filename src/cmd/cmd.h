@@ -41,6 +41,8 @@ struct cmd_ctx {
 	const struct cli_cmd *root;
 	/* The exit status a command passes through (record: its command's); -1: its own. */
 	int pass_status;
+	/* Standard output holds a report (JSON, JUnit): what steps print goes to stderr. */
+	bool report_on_stdout;
 };
 
 /* The command tree (table.c). */

@@ -20,10 +20,10 @@
 #include "ops/link.h"
 #include "selftest/selftest.h"
 
-/* A step's output: plain text, on stdout, or on stderr when stdout has the JSON summary. */
+/* A step's output: plain text, on stdout, or on stderr when stdout has a report (-j, JUnit). */
 static struct out *step(struct cmd_ctx *ctx, const char *title)
 {
-	FILE *f = ctx->json ? stderr : stdout;
+	FILE *f = ctx->json || ctx->report_on_stdout ? stderr : stdout;
 
 	fprintf(f, "== %s\n", title);
 	fflush(f);

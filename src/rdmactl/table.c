@@ -155,7 +155,13 @@ static const struct cli_opt module_install_opts[] = {
 	{ NULL },
 };
 
+static const char *const ci_setup_formats[] = { "text", "junit", NULL };
+
 static const struct cli_opt ci_setup_opts[] = {
+	{ "format", 0, CLI_CHOICE, "FORMAT", .choices = ci_setup_formats,
+	  .help = "junit: each step as a JUnit XML test case, for a CI job's test report; what "
+		  "the steps print, and the text, then go to standard error (default text; -j: "
+		  "JSON)" },
 	{ "install-deps", 0, CLI_FLAG, .help = "apt-get what rdma_rxe needs on this kernel: the "
 	  "distribution's package that has it, or the headers, source and dkms to build it" },
 	{ "dotenv", 0, CLI_STR, "FILE", .complete = CLI_C_FILE,

@@ -2,6 +2,7 @@
 /* ci-setup's report (ci.h). */
 #include <stdio.h>
 
+#include "cli/junit.h"
 #include "cli/out.h"
 #include "views/ci.h"
 
@@ -61,6 +62,32 @@ void view_ci_summary(FILE *f, const struct view_ci *c)
 		fputs(" |\n", f);
 	}
 	fputc('\n', f);
+}
+
+int view_ci_junit(FILE *f, const struct view_ci *c)
+{
+	static const char *const all[] = { "driver", "link", "env" };
+	struct junit_case k[VIEW_CI_STEPS];
+	char why[64] = "";
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(*all) && n < VIEW_CI_STEPS; i++, n++) {
+		const struct view_ci_step *t = i < c->nsteps ? &c->steps[i] : NULL;
+
+		k[n] = (struct junit_case){ .classname = "rdmactl.ci-setup", .name = all[i] };
+		if (!t) {
+			k[n].result = JUNIT_SKIP;
+			k[n].message = *why ? why : "not tried";
+		} else if (t->ok) {
+			k[n].result = JUNIT_PASS;
+			k[n].out = t->how;
+		} else {
+			k[n].result = JUNIT_FAIL;
+			k[n].message = k[n].text = t->how;
+			snprintf(why, sizeof(why), "not tried: the %s step failed", t->step);
+		}
+	}
+	return junit_write(f, "rdmactl ci-setup", k, n);
 }
 
 void view_ci_outputs(FILE *f, const struct view_ci *c)

@@ -37,6 +37,12 @@ struct view_ci {
 void view_ci_setup(struct out *o, const struct view_ci *c);
 /* C as GitHub's step summary shows it: Markdown (the names printable ASCII: the caller saw to it). */
 void view_ci_summary(FILE *f, const struct view_ci *c);
+/*
+ * C as a JUnit XML report to F: a test case a step (classname
+ * rdmactl.ci-setup), those after a failed one skipped as not tried. 0, or
+ * the write's negative errno.
+ */
+int view_ci_junit(FILE *f, const struct view_ci *c);
 /* The link's facts as GitHub's step outputs: device, netdev, gid_index, address. */
 void view_ci_outputs(FILE *f, const struct view_ci *c);
 

@@ -55,6 +55,14 @@ setup() {
 	[[ $stderr == *$'\n'"ready: rxe0 on veth0, 10.11.11.251, GID index 1"$'\n'* ]] || fail "no link: $stderr"
 	[[ $stderr == *"Failed to modify QP to RTR"*"FAIL  "*"(ibv_rc_pingpong): ibv_modify_qp (MODIFY_QP) refused with EINVAL"*"cause: its address vector has no GRH (is_global 0)"* ]] ||
 		fail "no report after the program's words: $stderr"
+	# The step summary, as the run's page shows it: the guest's steps, the status, the report.
+	grep -qx '### RDMA ready: rxe0 on veth0, 10.11.11.251, GID index 1' "$w/runner/summary.md" ||
+		fail "$(cat "$w/runner/summary.md")"
+	grep -qx '### The command in the guest (kernel 6\.1\..*): exit status 1' "$w/runner/summary.md" ||
+		fail "$(cat "$w/runner/summary.md")"
+	grep -q '^      cause: its address vector has no GRH (is_global 0)' "$w/runner/summary.md" ||
+		fail "$(cat "$w/runner/summary.md")"
+	[[ $stderr != *rdmactl-summary:* ]] || fail "summary lines left in the log: $stderr"
 	# The link was the guest's: no output names a device on the runner.
 	assert_equal "$(cat "$w/runner/outputs")" $'device=\nnetdev=\ngid_index=\naddress='
 }

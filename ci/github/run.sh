@@ -3,7 +3,8 @@
 # The command: on the runner, where the step before made RDMA ready, by
 # bash as the job's user; with a kernel, in the bed's guests (rxe-vm run),
 # each making its own link first (ci/github/in-bed.sh), under 'rdmactl
-# record', whose report of what failed follows the command's output.
+# record', whose report of what failed follows the command's output; the
+# guests' step summary added to the runner's.
 set -euo pipefail
 cmd=${RDMACTL_COMMAND:-}
 if [ -z "${RDMACTL_KERNEL:-}" ]; then
@@ -24,7 +25,22 @@ if [ "${RDMACTL_USERLAND:-host}" != host ]; then
 	echo "rdmactl: the input userland is '${RDMACTL_USERLAND//[^[:alnum:]]/?}': the action runs the guest on the runner's own root (host) alone for now" >&2
 	exit 2
 fi
-exec rxe-vm run --kernel "$RDMACTL_KERNEL" --hosts "${RDMACTL_HOSTS:-1}" \
-	--timeout "${RDMACTL_TIMEOUT:-1800}" --record \
+# The guests' summary lines to the runner's step summary, the rest to stderr.
+summary() {
+	local l
+	while IFS= read -r l; do
+		case $l in
+		'rdmactl-summary: '*) printf '%s\n' "${l#rdmactl-summary: }" >>"$GITHUB_STEP_SUMMARY" ;;
+		'['[12]'] rdmactl-summary: '*) printf '%s\n' "${l#\[?\] rdmactl-summary: }" >>"$GITHUB_STEP_SUMMARY" ;;
+		*) printf '%s\n' "$l" >&2 ;;
+		esac
+	done
+}
+status=0
+rxe-vm run --kernel "$RDMACTL_KERNEL" --hosts "${RDMACTL_HOSTS:-1}" \
+	--timeout "${RDMACTL_TIMEOUT:-1800}" \
 	-e RDMACTL="$(command -v rdmactl)" -e RDMACTL_COMMAND="$cmd" \
-	-- bash "$GITHUB_ACTION_PATH/in-bed.sh"
+	-- bash "$GITHUB_ACTION_PATH/in-bed.sh" 2> >(summary) || status=$?
+# The filter's last lines written before the step ends.
+wait
+exit "$status"

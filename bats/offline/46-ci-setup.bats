@@ -117,6 +117,13 @@ rdmactl.ci-setup|env|skip"
 	assert_line --regexp "^driver +FAILED +the running kernel \(.*\) has no RDMA support: "
 	assert_line 'ci-steps: job rdma failed: exit code 1'
 	refute_line 'the script ran'
+	# Its test report, kept though the job failed: the driver failed, the rest not tried.
+	run -0 junit_read "$w/gl/junit.xml"
+	assert_equal "$(printf '%s\n' "${lines[@]}")" "3 1 2
+rdmactl.ci-setup|driver|fail
+rdmactl.ci-setup|link|skip
+rdmactl.ci-setup|env|skip"
+	cd "$w"
 	run -2 "$TOP/tools/ci-steps" gitlab .gitlab-ci.yml rdma "$w/gl"
 	assert_line "rdmactl: RDMACTL_SOURCE is empty: set it to rdmactl's git URL or a directory of its source"
 }

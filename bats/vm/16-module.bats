@@ -216,6 +216,8 @@ rdmactl.ci-setup|env|pass"
 	assert_line --regexp "^ready: rxe0 on $N, [0-9.]+, GID index [0-9]+$"
 	assert_line "device rxe0 gid ${gid% *}"
 	assert_equal "$(cat "$d/gitlab/dotenv")" "$(rdmactl env --format github rxe0)"
+	run -0 junit_read "$d/gitlab/junit.xml"
+	assert_equal "${lines[0]}" "3 0 0"
 }
 
 @test "module: up passes on the cloud kernel; stock ibv_rc_pingpong and rping run over it" {

@@ -107,6 +107,9 @@ rdmactl.ci-setup|env|skip"
 	run -2 --separate-stderr "$TOP/tools/ci-steps" github "$TOP/ci/github" "$w/bad" kernel=6.1 \
 		hosts='3;touch owned' command=true
 	[[ $stderr == *"rdmactl: the input hosts is '3?touch?owned': 1 or 2"* ]] || fail "$stderr"
+	run -2 --separate-stderr "$TOP/tools/ci-steps" github "$TOP/ci/github" "$w/bad" kernel=6.1 \
+		record='yes;touch owned' command=true
+	[[ $stderr == *"rdmactl: the input record is 'yes?touch?owned': true or false"* ]] || fail "$stderr"
 	[ ! -e owned ] || fail "an input ran as code"
 	# GitLab: the template included, rdmactl's source a directory.
 	mkdir -p ci/gitlab

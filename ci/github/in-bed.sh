@@ -24,12 +24,16 @@ if [ "$status" -ne 0 ]; then
 	exit "$status"
 fi
 eval "$("$RDMACTL" env)"
-"$RDMACTL" record -o "$t/record.jsonl" -- bash --noprofile --norc -eo pipefail -c "$RDMACTL_COMMAND"
+if [ "${RDMACTL_RECORD:-true}" = true ]; then
+	"$RDMACTL" record -o "$t/record.jsonl" -- bash --noprofile --norc -eo pipefail -c "$RDMACTL_COMMAND"
+else
+	bash --noprofile --norc -eo pipefail -c "$RDMACTL_COMMAND"
+fi
 status=$?
 {
 	echo "### The command in the guest (kernel $(uname -r)): exit status $status"
 	echo
-	if [ "$status" -ne 0 ]; then
+	if [ "$status" -ne 0 ] && [ -s "$t/record.jsonl" ]; then
 		echo '```'
 		"$RDMACTL" report "$t/record.jsonl"
 		echo '```'

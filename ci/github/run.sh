@@ -21,6 +21,13 @@ case ${RDMACTL_HOSTS:-1} in
 	exit 2
 	;;
 esac
+case ${RDMACTL_RECORD:-true} in
+true | false) ;;
+*)
+	echo "rdmactl: the input record is '${RDMACTL_RECORD//[^[:alnum:]]/?}': true or false" >&2
+	exit 2
+	;;
+esac
 if [ "${RDMACTL_USERLAND:-host}" != host ]; then
 	echo "rdmactl: the input userland is '${RDMACTL_USERLAND//[^[:alnum:]]/?}': the action runs the guest on the runner's own root (host) alone for now" >&2
 	exit 2
@@ -39,7 +46,7 @@ summary() {
 status=0
 rxe-vm run --kernel "$RDMACTL_KERNEL" --hosts "${RDMACTL_HOSTS:-1}" \
 	--timeout "${RDMACTL_TIMEOUT:-1800}" \
-	-e RDMACTL="$(command -v rdmactl)" -e RDMACTL_COMMAND="$cmd" \
+	-e RDMACTL="$(command -v rdmactl)" -e RDMACTL_COMMAND="$cmd" -e RDMACTL_RECORD="${RDMACTL_RECORD:-true}" \
 	-- bash "$GITHUB_ACTION_PATH/in-bed.sh" 2> >(summary) || status=$?
 # The filter's last lines written before the step ends.
 wait

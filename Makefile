@@ -61,7 +61,8 @@ UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/stage2 tools/install-deps tools/stacks-report \
 	tools/run-tests tools/image tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus tools/capture-packets tools/capture-logs tools/capture-records tools/capture-sysfs tools/make-fixtures ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm2/prepare bats/kube/prepare bats/vm/build-inside bats/listen.bash bats/boot/story \
-	ci/github/install.sh ci/github/setup.sh ci/github/run.sh ci/github/in-bed.sh
+	ci/github/install.sh ci/github/setup.sh ci/github/run.sh ci/github/in-bed.sh \
+	debian/tests/rxe debian/tests/link debian/tests/record
 
 .PHONY: all bench check check-cloud check-boot check-stacks deb image demo fuzz fuzzers lint install install-bed install-ansible uninstall uninstall-bed uninstall-ansible clean unit-tests deps help pc-check
 

@@ -17,13 +17,47 @@ setup_file() {
 		{ echo "status=make deb failed: $(tail -n 5 "$BATS_FILE_TMPDIR/deb.log")" >"$FACTS"; return; }
 	export DEB=$deb
 	# man-db's trigger would take half of dpkg's time: it is not what is tested.
+	perftest_source "$BATS_FILE_TMPDIR" >"$BATS_FILE_TMPDIR/perftest.log" 2>&1 ||
+		echo "could not fetch perftest's source: $(tail -n 3 "$BATS_FILE_TMPDIR/perftest.log")" \
+			>"$BATS_FILE_TMPDIR/perftest.skip"
 	rc=0
-	"$RXE_VM_TOOL" run --init systemd --timeout 900 \
+	"$RXE_VM_TOOL" run --init systemd --timeout 1200 -e PERFTEST_SRC="$BATS_FILE_TMPDIR/perftest" \
 		--setup "echo 'man-db man-db/auto-update boolean false' | debconf-set-selections &&
 			dpkg -i '$deb' >/dev/null &&
 			printf 'rxe0 %s\nrxe1 vlate\n' \"\$RXE_VM_NETDEV\" >>/etc/rdmactl/rxe.conf" \
 		-- bats/boot/story >"$FACTS" 2>&1 || rc=$?
 	echo "status=$rc" >>"$FACTS"
+}
+
+# perftest's Debian source (Debian 13's, whose rxe test is in its debian/tests
+# but disabled) unpacked into $1/perftest: its upstream tarball with its
+# debian/ tarball over it (patches unapplied: its tests use the installed
+# binaries). The files as the archive's Sources index lists them, which
+# apt-get fetches and checks against the signed Release with an apt setup of
+# its own in the cache (the host's sources are never changed); each file's
+# SHA-256 checked against it. The .dsc is not fetched: this machine's mirror
+# refuses it. Fetched once.
+perftest_source() {
+	local c=${XDG_CACHE_HOME:-$HOME/.cache}/rdmactl/sources mirror=${RXE_VM_MIRROR:-http://deb.debian.org/debian}
+	local opts=(-o Dir::Etc::SourceList="$c/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists="$c/lists" -o Dir::Cache="$c/cache" -o APT::Sandbox::User=root)
+	local entry dir sum f
+	mkdir -p "$c/lists/partial" "$c/cache/archives/partial" "$c/files" "$1/perftest"
+	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main" >"$c/sources.list"
+	if ! compgen -G "$c/files/perftest_*.debian.tar.*" >/dev/null; then
+		apt-get -q "${opts[@]}" update || return
+		entry=$(cat "$c"/lists/*_Sources | awk '/^Package: perftest$/,/^$/')
+		dir=$(sed -n 's/^Directory: //p' <<<"$entry")
+		[ -n "$dir" ] || { echo "no perftest in trixie's Sources" >&2; return 1; }
+		sed -n '/^Checksums-Sha256:/,/^[^ ]/p' <<<"$entry" | awk 'NF == 3 && $3 ~ /tar/ { print $1, $3 }' |
+			while read -r sum f; do
+				curl -fsS -m 120 -o "$c/files/$f.part" "$mirror/$dir/$f" &&
+					echo "$sum  $c/files/$f.part" | sha256sum -c --quiet - &&
+					mv "$c/files/$f.part" "$c/files/$f" || exit 1
+			done || return
+	fi
+	tar -xf "$(ls "$c"/files/perftest_*.orig.tar.* | tail -n 1)" -C "$1/perftest" --strip-components=1 &&
+		tar -xf "$(ls "$c"/files/perftest_*.debian.tar.* | tail -n 1)" -C "$1/perftest"
 }
 
 setup() {
@@ -145,6 +179,22 @@ setup() {
 	assert_line 'purge.etc='
 }
 
+@test "boot: Debian's autopkgtest runs the package's own tests on the booted machine: a link made, checked and proven; a failing program's record" {
+	assert_line 'autopkgtest.rc=0'
+	assert_line 'autopkgtest.summary=rxe:PASS'
+}
+
+@test "boot: perftest's own autopkgtest from its Debian source passes with rdmactl's one-line recipe: ci-setup, then its loopbacks" {
+	[ ! -e "$BATS_FILE_TMPDIR/perftest.skip" ] || skip "$(cat "$BATS_FILE_TMPDIR/perftest.skip")"
+	# autopkgtest's 8: its tests passed, but all are superficial (perftest's
+	# own restriction, kept), which autopkgtest counts as none that tested.
+	assert_line 'perftest.rc=8'
+	assert_line 'perftest.summary=rxe_loopback:PASS'
+	assert_line --regexp '^rxe_loopback +PASS \(superficial\)$'
+	# Each of its seven loopbacks ran to its end.
+	assert_line 'perftest.loopbacks=7'
+}
+
 # The package's build is this tier's (its guest installs it), not the
 # offline tier's again: one build serves both.
 @test "boot: make deb on a copy of the tree built the package, lintian passed it, its files are Debian's" {
@@ -158,7 +208,9 @@ setup() {
 	assert_output ''
 	run git -C "$TOP" ls-files debian
 	assert_output "$(printf '%s\n' debian/changelog debian/control debian/copyright \
-		debian/rdmactl-testbed.lintian-overrides debian/rules debian/source/format)"
+		debian/rdmactl-testbed.lintian-overrides debian/rules debian/source/format \
+		debian/tests/common.sh debian/tests/control debian/tests/link debian/tests/record \
+		debian/tests/rxe)"
 	run dpkg-deb -f "$deb" Version
 	assert_output "$("$TOP/rdmactl" --version | sed 's/^rdmactl //')"
 	run dpkg-deb -c "$deb"

@@ -91,10 +91,15 @@ rxe0_gid() {
 	[[ $stderr == *"cause: nothing listens on that port there (status 8: invalid service ID)"* ]] ||
 		fail "no cause: $stderr"
 	assert_json_contract record <"$f"
-	# RNR: each QP's first error completion as rxe posted it, the cause before the flushes.
+	# RNR: each QP's first error completion as rxe posted it, the cause
+	# before the flushes. qpfail holds its QPs once it has polled the
+	# completion: ended 2 s after its "holding" line, time for record's
+	# reading of the live QPs to name their device, and not 2 s after its
+	# start, which a loaded emulator can spend before the error comes.
 	f=$BATS_TEST_TMPDIR/rnr.jsonl
 	run --separate-stderr "$RDMACTL" record -o "$f" -- bash -c \
-		"timeout 2 '$TOP/build/tests/qpfail' rxe0 $G rnr >/dev/null; true"
+		"timeout 60 '$TOP/build/tests/qpfail' rxe0 $G rnr |
+			while read -r w p; do [ \"\$w\" != holding ] || { sleep 2; kill \"\$p\"; break; }; done; true"
 	assert_success
 	keep_record "$f" rnr
 	[[ $stderr =~ \(qpfail\):\ QP\ [0-9]+\ \(RC\)\ on\ rxe0:\ its\ first\ completion\ in\ error,\ IBV_WC_RNR_RETRY_EXC_ERR ]] ||

@@ -38,3 +38,49 @@ setup() {
 	# The link was the guest's: no output names a device on the runner.
 	assert_equal "$(cat "$w/runner/outputs")" $'device=\nnetdev=\ngid_index=\naddress='
 }
+
+@test "ci: the GitHub action with two hosts: a pingpong between the guests, each one's report, the summary host by host" {
+	local w=$BATS_TEST_TMPDIR/work s
+	mkdir "$w" && cd "$w"
+	# Host 1 serves, host 2 connects to it (RXE_VM_PEER) once it listens:
+	# first with the link's variables, then both without -g.
+	run --separate-stderr "$TOP/tools/ci-steps" github "$TOP/ci/github" "$w/runner" kernel=6.1 hosts=2 command='
+		client() {
+			local out
+			for _ in $(seq 100); do
+				out=$(ibv_rc_pingpong "$@" 2>&1) && { echo "$out"; return; }
+				case $out in *"t connect to"*) sleep 0.2 ;; *) echo "$out"; return 1 ;; esac
+			done
+			return 1
+		}
+		if [ "$RXE_VM_HOST" = 1 ]; then
+			ibv_rc_pingpong $RDMA_EXAMPLE_ARGS -p 18622 -n 20 | grep " iters in "
+			ibv_rc_pingpong -d "$RDMA_DEVICE" -p 18623
+		else
+			client $RDMA_EXAMPLE_ARGS -p 18622 -n 20 "$RXE_VM_PEER" | grep " iters in "
+			client -d "$RDMA_DEVICE" -p 18623 "$RXE_VM_PEER"
+		fi'
+	assert_failure 1
+	assert_line --regexp '^\[1\] 20 iters in [0-9.]+ seconds = [0-9.]+ usec/iter$'
+	assert_line --regexp '^\[2\] 20 iters in [0-9.]+ seconds = [0-9.]+ usec/iter$'
+	assert_line '##[error]Process completed with exit code 1.'
+	[[ $stderr == *"[1] ready: rxe0 on eth0, 10.11.12.1, GID index 1"* ]] || fail "no link on host 1: $stderr"
+	[[ $stderr == *"[2] ready: rxe0 on eth0, 10.11.12.2, GID index 1"* ]] || fail "no link on host 2: $stderr"
+	[[ $stderr != *rdmactl-summary:* ]] || fail "summary lines left in the log: $stderr"
+	# The summary: host 1's part whole, then host 2's, each with its link
+	# and the command's status. Host 1's server had its RTR refused, which
+	# its report names; host 2's client only lost the server's answer (the
+	# server closes the socket when its RTR fails), no verb of its own
+	# refused: its report says nothing failed that record could see.
+	s=$(cat "$w/runner/summary.md")
+	[[ $s =~ ^'## Host 1'$'\n'(.*)$'\n''## Host 2'$'\n'(.*)$ ]] || fail "not host by host: $s"
+	local one=${BASH_REMATCH[1]} two=${BASH_REMATCH[2]} h
+	for h in 1 2; do
+		[ "$h" = 1 ] && s=$one || s=$two
+		[[ $s == *"### RDMA ready: rxe0 on eth0, 10.11.12.$h, GID index 1"* ]] || fail "host $h: $s"
+		[[ $s =~ '### The command in the guest (kernel 6.1.'[^$'\n']*'): exit status 1' ]] || fail "host $h: $s"
+		[[ $s != *"10.11.12.$((3 - h))"* ]] || fail "host $h's part names the other's address: $s"
+	done
+	[[ $one == *"(ibv_rc_pingpong): ibv_modify_qp (MODIFY_QP) refused with EINVAL"* ]] || fail "host 1: $one"
+	[[ $two == *"nothing failed that record could see"* ]] || fail "host 2: $two"
+}

@@ -32,13 +32,17 @@ if [ "${RDMACTL_USERLAND:-host}" != host ]; then
 	echo "rdmactl: the input userland is '${RDMACTL_USERLAND//[^[:alnum:]]/?}': the action runs the guest on the runner's own root (host) alone for now" >&2
 	exit 2
 fi
-# The guests' summary lines to the runner's step summary, the rest to stderr.
+# The guests' summary lines kept apart, a file a guest (their lines may
+# come at once), the rest to stderr; then added to the runner's step
+# summary, the first guest's before the second's.
+sum=$(mktemp -d)
+trap 'rm -rf "$sum"' EXIT
 summary() {
 	local l
 	while IFS= read -r l; do
 		case $l in
-		'rdmactl-summary: '*) printf '%s\n' "${l#rdmactl-summary: }" >>"$GITHUB_STEP_SUMMARY" ;;
-		'['[12]'] rdmactl-summary: '*) printf '%s\n' "${l#\[?\] rdmactl-summary: }" >>"$GITHUB_STEP_SUMMARY" ;;
+		'rdmactl-summary: '*) printf '%s\n' "${l#rdmactl-summary: }" >>"$sum/1" ;;
+		'['[12]'] rdmactl-summary: '*) printf '%s\n' "${l#\[?\] rdmactl-summary: }" >>"$sum/${l:1:1}" ;;
 		*) printf '%s\n' "$l" >&2 ;;
 		esac
 	done
@@ -50,4 +54,11 @@ rxe-vm run --kernel "$RDMACTL_KERNEL" --hosts "${RDMACTL_HOSTS:-1}" \
 	-- bash "$GITHUB_ACTION_PATH/in-bed.sh" 2> >(summary) || status=$?
 # The filter's last lines written before the step ends.
 wait
+for h in 1 2; do
+	[ -s "$sum/$h" ] || continue
+	{
+		[ "${RDMACTL_HOSTS:-1}" = 1 ] || printf '## Host %s\n\n' "$h"
+		cat "$sum/$h"
+	} >>"$GITHUB_STEP_SUMMARY"
+done
 exit "$status"

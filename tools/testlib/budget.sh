@@ -93,6 +93,12 @@ budget[bed+boot+vm+kernels+cloud+stacks]=$((budget[bed+boot+vm+kernels+cloud+sta
 # 31 of its 42 minutes in CI's last runs).
 budget[fleet]=600
 budget[bed+boot+vm+kernels+cloud+stacks]=$((budget[bed+boot+vm+kernels+cloud+stacks] - 280))
+# The vm2 and kube tiers joined the pool (2026-12-03): alone, their guests
+# kept the host's cores some 1.5 and 1.2 busy of 2. CI's run of that day
+# took 61m17s, past the 60 minutes the developers' guide keeps a run to:
+# the pool 40m14s, vm2 3m25s, kube 2m33s. The pool's share is now the sum
+# of the three, less 200 s of kube's, which took half of its 480.
+budget[bed+vm2+kube+boot+vm+kernels+cloud+stacks]=$((budget[bed+boot+vm+kernels+cloud+stacks] + budget[vm2] + budget[kube] - 200))
 
 # Each tier of TOOK ("TIER SECONDS") held to its share, scaled for this
 # machine's guests, as TAP lines in $results/budget.tap and on stdout.

@@ -61,7 +61,7 @@ UNIT_NAMES := $(UNIT_SRCS:src/tests/%.c=%)
 UNIT_BINS := $(UNIT_NAMES:%=build/tests/%) $(UNIT_NAMES:%=build/asan/%)
 SCRIPTS := tools/rxe-vm tools/vm/stage2 tools/install-deps tools/stacks-report \
 	tools/run-tests tools/image tools/boot-soak tools/copy-tree tools/vm/chroot-run tools/demo tools/bench tools/fuzz tools/capture-corpus tools/capture-packets tools/capture-logs tools/capture-records tools/capture-sysfs tools/make-fixtures ci/run .ci/run bats/vm2/run bats/vm2/peer bats/vm2/prepare bats/kube/prepare bats/vm/build-inside bats/listen.bash bats/boot/story \
-	ci/github/install.sh ci/github/setup.sh ci/github/run.sh ci/github/in-bed.sh \
+	ci/github/install.sh ci/github/setup.sh ci/github/run.sh ci/bed/run.sh ci/bed/in-guest.sh \
 	debian/tests/rxe debian/tests/link debian/tests/record
 
 .PHONY: all bench check check-cloud check-boot check-stacks deb image demo fuzz fuzzers lint install install-bed install-ansible uninstall uninstall-bed uninstall-ansible clean unit-tests deps help pc-check
@@ -355,9 +355,12 @@ lint: build/rdmactl.bash
 	shellcheck -x -S warning $(SCRIPTS) bats/helpers.bash bats/deb.bash bats/sshd.bash bats/stacks/stacks.bash bats/fixtures/outside-project/test.sh
 	shellcheck -s bash -S warning build/rdmactl.bash
 	shellcheck -s sh -S warning modules/rdmactl-generator.in
-	@# The GitLab template's script, as the runner's bash runs it: its lines in turn.
-	python3 -c 'import sys, yaml; j = yaml.safe_load(open(sys.argv[1]))[".rdmactl"]; \
-		print("\n".join(j["before_script"]))' ci/gitlab/rdmactl.yml | shellcheck -s bash -S warning -
+	@# The GitLab template's jobs, as the runner's bash runs each: its lines in turn.
+	for j in .rdmactl .rdmactl-bed; do \
+		python3 -c 'import sys, yaml; j = yaml.safe_load(open(sys.argv[1]))[sys.argv[2]]; \
+			print("\n".join(j["before_script"] + j.get("script", [])))' ci/gitlab/rdmactl.yml "$$j" | \
+			shellcheck -s bash -S warning - || exit 1; \
+	done
 	cd tools/ansible && ansible-lint -q
 
 SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@CONFIG@|$(SYSCONFDIR)/rdmactl/rxe.conf|g'

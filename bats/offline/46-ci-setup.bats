@@ -129,4 +129,15 @@ rdmactl.ci-setup|env|skip"
 	cd "$w"
 	run -2 "$TOP/tools/ci-steps" gitlab .gitlab-ci.yml rdma "$w/gl"
 	assert_line "rdmactl: RDMACTL_SOURCE is empty: set it to rdmactl's git URL or a directory of its source"
+	# The bed's job: its variables checked before anything boots; no kernel is an error.
+	mkdir -p ci/gitlab
+	cp "$TOP/ci/gitlab/rdmactl.yml" ci/gitlab/
+	printf '%s\n' 'include:' '  - local: /ci/gitlab/rdmactl.yml' 'bed:' '  extends: .rdmactl-bed' >bed.yml
+	run -2 --separate-stderr "$TOP/tools/ci-steps" gitlab bed.yml bed "$w/glb" RDMACTL_SOURCE="$TOP" \
+		RDMACTL_KERNEL=6.1 RDMACTL_HOSTS='3;touch owned' RDMACTL_COMMAND=true
+	[[ $stderr == *"rdmactl: the input hosts is '3?touch?owned': 1 or 2"* ]] || fail "$stderr"
+	[ ! -e owned ] || fail "an input ran as code"
+	run -2 --separate-stderr "$TOP/tools/ci-steps" gitlab bed.yml bed "$w/glb" RDMACTL_SOURCE="$TOP" \
+		RDMACTL_COMMAND=true
+	[[ $stderr == *"rdmactl: no kernel given: the bed boots one of rxe-vm's kernels"* ]] || fail "$stderr"
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The GitHub action (ci/github) with a kernel of the bed's, from the host, as
-# the runner runs it (tools/ci-steps): the guest makes its own link as a
-# runner would, the command runs under record in it, and the step summary
-# comes back to the runner's. One boot.
+# The GitHub action (ci/github) and the GitLab template (ci/gitlab) with a
+# kernel of the bed's, from the host, as their runners run them
+# (tools/ci-steps): each guest makes its own link as a runner would, the
+# command runs under record in it, and the report of what failed follows its
+# output; GitHub's step summary comes back to the runner's. A boot a test.
 
 setup() {
 	load ../helpers
@@ -83,4 +84,25 @@ setup() {
 	done
 	[[ $one == *"(ibv_rc_pingpong): ibv_modify_qp (MODIFY_QP) refused with EINVAL"* ]] || fail "host 1: $one"
 	[[ $two == *"nothing failed that record could see"* ]] || fail "host 2: $two"
+}
+
+@test "ci: the GitLab bed job: the guest's link, the command's output, then record's report in the job log; the job fails with the command" {
+	local w=$BATS_TEST_TMPDIR/work
+	mkdir -p "$w/ci/gitlab" && cd "$w"
+	cp "$TOP/ci/gitlab/rdmactl.yml" ci/gitlab/
+	printf '%s\n' 'include:' '  - local: /ci/gitlab/rdmactl.yml' 'rdma:' '  extends: .rdmactl-bed' \
+		'  variables:' '    RDMACTL_KERNEL: "6.1"' >.gitlab-ci.yml
+	# A pingpong without -g: no GRH, which RoCE needs.
+	run --separate-stderr "$TOP/tools/ci-steps" gitlab .gitlab-ci.yml rdma "$w/gl" RDMACTL_SOURCE="$TOP" \
+		RDMACTL_COMMAND='ibv_rc_pingpong -d "$RDMA_DEVICE" -p 18624 & for _ in $(seq 100); do
+			ss -Htln "sport = :18624" | grep -q . && break; sleep 0.1; done
+			echo client; ibv_rc_pingpong -d "$RDMA_DEVICE" -p 18624 127.0.0.1'
+	assert_failure 1
+	assert_line client
+	assert_line 'ci-steps: job rdma failed: exit code 1'
+	[[ $stderr == *$'\n'"ready: rxe0 on veth0, 10.11.11.251, GID index 1"$'\n'* ]] || fail "no link: $stderr"
+	[[ $stderr == *"Failed to modify QP to RTR"*"FAIL  "*"(ibv_rc_pingpong): ibv_modify_qp (MODIFY_QP) refused with EINVAL"*"cause: its address vector has no GRH (is_global 0)"* ]] ||
+		fail "no report after the program's words: $stderr"
+	# GitLab's job log is its summary: no line marked for GitHub's.
+	[[ "$output$stderr" != *rdmactl-summary:* ]] || fail "summary lines in the log: $stderr"
 }

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# In each guest of the bed: the link made ready on the guest's netdev as on
-# a runner ('rdmactl ci-setup', its steps on standard error), its variables
-# set, then the command under 'rdmactl record', whose report of what failed
-# follows the command's output. The step summary, made here as on a runner
-# and with the report where the command failed, goes out on standard error
-# as lines marked "rdmactl-summary: " (nothing the guest writes reaches the
-# runner but its output), which ci/github/run.sh moves to the runner's.
+# In each guest of the bed (ci/bed/run.sh): the link made ready on the
+# guest's netdev as on a runner ('rdmactl ci-setup', its steps on standard
+# error), its variables set, then the command under 'rdmactl record', whose
+# report of what failed follows the command's output. With
+# RDMACTL_SUMMARY=github the step summary, made here as on a runner and
+# with the report where the command failed, goes out on standard error as
+# lines marked "rdmactl-summary: " (nothing the guest writes reaches the
+# runner but its output), which ci/bed/run.sh adds to the runner's.
 set -uo pipefail
 t=$(mktemp -d)
 : >"$t/env" && : >"$t/out" && : >"$t/summary"
 summary() {
 	local l
+	[ "${RDMACTL_SUMMARY:-github}" = github ] || return 0
 	while IFS= read -r l; do
 		printf 'rdmactl-summary: %s\n' "$l" >&2
 	done <"$t/summary"

@@ -28,11 +28,15 @@ setup() {
 	! grep -q ', accel kvm ' "$BATS_TEST_TMPDIR/ready" || cpus=2
 	run cat "$BATS_TEST_TMPDIR/ready"
 	assert_output --regexp ", $cpus vCPU, cache "
-	run env -u RXE_VM_SMP "$RXE_VM_TOOL" run -e RXE_TEST_VAR='a b' -- bash -c \
-		'echo "$(id -u) $PWD [$RXE_TEST_VAR] $RXE_VM_NETDEV $RXE_VM_ADDR $(nproc)"; ip -br -4 addr show dev veth0'
+	# From a shell whose soft limit of open files is 1024, as a login's
+	# often is: the guest still walks thousands of the host's files.
+	run prlimit --nofile=1024: env -u RXE_VM_SMP "$RXE_VM_TOOL" run -e RXE_TEST_VAR='a b' -- bash -c \
+		'echo "$(id -u) $PWD [$RXE_TEST_VAR] $RXE_VM_NETDEV $RXE_VM_ADDR $(nproc)"; ip -br -4 addr show dev veth0
+		find /usr/share/doc -type f | wc -l'
 	assert_success
 	assert_line --index 0 "0 $TOP/bats [a b] veth0 10.11.11.251 $cpus"
 	assert_line --index 1 --regexp '^veth0@veth1 +UP +10\.11\.11\.251/24'
+	[ "${lines[2]}" -eq "$(find /usr/share/doc -type f | wc -l)" ] || fail "the guest walked ${lines[2]} files"
 }
 
 @test "rxe-vm: --record: CMD's output, then the report of what failed with its cause; the status stays CMD's" {

@@ -65,6 +65,12 @@ qemu_rootfs() {
 start_virtiofsd() {
 	local h=$1 dir=$2
 	mkdir -p "$dir/root"
+	# virtiofsd holds a descriptor for each inode the guest has cached,
+	# under the open-files limit it inherits and does not raise: the soft
+	# one is raised to the hard one here. A login shell's soft limit is
+	# often 1024, which a guest outgrows at once (find, dpkg and bats fail
+	# with "Too many open files"); the hard one is 20000 on CI's machine.
+	ulimit -Sn "$(ulimit -Hn)" 2>/dev/null || true
 	"$vfs_view" ${userland_root:+--root "$userland_root"} "$dir/root" "$virtiofsd" --socket-path="$dir/vfs.sock" -o source="$dir/root" \
 		-o sandbox=chroot -o cache=always -o log_level=err </dev/null >"$dir/virtiofsd.log" 2>&1 &
 	vpid[$h]=$!

@@ -266,7 +266,9 @@ setup() {
 	bg=($!)
 	# Writes without pause: once the server is gone, rxe resends the next unanswered
 	# for as long as the client runs (it never fails the QP): --timeout ends it.
-	rdmactl record --timeout 12 -o "$d/client.jsonl" -- ib_write_bw -d rxe0 -x 1 -p 18521 -D 60 "$P" \
+	# 20 s: beside another guest in the pool, 12 s ended a client that had
+	# connected late before record could see it resend.
+	rdmactl record --timeout 20 -o "$d/client.jsonl" -- ib_write_bw -d rxe0 -x 1 -p 18521 -D 60 "$P" \
 		>"$d/out" 2>"$d/err" &
 	bg+=($!)
 	# Connected and writing: its QP moved to RTS, as the record says.

@@ -20,6 +20,7 @@
 #include "cmd/record.h"
 #include "diag/record.h"
 #include "kernel/clock.h"
+#include "model/qp.h"
 #include "views/monitor.h"
 #include "views/record.h"
 
@@ -207,7 +208,7 @@ static const struct rdma_qp *qp_of(const struct monitor_journal *j, uint32_t qpn
 /* One record of the probes: an entry when it tells of a failure. */
 static void probed(struct monitor_journal *j, const struct record_bpf_rec *b)
 {
-	struct rdma_qp unknown = { .qpn = b->arg, .type = 0xff }, *made;
+	struct rdma_qp unknown = { .qpn = b->arg, .type = 0xff }, named, *made;
 	struct diag_probed d;
 	struct probed p = { b, &d, NULL };
 	char t[40];
@@ -230,9 +231,12 @@ static void probed(struct monitor_journal *j, const struct record_bpf_rec *b)
 			monitor_watch_now(j->w);
 			p.qp = qp_of(j, b->arg);
 		}
-		/* Made and gone between two readings: its owner as the probes saw it made. */
-		if (!p.qp && made->pid && made->qpn == b->arg)
-			p.qp = made;
+		/*
+		 * Made and gone between two readings, or its owner gone before
+		 * the reading read its command (a program that exits on its
+		 * first error): the owner as the probes saw it made.
+		 */
+		p.qp = model_qp_named(p.qp, made, b->arg, &named);
 		if (!p.qp)
 			p.qp = &unknown;
 	}

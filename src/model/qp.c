@@ -274,3 +274,18 @@ const char *model_qp_owner(const struct rdma_qp *q, char *buf, size_t len)
 		snprintf(buf, len, "%u", q->pid);
 	return buf;
 }
+
+const struct rdma_qp *model_qp_named(const struct rdma_qp *read, const struct rdma_qp *made,
+				     uint32_t qpn, struct rdma_qp *buf)
+{
+	bool seen = made && made->pid && made->qpn == qpn;
+
+	if (!read)
+		return seen ? made : NULL;
+	if (*read->comm || !read->pid || !seen || made->pid != read->pid || !*made->comm)
+		return read;
+	*buf = *read;
+	memcpy(buf->comm, made->comm, sizeof(buf->comm));
+	buf->comm[sizeof(buf->comm) - 1] = '\0';
+	return buf;
+}

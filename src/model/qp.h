@@ -101,4 +101,15 @@ int model_qp_owes(const struct model_qps *qs, size_t i);
 /* Who owns Q, in BUF: "1234 (prog)", "1234" when its command is unknown, "the kernel's ib_core". */
 const char *model_qp_owner(const struct rdma_qp *q, char *buf, size_t len);
 
+/*
+ * The QP numbered QPN to name: READ as a reading found it (NULL: none
+ * did), told by MADE, the QP as the probes saw it made (its owner's pid
+ * and command at that moment), where it is the same QP of the same
+ * process: READ's command filled in from MADE when its owner was gone
+ * before the reading read /proc/PID/comm (a copy in BUF), MADE itself
+ * when no reading had the QP. NULL when neither tells.
+ */
+const struct rdma_qp *model_qp_named(const struct rdma_qp *read, const struct rdma_qp *made,
+				     uint32_t qpn, struct rdma_qp *buf);
+
 #endif

@@ -392,6 +392,40 @@ static void owner(void **state)
 	assert_string_equal(model_qp_owner(&q, buf, sizeof(buf)), "7");
 }
 
+/* A QP in error named from the reading, the probes' sight of it made filling in what it lacks. */
+static void named(void **state)
+{
+	struct rdma_qp read = qp("rxe0", 17, 0), made = { .qpn = 17, .pid = 605, .peer = -1 }, buf;
+	const struct rdma_qp *n;
+	char who[64];
+
+	(void)state;
+	snprintf(made.comm, sizeof(made.comm), "qpfail");
+	/* Its owner gone before the reading read its command: the probes' command. */
+	read.pid = 605;
+	read.owner_ended = true;
+	n = model_qp_named(&read, &made, 17, &buf);
+	assert_ptr_equal(n, &buf);
+	assert_string_equal(n->dev, "rxe0");
+	assert_string_equal(model_qp_owner(n, who, sizeof(who)), "605 (qpfail)");
+	/* Read whole: the reading's. */
+	snprintf(read.comm, sizeof(read.comm), "other");
+	assert_ptr_equal(model_qp_named(&read, &made, 17, &buf), &read);
+	/* Another process's QP of that number, or another QP of the slot: nothing taken. */
+	read.comm[0] = '\0';
+	read.pid = 606;
+	assert_ptr_equal(model_qp_named(&read, &made, 17, &buf), &read);
+	read.pid = 605;
+	assert_ptr_equal(model_qp_named(&read, &made, 18, &buf), &read);
+	/* The kernel's own QP is named by the reading alone. */
+	read.pid = 0;
+	assert_ptr_equal(model_qp_named(&read, &made, 17, &buf), &read);
+	/* No reading had it: as made, when it is that QP; else nothing. */
+	assert_ptr_equal(model_qp_named(NULL, &made, 17, &buf), &made);
+	assert_null(model_qp_named(NULL, &made, 18, &buf));
+	assert_null(model_qp_named(NULL, NULL, 17, &buf));
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +438,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(owes),
 		cmocka_unit_test(port_facts),
 		cmocka_unit_test(owner),
+		cmocka_unit_test(named),
 	};
 
 	unit_filter(argc, argv);

@@ -432,32 +432,29 @@ kernel_pkg() {
 	[[ $stderr == *'cannot bind /nonexistent'* ]] || fail "$stderr"
 }
 
-@test "rxe-vm: --init systemd boots the guest with systemd as PID 1; CMD runs once it is up, and its status comes back" {
+# One boot of systemd serves both: --setup, then systemd, then CMD.
+@test "rxe-vm: --init systemd: --setup runs first, as CMD would; systemd is PID 1, CMD runs once it is up, its status comes back" {
 	# A crowded host /tmp: systemd's boot once emptied it through the overlay
 	# and took all of virtiofsd's descriptors. It is left alone now.
 	mkdir "$BATS_TEST_TMPDIR/crowd"
 	(cd "$BATS_TEST_TMPDIR/crowd" && seq 25000 | xargs touch)
-	run --separate-stderr "$RXE_VM_TOOL" run --init systemd -e RXE_TEST_VAR=x -- bash -c \
-		'cat /proc/1/comm; systemctl is-system-running --wait; systemctl show -p ActiveState --value multi-user.target
-		echo "$RXE_TEST_VAR $RXE_VM_NETDEV $PWD"; ls "$1" | wc -l; exit 5' sh "$BATS_TEST_TMPDIR/crowd"
+	run --separate-stderr "$RXE_VM_TOOL" run --init systemd -e RXE_TEST_VAR=x \
+		--setup 'echo "setup $RXE_TEST_VAR $PWD $(cat /proc/1/comm)"; echo made >/etc/rxe-vm-setup' \
+		-- bash -c 'cat /proc/1/comm; systemctl is-system-running --wait; systemctl show -p ActiveState --value multi-user.target
+		echo "$RXE_TEST_VAR $RXE_VM_NETDEV $PWD $(cat /etc/rxe-vm-setup)"; ls "$1" | wc -l; exit 5' sh "$BATS_TEST_TMPDIR/crowd"
 	# bats shows what the test printed only when it fails.
 	printf "guest stdout:\n%s\nguest stderr:\n%s\n" "$output" "$stderr"
 	assert_failure 5
-	assert_line --index 0 systemd
-	assert_line --index 1 running
-	assert_line --index 2 active
-	assert_line --index 3 "x veth0 $TOP"
-	assert_line --index 4 25000
+	# PID 1 is still the bed's stage 2, a busybox sh, when --setup runs.
+	assert_line --index 0 "setup x $TOP busybox"
+	assert_line --index 1 systemd
+	assert_line --index 2 running
+	assert_line --index 3 active
+	assert_line --index 4 "x veth0 $TOP made"
+	assert_line --index 5 25000
 }
 
-@test "rxe-vm: --setup runs before systemd, as CMD would; its failure is the status and CMD does not run" {
-	run --separate-stderr "$RXE_VM_TOOL" run --init systemd -e V=y \
-		--setup 'echo "setup $V $PWD $(cat /proc/1/comm)"; echo made >/etc/rxe-vm-setup' \
-		-- bash -c 'echo "cmd $(cat /etc/rxe-vm-setup) $(cat /proc/1/comm)"'
-	assert_success
-	# PID 1 is still the bed's stage 2, a busybox sh.
-	assert_line --index 0 "setup y $TOP busybox"
-	assert_line --index 1 'cmd made systemd'
+@test "rxe-vm: --setup that fails is the status and CMD does not run; --setup is for --init systemd" {
 	run --separate-stderr "$RXE_VM_TOOL" run --init systemd --setup 'echo no >&2; exit 4' -- echo ran
 	assert_failure 4
 	assert_output ''

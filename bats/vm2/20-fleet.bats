@@ -19,8 +19,9 @@ setup_file() {
 		{ echo "no ansible-playbook in this guest's root: apt-get install ansible-core" >&2; return 1; }
 	ssh-keygen -q -t ed25519 -N '' -f "$BATS_FILE_TMPDIR/id" || return 1
 	start_sshd "$BATS_FILE_TMPDIR/id.pub" || return 1
-	# Host 2 takes the key once its two-host tests' servers are done (18600
-	# and 18601 say so, where bats/vm2/10-two-hosts.bats did not).
+	# Host 2 takes the key at once in the fleet's boot, which serves no
+	# two-host test (bats/vm2/peer); where it served them first, 18600 and
+	# 18601 tell it they are done.
 	local sent= i
 	for i in $(seq 600); do
 		if cat "$BATS_FILE_TMPDIR/id.pub" 2>/dev/null >"/dev/tcp/$P/18602"; then

@@ -137,23 +137,6 @@ recap() {
 	assert_output --regexp "\"      peer: QP [0-9]+ of pid [0-9]+ \\(ib_write_bw\\) on rxe-vm2 in $to/host2/rdmactl-record-job.jsonl: its process was killed by signal 9 first, at [0-9T:.-]+Z\","
 }
 
-@test "fleet: check mode on a changed inventory shows the change on the host it concerns and makes none" {
-	on2 'ip link add vx type veth peer name vy && ip link set vx up && ip link set vy up'
-	inventory "$BATS_FILE_TMPDIR/inventory2" ', {"name": "rxe1", "netdev": "vx"}'
-	run ansible-playbook --check --diff -i "$BATS_FILE_TMPDIR/inventory2" -e node_prove_pairs=false \
-		rdmactl.rxe.site
-	on2 ip link del vx
-	assert_success
-	[[ $(recap host1) == *"changed=0 failed=0" ]] || fail "host1: $(recap host1)"
-	[[ $(recap host2) == *"changed=1 failed=0" ]] || fail "host2: $(recap host2)"
-	assert_line '+++ after: /etc/rdmactl/rxe.conf'
-	assert_line '+rxe1 vx'
-	run -0 on2 rdma -j link show
-	assert_equal "$(jq -r '[.[].ifname] | join(",")' <<<"$output")" rxe0
-	run -0 on2 grep -v '^#' /etc/rdmactl/rxe.conf
-	assert_output 'rxe0 eth0'
-}
-
 @test "fleet: the absent play removes every link and its record, then has nothing to do" {
 	run ansible-playbook -i "$INV" rdmactl.rxe.absent
 	assert_success

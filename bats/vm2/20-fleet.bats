@@ -19,9 +19,7 @@ setup_file() {
 		{ echo "no ansible-playbook in this guest's root: apt-get install ansible-core" >&2; return 1; }
 	ssh-keygen -q -t ed25519 -N '' -f "$BATS_FILE_TMPDIR/id" || return 1
 	start_sshd "$BATS_FILE_TMPDIR/id.pub" || return 1
-	# Host 2 takes the key at once in the fleet's boot, which serves no
-	# two-host test (bats/vm2/peer); where it served them first, 18600 and
-	# 18601 tell it they are done.
+	# Host 2 listens for the key from its start (bats/vm2/peer).
 	local sent= i
 	for i in $(seq 600); do
 		if cat "$BATS_FILE_TMPDIR/id.pub" 2>/dev/null >"/dev/tcp/$P/18602"; then
@@ -34,8 +32,6 @@ setup_file() {
 			echo "host 2 ($P) is gone: its script ended before it took the SSH key (its lines follow this run's)" >&2
 			return 1
 		fi
-		(exec 5<>"/dev/tcp/$P/18600") 2>/dev/null || true
-		(exec 5<>"/dev/tcp/$P/18601") 2>/dev/null || true
 		sleep 0.2
 	done
 	[ -n "$sent" ] || { echo "host 2 never took the SSH key on TCP port 18602" >&2; return 1; }
@@ -48,17 +44,12 @@ setup_file() {
 	done
 	ansible-galaxy collection install -p "$BATS_FILE_TMPDIR/collections" "$TOP/tools/ansible" \
 		>"$BATS_FILE_TMPDIR/galaxy.log" 2>&1 || { cat "$BATS_FILE_TMPDIR/galaxy.log" >&2; return 1; }
-	# The inventory a user writes: the group rxe, each host's links, root.
-	inventory "$BATS_FILE_TMPDIR/inventory" ''
-}
-
-# inventory FILE HOST2_LINKS: both hosts with rxe0 on eth0, host 2 with
-# HOST2_LINKS more (JSON list members), the package of this tree.
-inventory() {
-	cat >"$1" <<-EOF
+	# The inventory a user writes: the group rxe, each host's links, root,
+	# the package of this tree.
+	cat >"$BATS_FILE_TMPDIR/inventory" <<-EOF
 	[rxe]
 	host1 ansible_host=$RXE_VM_ADDR rxe_links='[{"name": "rxe0", "netdev": "eth0"}]'
-	host2 ansible_host=$RXE_VM_PEER rxe_links='[{"name": "rxe0", "netdev": "eth0"}$2]'
+	host2 ansible_host=$RXE_VM_PEER rxe_links='[{"name": "rxe0", "netdev": "eth0"}]'
 
 	[rxe:vars]
 	ansible_user=root

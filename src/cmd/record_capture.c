@@ -156,15 +156,17 @@ static void write_frame(const struct capture_keep_frame *f, void *arg)
 }
 
 /*
- * Frame F: held, as it came, for an error to ask for; within an error's
- * time, written when it is of the command's QPs. Nothing is decoded
- * before: a QP made an instant ago is known by the time an error asks.
+ * Frame F: held, as it came, for an error to ask for; those of an error's
+ * time written once it has passed, when of the command's QPs. Nothing is
+ * decoded before: a QP made an instant ago, or a peer's learnt after the
+ * error, is known by then.
  */
 static void take(struct record_capture *c, const struct capture_frame *f)
 {
 	struct capture_keep_frame k;
 
-	if (!model_capture_keep_add(&c->keep, f->ts_us, f->data, f->len, f->wire_len))
+	if (!model_capture_keep_add(&c->keep, f->ts_us, f->data, f->len, f->wire_len,
+				    write_frame, c))
 		return;
 	k.ts_us = f->ts_us;
 	k.len = (uint32_t)(f->len < CAPTURE_KEEP_SNAP ? f->len : CAPTURE_KEEP_SNAP);
@@ -211,6 +213,8 @@ void record_capture_end(struct record_run *r, bool say)
 		record_capture_read(r);
 		usleep(10000);
 	}
+	/* An error's time not passed yet: its frames judged by the QPs known at the end. */
+	model_capture_keep_end(&c->keep, write_frame, c);
 	for (size_t i = 0; i < c->n; i++) {
 		dropped += capture_dropped(c->src[i]);
 		capture_close(c->src[i]);

@@ -57,17 +57,47 @@ bool model_capture_keep_wanted(const struct capture_keep *k, const struct captur
 	       model_capture_keep_wants(k, &p);
 }
 
+/*
+ * The frames held given to EACH when of the errors' time and the QPs kept,
+ * oldest first; every one taken off. The number given.
+ */
+static size_t judge(struct capture_keep *k, capture_keep_each *each, void *arg)
+{
+	size_t given = 0;
+
+	for (; k->n; k->head = (k->head + 1) % CAPTURE_KEEP_SLOTS, k->n--) {
+		const struct capture_keep_frame *f = &k->ring[k->head];
+
+		if (f->ts_us < k->from_us || f->ts_us > k->until_us ||
+		    !model_capture_keep_wanted(k, f))
+			continue;
+		each(f, arg);
+		given++;
+	}
+	k->head = 0;
+	return given;
+}
+
 bool model_capture_keep_add(struct capture_keep *k, uint64_t ts_us, const uint8_t *data,
-			    size_t len, size_t wire_len)
+			    size_t len, size_t wire_len, capture_keep_each *each, void *arg)
 {
 	struct capture_keep_frame *f;
 
-	if (k->until_us && ts_us <= k->until_us)
+	if (k->judging && ts_us > k->until_us) {
+		judge(k, each, arg);
+		k->judging = false;
+	}
+	if (!k->judging && k->until_us && ts_us <= k->until_us)
 		return true;
 	if (k->n == CAPTURE_KEEP_SLOTS) {
-		k->head = (k->head + 1) % CAPTURE_KEEP_SLOTS;
-		k->n--;
-		k->overwritten++;
+		if (k->judging) {
+			/* Full within an error's time: judged now, by the QPs known so far. */
+			judge(k, each, arg);
+		} else {
+			k->head = (k->head + 1) % CAPTURE_KEEP_SLOTS;
+			k->n--;
+			k->overwritten++;
+		}
 	}
 	f = &k->ring[(k->head + k->n++) % CAPTURE_KEEP_SLOTS];
 	f->ts_us = ts_us;
@@ -77,24 +107,35 @@ bool model_capture_keep_add(struct capture_keep *k, uint64_t ts_us, const uint8_
 	return false;
 }
 
-size_t model_capture_keep_mark(struct capture_keep *k, uint64_t at_us,
-			       void (*each)(const struct capture_keep_frame *f, void *arg),
+size_t model_capture_keep_mark(struct capture_keep *k, uint64_t at_us, capture_keep_each *each,
 			       void *arg)
 {
 	uint64_t from = at_us > CAPTURE_KEEP_BEFORE_US ? at_us - CAPTURE_KEEP_BEFORE_US : 0;
 	size_t given = 0;
 
-	/* Held frames are in the order they came: older than the window are dropped. */
-	for (; k->n; k->head = (k->head + 1) % CAPTURE_KEEP_SLOTS, k->n--) {
-		const struct capture_keep_frame *f = &k->ring[k->head];
-
-		if (f->ts_us < from || !model_capture_keep_wanted(k, f))
-			continue;
-		each(f, arg);
-		given++;
+	/* An earlier error's time passed with no frame after it: judged first. */
+	if (k->judging && from > k->until_us) {
+		given = judge(k, each, arg);
+		k->judging = false;
 	}
-	k->head = 0;
+	if (!k->judging) {
+		/* Those of an earlier error's time went out already: none twice. */
+		k->from_us = k->until_us && from <= k->until_us ? k->until_us + 1 : from;
+		k->judging = true;
+	} else if (from < k->from_us) {
+		k->from_us = from;
+	}
 	if (at_us + CAPTURE_KEEP_AFTER_US > k->until_us)
 		k->until_us = at_us + CAPTURE_KEEP_AFTER_US;
+	return given;
+}
+
+size_t model_capture_keep_end(struct capture_keep *k, capture_keep_each *each, void *arg)
+{
+	size_t given = k->judging ? judge(k, each, arg) : 0;
+
+	k->judging = false;
+	k->n = 0;
+	k->head = 0;
 	return given;
 }

@@ -106,17 +106,18 @@ rxe0_gid() {
 		fail "no RNR completion: $stderr"
 	assert_json_contract record <"$f"
 	# The same, the program gone within a millisecond of the error: its QPs'
-	# owner from the probes' own sight of their making, not from a reading.
+	# owner and device from the probes' own sight of their making, not from
+	# a reading.
 	f=$BATS_TEST_TMPDIR/rnrexit.jsonl
 	run --separate-stderr "$RDMACTL" record -o "$f" -- "$TOP/build/tests/qpfail" rxe0 "$G" rnr-exit
 	assert_failure 1
-	[[ $stderr =~ pid\ [0-9]+\ \(qpfail\):\ QP\ ([0-9]+)\ \(RC\)(\ on\ rxe0)?:\ its\ first\ completion\ in\ error,\ IBV_WC_RNR_RETRY_EXC_ERR ]] ||
+	[[ $stderr =~ pid\ [0-9]+\ \(qpfail\):\ QP\ ([0-9]+)\ \(RC\)\ on\ rxe0:\ its\ first\ completion\ in\ error,\ IBV_WC_RNR_RETRY_EXC_ERR ]] ||
 		fail "no RNR completion of a QP gone at once: $stderr"
 	assert_json_contract record <"$f"
-	# Its two QPs as the kernel made them, the failed one among them, with their owner.
+	# Its two QPs as the kernel made them, the failed one among them, with their owner and device.
 	run jq -rs --argjson q "${BASH_REMATCH[1]}" \
-		'[.[] | select(.event == "qp-made")] | "\(length) \(map(.owner.comm) | unique | join(",")) \(map(.type) | unique | join(",")) \(any(.qpn == $q))"' "$f"
-	assert_output '2 qpfail RC true'
+		'[.[] | select(.event == "qp-made")] | "\(length) \(map(.owner.comm) | unique | join(",")) \(map(.type) | unique | join(",")) \(any(.qpn == $q)) \(map(.ifname) | unique | join(","))"' "$f"
+	assert_output '2 qpfail RC true rxe0'
 }
 
 # bats test_tags=kernels
@@ -126,7 +127,7 @@ rxe0_gid() {
 	# Two QPs of rxe0: their packets never reach the netdev, the loopback's eBPF sees them.
 	run --separate-stderr "$RDMACTL" record --capture -o "$f" -- "$TOP/build/tests/qpfail" rxe0 "$G" rnr-exit
 	assert_failure 1
-	[[ $stderr =~ \(qpfail\):\ QP\ ([0-9]+)\ \(RC\)(\ on\ rxe0)?:\ its\ first\ completion\ in\ error,\ IBV_WC_RNR_RETRY_EXC_ERR ]] ||
+	[[ $stderr =~ \(qpfail\):\ QP\ ([0-9]+)\ \(RC\)\ on\ rxe0:\ its\ first\ completion\ in\ error,\ IBV_WC_RNR_RETRY_EXC_ERR ]] ||
 		fail "no RNR completion: $stderr"
 	q=${BASH_REMATCH[1]}
 	assert_json_contract record <"$f"
@@ -204,7 +205,7 @@ under_change() {
 	assert_line --regexp '^      fix: keep the address of that GID on its netdev for the job.s length'
 }
 
-@test "record: one process with two devices open: each QP's modify named by its own number" {
+@test "record: one process with two devices open: each QP made on its device, its modify named by its number" {
 	local f=$BATS_TEST_TMPDIR/two.jsonl a b
 	# rxe1 on veth1 beside rxe0, both fe80:: GIDs there: a handle is its device file's,
 	# and qpfail makes the same objects on each, so both QPs have handle 3.
@@ -229,8 +230,9 @@ under_change() {
 	[ -n "$b" ] && [ "$a" != "$b" ] || fail "qpfail said no two QPs of two numbers: $output"
 	assert_equal "$(jq -r 'select(.event == "qp-modified" and .state == "RTR") |
 		"\(.qpn)>\(.dest_qpn)"' "$f" | sort | paste -sd' ')" "$(printf '%s\n' "$a>$b" "$b>$a" | sort | paste -sd' ')"
-	assert_equal "$(jq -r 'select(.event == "qp-made") | .qpn' "$f" | sort | paste -sd' ')" \
-		"$(printf '%s\n' "$a" "$b" | sort | paste -sd' ')"
+	# Each QP made with its device: the first on rxe0, the second on rxe1.
+	assert_equal "$(jq -r 'select(.event == "qp-made") | "\(.qpn)@\(.ifname)"' "$f" | sort | paste -sd' ')" \
+		"$(printf '%s\n' "$a@rxe0" "$b@rxe1" | sort | paste -sd' ')"
 }
 
 @test "record: nothing failed; --timeout ends a hang with 124; SIGKILL is reported; two records see their own" {

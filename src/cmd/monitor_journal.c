@@ -219,6 +219,8 @@ static void probed(struct monitor_journal *j, const struct record_bpf_rec *b)
 					  .peer = -1 };
 		memcpy(made->comm, b->comm, sizeof(b->comm));
 		made->comm[sizeof(b->comm)] = '\0';
+		if (record_rdev_name(b->rdev, made->dev, sizeof(made->dev)) < 0)
+			made->dev[0] = '\0';
 		return;
 	}
 	diag_record_probed(b, &j->w->g, NULL, &d);

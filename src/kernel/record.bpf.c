@@ -61,7 +61,7 @@ struct pending {
 	__u64 handle_at;	/* ... and its handle, the process's name for it in later calls */
 	__u64 filp;		/* an ioctl's file: whose handles they are */
 	__u32 qp_type;		/* ... and the type asked */
-	__u32 pad;
+	__u32 rdev;		/* ... and its character device: which RDMA device */
 };
 
 struct {
@@ -95,6 +95,7 @@ static __always_inline struct record_bpf_rec *rec_new(__u32 kind, __u32 tgid, __
 	r->cap_eff = 0;
 	r->userns = 0;
 	r->file = 0;
+	r->rdev = 0;
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
 	return r;
 }
@@ -171,7 +172,7 @@ static __always_inline void pend(struct pending *p, __u32 kind, const void *buf,
 	p->handle_at = 0;
 	p->filp = 0;
 	p->qp_type = 0;
-	p->pad = 0;
+	p->rdev = 0;
 	if (kind == RECORD_BPF_UCMA_WRITE && n >= sizeof(head) &&
 	    !bpf_probe_read_user(head, sizeof(head), buf)) {
 		p->cmd = (__u32)head[0];
@@ -247,6 +248,7 @@ static __always_inline void leave_with(const struct pending *p, long ret, __u64 
 		r->arg = qpn;
 		r->ret = (__s32)p->qp_type;
 		r->file = file_of(p->filp);
+		r->rdev = p->rdev;
 		if (p->handle_at && !bpf_probe_read_user(r->req, sizeof(__u32),
 							 (const void *)p->handle_at))
 			r->len = sizeof(__u32);
@@ -260,6 +262,7 @@ static __always_inline void leave_with(const struct pending *p, long ret, __u64 
 		if (!r)
 			return;
 		r->file = file_of(p->filp);
+		r->rdev = p->rdev;
 		request(p, r);
 		bpf_ringbuf_submit(r, 0);
 		return;
@@ -312,6 +315,12 @@ int BPF_KRETPROBE(uverbs_write_out, long ret)
 	return 0;
 }
 
+/* FILP's character device, /dev/infiniband/uverbsN as the kernel numbers it. */
+static __always_inline __u32 rdev_of(__u64 filp)
+{
+	return BPF_CORE_READ((struct file *)(unsigned long)filp, f_inode, i_rdev);
+}
+
 /*
  * The ioctl at ARG as a pending call into P: its header says its length; a
  * write command it carries points to its own struct (CORE_IN), read too.
@@ -343,8 +352,11 @@ static __always_inline void ioctl_pend(struct pending *p, __u64 filp, unsigned l
 	pend(p, RECORD_BPF_UVERBS_IOCTL, (const void *)arg, h.length, in, in_n);
 	p->cmd = cmd;
 	p->filp = filp;
+	if ((cmd & WRITE_CMD_MASK) == WRITE_MODIFY_QP)
+		p->rdev = rdev_of(filp);
 	if (h.object_id != QP_OBJECT || h.method_id != QP_CREATE_METHOD)
 		return;
+	p->rdev = rdev_of(filp);
 	for (int i = 0; i < QP_CREATE_ATTRS; i++) {
 		if (i >= h.num_attrs)
 			break;

@@ -69,6 +69,12 @@ struct record_bpf_rec {
 	 * process with two devices open has a handle 3 on each.
 	 */
 	__u32 file;
+	/*
+	 * QP_MADE, QP_MODIFIED: that file's character device as the kernel
+	 * numbers it (major << 20 | minor): /sys/dev/char/MAJOR:MINOR/ibdev
+	 * is the RDMA device the QP is of; 0: not read.
+	 */
+	__u32 rdev;
 	char comm[16];
 	__u8 req[RECORD_REQ_MAX];
 };

@@ -53,6 +53,12 @@ int record_follow(struct record *r, pid_t pid);
 int record_fd(const struct record *r);
 /* The next record into *OUT: 1, or 0 when none is there now. */
 int record_next(struct record *r, struct record_bpf_rec *out);
+/*
+ * The RDMA device a QP_MADE or QP_MODIFIED record's uverbs file is of, from
+ * its RDEV, into NAME: its length, or a negative errno (-ENOENT: the device
+ * is gone, or RDEV is 0: not read).
+ */
+int record_rdev_name(uint32_t rdev, char *name, size_t len);
 /* Records the ring had no room for. */
 uint64_t record_dropped(const struct record *r);
 void record_close(struct record *r);

@@ -49,6 +49,15 @@ struct task_struct {
 
 #define RLIMIT_MEMLOCK 8
 
+/* A uverbs call's file: its character device, /dev/infiniband/uverbsN, names the device. */
+struct inode {
+	__u32 i_rdev;
+} __attribute__((preserve_access_index));
+
+struct file {
+	struct inode *f_inode;
+} __attribute__((preserve_access_index));
+
 /* rdma_ucm's command numbers (rdma/rdma_user_cm.h): the one whose answer is read. */
 #define UCMA_GET_EVENT 12
 /* struct rdma_ucm_event_resp's first fields: uid, id, event, status. */

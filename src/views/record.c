@@ -225,6 +225,7 @@ void view_record_qp_made(struct out *o, const char *time, const struct rdma_qp *
 	out_obj_open(o, NULL);
 	out_str(o, "time", "%s", time);
 	out_str(o, "event", " %s", "qp-made");
+	out_str(o, "ifname", " %s", qp->dev);
 	out_u64(o, "qpn", " qpn %" PRIu64, qp->qpn);
 	out_str(o, "type", " %s", model_qp_type_name(qp->type));
 	view_qp_owner(o, "owner", " ", qp);

@@ -229,7 +229,8 @@ under_change() {
 	read -r a b < <(sed -n 's/^QPs \([0-9]*\) -> \([0-9]*\)$/\1 \2/p' <<<"$output")
 	[ -n "$b" ] && [ "$a" != "$b" ] || fail "qpfail said no two QPs of two numbers: $output"
 	assert_equal "$(jq -r 'select(.event == "qp-modified" and .state == "RTR") |
-		"\(.qpn)>\(.dest_qpn)"' "$f" | sort | paste -sd' ')" "$(printf '%s\n' "$a>$b" "$b>$a" | sort | paste -sd' ')"
+		"\(.qpn)@\(.ifname)>\(.dest_qpn)"' "$f" | sort | paste -sd' ')" \
+		"$(printf '%s\n' "$a@rxe0>$b" "$b@rxe1>$a" | sort | paste -sd' ')"
 	# Each QP made with its device: the first on rxe0, the second on rxe1.
 	assert_equal "$(jq -r 'select(.event == "qp-made") | "\(.qpn)@\(.ifname)"' "$f" | sort | paste -sd' ')" \
 		"$(printf '%s\n' "$a@rxe0" "$b@rxe1" | sort | paste -sd' ')"

@@ -191,10 +191,10 @@ static void qp_line(struct record_run *r, const struct record_bpf_rec *b)
 
 	memcpy(q.comm, b->comm, sizeof(b->comm));
 	q.comm[sizeof(b->comm)] = '\0';
+	/* Its device, read now: known however soon the QP or the device is gone. */
+	if (record_rdev_name(b->rdev, q.dev, sizeof(q.dev)) < 0)
+		q.dev[0] = '\0';
 	if (b->kind == RECORD_BPF_QP_MADE) {
-		/* Its device, read now: known however soon the QP or the device is gone. */
-		if (record_rdev_name(b->rdev, q.dev, sizeof(q.dev)) < 0)
-			q.dev[0] = '\0';
 		qp_known(r, &q);
 		record_capture_qpn(r, b->arg);
 		if (b->len >= sizeof(handle)) {

@@ -157,22 +157,13 @@ static __always_inline void pend(struct pending *p, __u32 kind, const void *buf,
 {
 	__u64 head[2];
 
-	p->kind = kind;
-	p->buf = (__u64)buf;
-	p->in = (__u64)in;
+	*p = (struct pending){ .kind = kind, .buf = (__u64)buf, .in = (__u64)in, .cmd = ~0u };
 	p->len = n > RECORD_REQ_MAX ? RECORD_REQ_MAX : (__u32)n;
 	p->in_len = in_n > RECORD_REQ_MAX - RECORD_REQ_CORE_IN ?
 		RECORD_REQ_MAX - RECORD_REQ_CORE_IN : (__u32)in_n;
 	if (in && p->len > RECORD_REQ_CORE_IN)
 		p->len = RECORD_REQ_CORE_IN;
 	/* rdma_ucm's header and GET_EVENT's response pointer: its answer is read at return. */
-	p->cmd = ~0u;
-	p->resp = 0;
-	p->qpn_at = 0;
-	p->handle_at = 0;
-	p->filp = 0;
-	p->qp_type = 0;
-	p->rdev = 0;
 	if (kind == RECORD_BPF_UCMA_WRITE && n >= sizeof(head) &&
 	    !bpf_probe_read_user(head, sizeof(head), buf)) {
 		p->cmd = (__u32)head[0];
@@ -315,12 +306,6 @@ int BPF_KRETPROBE(uverbs_write_out, long ret)
 	return 0;
 }
 
-/* FILP's character device, /dev/infiniband/uverbsN as the kernel numbers it. */
-static __always_inline __u32 rdev_of(__u64 filp)
-{
-	return BPF_CORE_READ((struct file *)(unsigned long)filp, f_inode, i_rdev);
-}
-
 /*
  * The ioctl at ARG as a pending call into P: its header says its length; a
  * write command it carries points to its own struct (CORE_IN), read too.
@@ -352,11 +337,12 @@ static __always_inline void ioctl_pend(struct pending *p, __u64 filp, unsigned l
 	pend(p, RECORD_BPF_UVERBS_IOCTL, (const void *)arg, h.length, in, in_n);
 	p->cmd = cmd;
 	p->filp = filp;
-	if ((cmd & WRITE_CMD_MASK) == WRITE_MODIFY_QP)
-		p->rdev = rdev_of(filp);
+	/* A QP made or modified: its device, the file's character device (uverbsN). */
+	if ((cmd & WRITE_CMD_MASK) == WRITE_MODIFY_QP ||
+	    (h.object_id == QP_OBJECT && h.method_id == QP_CREATE_METHOD))
+		p->rdev = BPF_CORE_READ((struct file *)(unsigned long)filp, f_inode, i_rdev);
 	if (h.object_id != QP_OBJECT || h.method_id != QP_CREATE_METHOD)
 		return;
-	p->rdev = rdev_of(filp);
 	for (int i = 0; i < QP_CREATE_ATTRS; i++) {
 		if (i >= h.num_attrs)
 			break;

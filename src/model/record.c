@@ -86,10 +86,12 @@ static bool room(void *v, size_t n, size_t size)
 	return true;
 }
 
-struct model_record_qp *model_record_qp_of(const struct model_record *r, long qpn, long pid)
+struct model_record_qp *model_record_qp_of(const struct model_record *r, long qpn, long pid,
+					   const char *dev)
 {
 	for (size_t i = r->nqps; i-- > 0;)
-		if (r->qps[i].qpn == qpn && (pid < 0 || r->qps[i].pid == pid))
+		if (r->qps[i].qpn == qpn && (pid < 0 || r->qps[i].pid == pid) &&
+		    (!dev || !*dev || !*r->qps[i].dev || !strcmp(r->qps[i].dev, dev)))
 			return &r->qps[i];
 	return NULL;
 }
@@ -117,7 +119,8 @@ static void qp_line(struct model_record *r, struct json_object *o, bool made)
 	if (!num(o, "qpn", &q.qpn))
 		return;
 	owner_of(o, &q.pid, q.comm, sizeof(q.comm));
-	k = made ? NULL : model_record_qp_of(r, q.qpn, q.pid);
+	snprintf(q.dev, sizeof(q.dev), "%s", str(o, "ifname"));
+	k = made ? NULL : model_record_qp_of(r, q.qpn, q.pid, q.dev);
 	if (!k) {
 		if (!room(&r->qps, r->nqps, sizeof(*r->qps)))
 			return;

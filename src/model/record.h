@@ -60,6 +60,7 @@ struct model_record_failure {
 struct model_record_qp {
 	long qpn, pid;
 	char comm[64];
+	char dev[32];		/* its device, as qp-made names it; "": not named (an older record) */
 	long dest_qpn;		/* -1: none given (no RTR seen) */
 	char dgid[48];		/* the peer's GID as sysfs writes it; "" */
 };
@@ -129,8 +130,12 @@ void model_record_free(struct model_record *r);
  */
 bool model_record_same_process(const struct model_record_failure *a,
 			       const struct model_record_failure *b);
-/* The last QP numbered QPN that PID made (PID -1: anyone's) in R, or NULL. */
-struct model_record_qp *model_record_qp_of(const struct model_record *r, long qpn, long pid);
+/*
+ * The last QP numbered QPN that PID made (PID -1: anyone's) on device DEV
+ * (NULL or "": any; a QP whose device is not named is on any) in R, or NULL.
+ */
+struct model_record_qp *model_record_qp_of(const struct model_record *r, long qpn, long pid,
+					   const char *dev);
 /*
  * Each failed QP of the N records in RECS given its peer: the QP its connect
  * named (the destination QP number, at a GID of the peer's host), in any of

@@ -63,22 +63,30 @@ static void describe(const struct model_record *fr, struct model_record_failure 
 	f->paired = true;
 }
 
-/* Whether A and B are one QP as far as a record tells: its number, owner and connect. */
+/* Whether A and B are on two devices, as far as their records name them. */
+static bool apart(const struct model_record_qp *a, const struct model_record_qp *b)
+{
+	return *a->dev && *b->dev && strcmp(a->dev, b->dev);
+}
+
+/* Whether A and B are one QP as far as a record tells: its number, owner, device and connect. */
 static bool alike(const struct model_record_qp *a, const struct model_record_qp *b)
 {
 	return a->qpn == b->qpn && a->pid == b->pid && a->dest_qpn == b->dest_qpn &&
-	       !strcmp(a->dgid, b->dgid);
+	       !strcmp(a->dgid, b->dgid) && !apart(a, b);
 }
 
 /*
  * Whether R holds another QP numbered Q's and of its process, connected
- * elsewhere: a QP of each of two devices, which number theirs apart. A
- * record names no QP's device: which of them failed is not known.
+ * elsewhere: a QP of each of two devices, which number theirs apart. Where
+ * the record names neither's device (before qp-made named it), which of
+ * them failed is not known.
  */
 static bool twin(const struct model_record *r, const struct model_record_qp *q)
 {
 	for (size_t i = 0; i < r->nqps; i++)
-		if (r->qps[i].qpn == q->qpn && r->qps[i].pid == q->pid && !alike(&r->qps[i], q))
+		if (r->qps[i].qpn == q->qpn && r->qps[i].pid == q->pid && !alike(&r->qps[i], q) &&
+		    !apart(&r->qps[i], q))
 			return true;
 	return false;
 }
@@ -121,7 +129,7 @@ void model_record_pair(struct model_record *recs, size_t n)
 			f->paired = false;
 			if (f->qpn < 0)
 				continue;
-			q = model_record_qp_of(&recs[i], f->qpn, f->pid);
+			q = model_record_qp_of(&recs[i], f->qpn, f->pid, f->ifname);
 			if (!q || q->dest_qpn < 0 || twin(&recs[i], q))
 				continue;
 			p = only_end(recs, n, &recs[i], q, &in);

@@ -138,8 +138,9 @@ static void no_peer_elsewhere(void **state)
 /*
  * Two ends could be the client's peer (two records of hosts with GID_B, or
  * one host's two devices): none is named rather than the wrong one. And a
- * process with a QP 17 on each of two devices: which one failed the
- * record does not say, so neither is paired.
+ * process with a QP 17 on each of two devices: where the record names no
+ * device, which one failed is not known, so neither is paired; where
+ * qp-made, qp-modified and the failure name theirs, the failed one is.
  */
 static void two_could_be(void **state)
 {
@@ -175,6 +176,47 @@ static void two_could_be(void **state)
 	model_record_pair(r, 2);
 	assert_int_equal(r[0].n, 1);
 	assert_false(r[0].f[0].paired);
+	model_record_free(&r[0]);
+	/* Each line with its device: the failure's QP 17 is rxe0's, paired; rxe1's is not it. */
+	{
+		static const char *const named[] = {
+			"{\"time\":\"2026-12-03T07:00:00.000Z\",\"event\":\"record-started\","
+			"\"command\":[\"c\"],\"pid\":10,\"host\":\"a\",\"gids\":[\"" GID_A "\"]}",
+			"{\"time\":\"2026-12-03T07:00:01.000Z\",\"event\":\"qp-made\",\"ifname\":\"rxe0\","
+			"\"qpn\":17,\"owner\":{\"pid\":10,\"comm\":\"c\"}}",
+			"{\"time\":\"2026-12-03T07:00:01.100Z\",\"event\":\"qp-modified\",\"ifname\":\"rxe0\","
+			"\"qpn\":17,\"owner\":{\"pid\":10,\"comm\":\"c\"},\"state\":\"RTR\","
+			"\"dest_qpn\":92,\"dgid\":\"" GID_B "\"}",
+			"{\"time\":\"2026-12-03T07:00:01.200Z\",\"event\":\"qp-made\",\"ifname\":\"rxe1\","
+			"\"qpn\":17,\"owner\":{\"pid\":10,\"comm\":\"c\"}}",
+			"{\"time\":\"2026-12-03T07:00:01.300Z\",\"event\":\"qp-modified\",\"ifname\":\"rxe1\","
+			"\"qpn\":17,\"owner\":{\"pid\":10,\"comm\":\"c\"},\"state\":\"RTR\","
+			"\"dest_qpn\":93,\"dgid\":\"" GID_B "\"}",
+			"{\"time\":\"2026-12-03T07:00:05.000Z\",\"event\":\"qp-resending\",\"ifname\":\"rxe0\","
+			"\"qpn\":17,\"owner\":{\"pid\":10,\"comm\":\"c\"},\"cause\":\"its peer is gone\"}",
+			NULL
+		};
+
+		read_lines(&r[0], "client.jsonl", named);
+		model_record_pair(r, 2);
+		assert_int_equal(r[0].n, 1);
+		assert_true(r[0].f[0].paired);
+		assert_int_equal(r[0].f[0].peer.qpn, 92);
+		/* The same failure on rxe1: its QP 17 connected to 93, which no record has. */
+		model_record_free(&r[0]);
+		lines[0] = NULL;
+		n = 0;
+		for (size_t i = 0; named[i]; i++)
+			lines[n++] = named[i];
+		lines[n - 1] = "{\"time\":\"2026-12-03T07:00:05.000Z\",\"event\":\"qp-resending\","
+			       "\"ifname\":\"rxe1\",\"qpn\":17,\"owner\":{\"pid\":10,\"comm\":\"c\"},"
+			       "\"cause\":\"its peer is gone\"}";
+		lines[n] = NULL;
+		read_lines(&r[0], "client.jsonl", lines);
+		model_record_pair(r, 2);
+		assert_int_equal(r[0].n, 1);
+		assert_false(r[0].f[0].paired);
+	}
 	model_record_free(&r[0]);
 	model_record_free(&r[1]);
 	model_record_free(&r[2]);

@@ -194,6 +194,7 @@ void view_record_qp_modified(struct out *o, const char *time, long qpn, const st
 	out_obj_open(o, NULL);
 	out_str(o, "time", "%s", time);
 	out_str(o, "event", " %s", "qp-modified");
+	out_str(o, "ifname", " %s", owner->dev);
 	if (qpn >= 0)
 		out_u64(o, "qpn", " qpn %" PRIu64, (uint64_t)qpn);
 	else

@@ -81,6 +81,15 @@ static void keep_qp_of(struct capture_keep *k, const struct capture_keep_frame *
 	model_capture_keep_qpn(k, p.dqpn + another);
 }
 
+/* K made empty, with nothing given yet, keeping the fixture's QP when KEEP. */
+static void fresh(struct capture_keep *k, bool keep)
+{
+	memset(&added, 0, sizeof(added));
+	assert_int_equal(model_capture_keep_init(k, link), 0);
+	if (keep)
+		keep_qp_of(k, &one, false);
+}
+
 static void wanted(void **state)
 {
 	struct capture_keep k;
@@ -107,9 +116,7 @@ static void around_an_error(void **state)
 	struct given g = { 0 };
 
 	(void)state;
-	memset(&added, 0, sizeof(added));
-	assert_int_equal(model_capture_keep_init(&k, link), 0);
-	keep_qp_of(&k, &one, false);
+	fresh(&k, true);
 	assert_true(model_capture_keep_wanted(&k, &one));
 	/* Held, none going out before an error. */
 	assert_false(add_at(&k, &one, T0));
@@ -160,8 +167,7 @@ static void peer_learnt_late(void **state)
 	struct given g = { 0 };
 
 	(void)state;
-	memset(&added, 0, sizeof(added));
-	assert_int_equal(model_capture_keep_init(&k, link), 0);
+	fresh(&k, false);
 	assert_false(add_at(&k, &one, T0));
 	assert_int_equal(model_capture_keep_mark(&k, T0 + SEC / 2, give, &g), 0);
 	keep_qp_of(&k, &one, false);
@@ -180,9 +186,7 @@ static void two_errors(void **state)
 	struct given g = { 0 };
 
 	(void)state;
-	memset(&added, 0, sizeof(added));
-	assert_int_equal(model_capture_keep_init(&k, link), 0);
-	keep_qp_of(&k, &one, false);
+	fresh(&k, true);
 	assert_false(add_at(&k, &one, T0));
 	model_capture_keep_mark(&k, T0 + SEC, give, &g);
 	assert_false(add_at(&k, &one, T0 + 2 * SEC + 1));	/* past 2 s: the first given */
@@ -203,9 +207,7 @@ static void ring_full(void **state)
 	struct given g = { 0 };
 
 	(void)state;
-	memset(&added, 0, sizeof(added));
-	assert_int_equal(model_capture_keep_init(&k, link), 0);
-	keep_qp_of(&k, &one, false);
+	fresh(&k, true);
 	for (uint64_t i = 0; i < CAPTURE_KEEP_SLOTS + 3; i++)
 		assert_false(add_at(&k, &one, T0 + i));
 	assert_int_equal(k.n, CAPTURE_KEEP_SLOTS);

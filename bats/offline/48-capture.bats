@@ -171,7 +171,8 @@ same_as_tshark() {
 @test "capture --read: tcpdump -i any's cooked captures (SLL2, and SLL with -y), as tshark reads them" {
 	command -v tshark >/dev/null || skip "no tshark (tools/install-deps test)"
 	tcpdump -D 2>/dev/null | grep -q '\bany\b' || skip "tcpdump here cannot capture on any: $(tcpdump -D 2>&1 | head -1)"
-	local y out pid want n sport
+	# Not pid: teardown stops the tcpdump it names when a check fails.
+	local y out want n sport
 	# The UDP payloads of a ping-pong captured in the bed, sent again over
 	# loopback to port 4791 and captured by tcpdump on every interface:
 	# frames tcpdump wrote itself, RoCE v2 to tshark.

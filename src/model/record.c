@@ -86,12 +86,17 @@ static bool room(void *v, size_t n, size_t size)
 	return true;
 }
 
+bool model_record_devs_apart(const char *a, const char *b)
+{
+	return *a && *b && strcmp(a, b);
+}
+
 struct model_record_qp *model_record_qp_of(const struct model_record *r, long qpn, long pid,
 					   const char *dev)
 {
 	for (size_t i = r->nqps; i-- > 0;)
 		if (r->qps[i].qpn == qpn && (pid < 0 || r->qps[i].pid == pid) &&
-		    (!dev || !*dev || !*r->qps[i].dev || !strcmp(r->qps[i].dev, dev)))
+		    !model_record_devs_apart(dev ? dev : "", r->qps[i].dev))
 			return &r->qps[i];
 	return NULL;
 }

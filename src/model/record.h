@@ -130,6 +130,8 @@ void model_record_free(struct model_record *r);
  */
 bool model_record_same_process(const struct model_record_failure *a,
 			       const struct model_record_failure *b);
+/* Whether devices A and B are two, as far as a record names them ("": not named). */
+bool model_record_devs_apart(const char *a, const char *b);
 /*
  * The last QP numbered QPN that PID made (PID -1: anyone's) on device DEV
  * (NULL or "": any; a QP whose device is not named is on any) in R, or NULL.

@@ -63,17 +63,11 @@ static void describe(const struct model_record *fr, struct model_record_failure 
 	f->paired = true;
 }
 
-/* Whether A and B are on two devices, as far as their records name them. */
-static bool apart(const struct model_record_qp *a, const struct model_record_qp *b)
-{
-	return *a->dev && *b->dev && strcmp(a->dev, b->dev);
-}
-
 /* Whether A and B are one QP as far as a record tells: its number, owner, device and connect. */
 static bool alike(const struct model_record_qp *a, const struct model_record_qp *b)
 {
 	return a->qpn == b->qpn && a->pid == b->pid && a->dest_qpn == b->dest_qpn &&
-	       !strcmp(a->dgid, b->dgid) && !apart(a, b);
+	       !strcmp(a->dgid, b->dgid) && !model_record_devs_apart(a->dev, b->dev);
 }
 
 /*
@@ -86,7 +80,7 @@ static bool twin(const struct model_record *r, const struct model_record_qp *q)
 {
 	for (size_t i = 0; i < r->nqps; i++)
 		if (r->qps[i].qpn == q->qpn && r->qps[i].pid == q->pid && !alike(&r->qps[i], q) &&
-		    !apart(&r->qps[i], q))
+		    !model_record_devs_apart(r->qps[i].dev, q->dev))
 			return true;
 	return false;
 }
